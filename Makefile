@@ -1,0 +1,121 @@
+# hpod: hyperparameter-search orchestration daemon for HPC deep learning.
+#
+#   make              build hpod, hpoctl, hpo-trial and the proxy trainers
+#   make demo         install what is missing, build, run a demo campaign
+#   make check        install what is missing, build, run every test
+#   make install      PREFIX=/usr/local DESTDIR=
+#   make SANITIZE=address,undefined   build with sanitizers
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/hpod
+DATADIR	?= $(PREFIX)/share/hpod
+MANDIR	?= $(PREFIX)/share/man
+SYSCONFDIR ?= $(PREFIX)/etc
+
+BUILD	?= build
+CC	?= cc
+CFLAGS	?= -O2 -g
+SANITIZE ?=
+
+PKGS	:= libuv sqlite3 libcjson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libslurm 22.05 ships no pkg-config file.
+SLURM_LIBS ?= -lslurm
+
+XCFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+	-I. -Isearch -Iledger -Ischeduler -Iworkloads -Idaemon \
+	-DHPOD_LIBEXECDIR='"$(LIBEXECDIR)"' -DHPOD_DATADIR='"$(DATADIR)"' \
+	-DHPOD_SYSCONFDIR='"$(SYSCONFDIR)"' $(PKG_CFLAGS)
+ifneq ($(SANITIZE),)
+XCFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+XLDFLAGS += -fsanitize=$(SANITIZE)
+endif
+LIBS	:= $(PKG_LIBS) -lm
+
+# Every .c file of a module is part of libhpod.a except the programs' mains.
+MAINS	:= daemon/main.c daemon/hpoctl.c scheduler/trial.c
+MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c scheduler/*.c \
+	search/*.c workloads/*.c ledger/*.c))
+MODOBJ	:= $(MODSRC:%.c=$(BUILD)/%.o)
+PROXIES	:= $(patsubst workloads/proxies/%.c,%,$(wildcard workloads/proxies/*.c))
+PROGS	:= $(BUILD)/hpod $(BUILD)/hpoctl $(BUILD)/hpo-trial \
+	$(PROXIES:%=$(BUILD)/%)
+UNITSRC	:= $(wildcard tests/unit/test_*.c)
+UNITS	:= $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+MANS	:= $(wildcard man/*.[1-8])
+
+all: $(PROGS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libhpod.a: $(MODOBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/hpod: $(BUILD)/daemon/main.o $(BUILD)/libhpod.a
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
+$(BUILD)/hpoctl: $(BUILD)/daemon/hpoctl.o $(BUILD)/libhpod.a
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
+$(BUILD)/hpo-trial: $(BUILD)/scheduler/trial.o $(BUILD)/libhpod.a
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/%: $(BUILD)/workloads/proxies/%.o
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
+	@mkdir -p $(@D)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
+
+# Debian packages needed to build and test; installed if missing (as root).
+DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
+	libcjson-dev libslurm-dev
+DEB_TEST  := clang perl sqlite3 jq mandoc
+deps:
+	@missing=; for p in $(DEB_BUILD) $(DEB_TEST); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
+	    || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "deps: all packages present"; \
+	elif [ "$$(id -u)" != 0 ]; then \
+	  echo "deps: missing:$$missing (run make deps as root)" >&2; exit 1; \
+	else echo "deps: installing$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -q --no-install-recommends $$missing; fi
+
+units: $(UNITS)
+
+# The test suite runs against a sanitizer build in $(BUILD)/san, and the
+# tree must also compile warning-free with clang.
+check: deps
+	$(MAKE) BUILD=$(BUILD)/san SANITIZE=address,undefined all units
+	$(MAKE) BUILD=$(BUILD)/clang CC=clang all units
+	mandoc -Tlint -W warning $(MANS)
+	HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
+
+demo: deps all
+	tests/demo.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+	  $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)/campaigns \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SYSCONFDIR)/hpod
+	install -m 755 $(BUILD)/hpod $(BUILD)/hpoctl $(DESTDIR)$(BINDIR)
+	install -m 755 $(BUILD)/hpo-trial $(PROXIES:%=$(BUILD)/%) \
+	  $(DESTDIR)$(LIBEXECDIR)
+	install -m 644 workloads/*.json $(DESTDIR)$(DATADIR)/workloads
+	install -m 644 etc/campaigns/*.json $(DESTDIR)$(DATADIR)/campaigns
+	install -m 644 etc/hpod.conf $(DESTDIR)$(SYSCONFDIR)/hpod/hpod.conf.example
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
+	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5
+	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps units check demo install clean
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,286 @@
+/*
+ * control.c: the control socket transport (JSON lines over a Unix socket).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "log.h"
+#include "paths.h"
+
+/* A request line may not be longer than this. */
+#define CONTROL_LINE_MAX	(16 << 20)
+
+struct conn {
+	uv_pipe_t	 pipe;
+	struct control	*ctl;
+	struct conn	*next;
+	char		*buf;
+	size_t		 len, cap;
+	int		 closing;
+};
+
+struct control {
+	uv_pipe_t	 server;
+	char		*path;
+	control_handler	 handler;
+	void		*arg;
+	struct conn	*conns;
+	int		 closing;
+};
+
+struct reply_write {
+	uv_write_t	 req;
+	char		*text;
+};
+
+/* Free a connection once its handle is closed. */
+static void
+conn_closed(uv_handle_t *h)
+{
+	struct conn	*c = h->data;
+
+	free(c->buf);
+	free(c);
+}
+
+/* Close a connection (once). */
+static void
+conn_close(struct conn *c)
+{
+	struct conn	**pp;
+
+	if (c->closing)
+		return;
+	c->closing = 1;
+	for (pp = &c->ctl->conns; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	uv_close((uv_handle_t *)&c->pipe, conn_closed);
+}
+
+/* A reply was written. */
+static void
+conn_written(uv_write_t *req, int status)
+{
+	struct reply_write	*w = (struct reply_write *)req;
+
+	cJSON_free(w->text);
+	free(w);
+}
+
+/* Send one JSON object as a line. */
+static void
+conn_send(struct conn *c, cJSON *reply)
+{
+	struct reply_write	*w;
+	char			*s;
+	uv_buf_t		 b;
+	size_t			 n;
+
+	s = cJSON_PrintUnformatted(reply);
+	if (s == NULL)
+		abort();
+	n = strlen(s);
+	w = calloc(1, sizeof(*w));
+	w->text = cJSON_malloc(n + 2);
+	memcpy(w->text, s, n);
+	w->text[n] = '\n';
+	w->text[n + 1] = '\0';
+	cJSON_free(s);
+	b = uv_buf_init(w->text, (unsigned)(n + 1));
+	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1,
+	    conn_written) != 0) {
+		cJSON_free(w->text);
+		free(w);
+		conn_close(c);
+	}
+}
+
+/* Handle one request line. */
+static void
+conn_line(struct conn *c, const char *line, size_t len)
+{
+	cJSON	*req, *reply = cJSON_CreateObject();
+
+	req = cJSON_ParseWithLength(line, len);
+	if (!cJSON_IsObject(req)) {
+		cJSON_AddFalseToObject(reply, "ok");
+		cJSON_AddStringToObject(reply, "error",
+		    "request is not a JSON object");
+	} else if (!cJSON_IsString(cJSON_GetObjectItem(req, "cmd"))) {
+		cJSON_AddFalseToObject(reply, "ok");
+		cJSON_AddStringToObject(reply, "error",
+		    "request.cmd: expected a string");
+	} else
+		c->ctl->handler(c->ctl->arg, req, reply);
+	cJSON_Delete(req);
+	conn_send(c, reply);
+	cJSON_Delete(reply);
+}
+
+/* Give libuv a buffer: the free end of the connection's line buffer. */
+static void
+conn_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	struct conn	*c = h->data;
+
+	if (c->cap - c->len < 65536) {
+		c->cap = c->cap ? c->cap * 2 : 65536 * 2;
+		if ((c->buf = realloc(c->buf, c->cap)) == NULL)
+			abort();
+	}
+	*buf = uv_buf_init(c->buf + c->len, (unsigned)(c->cap - c->len));
+}
+
+/* Bytes arrived: split them into lines. */
+static void
+conn_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	struct conn	*c = s->data;
+	char		*nl, *start;
+	size_t		 off = c->len;
+
+	if (n < 0) {
+		conn_close(c);
+		return;
+	}
+	c->len += n;
+	start = c->buf;
+	while ((nl = memchr(c->buf + off, '\n', c->len - off)) != NULL &&
+	    !c->closing) {
+		conn_line(c, start, nl - start);
+		off = nl + 1 - c->buf;
+		start = nl + 1;
+		memmove(c->buf, start, c->len - off);
+		c->len -= off;
+		off = 0;
+		start = c->buf;
+	}
+	if (c->len > CONTROL_LINE_MAX) {
+		cJSON *reply = cJSON_CreateObject();
+
+		cJSON_AddFalseToObject(reply, "ok");
+		cJSON_AddStringToObject(reply, "error", "request too long");
+		conn_send(c, reply);
+		cJSON_Delete(reply);
+		conn_close(c);
+	}
+}
+
+/* A client connected. */
+static void
+control_accept(uv_stream_t *server, int status)
+{
+	struct control	*ctl = server->data;
+	struct conn	*c;
+
+	if (status < 0) {
+		log_warnx("control: accept: %s", uv_strerror(status));
+		return;
+	}
+	c = calloc(1, sizeof(*c));
+	c->ctl = ctl;
+	uv_pipe_init(server->loop, &c->pipe, 0);
+	c->pipe.data = c;
+	if (uv_accept(server, (uv_stream_t *)&c->pipe) != 0) {
+		uv_close((uv_handle_t *)&c->pipe, conn_closed);
+		return;
+	}
+	c->next = ctl->conns;
+	ctl->conns = c;
+	uv_read_start((uv_stream_t *)&c->pipe, conn_alloc, conn_read);
+}
+
+/* Is a daemon answering on path? */
+static int
+control_live(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 fd, live;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		return 0;
+	live = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
+	close(fd);
+	return live;
+}
+
+/* The listening handle is closed: free the control block. */
+static void
+control_closed(uv_handle_t *h)
+{
+	struct control	*ctl = h->data;
+
+	free(ctl->path);
+	free(ctl);
+}
+
+/* Open the control socket. */
+struct control *
+control_open(uv_loop_t *loop, const char *path, control_handler handler,
+    void *arg, char *err, size_t errlen)
+{
+	struct control	*ctl;
+	char		*dir;
+	mode_t		 old;
+	int		 rc;
+
+	if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		snprintf(err, errlen, "socket path '%s' is too long", path);
+		return NULL;
+	}
+	dir = paths_dirname(path);
+	if (paths_mkdir(dir, 0700) == -1 || chmod(dir, 0700) == -1) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	free(dir);
+	if (control_live(path)) {
+		snprintf(err, errlen, "%s: another hpod is listening", path);
+		return NULL;
+	}
+	unlink(path);
+	ctl = calloc(1, sizeof(*ctl));
+	ctl->path = strdup(path);
+	ctl->handler = handler;
+	ctl->arg = arg;
+	uv_pipe_init(loop, &ctl->server, 0);
+	ctl->server.data = ctl;
+	old = umask(0077);
+	rc = uv_pipe_bind(&ctl->server, path);
+	umask(old);
+	if (rc == 0)
+		rc = uv_listen((uv_stream_t *)&ctl->server, 64,
+		    control_accept);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: %s", path, uv_strerror(rc));
+		uv_close((uv_handle_t *)&ctl->server, control_closed);
+		return NULL;
+	}
+	return ctl;
+}
+
+/* Close the control socket and its connections. */
+void
+control_close(struct control *ctl)
+{
+	if (ctl == NULL)
+		return;
+	while (ctl->conns != NULL)
+		conn_close(ctl->conns);
+	unlink(ctl->path);
+	uv_close((uv_handle_t *)&ctl->server, control_closed);
+}

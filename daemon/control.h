@@ -1,0 +1,30 @@
+/*
+ * control.h: hpod's control socket: a Unix stream socket in a 0700
+ * directory; each request and each reply is one JSON object on one line.
+ */
+#ifndef HPOD_CONTROL_H
+#define HPOD_CONTROL_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+struct control;
+
+/*
+ * Answer one request: fill reply (an object) with "ok" and "output" or
+ * "error".  Runs on the loop thread.
+ */
+typedef void	(*control_handler)(void *arg, const cJSON *req, cJSON *reply);
+
+/*
+ * Listen on path (its directory is created 0700).  A live daemon already
+ * on the socket is an error; a stale socket file is replaced.
+ */
+struct control	*control_open(uv_loop_t *, const char *path, control_handler,
+		    void *arg, char *err, size_t errlen);
+/* Stop listening, close every connection, unlink the socket; free. */
+void		 control_close(struct control *);
+
+#endif

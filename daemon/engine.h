@@ -1,0 +1,71 @@
+/*
+ * engine.h: the campaign state machine.
+ *
+ * One engine runs one campaign: it asks the search for configurations,
+ * records each trial and attempt in the ledger before submitting it, hands
+ * jobs to a backend, follows their output for MLLOG metrics, retries
+ * infrastructure failures, enforces the budget and marks the campaign
+ * finished.  It runs on a libuv loop; the daemon runs many engines on one
+ * loop, hpoctl run runs one.
+ */
+#ifndef HPOD_ENGINE_H
+#define HPOD_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "ledger.h"
+#include "sched.h"
+#include "spec.h"
+#include "workload.h"
+
+struct engine;
+
+/* What an engine borrows; everything must outlive it. */
+struct engine_env {
+	uv_loop_t	*loop;
+	struct ledger	*ledger;
+	struct sched	*sched;
+	const char	*run_dir;	/* attempt directories go below */
+	long		 poll_interval;	/* ms between output polls */
+	/* A line of progress ("trial 3: completed ..."); may be NULL. */
+	void		(*progress)(void *arg, struct engine *, const char *);
+	/* The campaign ended (finished or cancelled); may free the engine. */
+	void		(*done)(void *arg, struct engine *);
+	void		*arg;
+};
+
+/*
+ * Create an engine; it takes ownership of spec and workload (bound with
+ * spec_bind()).  NULL with err if the search cannot be set up.
+ */
+struct engine	*engine_new(const struct engine_env *, struct campaign_spec *,
+		    struct workload *, char *err, size_t errlen);
+/* Record a new campaign in the ledger and start it. */
+int		 engine_start(struct engine *, char *err, size_t errlen);
+/*
+ * Take over a campaign of the ledger left running by an earlier process:
+ * re-adopt its unfinished attempts and go on.
+ */
+int		 engine_resume(struct engine *, int64_t campaign_id, char *err,
+		    size_t errlen);
+/* Cancel every running attempt and end the campaign as cancelled. */
+void		 engine_cancel(struct engine *);
+/*
+ * Stop without ending the campaign (daemon shutdown): submit nothing more,
+ * ignore further events, leave jobs running for the next start to adopt.
+ */
+void		 engine_detach(struct engine *);
+/* Release the engine (asynchronously: closes its timer). */
+void		 engine_free(struct engine *);
+
+int64_t		 engine_id(const struct engine *);
+const char	*engine_name(const struct engine *);
+/* 1 once the campaign has ended. */
+int		 engine_done(const struct engine *);
+/* "finished" or "cancelled" once done, else "running". */
+const char	*engine_state(const struct engine *);
+
+#endif

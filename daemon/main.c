@@ -1,0 +1,432 @@
+/*
+ * main.c: hpod, the hyperparameter-search orchestration daemon.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "config.h"
+#include "control.h"
+#include "engine.h"
+#include "log.h"
+#include "report.h"
+#include "run.h"
+
+#define HPOD_VERSION	"0.1"
+
+/* The daemon's top-level state: the only global state hpod has. */
+struct hpod {
+	uv_loop_t	*loop;
+	const char	*conffile;
+	struct config	 cfg;
+	struct ledger	*ledger;
+	struct sched	*local;
+	struct control	*control;
+	struct engine	**engines;
+	size_t		 nengines;
+	uv_signal_t	 sigterm, sigint, sighup;
+	int		 stopping;
+};
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: hpod [-dnv] [-f file]\n");
+	exit(64);
+}
+
+/* Relay engine progress to the log. */
+static void
+hpod_progress(void *arg, struct engine *e, const char *line)
+{
+	log_info("campaign %s: %s", engine_name(e), line);
+}
+
+/* A campaign ended: forget its engine. */
+static void
+hpod_done(void *arg, struct engine *e)
+{
+	struct hpod	*d = arg;
+	size_t		 i;
+
+	for (i = 0; i < d->nengines; i++)
+		if (d->engines[i] == e) {
+			d->engines[i] = d->engines[--d->nengines];
+			break;
+		}
+	log_info("campaign %s (id %lld) %s", engine_name(e),
+	    (long long)engine_id(e), engine_state(e));
+	engine_free(e);
+}
+
+/* Make an engine for a parsed spec; it takes the spec. */
+static struct engine *
+hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
+    size_t errlen)
+{
+	struct engine_env	 env;
+	struct workload		*w;
+	struct engine		*e;
+
+	if ((w = run_bind(s, &d->cfg, err, errlen)) == NULL) {
+		spec_free(s);
+		return NULL;
+	}
+	if (strcmp(s->backend, "local") != 0) {
+		snprintf(err, errlen, "%s: backend: '%s' is not available in "
+		    "this build", s->path, s->backend);
+		spec_free(s);
+		workload_free(w);
+		return NULL;
+	}
+	memset(&env, 0, sizeof(env));
+	env.loop = d->loop;
+	env.ledger = d->ledger;
+	env.sched = d->local;
+	env.run_dir = d->cfg.run_dir;
+	env.poll_interval = d->cfg.poll_interval;
+	env.progress = hpod_progress;
+	env.done = hpod_done;
+	env.arg = d;
+	if ((e = engine_new(&env, s, w, err, errlen)) == NULL)
+		return NULL;
+	d->engines = realloc(d->engines, (d->nengines + 1) *
+	    sizeof(*d->engines));
+	d->engines[d->nengines++] = e;
+	return e;
+}
+
+/* Find a running campaign by name or id. */
+static struct engine *
+hpod_find(struct hpod *d, const char *name)
+{
+	char	 id[32];
+	size_t	 i;
+
+	for (i = d->nengines; i-- > 0;) {
+		snprintf(id, sizeof(id), "%lld",
+		    (long long)engine_id(d->engines[i]));
+		if (strcmp(id, name) == 0 ||
+		    strcmp(engine_name(d->engines[i]), name) == 0)
+			return d->engines[i];
+	}
+	return NULL;
+}
+
+/* Set a reply's error. */
+static void
+reply_error(cJSON *reply, const char *msg)
+{
+	cJSON_AddFalseToObject(reply, "ok");
+	cJSON_AddStringToObject(reply, "error", msg);
+}
+
+/* Set a reply's output. */
+static void
+reply_output(cJSON *reply, const char *out)
+{
+	cJSON_AddTrueToObject(reply, "ok");
+	cJSON_AddStringToObject(reply, "output", out);
+}
+
+/* The "submit" request: validate, record and start a campaign. */
+static void
+hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
+{
+	const cJSON		*spec = cJSON_GetObjectItem(req, "spec");
+	const cJSON		*path = cJSON_GetObjectItem(req, "path");
+	struct campaign_spec	*s;
+	struct engine		*e;
+	char			 err[1024], out[256], *text;
+
+	if (!cJSON_IsObject(spec)) {
+		reply_error(reply, "request.spec: expected an object");
+		return;
+	}
+	if (path != NULL && !cJSON_IsString(path)) {
+		reply_error(reply, "request.path: expected a string");
+		return;
+	}
+	text = cJSON_PrintUnformatted(spec);
+	s = spec_parse(text, strlen(text), path ? path->valuestring :
+	    "(submitted spec)", err, sizeof(err));
+	cJSON_free(text);
+	if (s == NULL || (e = hpod_engine(d, s, err, sizeof(err))) == NULL) {
+		reply_error(reply, err);
+		return;
+	}
+	if (engine_start(e, err, sizeof(err)) == -1) {
+		hpod_done(d, e);
+		reply_error(reply, err);
+		return;
+	}
+	snprintf(out, sizeof(out), "campaign '%s' submitted as id %lld\n",
+	    engine_name(e), (long long)engine_id(e));
+	reply_output(reply, out);
+	cJSON_AddNumberToObject(reply, "id", (double)engine_id(e));
+	cJSON_AddStringToObject(reply, "name", engine_name(e));
+}
+
+/* Answer one control request. */
+static void
+hpod_request(void *arg, const cJSON *req, cJSON *reply)
+{
+	struct hpod		*d = arg;
+	const char		*cmd = cJSON_GetObjectItem(req, "cmd")->valuestring;
+	const cJSON		*c = cJSON_GetObjectItem(req, "campaign");
+	const cJSON		*f = cJSON_GetObjectItem(req, "format");
+	const char		*campaign = cJSON_IsString(c) ? c->valuestring :
+				    NULL;
+	enum report_format	 fmt = REPORT_TEXT;
+	struct engine		*e;
+	char			 err[1024], *out = NULL;
+	int			 rc;
+
+	if (c != NULL && !cJSON_IsString(c)) {
+		reply_error(reply, "request.campaign: expected a string");
+		return;
+	}
+	if (f != NULL && (!cJSON_IsString(f) ||
+	    report_format_parse(f->valuestring, &fmt) == -1)) {
+		reply_error(reply, "request.format: expected \"text\", "
+		    "\"json\" or \"csv\"");
+		return;
+	}
+	if (strcmp(cmd, "ping") == 0) {
+		snprintf(err, sizeof(err), "hpod %s, pid %ld, %zu campaigns "
+		    "running, ledger %s\n", HPOD_VERSION, (long)getpid(),
+		    d->nengines, d->cfg.ledger);
+		reply_output(reply, err);
+		return;
+	}
+	if (strcmp(cmd, "submit") == 0) {
+		if (d->stopping)
+			reply_error(reply, "hpod is shutting down");
+		else
+			hpod_submit(d, req, reply);
+		return;
+	}
+	if (strcmp(cmd, "status") != 0 && campaign == NULL) {
+		reply_error(reply, "request.campaign: required");
+		return;
+	}
+	if (strcmp(cmd, "cancel") == 0) {
+		if ((e = hpod_find(d, campaign)) == NULL) {
+			snprintf(err, sizeof(err), "no running campaign '%s'",
+			    campaign);
+			reply_error(reply, err);
+			return;
+		}
+		snprintf(err, sizeof(err), "campaign '%s' (id %lld): "
+		    "cancelling\n", engine_name(e), (long long)engine_id(e));
+		engine_cancel(e);
+		reply_output(reply, err);
+		return;
+	}
+	if (strcmp(cmd, "status") == 0)
+		rc = report_status(d->ledger, campaign, fmt, &out, err,
+		    sizeof(err));
+	else if (strcmp(cmd, "trials") == 0)
+		rc = report_trials(d->ledger, campaign, fmt, &out, err,
+		    sizeof(err));
+	else if (strcmp(cmd, "report") == 0)
+		rc = report_campaign(d->ledger, campaign, fmt, &out, err,
+		    sizeof(err));
+	else {
+		snprintf(err, sizeof(err), "unknown command '%s'", cmd);
+		reply_error(reply, err);
+		return;
+	}
+	if (rc != 0)
+		reply_error(reply, err);
+	else
+		reply_output(reply, out);
+	free(out);
+}
+
+/* Resume every campaign the ledger says is running. */
+static void
+hpod_resume(struct hpod *d)
+{
+	struct ledger_campaign	*cs = NULL;
+	struct campaign_spec	*s;
+	struct engine		*e;
+	size_t			 n = 0, i;
+	char			 err[1024];
+
+	if (ledger_campaign_list(d->ledger, "running", &cs, &n) == -1) {
+		log_warnx("resume: %s", ledger_error(d->ledger));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		s = spec_parse(cs[i].spec_json, strlen(cs[i].spec_json),
+		    cs[i].spec_path ? cs[i].spec_path : cs[i].name, err,
+		    sizeof(err));
+		if (s == NULL || (e = hpod_engine(d, s, err, sizeof(err))) ==
+		    NULL || engine_resume(e, cs[i].id, err, sizeof(err)) == -1) {
+			log_warnx("campaign %s (id %lld) not resumed: %s",
+			    cs[i].name, (long long)cs[i].id, err);
+			continue;
+		}
+		log_info("campaign %s (id %lld) resumed", cs[i].name,
+		    (long long)cs[i].id);
+	}
+	ledger_campaign_list_free(cs, n);
+}
+
+/* The backend is closed: free the engines and the signal handles. */
+static void
+hpod_sched_closed(void *arg)
+{
+	struct hpod	*d = arg;
+	size_t		 i;
+
+	for (i = 0; i < d->nengines; i++)
+		engine_free(d->engines[i]);
+	d->nengines = 0;
+	uv_close((uv_handle_t *)&d->sigterm, NULL);
+	uv_close((uv_handle_t *)&d->sigint, NULL);
+	uv_close((uv_handle_t *)&d->sighup, NULL);
+}
+
+/* SIGTERM/SIGINT: stop taking requests, leave jobs running, exit. */
+static void
+hpod_stop(struct hpod *d)
+{
+	size_t	 i;
+
+	if (d->stopping)
+		return;
+	d->stopping = 1;
+	log_info("shutting down; running trials are left to run and will be "
+	    "re-adopted at the next start");
+	control_close(d->control);
+	d->control = NULL;
+	for (i = 0; i < d->nengines; i++)
+		engine_detach(d->engines[i]);
+	sched_close(d->local, hpod_sched_closed, d);
+}
+
+/* SIGHUP: reload the configuration; keep the old one if it is bad. */
+static void
+hpod_reload(struct hpod *d)
+{
+	struct config	 cfg;
+	char		 err[1024];
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (config_load(d->conffile, &cfg, err, sizeof(err)) == -1) {
+		log_warnx("reload: %s; keeping the running configuration",
+		    err);
+		return;
+	}
+	if (strcmp(cfg.socket, d->cfg.socket) != 0 ||
+	    strcmp(cfg.ledger, d->cfg.ledger) != 0 ||
+	    strcmp(cfg.run_dir, d->cfg.run_dir) != 0 ||
+	    cfg.local_cpus != d->cfg.local_cpus)
+		log_warnx("reload: socket, ledger, run_dir and local_cpus "
+		    "change only at restart");
+	d->cfg.poll_interval = cfg.poll_interval;
+	free(d->cfg.workload_path);
+	d->cfg.workload_path = cfg.workload_path;
+	cfg.workload_path = NULL;
+	config_release(&cfg);
+	log_info("configuration reloaded");
+}
+
+/* Signals only set state; the work happens here on the loop. */
+static void
+hpod_signal(uv_signal_t *h, int sig)
+{
+	struct hpod	*d = h->data;
+
+	if (sig == SIGHUP)
+		hpod_reload(d);
+	else
+		hpod_stop(d);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct hpod	 d;
+	char		 err[1024];
+	int		 ch, foreground = 0, check = 0, verbose = 0;
+
+	memset(&d, 0, sizeof(d));
+	log_init("hpod", 1, 0);
+	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
+		switch (ch) {
+		case 'd':
+			foreground = 1;
+			break;
+		case 'f':
+			d.conffile = optarg;
+			break;
+		case 'n':
+			check = 1;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	log_setverbose(verbose);
+
+	/* The whole configuration is read before anything starts. */
+	if (config_load(d.conffile, &d.cfg, err, sizeof(err)) == -1)
+		fatalx("%s", err);
+	if (check) {
+		if (verbose)
+			config_print(&d.cfg, stdout);
+		fprintf(stderr, "configuration OK\n");
+		config_release(&d.cfg);
+		return 0;
+	}
+	if (!foreground) {
+		if (daemon(0, 0) == -1)
+			fatalx("daemon: %s", strerror(errno));
+		log_init("hpod", 0, verbose);
+	}
+
+	d.loop = uv_default_loop();
+	if ((d.ledger = run_ledger(d.cfg.ledger, 0, err, sizeof(err))) == NULL)
+		fatalx("%s", err);
+	if ((d.local = run_backend(d.loop, "local", &d.cfg, err,
+	    sizeof(err))) == NULL)
+		fatalx("%s", err);
+	if ((d.control = control_open(d.loop, d.cfg.socket, hpod_request, &d,
+	    err, sizeof(err))) == NULL)
+		fatalx("%s", err);
+	uv_signal_init(d.loop, &d.sigterm);
+	uv_signal_init(d.loop, &d.sigint);
+	uv_signal_init(d.loop, &d.sighup);
+	d.sigterm.data = d.sigint.data = d.sighup.data = &d;
+	uv_signal_start(&d.sigterm, hpod_signal, SIGTERM);
+	uv_signal_start(&d.sigint, hpod_signal, SIGINT);
+	uv_signal_start(&d.sighup, hpod_signal, SIGHUP);
+	signal(SIGPIPE, SIG_IGN);
+	hpod_resume(&d);
+	log_info("hpod %s listening on %s, ledger %s", HPOD_VERSION,
+	    d.cfg.socket, d.cfg.ledger);
+
+	uv_run(d.loop, UV_RUN_DEFAULT);
+
+	if (uv_loop_close(d.loop) != 0)
+		log_warnx("event loop closed with handles still open");
+	ledger_close(d.ledger);
+	free(d.engines);
+	config_release(&d.cfg);
+	log_info("stopped");
+	return 0;
+}

@@ -1,0 +1,189 @@
+/*
+ * paths.c: default locations and search paths.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <uv.h>
+
+#include "paths.h"
+
+/* asprintf that aborts on memory exhaustion. */
+static char * __attribute__((format(printf, 1, 2)))
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) == -1)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+/* The default control socket path. */
+char *
+paths_default_socket(void)
+{
+	const char	*rt = getenv("XDG_RUNTIME_DIR");
+	char		 uid[32];
+
+	if (rt != NULL && *rt == '/')
+		return xasprintf("%s/hpod/hpod.sock", rt);
+	snprintf(uid, sizeof(uid), "%u", (unsigned)getuid());
+	return xasprintf("/tmp/hpod-%s/hpod.sock", uid);
+}
+
+/* A file in the default state directory. */
+char *
+paths_default_state(const char *name)
+{
+	const char	*st = getenv("XDG_STATE_HOME");
+	const char	*home = getenv("HOME");
+
+	if (st != NULL && *st == '/')
+		return xasprintf("%s/hpod/%s", st, name);
+	if (home == NULL || *home == '\0')
+		home = "/tmp";
+	return xasprintf("%s/.local/state/hpod/%s", home, name);
+}
+
+/* The directory of the running executable. */
+char *
+paths_exe_dir(void)
+{
+	char	 buf[PATH_MAX];
+	size_t	 len = sizeof(buf);
+
+	if (uv_exepath(buf, &len) != 0)
+		return strdup(".");
+	return paths_dirname(buf);
+}
+
+/* The directory part of a path. */
+char *
+paths_dirname(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+	char		*d;
+
+	if (slash == NULL)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	d = strndup(path, slash - path);
+	if (d == NULL)
+		abort();
+	return d;
+}
+
+/* Append s to a NULL-terminated vector of at most cap entries. */
+static void
+strv_push(char **v, size_t cap, char *s)
+{
+	size_t	 i;
+
+	for (i = 0; i + 1 < cap && v[i] != NULL; i++)
+		;
+	if (i + 1 < cap)
+		v[i] = s;
+	else
+		free(s);
+}
+
+/* Append each element of a colon-separated list. */
+static void
+strv_push_list(char **v, size_t cap, const char *list)
+{
+	const char	*p, *q;
+
+	if (list == NULL)
+		return;
+	for (p = list; *p != '\0'; p = q) {
+		q = strchr(p, ':');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (q > p)
+			strv_push(v, cap, strndup(p, q - p));
+		if (*q == ':')
+			q++;
+	}
+}
+
+#define PATHS_MAX	32
+
+/* Program search directories. */
+char **
+paths_progdirs(void)
+{
+	char	**v = calloc(PATHS_MAX, sizeof(*v));
+	char	*exe = paths_exe_dir();
+
+	if (v == NULL)
+		abort();
+	strv_push(v, PATHS_MAX, strdup(exe));
+	strv_push(v, PATHS_MAX, xasprintf("%s/../libexec/hpod", exe));
+	strv_push(v, PATHS_MAX, strdup(HPOD_LIBEXECDIR));
+	free(exe);
+	return v;
+}
+
+/* Workload spec search directories. */
+char **
+paths_workdirs(const char *extra)
+{
+	char	**v = calloc(PATHS_MAX, sizeof(*v));
+	char	*exe = paths_exe_dir();
+
+	if (v == NULL)
+		abort();
+	strv_push_list(v, PATHS_MAX, extra);
+	strv_push_list(v, PATHS_MAX, getenv("HPOD_WORKLOAD_PATH"));
+	strv_push(v, PATHS_MAX, xasprintf("%s/../workloads", exe));
+	strv_push(v, PATHS_MAX, xasprintf("%s/../share/hpod/workloads", exe));
+	strv_push(v, PATHS_MAX, xasprintf("%s/workloads", HPOD_DATADIR));
+	free(exe);
+	return v;
+}
+
+/* Create a directory and its parents. */
+int
+paths_mkdir(const char *path, int mode)
+{
+	char	*p, *s;
+
+	if ((p = strdup(path)) == NULL)
+		return -1;
+	for (s = p + 1; *s != '\0'; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) == -1 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	if (mkdir(path, mode) == -1 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* Free a NULL-terminated vector of strings. */
+void
+paths_strv_free(char **v)
+{
+	size_t	 i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}

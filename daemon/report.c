@@ -1,0 +1,513 @@
+/*
+ * report.c: rendering of campaign reports, trial lists and status.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "account.h"
+#include "report.h"
+
+/* Parse a format name. */
+int
+report_format_parse(const char *s, enum report_format *f)
+{
+	if (strcmp(s, "text") == 0)
+		*f = REPORT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*f = REPORT_JSON;
+	else if (strcmp(s, "csv") == 0)
+		*f = REPORT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+/* Wall-clock time now. */
+static double
+report_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Look a campaign up; 1 with err if there is none. */
+static int
+report_find(struct ledger *l, const char *name, struct ledger_campaign *c,
+    char *err, size_t errlen)
+{
+	int	 rc = ledger_campaign_find(l, name, c);
+
+	if (rc == 1)
+		snprintf(err, errlen, "no campaign '%s' in the ledger", name);
+	else if (rc == -1)
+		snprintf(err, errlen, "%s", ledger_error(l));
+	return rc;
+}
+
+/* Render a duration as "1h 02m 03s", "2m 05s" or "4.2 s". */
+static void
+report_duration(char *buf, size_t len, double s)
+{
+	long	 t = lround(s);
+
+	if (s < 60)
+		snprintf(buf, len, "%.1f s", s);
+	else if (t < 3600)
+		snprintf(buf, len, "%ldm %02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%ldh %02ldm %02lds", t / 3600,
+		    (t / 60) % 60, t % 60);
+}
+
+/* Hand a cJSON tree back as text, freeing the tree. */
+static char *
+report_json_text(cJSON *root)
+{
+	char	*s = cJSON_Print(root);
+	char	*out;
+
+	cJSON_Delete(root);
+	if (s == NULL)
+		abort();
+	if (asprintf(&out, "%s\n", s) == -1)
+		abort();
+	cJSON_free(s);
+	return out;
+}
+
+/* Add a number, or null for a non-finite one. */
+static void
+report_add_number(cJSON *o, const char *k, int has, double v)
+{
+	if (has && isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+/* The report as a JSON tree. */
+static cJSON *
+report_tree(const struct ledger_campaign *c, const struct account *a)
+{
+	cJSON	*root, *o;
+	int	 i;
+
+	root = cJSON_CreateObject();
+	o = cJSON_AddObjectToObject(root, "campaign");
+	cJSON_AddNumberToObject(o, "id", (double)c->id);
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "workload", c->workload);
+	cJSON_AddStringToObject(o, "backend", c->backend);
+	cJSON_AddStringToObject(o, "state", c->state);
+	cJSON_AddNumberToObject(o, "started", c->started);
+	report_add_number(o, "ended", c->ended > 0, c->ended);
+	cJSON_AddNumberToObject(o, "wall_s", a->wall_seconds);
+	o = cJSON_AddObjectToObject(root, "objective");
+	cJSON_AddStringToObject(o, "metric", c->metric);
+	cJSON_AddStringToObject(o, "goal", c->maximize ? "max" : "min");
+	report_add_number(o, "target", c->has_target, c->target);
+	o = cJSON_AddObjectToObject(root, "trials");
+	cJSON_AddNumberToObject(o, "total", a->trials_total);
+	for (i = 0; i < ACCT_NSTATES; i++)
+		cJSON_AddNumberToObject(o, account_state_names[i],
+		    a->trials[i]);
+	cJSON_AddNumberToObject(o, "reached_target", a->reached);
+	o = cJSON_AddObjectToObject(root, "cost");
+	cJSON_AddNumberToObject(o, "node_hours", a->node_seconds / 3600);
+	cJSON_AddNumberToObject(o, "gpu_hours", a->gpu_seconds / 3600);
+	cJSON_AddNumberToObject(o, "cpu_hours", a->cpu_seconds / 3600);
+	cJSON_AddNumberToObject(o, "attempts", a->attempts);
+	cJSON_AddNumberToObject(o, "retried_attempts", a->attempts_retried);
+	cJSON_AddNumberToObject(o, "elapsed_hours", a->elapsed_seconds / 3600);
+	cJSON_AddNumberToObject(o, "queue_hours", a->queue_seconds / 3600);
+	report_add_number(root, "time_to_solution_s", a->has_tts,
+	    a->tts_seconds);
+	report_add_number(root, "time_to_solution_trial", a->has_tts,
+	    a->tts_trial);
+	if (!a->has_best) {
+		cJSON_AddNullToObject(root, "best");
+		return root;
+	}
+	o = cJSON_AddObjectToObject(root, "best");
+	cJSON_AddNumberToObject(o, "trial", a->best_trial);
+	cJSON_AddItemToObject(o, "params", a->best_params_json ?
+	    cJSON_Parse(a->best_params_json) : cJSON_CreateObject());
+	cJSON_AddNumberToObject(o, "value", a->best_value);
+	cJSON_AddBoolToObject(o, "reached", a->best_reached);
+	return root;
+}
+
+/* The report as text. */
+static char *
+report_text(const struct ledger_campaign *c, const struct account *a)
+{
+	char	*buf = NULL, d[64];
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+	int	 i;
+
+	fprintf(f, "campaign %s (id %lld): workload %s, %s backend, %s\n",
+	    c->name, (long long)c->id, c->workload, c->backend, c->state);
+	fprintf(f, "objective: %s, goal %s", c->metric, c->maximize ? "max" :
+	    "min");
+	if (c->has_target)
+		fprintf(f, ", target %s %g", c->maximize ? ">=" : "<=",
+		    c->target);
+	fprintf(f, "\ntrials: %d (", a->trials_total);
+	for (i = 0; i < ACCT_NSTATES; i++)
+		fprintf(f, "%s%s %d", i ? ", " : "", account_state_names[i],
+		    a->trials[i]);
+	fprintf(f, "); %d reached the target\n", a->reached);
+	fprintf(f, "cost: %.4f node-hours, %.4f GPU-hours, %.4f CPU-hours "
+	    "over %d attempts (%d retried)\n", a->node_seconds / 3600,
+	    a->gpu_seconds / 3600, a->cpu_seconds / 3600, a->attempts,
+	    a->attempts_retried);
+	report_duration(d, sizeof(d), a->queue_seconds);
+	fprintf(f, "queue wait: %s in all; ", d);
+	report_duration(d, sizeof(d), a->wall_seconds);
+	fprintf(f, "wall time: %s\n", d);
+	if (a->has_tts) {
+		report_duration(d, sizeof(d), a->tts_seconds);
+		fprintf(f, "time to solution: %s (trial %d)\n", d,
+		    a->tts_trial);
+	} else
+		fprintf(f, "time to solution: not reached\n");
+	if (a->has_best)
+		fprintf(f, "best: trial %d, %s %g%s, %s\n", a->best_trial,
+		    c->metric, a->best_value, a->best_reached ?
+		    " (meets the target)" : "", a->best_params_json ?
+		    a->best_params_json : "{}");
+	else
+		fprintf(f, "best: none (no trial reported %s)\n", c->metric);
+	fclose(f);
+	return buf;
+}
+
+/* The report as CSV: a header line and one row. */
+static char *
+report_csv(const struct ledger_campaign *c, const struct account *a)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+	int	 i;
+
+	fprintf(f, "campaign_id,campaign,workload,state,metric,goal,target,"
+	    "trials");
+	for (i = 0; i < ACCT_NSTATES; i++)
+		fprintf(f, ",%s", account_state_names[i]);
+	fprintf(f, ",reached_target,attempts,retried_attempts,node_hours,"
+	    "gpu_hours,cpu_hours,queue_hours,wall_s,time_to_solution_s,"
+	    "best_trial,best_value\n");
+	fprintf(f, "%lld,%s,%s,%s,%s,%s,", (long long)c->id, c->name,
+	    c->workload, c->state, c->metric, c->maximize ? "max" : "min");
+	if (c->has_target)
+		fprintf(f, "%.17g", c->target);
+	fprintf(f, ",%d", a->trials_total);
+	for (i = 0; i < ACCT_NSTATES; i++)
+		fprintf(f, ",%d", a->trials[i]);
+	fprintf(f, ",%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.3f,", a->reached,
+	    a->attempts, a->attempts_retried, a->node_seconds / 3600,
+	    a->gpu_seconds / 3600, a->cpu_seconds / 3600,
+	    a->queue_seconds / 3600, a->wall_seconds);
+	if (a->has_tts)
+		fprintf(f, "%.3f", a->tts_seconds);
+	fprintf(f, ",");
+	if (a->has_best)
+		fprintf(f, "%d,%.17g", a->best_trial, a->best_value);
+	else
+		fprintf(f, ",");
+	fprintf(f, "\n");
+	fclose(f);
+	return buf;
+}
+
+/* The campaign report. */
+int
+report_campaign(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	struct ledger_campaign	 c;
+	struct account		 a;
+	int			 rc;
+
+	memset(&c, 0, sizeof(c));
+	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
+		return rc;
+	if (account_campaign(l, &c, report_now(), &a) == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		ledger_campaign_release(&c);
+		return -1;
+	}
+	switch (fmt) {
+	case REPORT_JSON:
+		*out = report_json_text(report_tree(&c, &a));
+		break;
+	case REPORT_CSV:
+		*out = report_csv(&c, &a);
+		break;
+	default:
+		*out = report_text(&c, &a);
+		break;
+	}
+	account_release(&a);
+	ledger_campaign_release(&c);
+	return 0;
+}
+
+/* Write a CSV field, quoted when it needs to be. */
+static void
+report_csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The text form of one parameter value of a trial. */
+static void
+report_param_text(const cJSON *v, char *buf, size_t len)
+{
+	if (cJSON_IsString(v))
+		snprintf(buf, len, "%s", v->valuestring);
+	else if (cJSON_IsNumber(v))
+		snprintf(buf, len, "%.6g", v->valuedouble);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The trial list. */
+int
+report_trials(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	struct ledger_campaign	 c;
+	struct ledger_trial	*t = NULL;
+	cJSON			*root = NULL, *o, *p, *names = NULL, *v;
+	char			*buf = NULL, val[64];
+	size_t			 n = 0, i, len = 0;
+	FILE			*f = NULL;
+	int			 rc;
+
+	memset(&c, 0, sizeof(c));
+	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
+		return rc;
+	if (ledger_trial_list(l, c.id, &t, &n) == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		ledger_campaign_release(&c);
+		return -1;
+	}
+	if (fmt == REPORT_JSON)
+		root = cJSON_CreateArray();
+	else
+		f = open_memstream(&buf, &len);
+	/* Column names come from the first trial's parameters. */
+	if (n > 0)
+		names = cJSON_Parse(t[0].params_json);
+	if (f != NULL && fmt == REPORT_CSV) {
+		fprintf(f, "trial,state,attempts,seed,best,best_step,reached");
+		cJSON_ArrayForEach(v, names)
+			fprintf(f, ",%s", v->string);
+		fprintf(f, "\n");
+	} else if (f != NULL) {
+		fprintf(f, "%5s  %-9s  %3s  %12s  %5s  %s\n", "TRIAL", "STATE",
+		    "ATT", c.metric, "HIT", "PARAMETERS");
+	}
+	for (i = 0; i < n; i++) {
+		p = cJSON_Parse(t[i].params_json);
+		if (root != NULL) {
+			o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "trial", t[i].number);
+			cJSON_AddStringToObject(o, "state", t[i].state);
+			cJSON_AddNumberToObject(o, "attempts", t[i].attempts);
+			cJSON_AddNumberToObject(o, "seed", (double)t[i].seed);
+			report_add_number(o, "best", t[i].has_best, t[i].best);
+			report_add_number(o, "best_step", t[i].has_best,
+			    t[i].best_step);
+			cJSON_AddBoolToObject(o, "reached", t[i].reached);
+			cJSON_AddItemToObject(o, "params", p ? p :
+			    cJSON_CreateObject());
+			cJSON_AddItemToArray(root, o);
+			continue;
+		}
+		if (fmt == REPORT_CSV) {
+			fprintf(f, "%d,%s,%d,%lld,", t[i].number, t[i].state,
+			    t[i].attempts, (long long)t[i].seed);
+			if (t[i].has_best)
+				fprintf(f, "%.17g,%g", t[i].best,
+				    t[i].best_step);
+			else
+				fprintf(f, ",");
+			fprintf(f, ",%d", t[i].reached);
+			cJSON_ArrayForEach(v, names) {
+				report_param_text(cJSON_GetObjectItemCaseSensitive(
+				    p, v->string), val, sizeof(val));
+				fputc(',', f);
+				report_csv_field(f, val);
+			}
+			fprintf(f, "\n");
+		} else {
+			if (t[i].has_best)
+				snprintf(val, sizeof(val), "%.6g", t[i].best);
+			else
+				snprintf(val, sizeof(val), "-");
+			fprintf(f, "%5d  %-9s  %3d  %12s  %5s ", t[i].number,
+			    t[i].state, t[i].attempts, val, t[i].reached ?
+			    "yes" : "no");
+			cJSON_ArrayForEach(v, p) {
+				report_param_text(v, val, sizeof(val));
+				fprintf(f, " %s=%s", v->string, val);
+			}
+			fprintf(f, "\n");
+		}
+		cJSON_Delete(p);
+	}
+	cJSON_Delete(names);
+	if (root != NULL)
+		*out = report_json_text(root);
+	else {
+		fclose(f);
+		*out = buf;
+	}
+	ledger_trial_list_free(t, n);
+	ledger_campaign_release(&c);
+	return 0;
+}
+
+/* One campaign's status as a JSON object. */
+static cJSON *
+report_status_one(struct ledger *l, const struct ledger_campaign *c)
+{
+	struct account	 a;
+	cJSON		*o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "id", (double)c->id);
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "workload", c->workload);
+	cJSON_AddStringToObject(o, "state", c->state);
+	cJSON_AddNumberToObject(o, "max_trials", c->max_trials);
+	if (account_campaign(l, c, report_now(), &a) == -1)
+		return o;
+	cJSON_AddNumberToObject(o, "trials", a.trials_total);
+	cJSON_AddNumberToObject(o, "running", a.trials[ACCT_RUNNING] +
+	    a.trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "done", a.trials_total -
+	    a.trials[ACCT_RUNNING] - a.trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "reached_target", a.reached);
+	report_add_number(o, "best", a.has_best, a.best_value);
+	cJSON_AddNumberToObject(o, "node_hours", a.node_seconds / 3600);
+	cJSON_AddNumberToObject(o, "gpu_hours", a.gpu_seconds / 3600);
+	cJSON_AddNumberToObject(o, "wall_s", a.wall_seconds);
+	account_release(&a);
+	return o;
+}
+
+/* Campaign status: one campaign, or all of them. */
+int
+report_status(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	struct ledger_campaign	*cs = NULL, one;
+	cJSON			*arr, *o, *best;
+	char			*buf = NULL, b[32], w[32], tr[32];
+	size_t			 n = 0, i, len = 0;
+	FILE			*f;
+	int			 rc;
+
+	memset(&one, 0, sizeof(one));
+	if (name != NULL) {
+		if ((rc = report_find(l, name, &one, err, errlen)) != 0)
+			return rc;
+		cs = &one;
+		n = 1;
+	} else if (ledger_campaign_list(l, NULL, &cs, &n) == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		return -1;
+	}
+	arr = cJSON_CreateArray();
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, report_status_one(l, &cs[i]));
+	if (name != NULL)
+		ledger_campaign_release(&one);
+	else
+		ledger_campaign_list_free(cs, n);
+	if (fmt == REPORT_JSON) {
+		if (name != NULL) {
+			o = cJSON_DetachItemFromArray(arr, 0);
+			cJSON_Delete(arr);
+			arr = o;
+		}
+		*out = report_json_text(arr);
+		return 0;
+	}
+	f = open_memstream(&buf, &len);
+	if (fmt == REPORT_CSV)
+		fprintf(f, "id,name,workload,state,trials,max_trials,running,"
+		    "reached_target,best,node_hours,gpu_hours,wall_s\n");
+	else
+		fprintf(f, "%4s  %-20s  %-12s  %-9s  %9s  %4s  %10s  %10s  "
+		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",
+		    "BEST", "NODE-H", "WALL");
+	cJSON_ArrayForEach(o, arr) {
+		best = cJSON_GetObjectItem(o, "best");
+		if (cJSON_IsNumber(best))
+			snprintf(b, sizeof(b), "%.6g", best->valuedouble);
+		else
+			snprintf(b, sizeof(b), "-");
+		if (fmt == REPORT_CSV) {
+			fprintf(f, "%.0f,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%.6f,"
+			    "%.6f,%.3f\n",
+			    cJSON_GetObjectItem(o, "id")->valuedouble,
+			    cJSON_GetObjectItem(o, "name")->valuestring,
+			    cJSON_GetObjectItem(o, "workload")->valuestring,
+			    cJSON_GetObjectItem(o, "state")->valuestring,
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "trials")),
+			    cJSON_GetObjectItem(o, "max_trials")->valuedouble,
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "running")),
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "reached_target")),
+			    cJSON_IsNumber(best) ? b : "",
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "node_hours")),
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "gpu_hours")),
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "wall_s")));
+			continue;
+		}
+		report_duration(w, sizeof(w), cJSON_GetNumberValue(
+		    cJSON_GetObjectItem(o, "wall_s")));
+		snprintf(tr, sizeof(tr), "%.0f/%.0f",
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "trials")),
+		    cJSON_GetObjectItem(o, "max_trials")->valuedouble);
+		fprintf(f, "%4.0f  %-20s  %-12s  %-9s  %9s  %4.0f  %10s  "
+		    "%10.4f  %s\n", cJSON_GetObjectItem(o, "id")->valuedouble,
+		    cJSON_GetObjectItem(o, "name")->valuestring,
+		    cJSON_GetObjectItem(o, "workload")->valuestring,
+		    cJSON_GetObjectItem(o, "state")->valuestring, tr,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "running")), b,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "node_hours")),
+		    w);
+	}
+	fclose(f);
+	cJSON_Delete(arr);
+	*out = buf;
+	return 0;
+}

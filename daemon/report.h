@@ -1,0 +1,31 @@
+/*
+ * report.h: what hpoctl and the daemon print about campaigns: the report
+ * (cost, time-to-solution, best), the trial list and the status lines.
+ * Both render from the ledger, so the foreground engine and the daemon
+ * give the same answers.  Output is a malloc'ed string.
+ */
+#ifndef HPOD_REPORT_H
+#define HPOD_REPORT_H
+
+#include <stddef.h>
+
+#include "ledger.h"
+
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+
+/* Parse "text", "json" or "csv"; -1 otherwise. */
+int	 report_format_parse(const char *, enum report_format *);
+
+/*
+ * Each returns 0 with *out set, 1 if there is no such campaign (err says
+ * so), -1 on a ledger error.  campaign is a name or an id.
+ */
+int	 report_campaign(struct ledger *, const char *campaign,
+	    enum report_format, char **out, char *err, size_t errlen);
+int	 report_trials(struct ledger *, const char *campaign,
+	    enum report_format, char **out, char *err, size_t errlen);
+/* campaign NULL: one line per campaign. */
+int	 report_status(struct ledger *, const char *campaign,
+	    enum report_format, char **out, char *err, size_t errlen);
+
+#endif

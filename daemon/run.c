@@ -1,0 +1,77 @@
+/*
+ * run.c: set-up shared by the daemon and the foreground engine.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths.h"
+#include "run.h"
+
+/* Find the spec's workload and bind the two. */
+struct workload *
+run_bind(struct campaign_spec *s, const struct config *cfg, char *err,
+    size_t errlen)
+{
+	char		**dirs, **prog;
+	struct workload	*w;
+
+	dirs = paths_workdirs(cfg->workload_path);
+	prog = paths_progdirs();
+	w = workload_find(s->workload, s->path, (const char *const *)dirs,
+	    (const char *const *)prog, err, errlen);
+	paths_strv_free(dirs);
+	paths_strv_free(prog);
+	if (w == NULL)
+		return NULL;
+	if (spec_bind(s, w, err, errlen) == -1) {
+		workload_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* Open a ledger, creating its directory when writing. */
+struct ledger *
+run_ledger(const char *path, int readonly, char *err, size_t errlen)
+{
+	char	*dir;
+
+	if (!readonly) {
+		dir = paths_dirname(path);
+		if (paths_mkdir(dir, 0700) == -1) {
+			snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+			free(dir);
+			return NULL;
+		}
+		free(dir);
+	}
+	return ledger_open(path, readonly ? LEDGER_READONLY : 0, err, errlen);
+}
+
+/* Create a backend by name. */
+struct sched *
+run_backend(uv_loop_t *loop, const char *name, const struct config *cfg,
+    char *err, size_t errlen)
+{
+	char		**prog, *wrapper;
+	struct sched	*s;
+
+	if (strcmp(name, "local") != 0) {
+		snprintf(err, errlen, "backend '%s' is not available in this "
+		    "build", name);
+		return NULL;
+	}
+	prog = paths_progdirs();
+	wrapper = workload_which("hpo-trial", (const char *const *)prog);
+	paths_strv_free(prog);
+	if (wrapper == NULL) {
+		snprintf(err, errlen, "hpo-trial not found beside the "
+		    "executable, in " HPOD_LIBEXECDIR " or in $PATH");
+		return NULL;
+	}
+	s = sched_local_new(loop, wrapper, (int)cfg->local_cpus, err, errlen);
+	free(wrapper);
+	return s;
+}

@@ -1,0 +1,32 @@
+/*
+ * run.h: what the daemon and `hpoctl run` share to turn a spec into a
+ * running engine: the spec is loaded and bound to its workload, the
+ * backend chosen, and the ledger opened.
+ */
+#ifndef HPOD_RUN_H
+#define HPOD_RUN_H
+
+#include <stddef.h>
+
+#include <uv.h>
+
+#include "config.h"
+#include "ledger.h"
+#include "sched.h"
+#include "spec.h"
+#include "workload.h"
+
+/*
+ * Load the workload of a parsed spec and bind them (spec_bind).  Return
+ * the workload, or NULL with err naming the file and key.
+ */
+struct workload	*run_bind(struct campaign_spec *, const struct config *,
+		    char *err, size_t errlen);
+/* Open the ledger of cfg, creating its directory. */
+struct ledger	*run_ledger(const char *path, int readonly, char *err,
+		    size_t errlen);
+/* Create the backend a spec asks for ("local" or "slurm"). */
+struct sched	*run_backend(uv_loop_t *, const char *name,
+		    const struct config *, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * tail.c: incremental line reader for attempt output files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tail.h"
+
+/* Longest line kept; longer lines are passed on in pieces. */
+#define TAIL_LINE_MAX	(256 * 1024)
+
+/* Append bytes to the partial line. */
+static void
+tail_keep(struct tail *t, const char *p, size_t n)
+{
+	char	*np;
+
+	if ((np = realloc(t->partial, t->plen + n + 1)) == NULL)
+		abort();
+	t->partial = np;
+	memcpy(t->partial + t->plen, p, n);
+	t->plen += n;
+	t->partial[t->plen] = '\0';
+}
+
+/* Read new bytes and split them into lines. */
+ssize_t
+tail_read(struct tail *t, const char *path, size_t max, int final,
+    tail_line_cb cb, void *arg)
+{
+	char	 buf[65536];
+	ssize_t	 n, total = 0;
+	char	*p, *nl;
+	int	 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno == ENOENT ? 0 : -1;
+	while ((size_t)total < max) {
+		n = pread(fd, buf, sizeof(buf), t->offset);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == -1)
+				total = -1;
+			break;
+		}
+		t->offset += n;
+		total += n;
+		for (p = buf; p < buf + n; p = nl + 1) {
+			nl = memchr(p, '\n', buf + n - p);
+			if (nl == NULL) {
+				tail_keep(t, p, buf + n - p);
+				break;
+			}
+			if (t->plen > 0) {
+				tail_keep(t, p, nl - p);
+				cb(arg, t->partial, t->plen);
+				t->plen = 0;
+			} else
+				cb(arg, p, nl - p);
+		}
+		if (t->plen > TAIL_LINE_MAX) {
+			cb(arg, t->partial, t->plen);
+			t->plen = 0;
+		}
+	}
+	close(fd);
+	if (final && t->plen > 0) {
+		cb(arg, t->partial, t->plen);
+		t->plen = 0;
+	}
+	return total;
+}
+
+/* Free the partial line. */
+void
+tail_release(struct tail *t)
+{
+	free(t->partial);
+	t->partial = NULL;
+	t->plen = 0;
+}

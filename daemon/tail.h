@@ -1,0 +1,28 @@
+/*
+ * tail.h: follow a growing file (an attempt's stdout) line by line.
+ */
+#ifndef HPOD_TAIL_H
+#define HPOD_TAIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct tail {
+	off_t	 offset;	/* bytes consumed so far */
+	char	*partial;	/* an incomplete last line, owned */
+	size_t	 plen;
+};
+
+typedef void	(*tail_line_cb)(void *arg, const char *line, size_t len);
+
+/*
+ * Read what was appended to path since the last call and pass every
+ * complete line to cb (at most max bytes per call; final: also pass an
+ * unterminated last line).  A missing file is not an error.  Return the
+ * number of bytes read, or -1 on a read error.
+ */
+ssize_t	 tail_read(struct tail *, const char *path, size_t max, int final,
+	    tail_line_cb, void *arg);
+void	 tail_release(struct tail *);
+
+#endif

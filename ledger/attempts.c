@@ -1,0 +1,205 @@
+/*
+ * attempts.c: the attempts table, one row per submission of a trial.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger_int.h"
+
+/* Free the strings of an attempt and clear it. */
+void
+ledger_attempt_release(struct ledger_attempt *a)
+{
+	if (a == NULL)
+		return;
+	free(a->token);
+	free(a->job_id);
+	free(a->dir);
+	free(a->state);
+	free(a->host);
+	free(a->reason);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Free a list of attempts. */
+void
+ledger_attempt_list_free(struct ledger_attempt *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ledger_attempt_release(&list[i]);
+	free(list);
+}
+
+/* Insert attempt a in state "submitting"; the new id in *id. */
+int
+ledger_attempt_insert(struct ledger *l, const struct ledger_attempt *a,
+    int64_t *id)
+{
+	sqlite3_stmt *st;
+
+	if (a->token == NULL || a->dir == NULL || a->created == 0)
+		return ledger_errorf(l, "insert attempt: token, dir and"
+		    " created must be set");
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_INSERT, "INSERT INTO attempts"
+	    " (trial_id, number, token, job_id, dir, state, created,"
+	    " nodes, gpus, cpus, host)"
+	    " VALUES (?, ?, ?, ?, ?, 'submitting', ?, ?, ?, ?, ?)")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->trial_id);
+	sqlite3_bind_int(st, 2, a->number);
+	ledger_bind_text(st, 3, a->token);
+	ledger_bind_text(st, 4, a->job_id);
+	ledger_bind_text(st, 5, a->dir);
+	ledger_bind_time(st, 6, a->created);
+	sqlite3_bind_int(st, 7, a->nodes);
+	sqlite3_bind_int(st, 8, a->gpus);
+	sqlite3_bind_int(st, 9, a->cpus);
+	ledger_bind_text(st, 10, a->host);
+	if (ledger_exec(l, st, "insert attempt '%s'", a->token) == -1)
+		return -1;
+	if (id != NULL)
+		*id = sqlite3_last_insert_rowid(l->db);
+	return 0;
+}
+
+/* Record that the backend accepted the attempt as job job_id. */
+int
+ledger_attempt_submitted(struct ledger *l, int64_t id, const char *job_id,
+    double when)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_SUBMITTED, "UPDATE attempts"
+	    " SET job_id = ?2, submitted = ?3,"
+	    " state = CASE state WHEN 'submitting' THEN 'pending' ELSE state"
+	    " END WHERE id = ?1")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	ledger_bind_text(st, 2, job_id);
+	ledger_bind_time(st, 3, when);
+	return ledger_exec_one(l, st, "record submission of attempt id %lld",
+	    (long long)id);
+}
+
+/* Record that the attempt started running with its allocation. */
+int
+ledger_attempt_started(struct ledger *l, int64_t id, const char *job_id,
+    double when, int nodes, int gpus, int cpus, const char *host)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_STARTED, "UPDATE attempts"
+	    " SET job_id = COALESCE(?2, job_id), started = ?3, nodes = ?4,"
+	    " gpus = ?5, cpus = ?6, host = COALESCE(?7, host),"
+	    " state = CASE WHEN ended IS NULL THEN 'running' ELSE state END"
+	    " WHERE id = ?1")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	ledger_bind_text(st, 2, job_id);
+	ledger_bind_time(st, 3, when);
+	sqlite3_bind_int(st, 4, nodes);
+	sqlite3_bind_int(st, 5, gpus);
+	sqlite3_bind_int(st, 6, cpus);
+	ledger_bind_text(st, 7, host);
+	return ledger_exec_one(l, st, "record start of attempt id %lld",
+	    (long long)id);
+}
+
+/* Record how the attempt ended; exit_code -1 means unknown. */
+int
+ledger_attempt_finished(struct ledger *l, int64_t id, const char *state,
+    double when, int exit_code, int signal, const char *reason)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_FINISHED, "UPDATE attempts"
+	    " SET state = ?2, ended = ?3, exit_code = ?4, signal = ?5,"
+	    " reason = ?6 WHERE id = ?1")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	ledger_bind_text(st, 2, state);
+	ledger_bind_time(st, 3, when);
+	if (exit_code != -1)
+		sqlite3_bind_int(st, 4, exit_code);
+	sqlite3_bind_int(st, 5, signal);
+	ledger_bind_text(st, 6, reason);
+	return ledger_exec_one(l, st, "record end of attempt id %lld",
+	    (long long)id);
+}
+
+/* Read a row of the attempt list into a. */
+static int
+attempt_read(struct ledger *l, sqlite3_stmt *st, struct ledger_attempt *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->id = sqlite3_column_int64(st, 0);
+	a->trial_id = sqlite3_column_int64(st, 1);
+	a->trial_number = sqlite3_column_int(st, 2);
+	a->number = sqlite3_column_int(st, 3);
+	a->created = sqlite3_column_double(st, 8);
+	a->submitted = sqlite3_column_double(st, 9);
+	a->started = sqlite3_column_double(st, 10);
+	a->ended = sqlite3_column_double(st, 11);
+	a->nodes = sqlite3_column_int(st, 12);
+	a->gpus = sqlite3_column_int(st, 13);
+	a->cpus = sqlite3_column_int(st, 14);
+	a->exit_code = sqlite3_column_int(st, 16);
+	a->signal = sqlite3_column_int(st, 17);
+	if (ledger_column_str(st, 4, &a->token) == -1 ||
+	    ledger_column_str(st, 5, &a->job_id) == -1 ||
+	    ledger_column_str(st, 6, &a->dir) == -1 ||
+	    ledger_column_str(st, 7, &a->state) == -1 ||
+	    ledger_column_str(st, 15, &a->host) == -1 ||
+	    ledger_column_str(st, 18, &a->reason) == -1) {
+		ledger_attempt_release(a);
+		return ledger_errorf(l, "read attempt: out of memory");
+	}
+	return 0;
+}
+
+/* A campaign's attempts by trial and attempt number, or its unended ones. */
+int
+ledger_attempt_list(struct ledger *l, int64_t campaign_id,
+    int unfinished_only, struct ledger_attempt **out, size_t *n)
+{
+	struct ledger_attempt *list = NULL;
+	sqlite3_stmt *st;
+	size_t cap = 0, len = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_LIST, "SELECT a.id, a.trial_id,"
+	    " t.number, a.number, a.token, a.job_id, a.dir, a.state,"
+	    " a.created, a.submitted, a.started, a.ended, a.nodes, a.gpus,"
+	    " a.cpus, a.host, COALESCE(a.exit_code, -1), a.signal, a.reason"
+	    " FROM attempts a JOIN trials t ON t.id = a.trial_id"
+	    " WHERE t.campaign_id = ?1"
+	    " AND (NOT ?2 OR COALESCE(a.ended, 0) = 0)"
+	    " ORDER BY t.number, a.number")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, campaign_id);
+	sqlite3_bind_int(st, 2, unfinished_only != 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (ledger_grow(l, (void **)&list, &cap, len,
+		    sizeof(*list)) == -1 ||
+		    attempt_read(l, st, &list[len]) == -1)
+			goto fail;
+		len++;
+	}
+	if (rc != SQLITE_DONE) {
+		ledger_fail(l, "list attempts of campaign %lld",
+		    (long long)campaign_id);
+		goto fail;
+	}
+	ledger_stmt_done(st);
+	*out = list;
+	*n = len;
+	return 0;
+fail:
+	ledger_stmt_done(st);
+	ledger_attempt_list_free(list, len);
+	return -1;
+}

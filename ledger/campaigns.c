@@ -1,0 +1,217 @@
+/*
+ * campaigns.c: the campaigns table.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger_int.h"
+
+#define CAMPAIGN_COLUMNS						\
+	"id, name, workload, backend, spec_json, spec_path, state, metric, " \
+	"maximize, has_target, target, started, ended, max_trials"
+
+/* Free the strings of a campaign and clear it. */
+void
+ledger_campaign_release(struct ledger_campaign *c)
+{
+	if (c == NULL)
+		return;
+	free(c->name);
+	free(c->workload);
+	free(c->backend);
+	free(c->spec_json);
+	free(c->spec_path);
+	free(c->state);
+	free(c->metric);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Free a list of campaigns. */
+void
+ledger_campaign_list_free(struct ledger_campaign *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ledger_campaign_release(&list[i]);
+	free(list);
+}
+
+/* Read a row of CAMPAIGN_COLUMNS into c. */
+static int
+campaign_read(struct ledger *l, sqlite3_stmt *st, struct ledger_campaign *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = sqlite3_column_int64(st, 0);
+	c->maximize = sqlite3_column_int(st, 8);
+	c->has_target = sqlite3_column_int(st, 9);
+	c->target = sqlite3_column_double(st, 10);
+	c->started = sqlite3_column_double(st, 11);
+	c->ended = sqlite3_column_double(st, 12);
+	c->max_trials = sqlite3_column_int(st, 13);
+	if (ledger_column_str(st, 1, &c->name) == -1 ||
+	    ledger_column_str(st, 2, &c->workload) == -1 ||
+	    ledger_column_str(st, 3, &c->backend) == -1 ||
+	    ledger_column_str(st, 4, &c->spec_json) == -1 ||
+	    ledger_column_str(st, 5, &c->spec_path) == -1 ||
+	    ledger_column_str(st, 6, &c->state) == -1 ||
+	    ledger_column_str(st, 7, &c->metric) == -1) {
+		ledger_errorf(l, "read campaign %lld: out of memory",
+		    (long long)c->id);
+		ledger_campaign_release(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* Insert campaign c (its id is ignored) and return the new id in *id. */
+int
+ledger_campaign_insert(struct ledger *l, const struct ledger_campaign *c,
+    int64_t *id)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_CAMPAIGN_INSERT, "INSERT INTO campaigns"
+	    " (name, workload, backend, spec_json, spec_path, state, metric,"
+	    " maximize, has_target, target, started, ended, max_trials)"
+	    " VALUES (?, ?, ?, ?, ?, COALESCE(?, 'running'), ?, ?, ?, ?, ?, ?,"
+	    " ?)")) == NULL)
+		return -1;
+	ledger_bind_text(st, 1, c->name);
+	ledger_bind_text(st, 2, c->workload);
+	ledger_bind_text(st, 3, c->backend);
+	ledger_bind_text(st, 4, c->spec_json);
+	ledger_bind_text(st, 5, c->spec_path);
+	ledger_bind_text(st, 6, c->state);
+	ledger_bind_text(st, 7, c->metric);
+	sqlite3_bind_int(st, 8, c->maximize != 0);
+	sqlite3_bind_int(st, 9, c->has_target != 0);
+	if (c->has_target)
+		sqlite3_bind_double(st, 10, c->target);
+	ledger_bind_time(st, 11, c->started);
+	ledger_bind_time(st, 12, c->ended);
+	sqlite3_bind_int(st, 13, c->max_trials);
+	if (ledger_exec(l, st, "insert campaign '%s'",
+	    c->name ? c->name : "") == -1)
+		return -1;
+	if (id != NULL)
+		*id = sqlite3_last_insert_rowid(l->db);
+	return 0;
+}
+
+/* Set a campaign's state and end time (0: not ended). */
+int
+ledger_campaign_set_state(struct ledger *l, int64_t id, const char *state,
+    double ended)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_CAMPAIGN_STATE, "UPDATE campaigns"
+	    " SET state = ?2, ended = ?3 WHERE id = ?1")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	ledger_bind_text(st, 2, state);
+	ledger_bind_time(st, 3, ended);
+	return ledger_exec_one(l, st, "set state of campaign %lld",
+	    (long long)id);
+}
+
+/* Step st, which yields at most one campaign: 0 and out, 1 for none. */
+static int
+campaign_one(struct ledger *l, sqlite3_stmt *st, struct ledger_campaign *out,
+    const char *what)
+{
+	int rc, ret;
+
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		ret = campaign_read(l, st, out);
+	else if (rc == SQLITE_DONE)
+		ret = 1;
+	else
+		ret = ledger_fail(l, "find campaign '%s'", what);
+	ledger_stmt_done(st);
+	return ret;
+}
+
+/* Find the campaign with this id: 0, 1 if there is none, -1. */
+int
+ledger_campaign_get(struct ledger *l, int64_t id, struct ledger_campaign *out)
+{
+	sqlite3_stmt *st;
+	char what[32];
+
+	if ((st = ledger_stmt(l, LQ_CAMPAIGN_GET, "SELECT " CAMPAIGN_COLUMNS
+	    " FROM campaigns WHERE id = ?")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	snprintf(what, sizeof(what), "%lld", (long long)id);
+	return campaign_one(l, st, out, what);
+}
+
+/* Find a campaign by id (all digits) or the newest one with that name. */
+int
+ledger_campaign_find(struct ledger *l, const char *name_or_id,
+    struct ledger_campaign *out)
+{
+	sqlite3_stmt *st;
+	const char *p;
+	long long id;
+
+	for (p = name_or_id; isdigit((unsigned char)*p); p++)
+		;
+	if (*p == '\0' && p != name_or_id) {
+		errno = 0;
+		id = strtoll(name_or_id, NULL, 10);
+		if (errno == ERANGE)
+			return 1;
+		return ledger_campaign_get(l, id, out);
+	}
+	if ((st = ledger_stmt(l, LQ_CAMPAIGN_BY_NAME, "SELECT "
+	    CAMPAIGN_COLUMNS " FROM campaigns WHERE name = ?"
+	    " ORDER BY id DESC LIMIT 1")) == NULL)
+		return -1;
+	ledger_bind_text(st, 1, name_or_id);
+	return campaign_one(l, st, out, name_or_id);
+}
+
+/* All campaigns (state NULL) or those in one state, oldest first. */
+int
+ledger_campaign_list(struct ledger *l, const char *state,
+    struct ledger_campaign **out, size_t *n)
+{
+	struct ledger_campaign *list = NULL;
+	sqlite3_stmt *st;
+	size_t cap = 0, len = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = ledger_stmt(l, LQ_CAMPAIGN_LIST, "SELECT " CAMPAIGN_COLUMNS
+	    " FROM campaigns WHERE ?1 IS NULL OR state = ?1 ORDER BY id")) ==
+	    NULL)
+		return -1;
+	ledger_bind_text(st, 1, state);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (ledger_grow(l, (void **)&list, &cap, len,
+		    sizeof(*list)) == -1 ||
+		    campaign_read(l, st, &list[len]) == -1)
+			goto fail;
+		len++;
+	}
+	if (rc != SQLITE_DONE) {
+		ledger_fail(l, "list campaigns");
+		goto fail;
+	}
+	ledger_stmt_done(st);
+	*out = list;
+	*n = len;
+	return 0;
+fail:
+	ledger_stmt_done(st);
+	ledger_campaign_list_free(list, len);
+	return -1;
+}

@@ -1,0 +1,276 @@
+/*
+ * ledger.c: opening, migrating and closing the ledger, its errors and its
+ * transactions.  The statement cache is in stmt.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger_int.h"
+
+#define LEDGER_BUSY_MS	5000
+
+/* Format a message into the handle's error buffer and return -1. */
+int
+ledger_errorf(struct ledger *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->err, sizeof(l->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Like ledger_errorf(), followed by ": " and SQLite's last message. */
+int
+ledger_fail(struct ledger *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(l->err, sizeof(l->err), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(l->err))
+		snprintf(l->err + n, sizeof(l->err) - n, ": %s",
+		    sqlite3_errmsg(l->db));
+	return -1;
+}
+
+/* The last error message of this handle. */
+const char *
+ledger_error(const struct ledger *l)
+{
+	return l->err;
+}
+
+/*
+ * Open a read transaction unless one is already open, so that several
+ * queries see one snapshot; *opened says whether ledger_read_end() ends it.
+ */
+int
+ledger_read_begin(struct ledger *l, int *opened)
+{
+	*opened = 0;
+	if (!sqlite3_get_autocommit(l->db))
+		return 0;
+	if (sqlite3_exec(l->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return ledger_fail(l, "begin read");
+	*opened = 1;
+	return 0;
+}
+
+/* End the read transaction ledger_read_begin() opened, if it did. */
+void
+ledger_read_end(struct ledger *l, int opened)
+{
+	if (opened)
+		sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL);
+}
+
+/* Run one cached transaction-control statement. */
+static int
+ledger_control(struct ledger *l, enum ledger_sql id, const char *sql,
+    const char *what)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, id, sql)) == NULL)
+		return -1;
+	return ledger_exec(l, st, "%s", what);
+}
+
+/* Begin a write transaction, taking the write lock now. */
+int
+ledger_begin(struct ledger *l)
+{
+	return ledger_control(l, LQ_BEGIN, "BEGIN IMMEDIATE", "begin");
+}
+
+/* Commit the current transaction. */
+int
+ledger_commit(struct ledger *l)
+{
+	return ledger_control(l, LQ_COMMIT, "COMMIT", "commit");
+}
+
+/* Roll the current transaction back. */
+int
+ledger_rollback(struct ledger *l)
+{
+	return ledger_control(l, LQ_ROLLBACK, "ROLLBACK", "rollback");
+}
+
+/* The schema version of the open ledger, or -1. */
+int
+ledger_schema_version(struct ledger *l)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if ((st = ledger_stmt(l, LQ_USER_VERSION, "PRAGMA user_version")) ==
+	    NULL)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	else
+		ledger_fail(l, "read schema version");
+	ledger_stmt_done(st);
+	return v;
+}
+
+/* Close the ledger, finalizing every cached statement. */
+void
+ledger_close(struct ledger *l)
+{
+	int i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < LQ_COUNT; i++)
+		sqlite3_finalize(l->stmt[i]);
+	sqlite3_close(l->db);
+	free(l);
+}
+
+/* Run one SQL text that returns no rows; on error say what failed. */
+static int
+ledger_sql(struct ledger *l, const char *sql, const char *what)
+{
+	if (sqlite3_exec(l->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return ledger_fail(l, "%s", what);
+	return 0;
+}
+
+/* Whether the database holds any table of its own (-1 on error). */
+static int
+ledger_has_tables(struct ledger *l)
+{
+	sqlite3_stmt *st;
+	int rc, n = -1;
+
+	if (sqlite3_prepare_v2(l->db, "SELECT count(*) FROM sqlite_master"
+	    " WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+	    -1, &st, NULL) != SQLITE_OK)
+		return ledger_fail(l, "read schema");
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0) > 0;
+	else
+		ledger_fail(l, "read schema");
+	sqlite3_finalize(st);
+	return n;
+}
+
+/*
+ * Bring the schema to the latest version inside one write transaction,
+ * reading the version again under the lock in case another process has
+ * just migrated it.
+ */
+static int
+ledger_migrate(struct ledger *l)
+{
+	char sql[64];
+	int v, latest = ledger_schema_latest();
+
+	if (ledger_sql(l, "BEGIN IMMEDIATE", "begin migration") == -1)
+		return -1;
+	if ((v = ledger_schema_version(l)) == -1)
+		goto fail;
+	for (; v < latest; v++) {
+		if (sqlite3_exec(l->db, ledger_migrations[v], NULL, NULL,
+		    NULL) != SQLITE_OK) {
+			ledger_fail(l, "migrate to schema version %d", v + 1);
+			goto fail;
+		}
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", latest);
+	if (ledger_sql(l, sql, "set schema version") == -1 ||
+	    ledger_sql(l, "COMMIT", "commit migration") == -1)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Switch a writable ledger to WAL and refuse one that cannot use it. */
+static int
+ledger_wal(struct ledger *l)
+{
+	sqlite3_stmt *st;
+	const char *mode;
+	int ok = 0;
+
+	if (sqlite3_prepare_v2(l->db, "PRAGMA journal_mode = WAL", -1, &st,
+	    NULL) != SQLITE_OK)
+		return ledger_fail(l, "set journal mode");
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		ledger_fail(l, "set journal mode");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	mode = (const char *)sqlite3_column_text(st, 0);
+	if (mode != NULL &&
+	    (strcmp(mode, "wal") == 0 || strcmp(mode, "memory") == 0))
+		ok = 1;
+	else
+		ledger_errorf(l, "set journal mode: got '%s', not 'wal'",
+		    mode ? mode : "");
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+/* Set up an opened handle: pragmas, version checks, migrations. */
+static int
+ledger_setup(struct ledger *l)
+{
+	int v, latest = ledger_schema_latest(), tables;
+
+	sqlite3_busy_timeout(l->db, LEDGER_BUSY_MS);
+	if ((v = ledger_schema_version(l)) == -1)
+		return -1;
+	if (v > latest)
+		return ledger_errorf(l, "schema version %d is newer than this"
+		    " build knows (%d)", v, latest);
+	if (v == 0) {
+		if ((tables = ledger_has_tables(l)) == -1)
+			return -1;
+		if (tables || (l->flags & LEDGER_READONLY))
+			return ledger_errorf(l, "not an hpod ledger");
+	}
+	if (ledger_sql(l, "PRAGMA foreign_keys = ON", "enable foreign keys")
+	    == -1)
+		return -1;
+	if (l->flags & LEDGER_READONLY)
+		return 0;
+	if (ledger_wal(l) == -1 ||
+	    ledger_sql(l, "PRAGMA synchronous = NORMAL", "set synchronous")
+	    == -1)
+		return -1;
+	return v < latest ? ledger_migrate(l) : 0;
+}
+
+/* Open (and create or migrate, unless read-only) the ledger at path. */
+struct ledger *
+ledger_open(const char *path, int flags, char *err, size_t errlen)
+{
+	struct ledger *l;
+	int oflags;
+
+	if ((l = calloc(1, sizeof(*l))) == NULL) {
+		snprintf(err, errlen, "ledger '%s': out of memory", path);
+		return NULL;
+	}
+	l->flags = flags;
+	oflags = (flags & LEDGER_READONLY) ? SQLITE_OPEN_READONLY :
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &l->db, oflags, NULL) != SQLITE_OK)
+		ledger_fail(l, "open");
+	else if (ledger_setup(l) == 0)
+		return l;
+	snprintf(err, errlen, "ledger '%s': %s", path, l->err);
+	ledger_close(l);
+	return NULL;
+}

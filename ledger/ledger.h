@@ -1,0 +1,169 @@
+/*
+ * ledger.h: the SQLite ledger of campaigns, trials, attempts, metric points
+ * and events.
+ *
+ * One process writes the ledger (the daemon, or hpoctl run in the
+ * foreground); readers may open it read-only at any time (WAL mode).
+ * Times are seconds since the epoch as doubles; 0 means "not yet".
+ * Strings returned inside structs are owned by the struct and freed by the
+ * matching *_release() function.  Every function returns 0 on success or
+ * -1 after writing a message retrievable with ledger_error().
+ * Nothing outside ledger/ sees sqlite3 types.
+ */
+#ifndef HPOD_LEDGER_H
+#define HPOD_LEDGER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ledger;
+
+#define LEDGER_READONLY	0x1
+
+/*
+ * Open (and create or migrate, unless read-only) the ledger at path.
+ * On failure return NULL and write the reason to err.
+ */
+struct ledger	*ledger_open(const char *path, int flags, char *err,
+		    size_t errlen);
+void		 ledger_close(struct ledger *);
+/* The last error message of this handle. */
+const char	*ledger_error(const struct ledger *);
+/* Schema version (PRAGMA user_version) and the version this build writes. */
+int		 ledger_schema_version(struct ledger *);
+int		 ledger_schema_latest(void);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK around multi-row changes. */
+int	 ledger_begin(struct ledger *);
+int	 ledger_commit(struct ledger *);
+int	 ledger_rollback(struct ledger *);
+
+/* Campaigns.  state: "running", "finished", "cancelled". */
+struct ledger_campaign {
+	int64_t		 id;
+	char		*name;
+	char		*workload;
+	char		*backend;
+	char		*spec_json;	/* the spec as submitted */
+	char		*spec_path;
+	char		*state;
+	char		*metric;	/* objective */
+	int		 maximize;
+	int		 has_target;
+	double		 target;
+	double		 started, ended;
+	int		 max_trials;
+};
+void	 ledger_campaign_release(struct ledger_campaign *);
+
+int	 ledger_campaign_insert(struct ledger *, const struct ledger_campaign *,
+	    int64_t *id);
+int	 ledger_campaign_set_state(struct ledger *, int64_t id,
+	    const char *state, double ended);
+/*
+ * Find a campaign by id (all digits) or by name (the newest with that
+ * name).  Return 0 and fill out, 1 if there is none, -1 on error.
+ */
+int	 ledger_campaign_find(struct ledger *, const char *name_or_id,
+	    struct ledger_campaign *out);
+int	 ledger_campaign_get(struct ledger *, int64_t id,
+	    struct ledger_campaign *out);
+/* All campaigns (state NULL) or those in one state, oldest first. */
+int	 ledger_campaign_list(struct ledger *, const char *state,
+	    struct ledger_campaign **out, size_t *n);
+void	 ledger_campaign_list_free(struct ledger_campaign *, size_t n);
+
+/*
+ * Trials.  state: "pending", "running", "completed", "failed", "pruned",
+ * "cancelled".  best/reached are the best objective value the trial
+ * reported and whether it met the campaign's target.
+ */
+struct ledger_trial {
+	int64_t		 id;
+	int64_t		 campaign_id;
+	int		 number;	/* 0, 1, ... within the campaign */
+	char		*params_json;	/* {"lr": 0.01, ...} */
+	long		 batch_size;	/* 0 if not a parameter */
+	int64_t		 seed;
+	char		*state;
+	int		 has_best;
+	double		 best;
+	double		 best_step;
+	int		 reached;
+	double		 reached_at;	/* when the target was first met */
+	int		 attempts;	/* number of attempts */
+	double		 created;
+};
+void	 ledger_trial_release(struct ledger_trial *);
+void	 ledger_trial_list_free(struct ledger_trial *, size_t n);
+
+int	 ledger_trial_insert(struct ledger *, const struct ledger_trial *,
+	    int64_t *id);
+int	 ledger_trial_set_state(struct ledger *, int64_t id, const char *state);
+int	 ledger_trial_set_best(struct ledger *, int64_t id, double best,
+	    double step, int reached, double reached_at);
+/* The trials of a campaign, by number. */
+int	 ledger_trial_list(struct ledger *, int64_t campaign_id,
+	    struct ledger_trial **out, size_t *n);
+
+/*
+ * Attempts: one submission of a trial.  state: "submitting", "pending",
+ * "running", then one of "completed", "failed", "timeout", "node_fail",
+ * "preempted", "cancelled", "pruned", "lost".
+ */
+struct ledger_attempt {
+	int64_t		 id;
+	int64_t		 trial_id;
+	int		 trial_number;
+	int		 number;	/* 0, 1, ... within the trial */
+	char		*token;		/* unique, names the job */
+	char		*job_id;	/* backend's id, NULL before submit */
+	char		*dir;		/* attempt directory */
+	char		*state;
+	double		 created, submitted, started, ended;
+	int		 nodes, gpus, cpus;	/* allocation, totals */
+	char		*host;
+	int		 exit_code;	/* -1 if unknown */
+	int		 signal;	/* 0 if none */
+	char		*reason;
+};
+void	 ledger_attempt_release(struct ledger_attempt *);
+void	 ledger_attempt_list_free(struct ledger_attempt *, size_t n);
+
+/* Insert in state "submitting"; token, dir and created must be set. */
+int	 ledger_attempt_insert(struct ledger *, const struct ledger_attempt *,
+	    int64_t *id);
+int	 ledger_attempt_submitted(struct ledger *, int64_t id,
+	    const char *job_id, double when);
+/* job_id NULL keeps the one recorded at submission. */
+int	 ledger_attempt_started(struct ledger *, int64_t id, const char *job_id,
+	    double when, int nodes, int gpus, int cpus, const char *host);
+int	 ledger_attempt_finished(struct ledger *, int64_t id,
+	    const char *state, double when, int exit_code, int signal,
+	    const char *reason);
+/* All attempts of a campaign (unfinished_only: only those not ended). */
+int	 ledger_attempt_list(struct ledger *, int64_t campaign_id,
+	    int unfinished_only, struct ledger_attempt **out, size_t *n);
+
+/* Metric points; a repeated (attempt, key, step) is ignored. */
+struct ledger_metric {
+	int64_t		 attempt_id;
+	int		 trial_number;
+	double		 step;		/* epoch or step */
+	char		*key;
+	double		 value;
+	double		 time;
+};
+void	 ledger_metric_list_free(struct ledger_metric *, size_t n);
+
+int	 ledger_metric_insert(struct ledger *, int64_t attempt_id, double step,
+	    const char *key, double value, double time);
+/* Points of a campaign for one key (NULL: all), by trial, attempt, step. */
+int	 ledger_metric_list(struct ledger *, int64_t campaign_id,
+	    const char *key, struct ledger_metric **out, size_t *n);
+
+/* The event log; campaign_id 0 for daemon-wide events. */
+int	 ledger_event(struct ledger *, int64_t campaign_id, const char *kind,
+	    const char *message);
+
+#endif

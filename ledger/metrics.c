@@ -1,0 +1,124 @@
+/*
+ * metrics.c: metric points of attempts, and the event log.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ledger_int.h"
+
+/* Free a list of metric points. */
+void
+ledger_metric_list_free(struct ledger_metric *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(list[i].key);
+	free(list);
+}
+
+/* Record one metric point; a repeated (attempt, key, step) is ignored. */
+int
+ledger_metric_insert(struct ledger *l, int64_t attempt_id, double step,
+    const char *key, double value, double time)
+{
+	sqlite3_stmt *st;
+
+	if (key == NULL)
+		return ledger_errorf(l, "insert metric of attempt id %lld:"
+		    " no key", (long long)attempt_id);
+	if ((st = ledger_stmt(l, LQ_METRIC_INSERT, "INSERT INTO metrics"
+	    " (attempt_id, step, key, value, time) VALUES (?, ?, ?, ?, ?)"
+	    " ON CONFLICT (attempt_id, key, step) DO NOTHING")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, attempt_id);
+	sqlite3_bind_double(st, 2, step);
+	ledger_bind_text(st, 3, key);
+	sqlite3_bind_double(st, 4, value);
+	ledger_bind_time(st, 5, time);
+	return ledger_exec(l, st, "insert metric '%s' of attempt id %lld", key,
+	    (long long)attempt_id);
+}
+
+/* Read a row of the metric list into m; a NULL value was a NaN. */
+static int
+metric_read(struct ledger *l, sqlite3_stmt *st, struct ledger_metric *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->attempt_id = sqlite3_column_int64(st, 0);
+	m->trial_number = sqlite3_column_int(st, 1);
+	m->step = sqlite3_column_double(st, 2);
+	if (sqlite3_column_type(st, 4) == SQLITE_NULL)
+		m->value = NAN;
+	else
+		m->value = sqlite3_column_double(st, 4);
+	m->time = sqlite3_column_double(st, 5);
+	if (ledger_column_str(st, 3, &m->key) == -1)
+		return ledger_errorf(l, "read metric: out of memory");
+	return 0;
+}
+
+/* Points of a campaign for one key (NULL: all), by trial, attempt, step. */
+int
+ledger_metric_list(struct ledger *l, int64_t campaign_id, const char *key,
+    struct ledger_metric **out, size_t *n)
+{
+	struct ledger_metric *list = NULL;
+	sqlite3_stmt *st;
+	size_t cap = 0, len = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = ledger_stmt(l, LQ_METRIC_LIST, "SELECT m.attempt_id,"
+	    " t.number, m.step, m.key, m.value, m.time"
+	    " FROM metrics m JOIN attempts a ON a.id = m.attempt_id"
+	    " JOIN trials t ON t.id = a.trial_id"
+	    " WHERE t.campaign_id = ?1 AND (?2 IS NULL OR m.key = ?2)"
+	    " ORDER BY t.number, a.number, m.step, m.key")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, campaign_id);
+	ledger_bind_text(st, 2, key);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (ledger_grow(l, (void **)&list, &cap, len,
+		    sizeof(*list)) == -1 ||
+		    metric_read(l, st, &list[len]) == -1)
+			goto fail;
+		len++;
+	}
+	if (rc != SQLITE_DONE) {
+		ledger_fail(l, "list metrics of campaign %lld",
+		    (long long)campaign_id);
+		goto fail;
+	}
+	ledger_stmt_done(st);
+	*out = list;
+	*n = len;
+	return 0;
+fail:
+	ledger_stmt_done(st);
+	ledger_metric_list_free(list, len);
+	return -1;
+}
+
+/* Append an event, stamped with the current time, to the event log. */
+int
+ledger_event(struct ledger *l, int64_t campaign_id, const char *kind,
+    const char *message)
+{
+	struct timespec ts;
+	sqlite3_stmt *st;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if ((st = ledger_stmt(l, LQ_EVENT_INSERT, "INSERT INTO events"
+	    " (campaign_id, time, kind, message) VALUES (?, ?, ?, ?)")) == NULL)
+		return -1;
+	if (campaign_id != 0)
+		sqlite3_bind_int64(st, 1, campaign_id);
+	sqlite3_bind_double(st, 2, ts.tv_sec + ts.tv_nsec / 1e9);
+	ledger_bind_text(st, 3, kind);
+	ledger_bind_text(st, 4, message);
+	return ledger_exec(l, st, "log event '%s'", kind ? kind : "");
+}

@@ -1,0 +1,109 @@
+/*
+ * schema.c: the ledger's migrations, one SQL script per schema version.
+ *
+ * ledger_migrations[v] takes a ledger from PRAGMA user_version v to v + 1.
+ * A released script is never edited; a change is a new script appended.
+ * Times are epoch seconds; NULL means "not yet".  The UNIQUE constraints
+ * double as the indexes for trials by campaign, attempts by trial and
+ * metrics by attempt.
+ */
+#include <stddef.h>
+
+#include "ledger_int.h"
+
+const char *const ledger_migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE campaigns ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL,"
+	"  workload TEXT,"
+	"  backend TEXT,"
+	"  spec_json TEXT,"
+	"  spec_path TEXT,"
+	"  state TEXT NOT NULL DEFAULT 'running' CHECK (state IN"
+	"    ('running', 'finished', 'cancelled')),"
+	"  metric TEXT,"
+	"  maximize INTEGER NOT NULL DEFAULT 0"
+	"    CHECK (maximize IN (0, 1)),"
+	"  has_target INTEGER NOT NULL DEFAULT 0"
+	"    CHECK (has_target IN (0, 1)),"
+	"  target REAL,"
+	"  started REAL,"
+	"  ended REAL,"
+	"  max_trials INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE INDEX campaigns_name ON campaigns (name, id);"
+	"CREATE TABLE trials ("
+	"  id INTEGER PRIMARY KEY,"
+	"  campaign_id INTEGER NOT NULL"
+	"    REFERENCES campaigns ON DELETE CASCADE,"
+	"  number INTEGER NOT NULL CHECK (number >= 0),"
+	"  params_json TEXT NOT NULL DEFAULT '{}',"
+	"  batch_size INTEGER NOT NULL DEFAULT 0,"
+	"  seed INTEGER NOT NULL DEFAULT 0,"
+	"  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN"
+	"    ('pending', 'running', 'completed', 'failed',"
+	"    'pruned', 'cancelled')),"
+	"  has_best INTEGER NOT NULL DEFAULT 0"
+	"    CHECK (has_best IN (0, 1)),"
+	"  best REAL,"
+	"  best_step REAL,"
+	"  reached INTEGER NOT NULL DEFAULT 0"
+	"    CHECK (reached IN (0, 1)),"
+	"  reached_at REAL,"
+	"  created REAL,"
+	"  UNIQUE (campaign_id, number)"
+	");"
+	"CREATE TABLE attempts ("
+	"  id INTEGER PRIMARY KEY,"
+	"  trial_id INTEGER NOT NULL"
+	"    REFERENCES trials ON DELETE CASCADE,"
+	"  number INTEGER NOT NULL CHECK (number >= 0),"
+	"  token TEXT UNIQUE NOT NULL,"
+	"  job_id TEXT,"
+	"  dir TEXT NOT NULL,"
+	"  state TEXT NOT NULL DEFAULT 'submitting' CHECK (state IN"
+	"    ('submitting', 'pending', 'running',"
+	"    'completed', 'failed', 'timeout', 'node_fail',"
+	"    'preempted', 'cancelled', 'pruned', 'lost')),"
+	"  created REAL,"
+	"  submitted REAL,"
+	"  started REAL,"
+	"  ended REAL,"
+	"  nodes INTEGER NOT NULL DEFAULT 0 CHECK (nodes >= 0),"
+	"  gpus INTEGER NOT NULL DEFAULT 0 CHECK (gpus >= 0),"
+	"  cpus INTEGER NOT NULL DEFAULT 0 CHECK (cpus >= 0),"
+	"  host TEXT,"
+	"  exit_code INTEGER,"
+	"  signal INTEGER NOT NULL DEFAULT 0,"
+	"  reason TEXT,"
+	"  UNIQUE (trial_id, number)"
+	");"
+	"CREATE INDEX attempts_unfinished ON attempts (trial_id)"
+	"    WHERE ended IS NULL;"
+	"CREATE TABLE metrics ("
+	"  attempt_id INTEGER NOT NULL"
+	"    REFERENCES attempts ON DELETE CASCADE,"
+	"  step REAL NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  value REAL,"
+	"  time REAL,"
+	"  UNIQUE (attempt_id, key, step)"
+	");"
+	"CREATE TABLE events ("
+	"  id INTEGER PRIMARY KEY,"
+	"  campaign_id INTEGER"
+	"    REFERENCES campaigns ON DELETE CASCADE,"
+	"  time REAL NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  message TEXT"
+	");"
+	"CREATE INDEX events_campaign ON events (campaign_id, id);",
+};
+
+/* The schema version this build creates and understands. */
+int
+ledger_schema_latest(void)
+{
+	return (int)(sizeof(ledger_migrations) / sizeof(ledger_migrations[0]));
+}

@@ -1,0 +1,173 @@
+/*
+ * trials.c: the trials table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger_int.h"
+
+/* Free the strings of a trial and clear it. */
+void
+ledger_trial_release(struct ledger_trial *t)
+{
+	if (t == NULL)
+		return;
+	free(t->params_json);
+	free(t->state);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Free a list of trials. */
+void
+ledger_trial_list_free(struct ledger_trial *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ledger_trial_release(&list[i]);
+	free(list);
+}
+
+/* Insert trial t (its id and attempts are ignored); the new id in *id. */
+int
+ledger_trial_insert(struct ledger *l, const struct ledger_trial *t,
+    int64_t *id)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_TRIAL_INSERT, "INSERT INTO trials"
+	    " (campaign_id, number, params_json, batch_size, seed, state,"
+	    " has_best, best, best_step, reached, reached_at, created)"
+	    " VALUES (?, ?, COALESCE(?, '{}'), ?, ?, COALESCE(?, 'pending'),"
+	    " ?, ?, ?, ?, ?, ?)")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->campaign_id);
+	sqlite3_bind_int(st, 2, t->number);
+	ledger_bind_text(st, 3, t->params_json);
+	sqlite3_bind_int64(st, 4, t->batch_size);
+	sqlite3_bind_int64(st, 5, t->seed);
+	ledger_bind_text(st, 6, t->state);
+	sqlite3_bind_int(st, 7, t->has_best != 0);
+	if (t->has_best) {
+		sqlite3_bind_double(st, 8, t->best);
+		sqlite3_bind_double(st, 9, t->best_step);
+	}
+	sqlite3_bind_int(st, 10, t->reached != 0);
+	if (t->reached)
+		ledger_bind_time(st, 11, t->reached_at);
+	ledger_bind_time(st, 12, t->created);
+	if (ledger_exec(l, st, "insert trial %d", t->number) == -1)
+		return -1;
+	if (id != NULL)
+		*id = sqlite3_last_insert_rowid(l->db);
+	return 0;
+}
+
+/* Set a trial's state. */
+int
+ledger_trial_set_state(struct ledger *l, int64_t id, const char *state)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_TRIAL_STATE,
+	    "UPDATE trials SET state = ?2 WHERE id = ?1")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	ledger_bind_text(st, 2, state);
+	return ledger_exec_one(l, st, "set state of trial id %lld",
+	    (long long)id);
+}
+
+/*
+ * Record a trial's best value so far.  Reaching the target is sticky: once
+ * a trial has reached it, reached_at keeps the first time.
+ */
+int
+ledger_trial_set_best(struct ledger *l, int64_t id, double best,
+    double step, int reached, double reached_at)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_TRIAL_BEST, "UPDATE trials"
+	    " SET has_best = 1, best = ?2, best_step = ?3,"
+	    " reached_at = CASE WHEN reached THEN reached_at"
+	    "     WHEN ?4 THEN ?5 END,"
+	    " reached = reached OR ?4"
+	    " WHERE id = ?1")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_double(st, 2, best);
+	sqlite3_bind_double(st, 3, step);
+	sqlite3_bind_int(st, 4, reached != 0);
+	ledger_bind_time(st, 5, reached_at);
+	return ledger_exec_one(l, st, "set best of trial id %lld",
+	    (long long)id);
+}
+
+/* Read a row of the trial list into t. */
+static int
+trial_read(struct ledger *l, sqlite3_stmt *st, struct ledger_trial *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->id = sqlite3_column_int64(st, 0);
+	t->campaign_id = sqlite3_column_int64(st, 1);
+	t->number = sqlite3_column_int(st, 2);
+	t->batch_size = (long)sqlite3_column_int64(st, 4);
+	t->seed = sqlite3_column_int64(st, 5);
+	t->has_best = sqlite3_column_int(st, 7);
+	t->best = sqlite3_column_double(st, 8);
+	t->best_step = sqlite3_column_double(st, 9);
+	t->reached = sqlite3_column_int(st, 10);
+	t->reached_at = sqlite3_column_double(st, 11);
+	t->created = sqlite3_column_double(st, 12);
+	t->attempts = sqlite3_column_int(st, 13);
+	if (ledger_column_str(st, 3, &t->params_json) == -1 ||
+	    ledger_column_str(st, 6, &t->state) == -1) {
+		ledger_trial_release(t);
+		return ledger_errorf(l, "read trial: out of memory");
+	}
+	return 0;
+}
+
+/* The trials of a campaign, by number, each with its count of attempts. */
+int
+ledger_trial_list(struct ledger *l, int64_t campaign_id,
+    struct ledger_trial **out, size_t *n)
+{
+	struct ledger_trial *list = NULL;
+	sqlite3_stmt *st;
+	size_t cap = 0, len = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = ledger_stmt(l, LQ_TRIAL_LIST, "SELECT t.id, t.campaign_id,"
+	    " t.number, t.params_json, t.batch_size, t.seed, t.state,"
+	    " t.has_best, t.best, t.best_step, t.reached, t.reached_at,"
+	    " t.created,"
+	    " (SELECT count(*) FROM attempts a WHERE a.trial_id = t.id)"
+	    " FROM trials t WHERE t.campaign_id = ? ORDER BY t.number")) ==
+	    NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, campaign_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (ledger_grow(l, (void **)&list, &cap, len,
+		    sizeof(*list)) == -1 ||
+		    trial_read(l, st, &list[len]) == -1)
+			goto fail;
+		len++;
+	}
+	if (rc != SQLITE_DONE) {
+		ledger_fail(l, "list trials of campaign %lld",
+		    (long long)campaign_id);
+		goto fail;
+	}
+	ledger_stmt_done(st);
+	*out = list;
+	*n = len;
+	return 0;
+fail:
+	ledger_stmt_done(st);
+	ledger_trial_list_free(list, len);
+	return -1;
+}

@@ -1,0 +1,906 @@
+/*
+ * local.c: the local backend.  Each job runs on this machine as a child
+ * process, through the hpo-trial wrapper, in its own session so that it
+ * survives the daemon.  Jobs start first come, first served, when the CPUs
+ * they need are free.
+ *
+ * Events are never delivered from inside a call of the engine: they are
+ * queued and a 0-ms timer delivers them from the loop.  A job is counted
+ * by active() until its END event has been delivered.
+ *
+ * Adopted jobs (started by an earlier daemon) do not count against the
+ * CPUs: adopt() does not say what they use, and they run whatever we do.
+ * They are watched by one shared 1-s timer, through their result.json and
+ * their wrapper's pid.
+ */
+#include <sys/queue.h>
+#include <sys/types.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <uv.h>
+
+#include "result.h"
+#include "sched.h"
+
+#define LOCAL_GRACE_MS	15000	/* cancel to SIGKILL; hpo-trial uses 10 s */
+#define LOCAL_SLACK_S	30	/* past the time limit before SIGKILL */
+#define LOCAL_WATCH_MS	1000	/* polling period for adopted jobs */
+#define LOCAL_GRACE_S	(LOCAL_GRACE_MS / 1000)
+
+extern char **environ;
+
+enum ljob_state {
+	LJOB_QUEUED,		/* waiting for CPUs */
+	LJOB_RUNNING,		/* our child */
+	LJOB_ADOPTED,		/* someone else's child, watched by pid */
+	LJOB_DONE		/* END queued, handles closing */
+};
+
+struct local;
+
+struct ljob {
+	TAILQ_ENTRY(ljob) entry;
+	struct local	*l;
+	enum ljob_state	 state;
+	char		*token;
+	char		*dir;
+	char		*job_id;
+	char		**argv;
+	char		**env;
+	int		 nodes, gpus, cpus;
+	long		 time_limit;
+	sched_event_cb	 cb;
+	void		*arg;
+	long		 pid;
+	int		 cancelled;	/* we asked it to stop */
+	int		 overdue;	/* killed past its time limit */
+	double		 kill_at;	/* adopted: when to SIGKILL, 0 = never */
+	int		 nopen;		/* handles not yet closed */
+	uv_process_t	 proc;
+	uv_timer_t	 grace;		/* SIGKILL after a cancel */
+	uv_timer_t	 limit;		/* SIGKILL past the time limit */
+};
+
+struct lev {
+	TAILQ_ENTRY(lev) entry;
+	struct sched_event ev;		/* its strings point into the fields */
+	char		*token, *job_id, *host, *reason;
+	sched_event_cb	 cb;
+	void		*arg;
+};
+
+struct local {
+	struct sched	 sched;		/* first: the engine's handle */
+	uv_loop_t	*loop;
+	char		*wrapper;
+	char		 host[256];
+	int		 cpus;		/* CPUs we may use */
+	int		 used;		/* CPUs running jobs hold */
+	int		 nactive;	/* jobs whose END is not yet delivered */
+	TAILQ_HEAD(, ljob) jobs;	/* in submission order */
+	TAILQ_HEAD(, lev) events;	/* waiting for delivery */
+	uv_timer_t	 defer;		/* delivers events */
+	uv_timer_t	 watch;		/* polls adopted jobs */
+	int		 nopen;
+	int		 closing;
+	void		(*done)(void *);
+	void		*done_arg;
+};
+
+static void	local_schedule(struct local *);
+
+/* Return the wall-clock time in seconds since the epoch. */
+static double
+local_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Copy a NULL-terminated string vector; NULL on failure. */
+static char **
+local_strv(const char *const *v)
+{
+	char **c;
+	size_t i, n = 0;
+
+	while (v != NULL && v[n] != NULL)
+		n++;
+	if ((c = calloc(n + 1, sizeof(*c))) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if ((c[i] = strdup(v[i])) == NULL) {
+			while (i-- > 0)
+				free(c[i]);
+			free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+/* Free a vector made by local_strv(). */
+static void
+local_strv_free(char **v)
+{
+	size_t i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Free a job and what it owns; its handles are closed. */
+static void
+ljob_free(struct ljob *j)
+{
+	free(j->token);
+	free(j->dir);
+	free(j->job_id);
+	local_strv_free(j->argv);
+	local_strv_free(j->env);
+	free(j);
+}
+
+/* Free a queued event. */
+static void
+lev_free(struct lev *e)
+{
+	free(e->token);
+	free(e->job_id);
+	free(e->host);
+	free(e->reason);
+	free(e);
+}
+
+/* Return the live job named token, or NULL. */
+static struct ljob *
+local_find(struct local *l, const char *token)
+{
+	struct ljob *j;
+
+	TAILQ_FOREACH(j, &l->jobs, entry)
+		if (strcmp(j->token, token) == 0)
+			return j;
+	return NULL;
+}
+
+/* Deliver the queued events, oldest first. */
+static void
+local_deliver(uv_timer_t *h)
+{
+	struct local *l = h->data;
+	struct lev *e;
+
+	while (!l->closing && (e = TAILQ_FIRST(&l->events)) != NULL) {
+		TAILQ_REMOVE(&l->events, e, entry);
+		if (e->ev.type == SCHED_EV_END ||
+		    e->ev.type == SCHED_EV_SUBMIT_FAILED)
+			l->nactive--;
+		e->cb(e->arg, &e->ev);
+		lev_free(e);
+	}
+}
+
+/*
+ * Queue ev for delivery to cb(arg), copying its strings.  Running out of
+ * memory here would lose an event the engine counts on: that is fatal.
+ */
+static void
+local_emit(struct local *l, sched_event_cb cb, void *arg,
+    const struct sched_event *ev)
+{
+	struct lev *e;
+
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		goto oom;
+	e->ev = *ev;
+	e->cb = cb;
+	e->arg = arg;
+	if ((ev->token && (e->token = strdup(ev->token)) == NULL) ||
+	    (ev->job_id && (e->job_id = strdup(ev->job_id)) == NULL) ||
+	    (ev->host && (e->host = strdup(ev->host)) == NULL) ||
+	    (ev->reason && (e->reason = strdup(ev->reason)) == NULL))
+		goto oom;
+	e->ev.token = e->token;
+	e->ev.job_id = e->job_id;
+	e->ev.host = e->host;
+	e->ev.reason = e->reason;
+	if (e->ev.time == 0)
+		e->ev.time = local_now();
+	TAILQ_INSERT_TAIL(&l->events, e, entry);
+	uv_timer_start(&l->defer, local_deliver, 0, 0);
+	return;
+oom:
+	fprintf(stderr, "hpod: local backend: out of memory\n");
+	abort();
+}
+
+/* Queue an END event for j with state st. */
+static void
+local_end(struct ljob *j, enum sched_state st, const struct trial_result *r,
+    const char *reason)
+{
+	struct sched_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_END;
+	ev.token = j->token;
+	ev.job_id = j->job_id;
+	ev.state = st;
+	ev.exit_code = r != NULL ? r->exit_code : -1;
+	ev.signal = r != NULL ? r->signal : 0;
+	ev.start = r != NULL ? r->start : 0;
+	ev.end = r != NULL ? r->end : 0;
+	ev.reason = reason;
+	local_emit(j->l, j->cb, j->arg, &ev);
+}
+
+/* Queue the END event that a finished result r means for j. */
+static void
+local_end_result(struct ljob *j, const struct trial_result *r)
+{
+	char reason[64];
+	enum sched_state st;
+
+	if (r->signal != 0)
+		snprintf(reason, sizeof(reason), "signal %d", r->signal);
+	else
+		snprintf(reason, sizeof(reason), "exit %d", r->exit_code);
+	if (r->timed_out) {
+		st = SCHED_TIMEOUT;
+		snprintf(reason, sizeof(reason), "time limit reached");
+	} else if (j->cancelled) {
+		st = SCHED_CANCELLED;
+		snprintf(reason, sizeof(reason), "cancelled");
+	} else if (r->signal == 0 && r->exit_code == 0)
+		st = SCHED_COMPLETED;
+	else
+		st = SCHED_FAILED;
+	local_end(j, st, r, reason);
+}
+
+/* Count a closed handle; the last one at close time finishes the close. */
+static void
+local_handle_closed(struct local *l)
+{
+	void (*done)(void *) = l->done;
+	void *arg = l->done_arg;
+
+	if (--l->nopen > 0 || !l->closing)
+		return;
+	free(l->wrapper);
+	free(l);
+	if (done != NULL)
+		done(arg);
+}
+
+/* Close callback of a job's handles: free the job with its last one. */
+static void
+local_job_closed(uv_handle_t *h)
+{
+	struct ljob *j = h->data;
+	struct local *l = j->l;
+
+	if (--j->nopen == 0) {
+		TAILQ_REMOVE(&l->jobs, j, entry);
+		ljob_free(j);
+	}
+	local_handle_closed(l);
+}
+
+/* Close h if it is still open. */
+static void
+local_job_close_handle(uv_handle_t *h)
+{
+	if (!uv_is_closing(h))
+		uv_close(h, local_job_closed);
+}
+
+/* Close a started job's handles; it is freed when they are closed. */
+static void
+local_job_release(struct ljob *j)
+{
+	local_job_close_handle((uv_handle_t *)&j->proc);
+	local_job_close_handle((uv_handle_t *)&j->grace);
+	local_job_close_handle((uv_handle_t *)&j->limit);
+}
+
+/* Finish a started job: give back its CPUs and let queued jobs start. */
+static void
+local_job_finish(struct ljob *j)
+{
+	struct local *l = j->l;
+
+	j->state = LJOB_DONE;
+	l->used -= j->cpus;
+	local_job_release(j);
+	local_schedule(l);
+}
+
+/* Exit callback of a wrapper: read its result.json and end the job. */
+static void
+local_exited(uv_process_t *p, int64_t status, int sig)
+{
+	struct ljob *j = p->data;
+	struct trial_result r;
+	char err[PATH_MAX + 128], reason[PATH_MAX + 192];
+	int rc;
+
+	rc = result_read(j->dir, &r, err, sizeof(err));
+	if (rc == 0 && !r.running) {
+		local_end_result(j, &r);
+		local_job_finish(j);
+		return;
+	}
+	if (rc == 0) {
+		/* The wrapper died before the workload, e.g. by SIGKILL. */
+		r.end = local_now();
+		r.exit_code = sig != 0 ? -1 : (int)status;
+		r.signal = sig;
+		snprintf(reason, sizeof(reason), "hpo-trial %s %d without a "
+		    "result", sig != 0 ? "killed by signal" : "exited",
+		    sig != 0 ? sig : (int)status);
+	} else {
+		memset(&r, 0, sizeof(r));
+		r.exit_code = sig != 0 ? -1 : (int)status;
+		r.signal = sig;
+		snprintf(reason, sizeof(reason), "hpo-trial %s %d: %s",
+		    sig != 0 ? "killed by signal" : "exited",
+		    sig != 0 ? sig : (int)status,
+		    rc == 1 ? "no result.json" : err);
+	}
+	if (j->cancelled)
+		local_end(j, SCHED_CANCELLED, &r, reason);
+	else if (j->overdue)
+		local_end(j, SCHED_TIMEOUT, &r, reason);
+	else
+		local_end(j, SCHED_LOST, &r, reason);
+	local_job_finish(j);
+}
+
+/* Kill the wrapper's process group: its grace time is over. */
+static void
+local_grace_over(uv_timer_t *h)
+{
+	struct ljob *j = h->data;
+
+	kill(-(pid_t)j->pid, SIGKILL);
+}
+
+/* Kill the wrapper's process group: it ran far past its time limit. */
+static void
+local_limit_over(uv_timer_t *h)
+{
+	struct ljob *j = h->data;
+
+	j->overdue = 1;
+	kill(-(pid_t)j->pid, SIGKILL);
+}
+
+/* Return 1 if the environment entry e sets a name that env sets too. */
+static int
+local_env_overridden(const char *e, char **env)
+{
+	size_t n = strcspn(e, "=");
+	size_t i;
+
+	for (i = 0; env[i] != NULL; i++)
+		if (strncmp(env[i], e, n) == 0 && env[i][n] == '=')
+			return 1;
+	return 0;
+}
+
+/* Build the wrapper's environment: ours, then the job's (which wins). */
+static char **
+local_environ(const struct ljob *j)
+{
+	char **v;
+	size_t i, n = 0, m = 0;
+
+	while (environ != NULL && environ[n] != NULL)
+		n++;
+	while (j->env[m] != NULL)
+		m++;
+	if ((v = calloc(n + m + 1, sizeof(*v))) == NULL)
+		return NULL;
+	m = 0;
+	for (i = 0; i < n; i++)
+		if (!local_env_overridden(environ[i], j->env))
+			v[m++] = environ[i];
+	for (i = 0; j->env[i] != NULL; i++)
+		v[m++] = j->env[i];
+	return v;
+}
+
+/* Build the wrapper's argv: wrapper -d DIR -t TOKEN [-l N] -- ARGV. */
+static char **
+local_args(const struct ljob *j, char *limit, size_t limitlen)
+{
+	char **v;
+	size_t i, n = 0, k = 0;
+
+	while (j->argv[n] != NULL)
+		n++;
+	if ((v = calloc(n + 9, sizeof(*v))) == NULL)
+		return NULL;
+	v[k++] = j->l->wrapper;
+	v[k++] = "-d";
+	v[k++] = j->dir;
+	v[k++] = "-t";
+	v[k++] = j->token;
+	if (j->time_limit > 0) {
+		snprintf(limit, limitlen, "%ld", j->time_limit);
+		v[k++] = "-l";
+		v[k++] = limit;
+	}
+	v[k++] = "--";
+	for (i = 0; i < n; i++)
+		v[k++] = j->argv[i];
+	return v;
+}
+
+/* Open dir/name for the job's output; -1 with reason on failure. */
+static int
+local_open_output(const struct ljob *j, const char *name, char *reason,
+    size_t len)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", j->dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd == -1)
+		snprintf(reason, len, "cannot open '%s': %s", path,
+		    strerror(errno));
+	return fd;
+}
+
+/* Spawn the wrapper for j; 0, or -1 with reason (nothing started). */
+static int
+local_spawn(struct ljob *j, char *reason, size_t len)
+{
+	uv_process_options_t o;
+	uv_stdio_container_t io[3];
+	char **args = NULL, **env = NULL, limit[32];
+	int fd[3] = { -1, -1, -1 }, i, rc = -1;
+
+	j->proc.data = j;
+	if ((args = local_args(j, limit, sizeof(limit))) == NULL ||
+	    (env = local_environ(j)) == NULL) {
+		snprintf(reason, len, "out of memory");
+		goto out;
+	}
+	if ((fd[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(reason, len, "cannot open '/dev/null': %s",
+		    strerror(errno));
+		goto out;
+	}
+	if ((fd[1] = local_open_output(j, "stdout", reason, len)) == -1 ||
+	    (fd[2] = local_open_output(j, "stderr", reason, len)) == -1)
+		goto out;
+	for (i = 0; i < 3; i++) {
+		io[i].flags = UV_INHERIT_FD;
+		io[i].data.fd = fd[i];
+	}
+	memset(&o, 0, sizeof(o));
+	o.exit_cb = local_exited;
+	o.file = j->l->wrapper;
+	o.args = args;
+	o.env = env;
+	o.cwd = j->dir;
+	o.flags = UV_PROCESS_DETACHED;
+	o.stdio_count = 3;
+	o.stdio = io;
+	/* A failed uv_spawn() leaves an initialised handle to close. */
+	j->nopen++;
+	j->l->nopen++;
+	if ((rc = uv_spawn(j->l->loop, &j->proc, &o)) != 0) {
+		snprintf(reason, len, "cannot run '%s': %s", j->l->wrapper,
+		    uv_strerror(rc));
+		rc = -1;
+	}
+out:
+	for (i = 0; i < 3; i++)
+		if (fd[i] != -1)
+			close(fd[i]);
+	free(args);
+	free(env);
+	return rc;
+}
+
+/* Start j: spawn it, report STARTED and arm its timers. */
+static void
+local_start(struct local *l, struct ljob *j)
+{
+	struct sched_event ev;
+	char reason[PATH_MAX + 128], id[32];
+	int rc;
+
+	j->state = LJOB_RUNNING;
+	l->used += j->cpus;
+	uv_timer_init(l->loop, &j->grace);
+	uv_timer_init(l->loop, &j->limit);
+	j->grace.data = j->limit.data = j;
+	j->nopen += 2;
+	l->nopen += 2;
+	rc = local_spawn(j, reason, sizeof(reason));
+	if (rc == -1) {
+		local_end(j, SCHED_LOST, NULL, reason);
+		j->state = LJOB_DONE;
+		l->used -= j->cpus;
+		if (j->nopen < 3) {
+			/* uv_spawn() never ran: no process handle to close. */
+			local_job_close_handle((uv_handle_t *)&j->grace);
+			local_job_close_handle((uv_handle_t *)&j->limit);
+		} else
+			local_job_release(j);
+		return;
+	}
+	j->pid = j->proc.pid;
+	snprintf(id, sizeof(id), "%ld", j->pid);
+	free(j->job_id);
+	if ((j->job_id = strdup(id)) == NULL) {
+		fprintf(stderr, "hpod: local backend: out of memory\n");
+		abort();
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.token = j->token;
+	ev.job_id = j->job_id;
+	ev.exit_code = -1;
+	ev.host = l->host;
+	ev.nodes = 1;
+	ev.gpus = j->gpus;
+	ev.cpus = j->cpus;
+	local_emit(l, j->cb, j->arg, &ev);
+	if (j->time_limit > 0)
+		uv_timer_start(&j->limit, local_limit_over,
+		    ((uint64_t)j->time_limit + LOCAL_SLACK_S) * 1000, 0);
+}
+
+/* Start queued jobs, in order, while the first one fits. */
+static void
+local_schedule(struct local *l)
+{
+	struct ljob *j, *next;
+
+	if (l->closing)
+		return;
+	for (j = TAILQ_FIRST(&l->jobs); j != NULL; j = next) {
+		next = TAILQ_NEXT(j, entry);
+		if (j->state != LJOB_QUEUED)
+			continue;
+		if (j->cpus > l->cpus - l->used)
+			break;
+		local_start(l, j);
+	}
+}
+
+/* Return n, or 1 if n is less than 1. */
+static long long
+local_atleast1(int n)
+{
+	return n < 1 ? 1 : n;
+}
+
+/* Make a job record for token; NULL when out of memory. */
+static struct ljob *
+local_job_new(struct local *l, const char *token, const char *dir,
+    sched_event_cb cb, void *arg)
+{
+	struct ljob *j;
+
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		return NULL;
+	j->l = l;
+	j->cb = cb;
+	j->arg = arg;
+	if ((j->token = strdup(token)) == NULL ||
+	    (j->dir = strdup(dir)) == NULL) {
+		ljob_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* Take a job: queue it and start it when its CPUs are free. */
+static int
+local_submit(struct sched *s, const struct sched_job *job)
+{
+	struct local *l = (struct local *)s;
+	struct sched_event ev;
+	struct ljob *j;
+	char dir[PATH_MAX];
+	long long cpus;
+	static const char *const noenv[] = { NULL };
+
+	if (l->closing || job->token == NULL || job->dir == NULL ||
+	    job->argv == NULL || job->argv[0] == NULL || job->cb == NULL ||
+	    local_find(l, job->token) != NULL)
+		return -1;
+	cpus = local_atleast1(job->nodes) * local_atleast1(job->tasks_per_node) *
+	    local_atleast1(job->cpus_per_task);
+	if (cpus > l->cpus)
+		return -1;
+	/* The wrapper runs in dir: give it a path that works from there. */
+	if (realpath(job->dir, dir) == NULL)
+		return -1;
+	if ((j = local_job_new(l, job->token, dir, job->cb, job->arg)) == NULL)
+		return -1;
+	j->cpus = (int)cpus;
+	j->nodes = (int)local_atleast1(job->nodes);
+	j->gpus = job->gpus_per_node > 0 ? j->nodes * job->gpus_per_node : 0;
+	j->time_limit = job->time_limit > 0 ? job->time_limit : 0;
+	if ((j->argv = local_strv(job->argv)) == NULL ||
+	    (j->env = local_strv(job->env ? job->env : noenv)) == NULL) {
+		ljob_free(j);
+		return -1;
+	}
+	j->state = LJOB_QUEUED;
+	TAILQ_INSERT_TAIL(&l->jobs, j, entry);
+	l->nactive++;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_SUBMITTED;
+	ev.token = j->token;
+	ev.exit_code = -1;
+	local_emit(l, j->cb, j->arg, &ev);
+	local_schedule(l);
+	return 0;
+}
+
+/*
+ * Signal an adopted job's wrapper: its process group when it leads one (we
+ * started it detached), else the wrapper alone, which forwards the signal.
+ */
+static void
+local_kill_adopted(const struct ljob *j, int sig)
+{
+	if (j->pid > 0 && kill(-(pid_t)j->pid, sig) == -1 && errno == ESRCH)
+		kill((pid_t)j->pid, sig);
+}
+
+/* Cancel a job: drop it if queued, else SIGTERM its wrapper. */
+static int
+local_cancel(struct sched *s, const char *token)
+{
+	struct local *l = (struct local *)s;
+	struct ljob *j;
+
+	if ((j = local_find(l, token)) == NULL)
+		return -1;
+	if (j->cancelled || j->state == LJOB_DONE)
+		return 0;
+	j->cancelled = 1;
+	switch (j->state) {
+	case LJOB_QUEUED:
+		local_end(j, SCHED_CANCELLED, NULL, "cancelled before it "
+		    "started");
+		TAILQ_REMOVE(&l->jobs, j, entry);
+		ljob_free(j);
+		local_schedule(l);
+		break;
+	case LJOB_RUNNING:
+		uv_process_kill(&j->proc, SIGTERM);
+		uv_timer_start(&j->grace, local_grace_over, LOCAL_GRACE_MS, 0);
+		break;
+	case LJOB_ADOPTED:
+		local_kill_adopted(j, SIGTERM);
+		j->kill_at = local_now() + LOCAL_GRACE_S;
+		break;
+	case LJOB_DONE:
+		break;
+	}
+	return 0;
+}
+
+/* Check one adopted job; return 1 when it has ended (END queued). */
+static int
+local_check_adopted(struct ljob *j)
+{
+	struct trial_result r;
+	char err[PATH_MAX + 128];
+	int rc;
+
+	rc = result_read(j->dir, &r, err, sizeof(err));
+	if (rc == 0 && !r.running) {
+		local_end_result(j, &r);
+		return 1;
+	}
+	if (rc == 0 && j->pid > 0 &&
+	    (kill((pid_t)j->pid, 0) == 0 || errno == EPERM)) {
+		if (j->kill_at > 0 && local_now() >= j->kill_at) {
+			local_kill_adopted(j, SIGKILL);
+			j->kill_at = 0;
+		}
+		return 0;
+	}
+	if (rc == 0)
+		local_end(j, j->cancelled ? SCHED_CANCELLED : SCHED_LOST, &r,
+		    "job vanished");
+	else
+		local_end(j, SCHED_LOST, NULL, rc == 1 ? "no result.json" : err);
+	return 1;
+}
+
+/* Poll the adopted jobs; stop when there are none left. */
+static void
+local_watch(uv_timer_t *h)
+{
+	struct local *l = h->data;
+	struct ljob *j, *next;
+	int left = 0;
+
+	for (j = TAILQ_FIRST(&l->jobs); j != NULL; j = next) {
+		next = TAILQ_NEXT(j, entry);
+		if (j->state != LJOB_ADOPTED)
+			continue;
+		if (local_check_adopted(j)) {
+			TAILQ_REMOVE(&l->jobs, j, entry);
+			ljob_free(j);
+		} else
+			left++;
+	}
+	if (left == 0)
+		uv_timer_stop(&l->watch);
+}
+
+/* Take back a job an earlier daemon started, from its result.json. */
+static int
+local_adopt(struct sched *s, const char *token, const char *job_id,
+    const char *dir, sched_event_cb cb, void *arg)
+{
+	struct local *l = (struct local *)s;
+	struct trial_result r;
+	struct ljob *j;
+	char err[PATH_MAX + 128], reason[320];
+
+	if (l->closing || token == NULL || dir == NULL || cb == NULL ||
+	    local_find(l, token) != NULL)
+		return -1;
+	if ((j = local_job_new(l, token, dir, cb, arg)) == NULL)
+		return -1;
+	if (job_id != NULL && (j->job_id = strdup(job_id)) == NULL) {
+		ljob_free(j);
+		return -1;
+	}
+	l->nactive++;
+	j->state = LJOB_ADOPTED;
+	if (result_read(dir, &r, err, sizeof(err)) == 0 && r.running) {
+		if (strcmp(r.host, l->host) != 0) {
+			snprintf(reason, sizeof(reason), "job ran on host "
+			    "'%s', not here", r.host);
+			local_end(j, SCHED_LOST, &r, reason);
+			ljob_free(j);
+			return 0;
+		}
+		j->pid = r.pid;
+	}
+	if (local_check_adopted(j)) {
+		ljob_free(j);
+		return 0;
+	}
+	TAILQ_INSERT_TAIL(&l->jobs, j, entry);
+	if (!uv_is_active((uv_handle_t *)&l->watch))
+		uv_timer_start(&l->watch, local_watch, LOCAL_WATCH_MS,
+		    LOCAL_WATCH_MS);
+	return 0;
+}
+
+/* Return the number of jobs whose END has not been delivered. */
+static int
+local_active(const struct sched *s)
+{
+	const struct local *l = (const struct local *)s;
+
+	return l->nactive;
+}
+
+/* Close callback of the backend's own timers. */
+static void
+local_timer_closed(uv_handle_t *h)
+{
+	local_handle_closed(h->data);
+}
+
+/*
+ * Release everything: pending events are dropped, running jobs keep
+ * running (they are detached) and can be adopted by the next daemon.
+ */
+static void
+local_close(struct sched *s, void (*done)(void *), void *arg)
+{
+	struct local *l = (struct local *)s;
+	struct ljob *j, *next;
+	struct lev *e;
+
+	if (l->closing)
+		return;
+	l->closing = 1;
+	l->done = done;
+	l->done_arg = arg;
+	while ((e = TAILQ_FIRST(&l->events)) != NULL) {
+		TAILQ_REMOVE(&l->events, e, entry);
+		lev_free(e);
+	}
+	for (j = TAILQ_FIRST(&l->jobs); j != NULL; j = next) {
+		next = TAILQ_NEXT(j, entry);
+		if (j->state == LJOB_QUEUED || j->state == LJOB_ADOPTED) {
+			TAILQ_REMOVE(&l->jobs, j, entry);
+			ljob_free(j);
+		} else
+			local_job_release(j);
+	}
+	uv_timer_stop(&l->defer);
+	uv_timer_stop(&l->watch);
+	uv_close((uv_handle_t *)&l->defer, local_timer_closed);
+	uv_close((uv_handle_t *)&l->watch, local_timer_closed);
+}
+
+static const struct sched_ops local_ops = {
+	.name = "local",
+	.submit = local_submit,
+	.cancel = local_cancel,
+	.adopt = local_adopt,
+	.active = local_active,
+	.close = local_close
+};
+
+/* Create the local backend, running jobs through the wrapper at path. */
+struct sched *
+sched_local_new(uv_loop_t *loop, const char *path, int cpus, char *err,
+    size_t errlen)
+{
+	struct local *l;
+	char abspath[PATH_MAX];
+
+	if (cpus < 1) {
+		snprintf(err, errlen, "local backend: cpus must be >= 1, "
+		    "not %d", cpus);
+		return NULL;
+	}
+	/* Jobs run in their own directory: a relative path would break. */
+	if (strchr(path, '/') != NULL) {
+		if (realpath(path, abspath) == NULL) {
+			snprintf(err, errlen, "'%s': %s", path,
+			    strerror(errno));
+			return NULL;
+		}
+		path = abspath;
+		if (access(path, X_OK) == -1) {
+			snprintf(err, errlen, "'%s': %s", path,
+			    strerror(errno));
+			return NULL;
+		}
+	}
+	if ((l = calloc(1, sizeof(*l))) == NULL ||
+	    (l->wrapper = strdup(path)) == NULL) {
+		free(l);
+		snprintf(err, errlen, "local backend: out of memory");
+		return NULL;
+	}
+	l->sched.ops = &local_ops;
+	l->loop = loop;
+	l->cpus = cpus;
+	if (gethostname(l->host, sizeof(l->host) - 1) == -1)
+		snprintf(l->host, sizeof(l->host), "localhost");
+	TAILQ_INIT(&l->jobs);
+	TAILQ_INIT(&l->events);
+	uv_timer_init(loop, &l->defer);
+	uv_timer_init(loop, &l->watch);
+	l->defer.data = l->watch.data = l;
+	l->nopen = 2;
+	return &l->sched;
+}

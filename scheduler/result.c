@@ -1,0 +1,279 @@
+/*
+ * result.c: write and read an attempt's result.json (see result.h).
+ */
+#include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "result.h"
+
+#define RESULT_NAME	"result.json"
+#define RESULT_TMP	".result.json.tmp"
+#define RESULT_MAX	(1024 * 1024)	/* larger files are not ours */
+
+/* Render r as a JSON text; the caller frees it. */
+static char *
+result_render(const struct trial_result *r)
+{
+	cJSON *o;
+	char *text = NULL;
+
+	if ((o = cJSON_CreateObject()) == NULL)
+		return NULL;
+	if (cJSON_AddStringToObject(o, "token", r->token) == NULL ||
+	    cJSON_AddStringToObject(o, "state",
+	    r->running ? "running" : "exited") == NULL ||
+	    cJSON_AddStringToObject(o, "host", r->host) == NULL ||
+	    cJSON_AddNumberToObject(o, "pid", (double)r->pid) == NULL ||
+	    cJSON_AddNumberToObject(o, "start", r->start) == NULL ||
+	    cJSON_AddNumberToObject(o, "end", r->end) == NULL ||
+	    cJSON_AddNumberToObject(o, "exit_code", r->exit_code) == NULL ||
+	    cJSON_AddNumberToObject(o, "signal", r->signal) == NULL ||
+	    cJSON_AddBoolToObject(o, "timed_out", r->timed_out) == NULL)
+		goto out;
+	text = cJSON_PrintUnformatted(o);
+out:
+	cJSON_Delete(o);
+	return text;
+}
+
+/* Write all of len bytes of buf to fd. */
+static int
+result_write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, buf, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write dir/result.json atomically: temporary file, fsync, rename. */
+int
+result_write(const char *dir, const struct trial_result *r)
+{
+	char tmp[PATH_MAX], path[PATH_MAX], *text;
+	int fd, saved, n;
+
+	n = snprintf(tmp, sizeof(tmp), "%s/%s", dir, RESULT_TMP);
+	if (n < 0 || (size_t)n >= sizeof(tmp) ||
+	    snprintf(path, sizeof(path), "%s/%s", dir, RESULT_NAME) >=
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((text = result_render(r)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd == -1)
+		goto fail;
+	if (result_write_all(fd, text, strlen(text)) == -1 ||
+	    result_write_all(fd, "\n", 1) == -1 || fsync(fd) == -1) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		errno = saved;
+		goto fail;
+	}
+	if (close(fd) == -1 || rename(tmp, path) == -1) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		goto fail;
+	}
+	free(text);
+	/* Make the rename itself durable; a failure here loses nothing. */
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+fail:
+	saved = errno;
+	free(text);
+	errno = saved;
+	return -1;
+}
+
+/* Read all of path into a NUL-terminated buffer; 1 if it does not exist. */
+static int
+result_slurp(const char *path, char **bufp, size_t *lenp, char *err,
+    size_t errlen)
+{
+	struct stat st;
+	char *buf;
+	size_t len = 0, size;
+	ssize_t n = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (st.st_size > RESULT_MAX) {
+		snprintf(err, errlen, "%s: too large", path);
+		close(fd);
+		return -1;
+	}
+	size = (size_t)st.st_size;
+	if ((buf = malloc(size + 1)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		close(fd);
+		return -1;
+	}
+	while (len < size) {
+		if ((n = read(fd, buf + len, size - len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			free(buf);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/* Fetch the number called key into *v; required says if it may be absent. */
+static int
+result_number(const cJSON *o, const char *key, int required, double *v,
+    const char *path, char *err, size_t errlen)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (j == NULL && !required)
+		return 0;
+	if (!cJSON_IsNumber(j)) {
+		snprintf(err, errlen, "%s: '%s' must be a number", path, key);
+		return -1;
+	}
+	*v = j->valuedouble;
+	return 0;
+}
+
+/* Copy the string called key into buf; required says if it may be absent. */
+static int
+result_string(const cJSON *o, const char *key, int required, char *buf,
+    size_t size, const char *path, char *err, size_t errlen)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (j == NULL && !required)
+		return 0;
+	if (!cJSON_IsString(j)) {
+		snprintf(err, errlen, "%s: '%s' must be a string", path, key);
+		return -1;
+	}
+	snprintf(buf, size, "%s", j->valuestring);
+	return 0;
+}
+
+/* Fill r from the parsed object o. */
+static int
+result_decode(const cJSON *o, struct trial_result *r, const char *path,
+    char *err, size_t errlen)
+{
+	const cJSON *j;
+	char state[16];
+	double pid = 0, code = -1, sig = 0;
+
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: not a JSON object", path);
+		return -1;
+	}
+	if (result_string(o, "token", 1, r->token, sizeof(r->token), path,
+	    err, errlen) == -1 ||
+	    result_string(o, "state", 1, state, sizeof(state), path,
+	    err, errlen) == -1 ||
+	    result_string(o, "host", 0, r->host, sizeof(r->host), path,
+	    err, errlen) == -1 ||
+	    result_number(o, "pid", 1, &pid, path, err, errlen) == -1 ||
+	    result_number(o, "start", 1, &r->start, path, err, errlen) == -1 ||
+	    result_number(o, "end", 0, &r->end, path, err, errlen) == -1 ||
+	    result_number(o, "exit_code", 0, &code, path, err, errlen) == -1 ||
+	    result_number(o, "signal", 0, &sig, path, err, errlen) == -1)
+		return -1;
+	if (strcmp(state, "running") == 0)
+		r->running = 1;
+	else if (strcmp(state, "exited") != 0) {
+		snprintf(err, errlen,
+		    "%s: 'state' must be \"running\" or \"exited\"", path);
+		return -1;
+	}
+	if (pid < 0 || pid > (double)INT_MAX || code < -1 || code > 255 ||
+	    sig < 0 || sig > 128) {
+		snprintf(err, errlen, "%s: 'pid', 'exit_code' or 'signal' "
+		    "out of range", path);
+		return -1;
+	}
+	r->pid = (long)pid;
+	r->exit_code = (int)code;
+	r->signal = (int)sig;
+	j = cJSON_GetObjectItemCaseSensitive(o, "timed_out");
+	if (j != NULL && !cJSON_IsBool(j)) {
+		snprintf(err, errlen, "%s: 'timed_out' must be a boolean", path);
+		return -1;
+	}
+	r->timed_out = cJSON_IsTrue(j);
+	return 0;
+}
+
+/* Read and check dir/result.json. */
+int
+result_read(const char *dir, struct trial_result *r, char *err,
+    size_t errlen)
+{
+	char path[PATH_MAX], *buf;
+	cJSON *o;
+	size_t len;
+	int n, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->exit_code = -1;
+	n = snprintf(path, sizeof(path), "%s/%s", dir, RESULT_NAME);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		return -1;
+	}
+	if ((rc = result_slurp(path, &buf, &len, err, errlen)) != 0)
+		return rc;
+	o = cJSON_ParseWithLength(buf, len);
+	free(buf);
+	if (o == NULL) {
+		snprintf(err, errlen, "%s: bad JSON", path);
+		return -1;
+	}
+	rc = result_decode(o, r, path, err, errlen);
+	cJSON_Delete(o);
+	return rc;
+}

@@ -1,0 +1,34 @@
+/*
+ * result.h: the attempt's result.json, written atomically by hpo-trial and
+ * read by every backend.
+ *
+ * {"token": "...", "state": "running"|"exited", "host": "...", "pid": N,
+ *  "start": 1700000000.123, "end": 1700000042.5,
+ *  "exit_code": 0, "signal": 0}
+ */
+#ifndef HPOD_RESULT_H
+#define HPOD_RESULT_H
+
+#include <stddef.h>
+
+struct trial_result {
+	char		 token[128];
+	char		 host[256];
+	int		 running;	/* 1 while the workload runs */
+	int		 timed_out;	/* 1 if the wrapper enforced a limit */
+	long		 pid;		/* the wrapper's pid */
+	double		 start, end;
+	int		 exit_code;	/* -1 when killed by a signal */
+	int		 signal;
+};
+
+/* Write dir/result.json atomically (temporary file, fsync, rename). */
+int	 result_write(const char *dir, const struct trial_result *);
+/*
+ * Read dir/result.json.  Return 0, 1 if there is no such file, -1 if it is
+ * unreadable or malformed (err says why).
+ */
+int	 result_read(const char *dir, struct trial_result *, char *err,
+	    size_t errlen);
+
+#endif

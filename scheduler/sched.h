@@ -1,0 +1,131 @@
+/*
+ * sched.h: the interface between the engine and a batch backend.
+ *
+ * A backend takes jobs (one attempt of a trial each), runs them somewhere,
+ * and reports what happens through the job's callback, always on the loop
+ * thread.  It never touches the ledger or the search.  A job is named by
+ * its token, which is unique forever; backend job ids are informational.
+ *
+ * Every job gets exactly one SCHED_EV_END event (or SCHED_EV_SUBMIT_FAILED
+ * when it never ran), after which the backend forgets it.
+ */
+/*
+ * With -Ischeduler this file shadows the C library's <sched.h>, which
+ * <pthread.h> (through <uv.h>) needs: pass such includes on to it.
+ */
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winclude-next-absolute-path"
+#endif
+#include_next <sched.h>
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+
+#ifndef HPOD_SCHED_H
+#define HPOD_SCHED_H
+
+#include <uv.h>
+
+/* The final state of a job. */
+enum sched_state {
+	SCHED_COMPLETED,	/* exit status 0 */
+	SCHED_FAILED,		/* non-zero exit or killed by a signal */
+	SCHED_TIMEOUT,		/* ran over its time limit */
+	SCHED_CANCELLED,	/* cancelled (by us or from outside) */
+	SCHED_NODE_FAIL,	/* infrastructure failure */
+	SCHED_PREEMPTED,
+	SCHED_LOST		/* vanished without a result */
+};
+
+enum sched_event_type {
+	SCHED_EV_SUBMITTED,	/* job_id is known */
+	SCHED_EV_STARTED,	/* running; allocation and host known */
+	SCHED_EV_END,		/* finished; state, exit status known */
+	SCHED_EV_SUBMIT_FAILED	/* could not be submitted; reason says why */
+};
+
+struct sched_event {
+	enum sched_event_type type;
+	const char	*token;
+	const char	*job_id;
+	double		 time;		/* when it happened (epoch seconds) */
+	enum sched_state state;		/* SCHED_EV_END */
+	int		 exit_code;	/* -1 if unknown */
+	int		 signal;	/* 0 if none */
+	const char	*host;		/* SCHED_EV_STARTED */
+	int		 nodes, gpus, cpus;	/* SCHED_EV_STARTED: totals */
+	double		 start, end;	/* SCHED_EV_END: as the job saw them */
+	const char	*reason;	/* human-readable detail, may be NULL */
+};
+
+typedef void	(*sched_event_cb)(void *arg, const struct sched_event *);
+
+/* What to run.  Everything is borrowed for the duration of the call. */
+struct sched_job {
+	const char	*token;
+	const char	*name;		/* job name shown by the scheduler */
+	const char	*dir;		/* attempt directory, exists */
+	const char *const *argv;	/* workload argv, argv[0] a path */
+	const char *const *env;		/* extra NAME=VALUE entries */
+	int		 nodes;
+	int		 gpus_per_node;
+	int		 cpus_per_task;
+	int		 tasks_per_node;
+	long		 time_limit;	/* seconds, 0 = none */
+	const char	*partition, *account, *qos, *constraint;
+	sched_event_cb	 cb;
+	void		*arg;
+};
+
+struct sched;
+
+struct sched_ops {
+	const char	*name;
+	int		(*submit)(struct sched *, const struct sched_job *);
+	int		(*cancel)(struct sched *, const char *token);
+	int		(*adopt)(struct sched *, const char *token,
+			    const char *job_id, const char *dir,
+			    sched_event_cb, void *arg);
+	int		(*active)(const struct sched *);
+	void		(*close)(struct sched *, void (*done)(void *), void *);
+};
+
+/* Every backend's handle starts with this. */
+struct sched {
+	const struct sched_ops *ops;
+};
+
+/*
+ * Submit a job.  Return 0 when the backend took it (events follow), or -1
+ * with nothing taken (a bad job).
+ */
+int	 sched_submit(struct sched *, const struct sched_job *);
+/* Cancel a job by token; its END event follows.  -1 if unknown. */
+int	 sched_cancel(struct sched *, const char *token);
+/*
+ * Take back a job submitted by an earlier process (after a restart): the
+ * backend finds it by token (and job id, dir) and reports its events.
+ */
+int	 sched_adopt(struct sched *, const char *token, const char *job_id,
+	    const char *dir, sched_event_cb, void *arg);
+/* Number of jobs the backend is tracking. */
+int	 sched_active(const struct sched *);
+/* Close all handles; done(arg) runs once everything is released. */
+void	 sched_close(struct sched *, void (*done)(void *), void *arg);
+
+/* Name of a final state: "completed", "failed", ... */
+const char	*sched_state_name(enum sched_state);
+
+/*
+ * The local backend: runs each job as a child process (through the trial
+ * wrapper at wrapper_path) on this machine, at most `cpus` CPUs in use at
+ * once (each job uses nodes * tasks_per_node * cpus_per_task).
+ * Jobs run in their own session and survive the daemon; sched_adopt()
+ * picks them up again from their result.json after a restart.
+ */
+struct uv_loop_s;	/* uv_loop_t, also when <uv.h> is still being read */
+struct sched	*sched_local_new(struct uv_loop_s *, const char *wrapper_path,
+		    int cpus, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * search.h: the interface every search algorithm shares.
+ *
+ * A search proposes points of a space given the history of the campaign.
+ * Suggestions are a pure function of (algorithm, space, seed, history):
+ * the same seed and the same history give the same suggestion, so the
+ * daemon rebuilds the search state from the ledger after a restart.
+ *
+ * Pure code: no I/O, no libuv, no SQLite.
+ */
+#ifndef HPOD_SEARCH_H
+#define HPOD_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "space.h"
+
+enum obs_state {
+	OBS_RUNNING,		/* not finished yet */
+	OBS_COMPLETE,		/* finished normally */
+	OBS_PRUNED,		/* stopped early by the search */
+	OBS_FAILED		/* failed, diverged, timed out, cancelled */
+};
+
+/* One trial of the history, in creation order. */
+struct observation {
+	const double	*x;		/* space->n coordinates */
+	enum obs_state	 state;
+	int		 has_value;
+	double		 value;		/* best objective value seen */
+	size_t		 npoints;	/* learning curve, may be 0 */
+	const double	*steps;		/* fidelity (epoch) of each point */
+	const double	*values;	/* metric at each point */
+};
+
+struct history {
+	size_t		 n;
+	const struct observation *obs;
+	int		 maximize;	/* 1: larger values are better */
+};
+
+struct search;
+
+/* 1 if algorithm names a known search algorithm. */
+int	 search_known(const char *algorithm);
+
+/* The names of the known algorithms, NULL-terminated. */
+const char *const *search_algorithms(void);
+
+/*
+ * Create a search over space (borrowed; must outlive the search).
+ * Return NULL and write a message to err on a bad algorithm or a space the
+ * algorithm cannot handle.  Free with search_free().
+ */
+struct search	*search_new(const char *algorithm, const struct space *,
+		    uint64_t seed, char *err, size_t errlen);
+void		 search_free(struct search *);
+
+/*
+ * Propose the next point given the history; write space->n coordinates to x.
+ * Return 0, or 1 when the algorithm has nothing more to propose (a grid
+ * that is exhausted).
+ */
+int	 search_suggest(struct search *, const struct history *, double *x);
+
+/* Number of distinct points the algorithm can propose, 0 if unbounded. */
+size_t	 search_size(const struct search *);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * search_impl.h: what an algorithm file shares with the dispatch in
+ * search.c.  Callers of search.h never include it.
+ *
+ * Adding an algorithm: write algo.c defining a `const struct search_ops
+ * algo_ops`, declare it here and add it to the table in search.c.
+ */
+#ifndef HPOD_SEARCH_IMPL_H
+#define HPOD_SEARCH_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search.h"
+
+struct search_ops {
+	const char	*name;
+	/* Build s->state and set s->size; return 0, or -1 with err set. */
+	int		(*init)(struct search *s, char *err, size_t errlen);
+	/* Free s->state; may be NULL when the state is a single block. */
+	void		(*free)(struct search *s);
+	/* As search_suggest(). */
+	int		(*suggest)(struct search *s, const struct history *h,
+			    double *x);
+};
+
+struct search {
+	const struct search_ops *ops;
+	const struct space *space;	/* borrowed */
+	uint64_t	 seed;
+	size_t		 size;		/* distinct points, 0 = unbounded */
+	void		*state;		/* owned by the algorithm */
+};
+
+/* Write a formatted message to err (if any) and return -1. */
+int	 search_error(char *err, size_t errlen, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+extern const struct search_ops grid_ops;
+extern const struct search_ops random_ops;
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * space.c: parameter space definition, validation and text formatting.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "space.h"
+
+/* Integers beyond 2^53 are not all representable as doubles. */
+#define SPACE_INT_LIMIT	9007199254740992.0
+
+/* Allocate an empty space. */
+struct space *
+space_new(void)
+{
+	return calloc(1, sizeof(struct space));
+}
+
+/* Free the choice values of a parameter. */
+static void
+space_free_choices(struct value *v, size_t n)
+{
+	size_t i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i].str);
+	free(v);
+}
+
+/* Free a space and everything it owns. */
+void
+space_free(struct space *sp)
+{
+	size_t i;
+
+	if (sp == NULL)
+		return;
+	for (i = 0; i < sp->n; i++) {
+		free(sp->params[i].name);
+		space_free_choices(sp->params[i].choices,
+		    sp->params[i].nchoices);
+	}
+	free(sp->params);
+	free(sp);
+}
+
+/* Return the index of the parameter called name, or -1. */
+int
+space_find(const struct space *sp, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sp->n; i++)
+		if (strcmp(sp->params[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Make room for one more parameter and return its zeroed slot, named name,
+ * or NULL if the name is empty or taken or memory ran out.  The caller
+ * commits the slot by incrementing sp->n.
+ */
+static struct param_def *
+space_slot(struct space *sp, const char *name)
+{
+	struct param_def *p;
+
+	if (name == NULL || *name == '\0' || space_find(sp, name) >= 0)
+		return NULL;
+	p = realloc(sp->params, (sp->n + 1) * sizeof(*p));
+	if (p == NULL)
+		return NULL;
+	sp->params = p;
+	p = &sp->params[sp->n];
+	memset(p, 0, sizeof(*p));
+	if ((p->name = strdup(name)) == NULL)
+		return NULL;
+	return p;
+}
+
+/* Add a float or int parameter after checking its bounds. */
+static int
+space_add_range(struct space *sp, const char *name, enum param_type type,
+    double min, double max, enum param_scale scale, int steps)
+{
+	struct param_def *p;
+
+	if (!isfinite(min) || !isfinite(max) || min > max || steps < 0)
+		return -1;
+	if (scale != SCALE_LINEAR && scale != SCALE_LOG)
+		return -1;
+	if (scale == SCALE_LOG && min <= 0)
+		return -1;
+	if (type == PARAM_INT && (min != floor(min) || max != floor(max) ||
+	    fabs(min) > SPACE_INT_LIMIT || fabs(max) > SPACE_INT_LIMIT))
+		return -1;
+	if ((p = space_slot(sp, name)) == NULL)
+		return -1;
+	p->type = type;
+	p->scale = scale;
+	p->min = min;
+	p->max = max;
+	p->steps = steps;
+	sp->n++;
+	return 0;
+}
+
+/* Add a float parameter; return 0, or -1 if the definition is invalid. */
+int
+space_add_float(struct space *sp, const char *name, double min, double max,
+    enum param_scale scale, int steps)
+{
+	return space_add_range(sp, name, PARAM_FLOAT, min, max, scale, steps);
+}
+
+/* Add an int parameter; return 0, or -1 if the definition is invalid. */
+int
+space_add_int(struct space *sp, const char *name, double min, double max,
+    enum param_scale scale, int steps)
+{
+	return space_add_range(sp, name, PARAM_INT, min, max, scale, steps);
+}
+
+/* Return 1 if two choice values are the same number or the same string. */
+static int
+space_value_equal(const struct value *a, const struct value *b)
+{
+	if (a->is_string != b->is_string)
+		return 0;
+	if (a->is_string)
+		return strcmp(a->str, b->str) == 0;
+	return a->num == b->num;
+}
+
+/* Return 1 if the n values are well formed and pairwise distinct. */
+static int
+space_values_valid(const struct value *v, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].is_string ? v[i].str == NULL : !isfinite(v[i].num))
+			return 0;
+		for (j = 0; j < i; j++)
+			if (space_value_equal(&v[i], &v[j]))
+				return 0;
+	}
+	return 1;
+}
+
+/* Add a choice parameter; return 0, or -1 if the definition is invalid. */
+int
+space_add_choice(struct space *sp, const char *name,
+    const struct value *values, size_t n)
+{
+	struct param_def *p;
+	struct value *v;
+	size_t i;
+
+	if (values == NULL || n == 0 || !space_values_valid(values, n))
+		return -1;
+	if ((v = calloc(n, sizeof(*v))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		v[i].is_string = values[i].is_string != 0;
+		v[i].num = values[i].is_string ? 0 : values[i].num;
+		if (values[i].is_string &&
+		    (v[i].str = strdup(values[i].str)) == NULL) {
+			space_free_choices(v, n);
+			return -1;
+		}
+	}
+	if ((p = space_slot(sp, name)) == NULL) {
+		space_free_choices(v, n);
+		return -1;
+	}
+	p->type = PARAM_CHOICE;
+	p->scale = SCALE_LINEAR;
+	p->nchoices = n;
+	p->choices = v;
+	sp->n++;
+	return 0;
+}
+
+/* Return 1 if x is a valid coordinate for parameter i. */
+int
+space_contains(const struct space *sp, size_t i, double x)
+{
+	const struct param_def *p;
+
+	if (i >= sp->n || !isfinite(x))
+		return 0;
+	p = &sp->params[i];
+	switch (p->type) {
+	case PARAM_FLOAT:
+		return x >= p->min && x <= p->max;
+	case PARAM_INT:
+		return x >= p->min && x <= p->max && x == floor(x);
+	case PARAM_CHOICE:
+		return x >= 0 && x < (double)p->nchoices && x == floor(x);
+	}
+	return 0;
+}
+
+/* Write the shortest "%.*g" form of x that strtod reads back exactly. */
+static void
+space_shortest(double x, char *tmp, size_t len)
+{
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(tmp, len, "%.*g", prec, x);
+		if (strtod(tmp, NULL) == x)
+			return;
+	}
+	snprintf(tmp, len, "%.17g", x);
+}
+
+/*
+ * Write the text form of coordinate x of parameter i into buf; return the
+ * length snprintf would return, or -1 if x is not a valid coordinate.
+ */
+int
+space_format(const struct space *sp, size_t i, double x, char *buf,
+    size_t len)
+{
+	const struct param_def *p;
+	const struct value *v;
+	char tmp[32];
+
+	if (!space_contains(sp, i, x))
+		return -1;
+	p = &sp->params[i];
+	switch (p->type) {
+	case PARAM_FLOAT:
+		space_shortest(x, tmp, sizeof(tmp));
+		return snprintf(buf, len, "%s", tmp);
+	case PARAM_INT:
+		return snprintf(buf, len, "%lld", (long long)x);
+	case PARAM_CHOICE:
+		v = &p->choices[(size_t)x];
+		if (v->is_string)
+			return snprintf(buf, len, "%s", v->str);
+		space_shortest(v->num, tmp, sizeof(tmp));
+		return snprintf(buf, len, "%s", tmp);
+	}
+	return -1;
+}

@@ -1,0 +1,121 @@
+/*
+ * test_result.c: result.json is written atomically and read back exactly,
+ * and bad files are refused with a message that names them.
+ */
+#include <sys/stat.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "result.h"
+#include "tap.h"
+
+/* Write text to dir/result.json. */
+static void
+put(const char *dir, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Remove dir/name. */
+static void
+rm(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
+/* Check that the document text is refused with a message containing msg. */
+static void
+refused(const char *dir, const char *text, const char *msg)
+{
+	struct trial_result r;
+	char err[PATH_MAX + 128] = "";
+
+	put(dir, text);
+	is_int(result_read(dir, &r, err, sizeof(err)), -1, msg);
+	like(err, msg, "  the message says so");
+	like(err, "/result.json", "  and names the file");
+}
+
+int
+main(void)
+{
+	struct trial_result w, r;
+	char dir[] = "/tmp/hpod-test-result.XXXXXX", err[PATH_MAX + 128];
+	char path[PATH_MAX];
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+
+	is_int(result_read(dir, &r, err, sizeof(err)), 1, "no file: 1");
+
+	memset(&w, 0, sizeof(w));
+	snprintf(w.token, sizeof(w.token), "c1-t7-a2-deadbeef");
+	snprintf(w.host, sizeof(w.host), "node \"042\"");
+	w.running = 1;
+	w.pid = 123456;
+	w.start = 1700000000.123;
+	w.exit_code = -1;
+	is_int(result_write(dir, &w), 0, "write running");
+	is_int(result_read(dir, &r, err, sizeof(err)), 0, "read running");
+	is_str(r.token, w.token, "token round-trips");
+	is_str(r.host, w.host, "host with quotes round-trips");
+	is_int(r.running, 1, "running");
+	is_int(r.pid, 123456, "pid");
+	is_near(r.start, 1700000000.123, 1e-6, "start");
+	is_int(r.exit_code, -1, "exit_code -1 while running");
+
+	w.running = 0;
+	w.end = 1700000042.5;
+	w.exit_code = -1;
+	w.signal = 9;
+	w.timed_out = 1;
+	is_int(result_write(dir, &w), 0, "write exited");
+	is_int(result_read(dir, &r, err, sizeof(err)), 0, "read exited");
+	is_int(r.running, 0, "exited");
+	is_near(r.end, 1700000042.5, 1e-6, "end");
+	is_int(r.signal, 9, "signal");
+	is_int(r.timed_out, 1, "timed_out");
+	snprintf(path, sizeof(path), "%s/.result.json.tmp", dir);
+	ok(access(path, F_OK) == -1, "no temporary file left behind");
+
+	is_int(result_write("/nonexistent/dir", &w), -1,
+	    "write into a missing directory fails");
+
+	refused(dir, "{\"token\": \"x\", \"state\": ", "bad JSON");
+	refused(dir, "", "bad JSON");
+	refused(dir, "{\"token\": \"x\", \"state\": \"exited\", \"pid\": 1, "
+	    "\"start\": \"soon\"}", "'start' must be a number");
+	refused(dir, "{\"token\": \"x\", \"state\": \"gone\", \"pid\": 1, "
+	    "\"start\": 1}", "'state' must be");
+	refused(dir, "{\"state\": \"exited\", \"pid\": 1, \"start\": 1}",
+	    "'token' must be a string");
+	refused(dir, "[1, 2]", "not a JSON object");
+	refused(dir, "{\"token\": \"x\", \"state\": \"exited\", \"pid\": 1, "
+	    "\"start\": 1, \"timed_out\": 1}", "'timed_out' must be a boolean");
+
+	put(dir, "{\"token\": \"x\", \"state\": \"exited\", \"pid\": 7, "
+	    "\"start\": 5}");
+	is_int(result_read(dir, &r, err, sizeof(err)), 0,
+	    "optional keys may be missing");
+	is_int(r.exit_code, -1, "  exit_code defaults to -1");
+	is_int(r.timed_out, 0, "  timed_out defaults to false");
+
+	rm(dir, "result.json");
+	rmdir(dir);
+	return tap_done();
+}

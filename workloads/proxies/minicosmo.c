@@ -1,0 +1,925 @@
+/*
+ * minicosmo.c: a CosmoFlow-like proxy trainer for hpod.
+ *
+ * Each sample is a small periodic 3D density field whose statistics depend
+ * on two hidden "cosmological" parameters theta = (theta1, theta2), both
+ * uniform in [-1, 1]: Gaussian white noise is smoothed by a Gaussian kernel
+ * whose width depends on theta2, exponentiated into a log-normal density
+ * whose amplitude depends on theta1, and log1p-transformed as CosmoFlow
+ * does.  A small 3D convolutional network,
+ *
+ *	conv3d(1->C1, 3^3, periodic) + ReLU -> avgpool 2^3
+ *	-> conv3d(C1->C2, 3^3, periodic) + ReLU -> global average pool
+ *	-> dense(C2->H) + ReLU -> dense(H->2)
+ *
+ * is trained with hand-written backprop, minibatch SGD with momentum, an
+ * MSE loss on theta and CosmoFlow's schedule (linear warm-up from lr/10,
+ * then x0.5 at 50% and 75% of the epochs).  The metric, eval_error, is the
+ * validation mean absolute error of theta averaged over both parameters;
+ * predicting 0 gives 0.5.  Progress is written to stdout as MLCommons
+ * mlperf_logging lines.
+ *
+ * The data set comes from a fixed data seed, so every trial sees the same
+ * data; --seed only sets the initial weights and the shuffling.  The same
+ * arguments give byte-identical output except time_ms.  No setlocale() is
+ * called, so numbers are printed in the C locale.
+ *
+ * Exit status: 0 when training ends (target reached or not), 2 when the
+ * loss diverges, 64 on bad usage, 1 when memory runs out.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EXIT_DIVERGED	2
+#define EXIT_USAGE	64
+
+#define DATA_SEED	0x636f736d6f666c77ULL	/* fixed: all trials share it */
+#define NTAPS		27			/* 3x3x3 kernel */
+#define C1		8			/* channels of the first conv */
+#define C2		16			/* channels of the second conv */
+#define HIDDEN		32			/* width of the hidden dense layer */
+#define NOUT		2			/* theta1, theta2 */
+#define NBAR		4.0			/* mean count per voxel */
+#define LOSS_DIVERGED	1e4			/* a batch MSE this large diverged */
+
+/* Command-line settings; see usage(). */
+struct opts {
+	double		 lr;
+	int		 batch;
+	int		 epochs;
+	double		 warmup;
+	double		 momentum;
+	double		 wdecay;
+	uint64_t	 seed;
+	double		 target;	/* < 0: none */
+	int		 ntrain;
+	int		 neval;
+	int		 grid;
+};
+
+/* A generated data set: n fields of nvox voxels and their theta. */
+struct dataset {
+	int		 n;
+	int		 nvox;
+	float		*x;		/* n * nvox, standardized log1p density */
+	float		*y;		/* n * NOUT */
+};
+
+/*
+ * The network: every parameter lives in one array so that the optimizer is
+ * a single loop; the offsets name the layers inside it.
+ */
+enum { W1, B1, W2, B2, W3, B3, W4, B4, NSEG };
+
+struct net {
+	int		 grid, pgrid;	/* fine and pooled grid edge */
+	int		 nvox, npool;
+	int		*nbr1;		/* nvox * NTAPS periodic neighbours */
+	int		*nbr2;		/* npool * NTAPS */
+	int		*parent;	/* nvox: pooled voxel of each voxel */
+	size_t		 off[NSEG + 1];
+	float		*w;		/* parameters */
+	float		*g;		/* gradient accumulated over a batch */
+	float		*v;		/* momentum buffer */
+	/* activations and their gradients for one sample */
+	float		*a1, *d1;	/* nvox * C1 */
+	float		*p1, *dp;	/* npool * C1 */
+	float		*a2;		/* npool * C2 */
+	float		 gap[C2], h[HIDDEN], out[NOUT];
+};
+
+/* Sizes of the parameter segments, in the order of the enum. */
+static const size_t seg_size[NSEG] = {
+	NTAPS * C1, C1, NTAPS * C1 * C2, C2, C2 * HIDDEN, HIDDEN,
+	HIDDEN * NOUT, NOUT
+};
+
+/* Fan-in and whether weight decay applies, per segment. */
+static const int seg_fanin[NSEG] = {
+	NTAPS, 0, NTAPS * C1, 0, C2, 0, HIDDEN, 0
+};
+
+static const struct option longopts[] = {
+	{ "lr",			required_argument, NULL, 'l' },
+	{ "batch-size",		required_argument, NULL, 'b' },
+	{ "epochs",		required_argument, NULL, 'e' },
+	{ "warmup-epochs",	required_argument, NULL, 'w' },
+	{ "momentum",		required_argument, NULL, 'm' },
+	{ "weight-decay",	required_argument, NULL, 'd' },
+	{ "seed",		required_argument, NULL, 's' },
+	{ "target",		required_argument, NULL, 't' },
+	{ "train-samples",	required_argument, NULL, 'n' },
+	{ "eval-samples",	required_argument, NULL, 'v' },
+	{ "grid",		required_argument, NULL, 'g' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ NULL,			0,		   NULL, 0 }
+};
+
+static void	 usage(FILE *, int) __attribute__((noreturn));
+static void	 bad_option(const char *, const char *, const char *)
+		    __attribute__((noreturn));
+
+/* Print the synopsis and exit with status. */
+static void
+usage(FILE *f, int status)
+{
+	fprintf(f,
+	    "usage: minicosmo [--lr X] [--batch-size N] [--epochs N] "
+	    "[--warmup-epochs X]\n"
+	    "                 [--momentum M] [--weight-decay W] [--seed N] "
+	    "[--target X]\n"
+	    "                 [--train-samples N] [--eval-samples N] "
+	    "[--grid N]\n"
+	    "defaults: --lr 0.01 --batch-size 32 --epochs 8 "
+	    "--warmup-epochs 1 --momentum 0.9\n"
+	    "          --weight-decay 0 --seed 0 (no target) "
+	    "--train-samples 1024 --eval-samples 256 --grid 8\n");
+	exit(status);
+}
+
+/* Complain about the value of option name and exit 64. */
+static void
+bad_option(const char *name, const char *arg, const char *why)
+{
+	fprintf(stderr, "minicosmo: --%s '%s': %s\n", name, arg, why);
+	exit(EXIT_USAGE);
+}
+
+/* Parse a finite real number in [min, max] for option name. */
+static double
+parse_real(const char *name, const char *arg, double min, double max)
+{
+	char	*end;
+	double	 d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !isfinite(d))
+		bad_option(name, arg, "not a finite number");
+	if (d < min || d > max) {
+		char	why[96];
+
+		snprintf(why, sizeof(why), "must be in [%g, %g]", min, max);
+		bad_option(name, arg, why);
+	}
+	return d;
+}
+
+/* Parse an integer in [min, max]; "32" and "32.0" are both accepted. */
+static int
+parse_int(const char *name, const char *arg, int min, int max)
+{
+	double	 d;
+
+	d = parse_real(name, arg, min, max);
+	if (d != floor(d))
+		bad_option(name, arg, "not an integer");
+	return (int)d;
+}
+
+/* Parse an unsigned 64-bit seed. */
+static uint64_t
+parse_seed(const char *arg)
+{
+	char			*end;
+	unsigned long long	 u;
+
+	errno = 0;
+	u = strtoull(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno != 0 || arg[0] == '-' ||
+	    arg[0] == '+' || arg[0] == ' ')
+		bad_option("seed", arg, "not an unsigned 64-bit integer");
+	return u;
+}
+
+/* Fill o from argv; exit 64 on bad usage. */
+static void
+opts_parse(struct opts *o, int argc, char **argv)
+{
+	int	 ch;
+
+	*o = (struct opts){ .lr = 0.01, .batch = 32, .epochs = 8,
+	    .warmup = 1, .momentum = 0.9, .wdecay = 0, .seed = 0,
+	    .target = -1, .ntrain = 1024, .neval = 256, .grid = 8 };
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			o->lr = parse_real("lr", optarg, 1e-12, 1e3);
+			if (o->lr <= 0)
+				bad_option("lr", optarg, "must be > 0");
+			break;
+		case 'b':
+			o->batch = parse_int("batch-size", optarg, 1, 65536);
+			break;
+		case 'e':
+			o->epochs = parse_int("epochs", optarg, 1, 10000);
+			break;
+		case 'w':
+			o->warmup = parse_real("warmup-epochs", optarg, 0,
+			    10000);
+			break;
+		case 'm':
+			o->momentum = parse_real("momentum", optarg, 0, 1);
+			if (o->momentum >= 1)
+				bad_option("momentum", optarg, "must be < 1");
+			break;
+		case 'd':
+			o->wdecay = parse_real("weight-decay", optarg, 0, 1);
+			break;
+		case 's':
+			o->seed = parse_seed(optarg);
+			break;
+		case 't':
+			o->target = parse_real("target", optarg, 0, 1e9);
+			break;
+		case 'n':
+			o->ntrain = parse_int("train-samples", optarg, 1,
+			    65536);
+			break;
+		case 'v':
+			o->neval = parse_int("eval-samples", optarg, 1, 65536);
+			break;
+		case 'g':
+			o->grid = parse_int("grid", optarg, 4, 32);
+			if (o->grid % 2 != 0)
+				bad_option("grid", optarg, "must be even");
+			break;
+		case 'h':
+			usage(stdout, 0);
+		default:
+			usage(stderr, EXIT_USAGE);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "minicosmo: unexpected argument '%s'\n",
+		    argv[optind]);
+		usage(stderr, EXIT_USAGE);
+	}
+	if (o->batch > o->ntrain) {
+		char	arg[16];
+
+		snprintf(arg, sizeof(arg), "%d", o->batch);
+		bad_option("batch-size", arg,
+		    "must not exceed --train-samples");
+	}
+	if ((double)o->ntrain * o->grid * o->grid * o->grid > 1 << 27) {
+		char	arg[16];
+
+		snprintf(arg, sizeof(arg), "%d", o->ntrain);
+		bad_option("train-samples", arg,
+		    "too many voxels with this --grid (max 2^27)");
+	}
+}
+
+/* Advance a splitmix64 state and return the next 64 random bits. */
+static uint64_t
+rng_next(uint64_t *s)
+{
+	uint64_t	 z;
+
+	z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A seed for stream number stream derived from seed. */
+static uint64_t
+rng_stream(uint64_t seed, uint64_t stream)
+{
+	uint64_t	 s = seed ^ (stream * 0xd1342543de82ef95ULL);
+
+	return rng_next(&s);
+}
+
+/* A uniform number in (0, 1). */
+static double
+rng_uniform(uint64_t *s)
+{
+	return ((rng_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+/* A standard normal number (Box-Muller, one of the pair). */
+static double
+rng_normal(uint64_t *s)
+{
+	double	 u = rng_uniform(s), v = rng_uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* Smooth f (n^3, periodic) along axis with the 1D kernel k[-r..r]. */
+static void
+smooth_axis(double *f, double *tmp, int n, int axis, const double *k, int r)
+{
+	int	 stride = axis == 0 ? 1 : axis == 1 ? n : n * n;
+	int	 i, j, t, c;
+
+	for (i = 0; i < n * n * n; i++) {
+		c = (i / stride) % n;
+		tmp[i] = 0;
+		for (t = -r; t <= r; t++) {
+			j = i + (((c + t + n) % n) - c) * stride;
+			tmp[i] += k[t + r] * f[j];
+		}
+	}
+	memcpy(f, tmp, sizeof(*f) * n * n * n);
+}
+
+/*
+ * Generate sample number idx of stream into x (n^3 voxels) and y.  The
+ * smoothing kernel is normalized so that the smoothed noise has unit
+ * variance; theta1 sets the log-normal amplitude, 0.25 to 1 on a log
+ * scale, theta2 the smoothing width, 0.4 to 1.2 voxels.
+ */
+static void
+sample_make(uint64_t stream, int idx, int n, float *x, float *y,
+    double *f, double *tmp)
+{
+	uint64_t	 s = rng_stream(DATA_SEED + stream, (uint64_t)idx);
+	double		 t1, t2, amp, sigma, k[7], norm = 0;
+	int		 i, r, nvox = n * n * n;
+
+	t1 = 2 * rng_uniform(&s) - 1;
+	t2 = 2 * rng_uniform(&s) - 1;
+	amp = 0.5 * exp2(t1);
+	sigma = 0.8 + 0.4 * t2;
+	r = n / 2 - 1 < 3 ? n / 2 - 1 : 3;
+	for (i = -r; i <= r; i++) {
+		k[i + r] = exp(-0.5 * i * i / (sigma * sigma));
+		norm += k[i + r] * k[i + r];
+	}
+	for (i = 0; i <= 2 * r; i++)
+		k[i] /= sqrt(norm);
+	for (i = 0; i < nvox; i++)
+		f[i] = rng_normal(&s);
+	smooth_axis(f, tmp, n, 0, k, r);
+	smooth_axis(f, tmp, n, 1, k, r);
+	smooth_axis(f, tmp, n, 2, k, r);
+	for (i = 0; i < nvox; i++)
+		x[i] = (float)log1p(NBAR * exp(amp * f[i] - 0.5 * amp * amp));
+	y[0] = (float)t1;
+	y[1] = (float)t2;
+}
+
+/* Generate d with n samples of stream; return 0 or -1 if out of memory. */
+static int
+dataset_make(struct dataset *d, uint64_t stream, int n, int grid)
+{
+	double	*f, *tmp;
+	int	 i;
+
+	d->n = n;
+	d->nvox = grid * grid * grid;
+	d->x = malloc(sizeof(*d->x) * (size_t)n * d->nvox);
+	d->y = malloc(sizeof(*d->y) * (size_t)n * NOUT);
+	f = malloc(sizeof(*f) * d->nvox);
+	tmp = malloc(sizeof(*tmp) * d->nvox);
+	if (d->x == NULL || d->y == NULL || f == NULL || tmp == NULL) {
+		free(f);
+		free(tmp);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		sample_make(stream, i, grid, d->x + (size_t)i * d->nvox,
+		    d->y + (size_t)i * NOUT, f, tmp);
+	free(f);
+	free(tmp);
+	return 0;
+}
+
+/* Standardize every voxel of d with mean mu and deviation sd. */
+static void
+dataset_standardize(struct dataset *d, double mu, double sd)
+{
+	size_t	 i, n = (size_t)d->n * d->nvox;
+
+	for (i = 0; i < n; i++)
+		d->x[i] = (float)((d->x[i] - mu) / sd);
+}
+
+/* Free what dataset_make allocated. */
+static void
+dataset_free(struct dataset *d)
+{
+	free(d->x);
+	free(d->y);
+}
+
+/* Return a table of the 27 periodic neighbours of every voxel of n^3. */
+static int *
+neighbours_make(int n)
+{
+	int	*t, x, y, z, dx, dy, dz, k = 0;
+
+	if ((t = malloc(sizeof(*t) * n * n * n * NTAPS)) == NULL)
+		return NULL;
+	for (z = 0; z < n; z++)
+		for (y = 0; y < n; y++)
+			for (x = 0; x < n; x++)
+				for (dz = -1; dz <= 1; dz++)
+					for (dy = -1; dy <= 1; dy++)
+						for (dx = -1; dx <= 1; dx++)
+							t[k++] = ((z + dz + n) % n) * n * n +
+							    ((y + dy + n) % n) * n +
+							    (x + dx + n) % n;
+	return t;
+}
+
+/* Allocate net for grid and He-initialise it from seed; 0 or -1. */
+static int
+net_init(struct net *net, int grid, uint64_t seed)
+{
+	uint64_t	 s = rng_stream(seed, 1);
+	size_t		 i, np;
+	int		 seg, x, y, z;
+
+	memset(net, 0, sizeof(*net));
+	net->grid = grid;
+	net->pgrid = grid / 2;
+	net->nvox = grid * grid * grid;
+	net->npool = net->pgrid * net->pgrid * net->pgrid;
+	for (seg = 0; seg < NSEG; seg++)
+		net->off[seg + 1] = net->off[seg] + seg_size[seg];
+	np = net->off[NSEG];
+	net->nbr1 = neighbours_make(grid);
+	net->nbr2 = neighbours_make(net->pgrid);
+	net->parent = malloc(sizeof(int) * net->nvox);
+	net->w = calloc(np, sizeof(float));
+	net->g = calloc(np, sizeof(float));
+	net->v = calloc(np, sizeof(float));
+	net->a1 = malloc(sizeof(float) * net->nvox * C1);
+	net->d1 = malloc(sizeof(float) * net->nvox * C1);
+	net->p1 = malloc(sizeof(float) * net->npool * C1);
+	net->dp = malloc(sizeof(float) * net->npool * C1);
+	net->a2 = malloc(sizeof(float) * net->npool * C2);
+	if (net->nbr1 == NULL || net->nbr2 == NULL || net->parent == NULL ||
+	    net->w == NULL || net->g == NULL || net->v == NULL ||
+	    net->a1 == NULL || net->d1 == NULL || net->p1 == NULL ||
+	    net->dp == NULL || net->a2 == NULL)
+		return -1;
+	for (z = 0; z < grid; z++)
+		for (y = 0; y < grid; y++)
+			for (x = 0; x < grid; x++)
+				net->parent[(z * grid + y) * grid + x] =
+				    ((z / 2) * net->pgrid + y / 2) *
+				    net->pgrid + x / 2;
+	for (seg = 0; seg < NSEG; seg++) {
+		double	 sd = seg_fanin[seg] ? sqrt(2.0 / seg_fanin[seg]) : 0;
+
+		if (seg == W4)		/* linear output: Xavier, not He */
+			sd = sqrt(1.0 / seg_fanin[seg]);
+		for (i = net->off[seg]; i < net->off[seg + 1]; i++)
+			net->w[i] = (float)(sd * rng_normal(&s));
+	}
+	return 0;
+}
+
+/* Free what net_init allocated. */
+static void
+net_free(struct net *net)
+{
+	free(net->nbr1);
+	free(net->nbr2);
+	free(net->parent);
+	free(net->w);
+	free(net->g);
+	free(net->v);
+	free(net->a1);
+	free(net->d1);
+	free(net->p1);
+	free(net->dp);
+	free(net->a2);
+}
+
+/* Run the network on one field x; the prediction lands in net->out. */
+static void
+net_forward(struct net *net, const float *x)
+{
+	const float	*w1 = net->w + net->off[W1], *b1 = net->w + net->off[B1];
+	const float	*w2 = net->w + net->off[W2], *b2 = net->w + net->off[B2];
+	const float	*w3 = net->w + net->off[W3], *b3 = net->w + net->off[B3];
+	const float	*w4 = net->w + net->off[W4], *b4 = net->w + net->off[B4];
+	int		 v, u, k, ci, co, j;
+
+	for (v = 0; v < net->nvox; v++) {
+		const int *nb = net->nbr1 + v * NTAPS;
+		float	 acc[C1];
+
+		for (co = 0; co < C1; co++)
+			acc[co] = b1[co];
+		for (k = 0; k < NTAPS; k++) {
+			float	 xv = x[nb[k]];
+
+			for (co = 0; co < C1; co++)
+				acc[co] += w1[k * C1 + co] * xv;
+		}
+		for (co = 0; co < C1; co++)
+			net->a1[v * C1 + co] = acc[co] > 0 ? acc[co] : 0;
+	}
+	memset(net->p1, 0, sizeof(float) * net->npool * C1);
+	for (v = 0; v < net->nvox; v++)
+		for (ci = 0; ci < C1; ci++)
+			net->p1[net->parent[v] * C1 + ci] +=
+			    0.125f * net->a1[v * C1 + ci];
+	for (co = 0; co < C2; co++)
+		net->gap[co] = 0;
+	for (u = 0; u < net->npool; u++) {
+		const int *nb = net->nbr2 + u * NTAPS;
+		float	 acc[C2];
+
+		for (co = 0; co < C2; co++)
+			acc[co] = b2[co];
+		for (k = 0; k < NTAPS; k++) {
+			const float *p = net->p1 + nb[k] * C1;
+			const float *wk = w2 + k * C1 * C2;
+
+			for (ci = 0; ci < C1; ci++)
+				for (co = 0; co < C2; co++)
+					acc[co] += wk[ci * C2 + co] * p[ci];
+		}
+		for (co = 0; co < C2; co++) {
+			acc[co] = acc[co] > 0 ? acc[co] : 0;
+			net->a2[u * C2 + co] = acc[co];
+			net->gap[co] += acc[co];
+		}
+	}
+	for (co = 0; co < C2; co++)
+		net->gap[co] /= (float)net->npool;
+	for (j = 0; j < HIDDEN; j++) {
+		float	 s = b3[j];
+
+		for (ci = 0; ci < C2; ci++)
+			s += w3[ci * HIDDEN + j] * net->gap[ci];
+		net->h[j] = s > 0 ? s : 0;
+	}
+	for (k = 0; k < NOUT; k++) {
+		float	 s = b4[k];
+
+		for (j = 0; j < HIDDEN; j++)
+			s += w4[j * NOUT + k] * net->h[j];
+		net->out[k] = s;
+	}
+}
+
+/*
+ * Backpropagate dout (the loss gradient on net->out) through the last
+ * net_forward() on x, adding the parameter gradient to net->g.
+ */
+static void
+net_backward(struct net *net, const float *x, const float *dout)
+{
+	const float	*w2 = net->w + net->off[W2];
+	const float	*w3 = net->w + net->off[W3], *w4 = net->w + net->off[W4];
+	float		*gw1 = net->g + net->off[W1], *gb1 = net->g + net->off[B1];
+	float		*gw2 = net->g + net->off[W2], *gb2 = net->g + net->off[B2];
+	float		*gw3 = net->g + net->off[W3], *gb3 = net->g + net->off[B3];
+	float		*gw4 = net->g + net->off[W4], *gb4 = net->g + net->off[B4];
+	float		 dh[HIDDEN], dgap[C2], dz[C2];
+	int		 v, u, k, ci, co, j;
+
+	for (j = 0; j < HIDDEN; j++) {
+		float	 s = 0;
+
+		for (k = 0; k < NOUT; k++) {
+			gw4[j * NOUT + k] += net->h[j] * dout[k];
+			s += w4[j * NOUT + k] * dout[k];
+		}
+		dh[j] = net->h[j] > 0 ? s : 0;
+	}
+	for (k = 0; k < NOUT; k++)
+		gb4[k] += dout[k];
+	for (ci = 0; ci < C2; ci++) {
+		float	 s = 0;
+
+		for (j = 0; j < HIDDEN; j++) {
+			gw3[ci * HIDDEN + j] += net->gap[ci] * dh[j];
+			s += w3[ci * HIDDEN + j] * dh[j];
+		}
+		dgap[ci] = s / (float)net->npool;
+	}
+	for (j = 0; j < HIDDEN; j++)
+		gb3[j] += dh[j];
+	memset(net->dp, 0, sizeof(float) * net->npool * C1);
+	for (u = 0; u < net->npool; u++) {
+		const float *a = net->a2 + u * C2;
+		const int *nb = net->nbr2 + u * NTAPS;
+
+		for (co = 0; co < C2; co++) {
+			dz[co] = a[co] > 0 ? dgap[co] : 0;
+			gb2[co] += dz[co];
+		}
+		for (k = 0; k < NTAPS; k++) {
+			const float *restrict p = net->p1 + nb[k] * C1;
+			const float *restrict wk = w2 + k * C1 * C2;
+			float	*restrict gk = gw2 + k * C1 * C2;
+			float	*restrict dp = net->dp + nb[k] * C1;
+
+			for (ci = 0; ci < C1; ci++) {
+				float	 s = 0;
+
+				for (co = 0; co < C2; co++)
+					gk[ci * C2 + co] += p[ci] * dz[co];
+				for (co = 0; co < C2; co++)
+					s += wk[ci * C2 + co] * dz[co];
+				dp[ci] += s;
+			}
+		}
+	}
+	for (v = 0; v < net->nvox; v++) {
+		const float *a = net->a1 + v * C1;
+		const float *dp = net->dp + net->parent[v] * C1;
+		const int *nb = net->nbr1 + v * NTAPS;
+		float	 d[C1];
+
+		for (co = 0; co < C1; co++) {
+			d[co] = a[co] > 0 ? 0.125f * dp[co] : 0;
+			gb1[co] += d[co];
+		}
+		for (k = 0; k < NTAPS; k++) {
+			float	 xv = x[nb[k]];
+			float	*restrict gk = gw1 + k * C1;
+
+			for (co = 0; co < C1; co++)
+				gk[co] += xv * d[co];
+		}
+	}
+}
+
+/*
+ * One SGD step with momentum (PyTorch's form, v = m v + g; w -= lr v) on
+ * the gradient summed over n samples; weight decay spares the biases.
+ */
+static void
+net_step(struct net *net, int n, double lr, double momentum, double wdecay)
+{
+	float	 scale = 1.0f / (float)n, m = (float)momentum;
+	float	 rate = (float)lr;
+	size_t	 i;
+	int	 seg;
+
+	for (seg = 0; seg < NSEG; seg++) {
+		float	 wd = seg_fanin[seg] ? (float)wdecay : 0;
+
+		for (i = net->off[seg]; i < net->off[seg + 1]; i++) {
+			float	 g = net->g[i] * scale + wd * net->w[i];
+
+			net->v[i] = m * net->v[i] + g;
+			net->w[i] -= rate * net->v[i];
+			net->g[i] = 0;
+		}
+	}
+}
+
+/*
+ * The learning rate at step (counted from 0) of steps per epoch: linear
+ * warm-up from lr/10 over the warm-up epochs, then x0.5 once half and once
+ * three quarters of the epochs are done.
+ */
+static double
+lr_at(const struct opts *o, long step, int steps, int epoch)
+{
+	double	 lr = o->lr, wsteps = o->warmup * steps;
+
+	if (step < wsteps)
+		return lr * (0.1 + 0.9 * step / wsteps);
+	if (epoch >= (o->epochs + 1) / 2)
+		lr *= 0.5;
+	if (epoch >= (3 * o->epochs + 3) / 4)
+		lr *= 0.5;
+	return lr;
+}
+
+/* Mean absolute error of theta over d, averaged over both parameters. */
+static double
+net_eval(struct net *net, const struct dataset *d)
+{
+	double	 sum = 0;
+	int	 i, k;
+
+	for (i = 0; i < d->n; i++) {
+		net_forward(net, d->x + (size_t)i * d->nvox);
+		for (k = 0; k < NOUT; k++)
+			sum += fabs((double)net->out[k] - d->y[i * NOUT + k]);
+	}
+	return sum / ((double)d->n * NOUT);
+}
+
+/* Milliseconds since the epoch, as mlperf_logging's time_ms. */
+static long long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Format d as the shortest JSON number that reads back as d. */
+static void
+json_num(char *buf, size_t len, double d)
+{
+	int	 prec;
+
+	if (!isfinite(d)) {
+		snprintf(buf, len, "%s", d > 0 ? "1e308" : d < 0 ? "-1e308" :
+		    "null");
+		return;
+	}
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+	snprintf(buf, len, "%.17g", d);
+}
+
+/*
+ * Print one mlperf_logging event; value is a JSON text, meta either empty
+ * or JSON members to add after "lineno".
+ */
+static void
+mllog(const char *type, const char *key, const char *value, int line,
+    const char *meta)
+{
+	printf(":::MLLOG {\"namespace\": \"\", \"time_ms\": %lld, "
+	    "\"event_type\": \"%s\", \"key\": \"%s\", \"value\": %s, "
+	    "\"metadata\": {\"file\": \"minicosmo.c\", \"lineno\": %d%s%s}}\n",
+	    now_ms(), type, key, value, line, *meta ? ", " : "", meta);
+	fflush(stdout);
+}
+
+#define MLLOG_EVENT(key, value)	\
+	mllog("POINT_IN_TIME", key, value, __LINE__, "")
+#define MLLOG_START(key, meta)	\
+	mllog("INTERVAL_START", key, "null", __LINE__, meta)
+#define MLLOG_END(key, meta)	\
+	mllog("INTERVAL_END", key, "null", __LINE__, meta)
+
+/* Print a POINT_IN_TIME event with a numeric value and its epoch. */
+static void
+mllog_epoch_num(const char *key, double value, int epoch, int line)
+{
+	char	 num[32], meta[32];
+
+	json_num(num, sizeof(num), value);
+	snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
+	mllog("POINT_IN_TIME", key, num, line, meta);
+}
+
+/* Log the settings of the run. */
+static void
+log_settings(const struct opts *o)
+{
+	char	 buf[40];
+
+	MLLOG_EVENT("submission_benchmark", "\"minicosmo\"");
+	snprintf(buf, sizeof(buf), "%d", o->batch);
+	MLLOG_EVENT("global_batch_size", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
+	MLLOG_EVENT("seed", buf);
+	json_num(buf, sizeof(buf), o->lr);
+	MLLOG_EVENT("opt_base_learning_rate", buf);
+	json_num(buf, sizeof(buf), o->warmup);
+	MLLOG_EVENT("opt_learning_rate_warmup_epochs", buf);
+	json_num(buf, sizeof(buf), o->momentum);
+	MLLOG_EVENT("opt_momentum", buf);
+	json_num(buf, sizeof(buf), o->wdecay);
+	MLLOG_EVENT("opt_weight_decay", buf);
+	snprintf(buf, sizeof(buf), "%d", o->ntrain);
+	MLLOG_EVENT("train_samples", buf);
+	snprintf(buf, sizeof(buf), "%d", o->neval);
+	MLLOG_EVENT("eval_samples", buf);
+}
+
+/*
+ * Train for one epoch over train in the order perm, starting at *step;
+ * return the mean training loss, or a non-finite or huge value as soon as
+ * a batch diverges.
+ */
+static double
+train_epoch(struct net *net, const struct opts *o, const struct dataset *d,
+    const int *perm, long *step, int epoch)
+{
+	int	 steps = (d->n + o->batch - 1) / o->batch;
+	int	 b, i, k, n;
+	double	 total = 0;
+
+	for (b = 0; b < d->n; b += o->batch, (*step)++) {
+		double	 loss = 0;
+
+		n = d->n - b < o->batch ? d->n - b : o->batch;
+		for (i = b; i < b + n; i++) {
+			const float *x = d->x + (size_t)perm[i] * d->nvox;
+			const float *y = d->y + (size_t)perm[i] * NOUT;
+			float	 dout[NOUT];
+
+			net_forward(net, x);
+			for (k = 0; k < NOUT; k++) {
+				float	 e = net->out[k] - y[k];
+
+				loss += (double)e * e / NOUT;
+				dout[k] = 2 * e / NOUT;
+			}
+			net_backward(net, x, dout);
+		}
+		if (!isfinite(loss) || loss / n > LOSS_DIVERGED)
+			return loss / n;
+		total += loss;
+		net_step(net, n, lr_at(o, *step, steps, epoch), o->momentum,
+		    o->wdecay);
+	}
+	return total / d->n;
+}
+
+/* Shuffle perm[0..n) with a Fisher-Yates pass driven by s. */
+static void
+shuffle(int *perm, int n, uint64_t *s)
+{
+	int	 i, j, t;
+
+	for (i = n - 1; i > 0; i--) {
+		j = (int)(rng_next(s) % (uint64_t)(i + 1));
+		t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts	 o;
+	struct dataset	 train, eval;
+	struct net	 net;
+	uint64_t	 shuf;
+	int		*perm;
+	long		 step = 0;
+	double		 mu = 0, var = 0, loss, err;
+	char		 meta[48];
+	size_t		 i, nx;
+	int		 epoch, status = 0;
+
+	opts_parse(&o, argc, argv);
+	log_settings(&o);
+	MLLOG_START("init_start", "");
+	if (dataset_make(&train, 0, o.ntrain, o.grid) == -1 ||
+	    dataset_make(&eval, 1, o.neval, o.grid) == -1 ||
+	    net_init(&net, o.grid, o.seed) == -1 ||
+	    (perm = malloc(sizeof(*perm) * o.ntrain)) == NULL) {
+		fprintf(stderr, "minicosmo: out of memory\n");
+		return 1;
+	}
+	nx = (size_t)train.n * train.nvox;
+	for (i = 0; i < nx; i++)
+		mu += train.x[i];
+	mu /= (double)nx;
+	for (i = 0; i < nx; i++)
+		var += (train.x[i] - mu) * (train.x[i] - mu);
+	var /= (double)nx;
+	dataset_standardize(&train, mu, sqrt(var));
+	dataset_standardize(&eval, mu, sqrt(var));
+	for (i = 0; i < (size_t)o.ntrain; i++)
+		perm[i] = (int)i;
+	shuf = rng_stream(o.seed, 2);
+	MLLOG_END("init_stop", "");
+	MLLOG_START("run_start", "");
+
+	for (epoch = 1; epoch <= o.epochs; epoch++) {
+		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
+		MLLOG_START("epoch_start", meta);
+		shuffle(perm, o.ntrain, &shuf);
+		loss = train_epoch(&net, &o, &train, perm, &step, epoch - 1);
+		if (!isfinite(loss) || loss > LOSS_DIVERGED) {
+			fprintf(stderr, "minicosmo: diverged at epoch %d "
+			    "(loss %s)\n", epoch, isnan(loss) ? "nan" :
+			    isinf(loss) ? "inf" : "exploded");
+			MLLOG_END("epoch_stop", meta);
+			MLLOG_END("run_stop", "\"status\": \"aborted\"");
+			status = EXIT_DIVERGED;
+			break;
+		}
+		mllog_epoch_num("train_loss", loss, epoch, __LINE__);
+		MLLOG_END("epoch_stop", meta);
+		err = net_eval(&net, &eval);
+		mllog_epoch_num("eval_error", err, epoch, __LINE__);
+		if (o.target >= 0 && err <= o.target) {
+			MLLOG_END("run_stop", "\"status\": \"success\"");
+			break;
+		}
+		if (epoch == o.epochs)
+			MLLOG_END("run_stop", "\"status\": \"aborted\"");
+	}
+	free(perm);
+	net_free(&net);
+	dataset_free(&train);
+	dataset_free(&eval);
+	return status;
+}

@@ -1,0 +1,477 @@
+/*
+ * workload.c: loading workload specs and rendering argv/env from them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "workload.h"
+
+const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
+	"campaign", "token", NULL };
+
+static const char *const workload_keys[] = { "name", "description",
+	"program", "args", "env", "defaults", "objective", "fidelity", NULL };
+
+/* Free a NULL-terminated vector of strings. */
+void
+workload_strv_free(char **v)
+{
+	size_t	 i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Free a workload. */
+void
+workload_free(struct workload *w)
+{
+	size_t	 i;
+
+	if (w == NULL)
+		return;
+	free(w->name);
+	free(w->path);
+	free(w->description);
+	free(w->program);
+	workload_strv_free(w->args);
+	workload_strv_free(w->env);
+	for (i = 0; i < w->ndefaults; i++) {
+		free((char *)w->defaults[i].name);
+		free((char *)w->defaults[i].value);
+	}
+	free(w->defaults);
+	free(w->metric);
+	free(w->fidelity);
+	free(w);
+}
+
+/* Text of a scalar JSON value: a number (shortest form) or a string. */
+static char *
+workload_scalar(const cJSON *j)
+{
+	char	 buf[64];
+	int	 p;
+
+	if (cJSON_IsString(j))
+		return strdup(j->valuestring);
+	if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble))
+		return NULL;
+	for (p = 1; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, j->valuedouble);
+		if (strtod(buf, NULL) == j->valuedouble)
+			break;
+	}
+	return strdup(buf);
+}
+
+/* Check that the braces of a template are balanced and names sane. */
+static int
+workload_template_ok(const char *t)
+{
+	const char	*p, *q;
+
+	for (p = t; (p = strchr(p, '{')) != NULL; p = q + 1) {
+		if ((q = strchr(p, '}')) == NULL || q == p + 1)
+			return 0;
+		if (memchr(p + 1, '{', q - p - 1) != NULL)
+			return 0;
+	}
+	return strchr(t, '}') == NULL || strchr(t, '{') != NULL;
+}
+
+/* Parse the objective of a workload spec. */
+static int
+workload_objective(struct workload *w, const cJSON *o, char *err,
+    size_t errlen)
+{
+	const cJSON	*m, *g, *t;
+
+	if (o == NULL)
+		return 0;
+	m = cJSON_GetObjectItemCaseSensitive(o, "metric");
+	g = cJSON_GetObjectItemCaseSensitive(o, "goal");
+	t = cJSON_GetObjectItemCaseSensitive(o, "target");
+	if (!cJSON_IsObject(o) || !cJSON_IsString(m)) {
+		snprintf(err, errlen, "%s: objective.metric: expected a string",
+		    w->path);
+		return -1;
+	}
+	w->metric = strdup(m->valuestring);
+	if (g != NULL) {
+		if (!cJSON_IsString(g) || (strcmp(g->valuestring, "min") &&
+		    strcmp(g->valuestring, "max"))) {
+			snprintf(err, errlen, "%s: objective.goal: expected "
+			    "\"min\" or \"max\"", w->path);
+			return -1;
+		}
+		w->has_goal = 1;
+		w->maximize = strcmp(g->valuestring, "max") == 0;
+	}
+	if (t != NULL) {
+		if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble)) {
+			snprintf(err, errlen, "%s: objective.target: expected "
+			    "a number", w->path);
+			return -1;
+		}
+		w->has_target = 1;
+		w->target = t->valuedouble;
+	}
+	return 0;
+}
+
+/* Parse a workload spec from its JSON tree. */
+static int
+workload_parse(struct workload *w, const cJSON *root,
+    const char *const *progdirs, char *err, size_t errlen)
+{
+	const cJSON	*c, *j;
+	size_t		 i, n;
+
+	if (!cJSON_IsObject(root)) {
+		snprintf(err, errlen, "%s: expected a JSON object", w->path);
+		return -1;
+	}
+	for (c = root->child; c != NULL; c = c->next) {
+		for (i = 0; workload_keys[i] != NULL; i++)
+			if (strcmp(workload_keys[i], c->string) == 0)
+				break;
+		if (workload_keys[i] == NULL) {
+			snprintf(err, errlen, "%s: %s: unknown key", w->path,
+			    c->string);
+			return -1;
+		}
+	}
+	j = cJSON_GetObjectItemCaseSensitive(root, "name");
+	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
+		snprintf(err, errlen, "%s: name: expected a non-empty string",
+		    w->path);
+		return -1;
+	}
+	w->name = strdup(j->valuestring);
+	j = cJSON_GetObjectItemCaseSensitive(root, "description");
+	if (j != NULL && !cJSON_IsString(j)) {
+		snprintf(err, errlen, "%s: description: expected a string",
+		    w->path);
+		return -1;
+	}
+	w->description = strdup(j ? j->valuestring : "");
+	j = cJSON_GetObjectItemCaseSensitive(root, "program");
+	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
+		snprintf(err, errlen, "%s: program: expected a non-empty string",
+		    w->path);
+		return -1;
+	}
+	if ((w->program = workload_which(j->valuestring, progdirs)) == NULL) {
+		snprintf(err, errlen, "%s: program: '%s' not found", w->path,
+		    j->valuestring);
+		return -1;
+	}
+	j = cJSON_GetObjectItemCaseSensitive(root, "args");
+	if (j != NULL && !cJSON_IsArray(j)) {
+		snprintf(err, errlen, "%s: args: expected an array of strings",
+		    w->path);
+		return -1;
+	}
+	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
+	w->args = calloc(n + 1, sizeof(*w->args));
+	i = 0;
+	cJSON_ArrayForEach(c, j) {
+		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
+			snprintf(err, errlen, "%s: args[%zu]: expected a string "
+			    "with balanced {placeholders}", w->path, i);
+			return -1;
+		}
+		w->args[i++] = strdup(c->valuestring);
+	}
+	j = cJSON_GetObjectItemCaseSensitive(root, "env");
+	if (j != NULL && !cJSON_IsObject(j)) {
+		snprintf(err, errlen, "%s: env: expected an object", w->path);
+		return -1;
+	}
+	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
+	w->env = calloc(n + 1, sizeof(*w->env));
+	i = 0;
+	cJSON_ArrayForEach(c, j) {
+		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring) ||
+		    *c->string == '\0' || strchr(c->string, '=') != NULL) {
+			snprintf(err, errlen, "%s: env.%s: expected a string "
+			    "with balanced {placeholders}", w->path, c->string);
+			return -1;
+		}
+		if (asprintf(&w->env[i++], "%s=%s", c->string, c->valuestring)
+		    == -1)
+			abort();
+	}
+	j = cJSON_GetObjectItemCaseSensitive(root, "defaults");
+	if (j != NULL && !cJSON_IsObject(j)) {
+		snprintf(err, errlen, "%s: defaults: expected an object",
+		    w->path);
+		return -1;
+	}
+	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
+	w->defaults = calloc(n + 1, sizeof(*w->defaults));
+	cJSON_ArrayForEach(c, j) {
+		char *v = workload_scalar(c);
+
+		if (v == NULL) {
+			snprintf(err, errlen, "%s: defaults.%s: expected a "
+			    "number or a string", w->path, c->string);
+			return -1;
+		}
+		w->defaults[w->ndefaults].name = strdup(c->string);
+		w->defaults[w->ndefaults++].value = v;
+	}
+	if (workload_objective(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "objective"), err, errlen) == -1)
+		return -1;
+	j = cJSON_GetObjectItemCaseSensitive(root, "fidelity");
+	if (j != NULL && (!cJSON_IsString(j) ||
+	    (strcmp(j->valuestring, "epochs") && strcmp(j->valuestring,
+	    "steps")))) {
+		snprintf(err, errlen, "%s: fidelity: expected \"epochs\" or "
+		    "\"steps\"", w->path);
+		return -1;
+	}
+	w->fidelity = strdup(j ? j->valuestring : "epochs");
+	return 0;
+}
+
+/* Resolve a program: a path, or in dirs, or in $PATH. */
+char *
+workload_which(const char *name, const char *const *dirs)
+{
+	char	*p, *path, *save, *tok;
+	size_t	 i;
+
+	if (strchr(name, '/') != NULL)
+		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL;
+	for (i = 0; dirs != NULL && dirs[i] != NULL; i++) {
+		if (asprintf(&p, "%s/%s", dirs[i], name) == -1)
+			abort();
+		if (access(p, X_OK) == 0) {
+			char *r = realpath(p, NULL);
+
+			free(p);
+			return r;
+		}
+		free(p);
+	}
+	if (getenv("PATH") == NULL || (path = strdup(getenv("PATH"))) == NULL)
+		return NULL;
+	p = NULL;
+	for (tok = strtok_r(path, ":", &save); tok != NULL;
+	    tok = strtok_r(NULL, ":", &save)) {
+		if (asprintf(&p, "%s/%s", tok, name) == -1)
+			abort();
+		if (access(p, X_OK) == 0)
+			break;
+		free(p);
+		p = NULL;
+	}
+	free(path);
+	return p;
+}
+
+/* Load a workload spec file. */
+struct workload *
+workload_load(const char *path, const char *const *progdirs, char *err,
+    size_t errlen)
+{
+	struct workload	*w;
+	FILE		*f;
+	cJSON		*root;
+	char		*buf;
+	size_t		 n;
+	long		 sz;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) == -1 || (sz = ftell(f)) < 0 ||
+	    sz > (1 << 20) || fseek(f, 0, SEEK_SET) == -1) {
+		snprintf(err, errlen, "%s: unreadable or larger than 1 MiB",
+		    path);
+		fclose(f);
+		return NULL;
+	}
+	buf = malloc(sz + 1);
+	n = fread(buf, 1, sz, f);
+	fclose(f);
+	root = cJSON_ParseWithLength(buf, n);
+	free(buf);
+	if (root == NULL) {
+		snprintf(err, errlen, "%s: not valid JSON", path);
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	w->path = strdup(path);
+	if (workload_parse(w, root, progdirs, err, errlen) == -1) {
+		workload_free(w);
+		w = NULL;
+	}
+	cJSON_Delete(root);
+	return w;
+}
+
+/* Find a workload by name or path. */
+struct workload *
+workload_find(const char *name, const char *relative_to,
+    const char *const *dirs, const char *const *progdirs, char *err,
+    size_t errlen)
+{
+	struct workload	*w;
+	const char	*slash;
+	char		*p;
+	size_t		 i, n = strlen(name);
+
+	if (strchr(name, '/') != NULL || (n > 5 && strcmp(name + n - 5,
+	    ".json") == 0)) {
+		slash = relative_to ? strrchr(relative_to, '/') : NULL;
+		if (*name == '/' || slash == NULL)
+			p = strdup(name);
+		else if (asprintf(&p, "%.*s/%s", (int)(slash - relative_to),
+		    relative_to, name) == -1)
+			abort();
+		w = workload_load(p, progdirs, err, errlen);
+		free(p);
+		return w;
+	}
+	for (i = 0; dirs != NULL && dirs[i] != NULL; i++) {
+		if (asprintf(&p, "%s/%s.json", dirs[i], name) == -1)
+			abort();
+		if (access(p, R_OK) == 0) {
+			w = workload_load(p, progdirs, err, errlen);
+			free(p);
+			return w;
+		}
+		free(p);
+	}
+	snprintf(err, errlen, "workload '%s' not found (searched %s%s)", name,
+	    dirs && dirs[0] ? dirs[0] : "nothing", dirs && dirs[0] &&
+	    dirs[1] ? " and others; see HPOD_WORKLOAD_PATH" : "");
+	return NULL;
+}
+
+/* Look a placeholder up in vars, then the defaults. */
+static const char *
+workload_lookup(const struct workload *w, const struct workload_var *vars,
+    size_t n, const char *name, size_t len)
+{
+	size_t	 i;
+
+	for (i = n; i-- > 0;)
+		if (strlen(vars[i].name) == len &&
+		    strncmp(vars[i].name, name, len) == 0)
+			return vars[i].value;
+	for (i = 0; i < w->ndefaults; i++)
+		if (strlen(w->defaults[i].name) == len &&
+		    strncmp(w->defaults[i].name, name, len) == 0)
+			return w->defaults[i].value;
+	return NULL;
+}
+
+/* Substitute the placeholders of one template. */
+static char *
+workload_subst(const struct workload *w, const char *t,
+    const struct workload_var *vars, size_t n, char *err, size_t errlen)
+{
+	const char	*p, *q, *v;
+	char		*out;
+	size_t		 len = 0, cap = strlen(t) + 64, vl;
+
+	out = malloc(cap);
+	for (p = t; *p != '\0'; p++) {
+		v = NULL;
+		vl = 1;
+		if (*p == '{' && (q = strchr(p, '}')) != NULL) {
+			v = workload_lookup(w, vars, n, p + 1, q - p - 1);
+			if (v == NULL) {
+				snprintf(err, errlen, "%s: placeholder '%.*s' "
+				    "has no value", w->path, (int)(q - p - 1),
+				    p + 1);
+				free(out);
+				return NULL;
+			}
+			vl = strlen(v);
+			p = q;
+		}
+		if (len + vl + 1 > cap) {
+			cap = (len + vl + 1) * 2;
+			out = realloc(out, cap);
+		}
+		memcpy(out + len, v ? v : p, vl);
+		len += vl;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* Check every placeholder against names, defaults and built-ins. */
+int
+workload_check(const struct workload *w, const char *const *names, size_t n,
+    char *err, size_t errlen)
+{
+	struct workload_var	*vars;
+	char			**argv = NULL, **env = NULL;
+	size_t			 i, nb, k = 0;
+	int			 rc;
+
+	for (nb = 0; workload_builtins[nb] != NULL; nb++)
+		;
+	vars = calloc(n + nb + 1, sizeof(*vars));
+	for (i = 0; i < n; i++) {
+		vars[k].name = names[i];
+		vars[k++].value = "";
+	}
+	for (i = 0; i < nb; i++) {
+		vars[k].name = workload_builtins[i];
+		vars[k++].value = "";
+	}
+	rc = workload_render(w, vars, k, &argv, &env, err, errlen);
+	workload_strv_free(argv);
+	workload_strv_free(env);
+	free(vars);
+	return rc;
+}
+
+/* Render argv and env for one attempt. */
+int
+workload_render(const struct workload *w, const struct workload_var *vars,
+    size_t n, char ***argvp, char ***envp, char *err, size_t errlen)
+{
+	char	**argv, **env;
+	size_t	 i, na, ne;
+
+	for (na = 0; w->args[na] != NULL; na++)
+		;
+	for (ne = 0; w->env[ne] != NULL; ne++)
+		;
+	argv = calloc(na + 2, sizeof(*argv));
+	env = calloc(ne + 1, sizeof(*env));
+	argv[0] = strdup(w->program);
+	for (i = 0; i < na; i++)
+		if ((argv[i + 1] = workload_subst(w, w->args[i], vars, n, err,
+		    errlen)) == NULL)
+			goto fail;
+	for (i = 0; i < ne; i++)
+		if ((env[i] = workload_subst(w, w->env[i], vars, n, err,
+		    errlen)) == NULL)
+			goto fail;
+	*argvp = argv;
+	*envp = env;
+	return 0;
+fail:
+	workload_strv_free(argv);
+	workload_strv_free(env);
+	*argvp = *envp = NULL;
+	return -1;
+}
