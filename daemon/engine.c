@@ -466,7 +466,7 @@ engine_line(void *arg, const char *line, size_t len)
 	struct engine		*e = a->e;
 	struct mllog_event	 ev;
 	char			 err[256];
-	double			 when, step;
+	double			 when, step, now;
 
 	if (mllog_parse_line(line, len, &ev, err, sizeof(err)) != 0)
 		return;
@@ -479,7 +479,11 @@ engine_line(void *arg, const char *line, size_t len)
 	    strncmp(ev.key, "eval_", 5) != 0 &&
 	    strncmp(ev.key, "train_", 6) != 0)
 		return;
-	when = ev.time_ms > 0 ? ev.time_ms / 1000.0 : engine_now();
+	/* The job's own clock, unless it is clearly not comparable to ours. */
+	now = engine_now();
+	when = ev.time_ms / 1000.0;
+	if (when < e->started - 60 || when > now + 60)
+		when = now;
 	step = ev.has_epoch ? ev.epoch : a->npoints;
 	a->npoints++;
 	ledger_metric_insert(e->env.ledger, a->attempt_id, step, ev.key, ev.num,

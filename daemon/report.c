@@ -279,14 +279,14 @@ report_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* The text form of one parameter value of a trial. */
+/* The text form of a parameter value: short, or exact (precise). */
 static void
-report_param_text(const cJSON *v, char *buf, size_t len)
+report_param_text(const cJSON *v, int precise, char *buf, size_t len)
 {
 	if (cJSON_IsString(v))
 		snprintf(buf, len, "%s", v->valuestring);
 	else if (cJSON_IsNumber(v))
-		snprintf(buf, len, "%.6g", v->valuedouble);
+		snprintf(buf, len, precise ? "%.17g" : "%.6g", v->valuedouble);
 	else
 		snprintf(buf, len, "-");
 }
@@ -356,7 +356,7 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			fprintf(f, ",%d", t[i].reached);
 			cJSON_ArrayForEach(v, names) {
 				report_param_text(cJSON_GetObjectItemCaseSensitive(
-				    p, v->string), val, sizeof(val));
+				    p, v->string), 1, val, sizeof(val));
 				fputc(',', f);
 				report_csv_field(f, val);
 			}
@@ -370,7 +370,7 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			    t[i].state, t[i].attempts, val, t[i].reached ?
 			    "yes" : "no");
 			cJSON_ArrayForEach(v, p) {
-				report_param_text(v, val, sizeof(val));
+				report_param_text(v, 0, val, sizeof(val));
 				fprintf(f, " %s=%s", v->string, val);
 			}
 			fprintf(f, "\n");

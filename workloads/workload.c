@@ -72,19 +72,50 @@ workload_scalar(const cJSON *j)
 	return strdup(buf);
 }
 
-/* Check that the braces of a template are balanced and names sane. */
+/*
+ * Scan a template: "{{" and "}}" are literal braces, "{name}" a
+ * placeholder.  Call emit for each literal run and each placeholder.
+ * Return 0, or -1 for an unbalanced brace or an empty name.
+ */
 static int
-workload_template_ok(const char *t)
+workload_scan(const char *t, int (*emit)(void *, int, const char *, size_t),
+    void *arg)
 {
 	const char	*p, *q;
 
-	for (p = t; (p = strchr(p, '{')) != NULL; p = q + 1) {
-		if ((q = strchr(p, '}')) == NULL || q == p + 1)
-			return 0;
-		if (memchr(p + 1, '{', q - p - 1) != NULL)
-			return 0;
+	for (p = t; *p != '\0'; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			if (emit(arg, 0, p, 1) == -1)
+				return -1;
+			p++;
+		} else if (*p == '}')
+			return -1;
+		else if (*p == '{') {
+			for (q = p + 1; *q != '\0' && *q != '}'; q++)
+				if (strchr("{ \t\n", *q) != NULL)
+					return -1;
+			if (*q != '}' || q == p + 1 ||
+			    emit(arg, 1, p + 1, q - p - 1) == -1)
+				return -1;
+			p = q;
+		} else if (emit(arg, 0, p, 1) == -1)
+			return -1;
 	}
-	return strchr(t, '}') == NULL || strchr(t, '{') != NULL;
+	return 0;
+}
+
+/* An emitter that accepts everything (for syntax checks). */
+static int
+workload_emit_none(void *arg, int placeholder, const char *s, size_t n)
+{
+	return 0;
+}
+
+/* Check the brace syntax of a template. */
+static int
+workload_template_ok(const char *t)
+{
+	return workload_scan(t, workload_emit_none, NULL) == 0;
 }
 
 /* Parse the objective of a workload spec. */
@@ -379,40 +410,57 @@ workload_lookup(const struct workload *w, const struct workload_var *vars,
 	return NULL;
 }
 
+/* State of one substitution. */
+struct subst {
+	const struct workload	*w;
+	const struct workload_var *vars;
+	size_t			 n;
+	char			*out;
+	size_t			 len, cap;
+	char			*err;
+	size_t			 errlen;
+};
+
+/* Append a literal run or a placeholder's value. */
+static int
+workload_emit(void *arg, int placeholder, const char *s, size_t n)
+{
+	struct subst	*st = arg;
+	const char	*v = s;
+
+	if (placeholder) {
+		if ((v = workload_lookup(st->w, st->vars, st->n, s, n)) ==
+		    NULL) {
+			snprintf(st->err, st->errlen, "%s: placeholder '%.*s' "
+			    "has no value", st->w->path, (int)n, s);
+			return -1;
+		}
+		n = strlen(v);
+	}
+	if (st->len + n + 1 > st->cap) {
+		st->cap = (st->len + n + 1) * 2;
+		if ((st->out = realloc(st->out, st->cap)) == NULL)
+			abort();
+	}
+	memcpy(st->out + st->len, v, n);
+	st->len += n;
+	st->out[st->len] = '\0';
+	return 0;
+}
+
 /* Substitute the placeholders of one template. */
 static char *
 workload_subst(const struct workload *w, const char *t,
     const struct workload_var *vars, size_t n, char *err, size_t errlen)
 {
-	const char	*p, *q, *v;
-	char		*out;
-	size_t		 len = 0, cap = strlen(t) + 64, vl;
+	struct subst	 st = { w, vars, n, NULL, 0, 0, err, errlen };
 
-	out = malloc(cap);
-	for (p = t; *p != '\0'; p++) {
-		v = NULL;
-		vl = 1;
-		if (*p == '{' && (q = strchr(p, '}')) != NULL) {
-			v = workload_lookup(w, vars, n, p + 1, q - p - 1);
-			if (v == NULL) {
-				snprintf(err, errlen, "%s: placeholder '%.*s' "
-				    "has no value", w->path, (int)(q - p - 1),
-				    p + 1);
-				free(out);
-				return NULL;
-			}
-			vl = strlen(v);
-			p = q;
-		}
-		if (len + vl + 1 > cap) {
-			cap = (len + vl + 1) * 2;
-			out = realloc(out, cap);
-		}
-		memcpy(out + len, v ? v : p, vl);
-		len += vl;
+	workload_emit(&st, 0, "", 0);
+	if (workload_scan(t, workload_emit, &st) == -1) {
+		free(st.out);
+		return NULL;
 	}
-	out[len] = '\0';
-	return out;
+	return st.out;
 }
 
 /* Check every placeholder against names, defaults and built-ins. */
