@@ -47,7 +47,7 @@
 #define HIDDEN		32			/* width of the hidden dense layer */
 #define NOUT		2			/* theta1, theta2 */
 #define NBAR		4.0			/* mean count per voxel */
-#define LOSS_DIVERGED	1e4			/* a batch MSE this large diverged */
+#define LOSS_DIVERGED	100.0			/* a batch MSE this large diverged */
 
 /* Command-line settings; see usage(). */
 struct opts {
@@ -853,19 +853,72 @@ shuffle(int *perm, int n, uint64_t *s)
 	}
 }
 
+/* Report that training diverged at epoch: stderr, run_stop, exit status 2. */
+static int
+diverged(int epoch, const char *what, double value)
+{
+	char	 num[32];
+
+	if (isnan(value))
+		snprintf(num, sizeof(num), "nan");
+	else if (isinf(value))
+		snprintf(num, sizeof(num), "inf");
+	else
+		snprintf(num, sizeof(num), "%.3g", value);
+	fprintf(stderr, "minicosmo: diverged at epoch %d (%s %s)\n", epoch,
+	    what, num);
+	MLLOG_END("run_stop", "\"status\": \"aborted\"");
+	return EXIT_DIVERGED;
+}
+
+/*
+ * Train net for the epochs of o, evaluating after each; stop early at the
+ * target or when the loss diverges.  Return the exit status.
+ */
+static int
+train(struct net *net, const struct opts *o, const struct dataset *tr,
+    const struct dataset *ev, int *perm)
+{
+	uint64_t	 shuf = rng_stream(o->seed, 2);
+	long		 step = 0;
+	double		 loss, err;
+	char		 meta[32];
+	int		 epoch;
+
+	for (epoch = 1; epoch <= o->epochs; epoch++) {
+		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
+		MLLOG_START("epoch_start", meta);
+		shuffle(perm, tr->n, &shuf);
+		loss = train_epoch(net, o, tr, perm, &step, epoch - 1);
+		if (!isfinite(loss) || loss > LOSS_DIVERGED) {
+			MLLOG_END("epoch_stop", meta);
+			return diverged(epoch, "loss", loss);
+		}
+		mllog_epoch_num("train_loss", loss, epoch, __LINE__);
+		MLLOG_END("epoch_stop", meta);
+		err = net_eval(net, ev);
+		if (!isfinite(err) || err * err > LOSS_DIVERGED)
+			return diverged(epoch, "eval_error", err);
+		mllog_epoch_num("eval_error", err, epoch, __LINE__);
+		if (o->target >= 0 && err <= o->target) {
+			MLLOG_END("run_stop", "\"status\": \"success\"");
+			return 0;
+		}
+	}
+	MLLOG_END("run_stop", "\"status\": \"aborted\"");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts	 o;
 	struct dataset	 train, eval;
 	struct net	 net;
-	uint64_t	 shuf;
 	int		*perm;
-	long		 step = 0;
-	double		 mu = 0, var = 0, loss, err;
-	char		 meta[48];
+	double		 mu = 0, var = 0;
 	size_t		 i, nx;
-	int		 epoch, status = 0;
+	int		 status;
 
 	opts_parse(&o, argc, argv);
 	log_settings(&o);
@@ -888,35 +941,9 @@ main(int argc, char **argv)
 	dataset_standardize(&eval, mu, sqrt(var));
 	for (i = 0; i < (size_t)o.ntrain; i++)
 		perm[i] = (int)i;
-	shuf = rng_stream(o.seed, 2);
 	MLLOG_END("init_stop", "");
 	MLLOG_START("run_start", "");
-
-	for (epoch = 1; epoch <= o.epochs; epoch++) {
-		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
-		MLLOG_START("epoch_start", meta);
-		shuffle(perm, o.ntrain, &shuf);
-		loss = train_epoch(&net, &o, &train, perm, &step, epoch - 1);
-		if (!isfinite(loss) || loss > LOSS_DIVERGED) {
-			fprintf(stderr, "minicosmo: diverged at epoch %d "
-			    "(loss %s)\n", epoch, isnan(loss) ? "nan" :
-			    isinf(loss) ? "inf" : "exploded");
-			MLLOG_END("epoch_stop", meta);
-			MLLOG_END("run_stop", "\"status\": \"aborted\"");
-			status = EXIT_DIVERGED;
-			break;
-		}
-		mllog_epoch_num("train_loss", loss, epoch, __LINE__);
-		MLLOG_END("epoch_stop", meta);
-		err = net_eval(&net, &eval);
-		mllog_epoch_num("eval_error", err, epoch, __LINE__);
-		if (o.target >= 0 && err <= o.target) {
-			MLLOG_END("run_stop", "\"status\": \"success\"");
-			break;
-		}
-		if (epoch == o.epochs)
-			MLLOG_END("run_stop", "\"status\": \"aborted\"");
-	}
+	status = train(&net, &o, &train, &eval, perm);
 	free(perm);
 	net_free(&net);
 	dataset_free(&train);

@@ -1,0 +1,321 @@
+/*
+ * test_spec.c: campaign spec validation, workload rendering and the
+ * configuration file parser.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "params.h"
+#include "spec.h"
+#include "tap.h"
+#include "workload.h"
+
+static const char good[] =
+    "{\"name\": \"demo\", \"workload\": \"minicosmo\",\n"
+    " \"objective\": {\"metric\": \"eval_error\", \"goal\": \"min\", "
+    "\"target\": 0.2},\n"
+    " \"space\": {\n"
+    "  \"lr\": {\"type\": \"float\", \"min\": 1e-4, \"max\": 1.0, "
+    "\"scale\": \"log\"},\n"
+    "  \"warmup_epochs\": {\"type\": \"int\", \"min\": 0, \"max\": 4},\n"
+    "  \"batch_size\": {\"type\": \"choice\", \"values\": [16, 32, 64]},\n"
+    "  \"opt\": {\"type\": \"choice\", \"values\": [\"sgd\", \"adam\"]}},\n"
+    " \"fixed\": {\"epochs\": 6},\n"
+    " \"search\": {\"algorithm\": \"random\", \"seed\": 1},\n"
+    " \"budget\": {\"max_trials\": 24, \"max_parallel\": 2, "
+    "\"max_wall_time\": \"01:30:00\"},\n"
+    " \"resources\": {\"nodes\": 1, \"gpus_per_node\": 0, "
+    "\"cpus_per_task\": 1, \"time_limit\": \"00:10:00\"},\n"
+    " \"backend\": \"local\"}\n";
+
+/* Parse text and expect failure with a message containing want. */
+static void
+bad(const char *text, const char *want, const char *name)
+{
+	struct campaign_spec	*s;
+	char			 err[1024] = "";
+
+	s = spec_parse(text, strlen(text), "c.json", err, sizeof(err));
+	ok(s == NULL, "%s: rejected", name);
+	like(err, want, name);
+	spec_free(s);
+}
+
+/* A minimal spec around one space entry or extra top-level text. */
+static char *
+mk(const char *space, const char *extra)
+{
+	char	*s;
+
+	if (asprintf(&s, "{\"name\": \"x\", \"workload\": \"w\", \"space\": "
+	    "{%s}, \"budget\": {\"max_trials\": 3}%s}", space, extra) == -1)
+		abort();
+	return s;
+}
+
+static void
+test_good(void)
+{
+	struct campaign_spec	*s;
+	char			 err[1024] = "", *pj;
+	double			 x[4] = { 0.01, 2, 1, 1 }, y[4];
+
+	s = spec_parse(good, strlen(good), "c.json", err, sizeof(err));
+	ok(s != NULL, "good spec parses (%s)", err);
+	if (s == NULL)
+		return;
+	is_str(s->name, "demo", "name");
+	is_str(s->metric, "eval_error", "objective.metric");
+	ok(!s->maximize && s->has_target, "goal min with a target");
+	is_near(s->target, 0.2, 0, "target");
+	is_int(s->space->n, 4, "four parameters");
+	is_int(s->space->params[0].scale, SCALE_LOG, "lr is log-scaled");
+	is_int(s->max_trials, 24, "max_trials");
+	is_int(s->max_parallel, 2, "max_parallel");
+	is_near(s->max_wall_time, 5400, 0, "max_wall_time in seconds");
+	is_int(s->res.time_limit, 600, "time_limit in seconds");
+	is_int(s->retry_limit, 2, "retry.limit defaults to 2");
+	is_int(s->nfixed, 1, "one fixed parameter");
+	is_str(s->fixed[0].value, "6", "fixed value as text");
+	pj = params_to_json(s->space, x);
+	is_str(pj, "{\"lr\":0.01,\"warmup_epochs\":2,\"batch_size\":32,"
+	    "\"opt\":\"adam\"}", "params_to_json");
+	ok(params_from_json(s->space, pj, y, err, sizeof(err)) == 0 &&
+	    memcmp(x, y, sizeof(x)) == 0, "params_from_json round-trips");
+	ok(params_from_json(s->space, "{\"lr\":5}", y, err, sizeof(err)) ==
+	    -1, "params outside the space are refused");
+	free(pj);
+	spec_free(s);
+}
+
+static void
+test_bad(void)
+{
+	char	*t;
+
+	bad("{\"name\": ", "c.json: line 1, column", "JSON syntax error");
+	bad("[1]", "expected a JSON object", "not an object");
+	t = mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1}",
+	    ", \"budgett\": {}");
+	bad(t, "c.json: budgett: unknown key", "unknown top-level key");
+	free(t);
+	t = mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1, "
+	    "\"sclae\": \"log\"}", "");
+	bad(t, "space.lr.sclae: unknown key", "unknown parameter key");
+	free(t);
+	t = mk("\"lr\": {\"type\": \"float\", \"min\": \"0\", \"max\": 1}",
+	    "");
+	bad(t, "space.lr.min: expected a number, got a string", "wrong type");
+	free(t);
+	t = mk("\"lr\": {\"type\": \"float\", \"min\": 1, \"max\": 1}", "");
+	bad(t, "space.lr: empty range", "empty range");
+	free(t);
+	t = mk("\"lr\": {\"type\": \"float\", \"min\": 2, \"max\": 1}", "");
+	bad(t, "space.lr: min (2) must be <= max (1)", "min > max");
+	free(t);
+	t = mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1, "
+	    "\"scale\": \"log\"}", "");
+	bad(t, "space.lr.min: must be > 0 for scale \"log\"",
+	    "log scale over non-positive values");
+	free(t);
+	t = mk("\"bs\": {\"type\": \"choice\", \"values\": []}", "");
+	bad(t, "space.bs.values: expected a non-empty array", "empty choice");
+	free(t);
+	t = mk("\"bs\": {\"type\": \"choice\", \"values\": [1, 1]}", "");
+	bad(t, "space.bs.values[1]: duplicate value", "duplicate choice");
+	free(t);
+	t = mk("\"n\": {\"type\": \"int\", \"min\": 0.5, \"max\": 3}", "");
+	bad(t, "space.n: int bounds must be integers", "fractional int bound");
+	free(t);
+	t = mk("\"n\": {\"type\": \"integer\", \"min\": 0, \"max\": 3}", "");
+	bad(t, "space.n.type: expected \"float\", \"int\" or \"choice\"",
+	    "unknown parameter type");
+	free(t);
+	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
+	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": {}}",
+	    "budget.max_trials: required", "missing budget cap");
+	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
+	    "\": \"int\", \"min\": 0, \"max\": 3}}}", "budget: required",
+	    "missing budget");
+	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"search\": {\"algorithm\": \"magic\"}");
+	bad(t, "search.algorithm: unknown algorithm \"magic\"",
+	    "unknown algorithm");
+	free(t);
+	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"resources\": {\"time_limit\": \"ten minutes\"}");
+	bad(t, "resources.time_limit: expected a positive duration",
+	    "bad duration");
+	free(t);
+	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"fixed\": {\"n\": 2}");
+	bad(t, "fixed.n: also defined in space", "fixed overlaps space");
+	free(t);
+	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"backend\": \"pbs\"");
+	bad(t, "backend: expected \"local\" or \"slurm\"", "unknown backend");
+	free(t);
+	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}, "
+	    "\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 4}", "");
+	bad(t, "space.n: duplicate key", "duplicate parameter");
+	free(t);
+	bad("{\"name\": \"x y\", \"workload\": \"w\", \"space\": {\"a\": "
+	    "{\"type\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
+	    "{\"max_trials\": 1}}", "name: \"x y\" must start with a letter",
+	    "bad campaign name");
+	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"budget\": {\"max_trials\": 0}");
+	bad(t, "duplicate key", "budget given twice");
+	free(t);
+	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
+	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
+	    "{\"max_trials\": 0}}", "budget.max_trials: 0 is out of range",
+	    "max_trials out of range");
+	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
+	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
+	    "{\"max_trials\": 2.5}}", "budget.max_trials: expected an integer",
+	    "fractional max_trials");
+}
+
+static void
+test_durations(void)
+{
+	is_int(spec_parse_duration("10"), 600, "minutes");
+	is_int(spec_parse_duration("01:30"), 90, "MM:SS");
+	is_int(spec_parse_duration("01:00:05"), 3605, "HH:MM:SS");
+	is_int(spec_parse_duration("2-01:00:00"), 2 * 86400 + 3600,
+	    "D-HH:MM:SS");
+	is_int(spec_parse_duration("1:2:3:4"), -1, "too many fields");
+	is_int(spec_parse_duration("abc"), -1, "not a number");
+	is_int(spec_parse_duration("2-10"), -1, "days need HH:MM:SS");
+}
+
+/* Write a file in dir. */
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char	 path[512];
+	FILE	*f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+test_workload(const char *dir)
+{
+	const char *const	 prog[] = { "/bin", NULL };
+	const char *const	 names[] = { "lr", "bs" };
+	struct workload_var	 vars[] = { { "lr", "0.5" }, { "bs", "a b;c" },
+				    { "seed", "7" } };
+	struct workload		*w;
+	char			 err[1024] = "", **argv = NULL, **env = NULL;
+	char			 path[512], *rp;
+
+	put(dir, "w.json", "{\"name\": \"w\", \"program\": \"sh\", \"args\": "
+	    "[\"--lr={lr}\", \"{bs}\", \"{{literal}}\", \"{seed}\", \"{ep}\"],"
+	    " \"env\": {\"X\": \"{lr}\"}, \"defaults\": {\"ep\": 3, \"lr\": "
+	    "0.1}, \"objective\": {\"metric\": \"acc\", \"goal\": \"max\", "
+	    "\"target\": 0.9}}");
+	snprintf(path, sizeof(path), "%s/w.json", dir);
+	w = workload_load(path, prog, err, sizeof(err));
+	ok(w != NULL, "workload loads (%s)", err);
+	if (w == NULL)
+		return;
+	rp = realpath("/bin/sh", NULL);
+	is_str(w->program, rp, "program resolved in progdirs");
+	free(rp);
+	ok(w->maximize && w->has_target, "objective read");
+	ok(workload_check(w, names, 2, err, sizeof(err)) == 0,
+	    "all placeholders known");
+	ok(workload_check(w, names, 1, err, sizeof(err)) == -1,
+	    "an unknown placeholder is reported");
+	like(err, "placeholder 'bs' has no value", "and named");
+	ok(workload_render(w, vars, 3, &argv, &env, err, sizeof(err)) == 0,
+	    "render");
+	if (argv != NULL) {
+		is_str(argv[1], "--lr=0.5", "parameter substituted");
+		is_str(argv[2], "a b;c", "value stays one argv element");
+		is_str(argv[3], "{literal}", "{{ }} are literal braces");
+		is_str(argv[4], "7", "built-in seed");
+		is_str(argv[5], "3", "default used");
+		ok(argv[6] == NULL, "argv ends");
+		is_str(env[0], "X=0.5", "environment rendered");
+	}
+	workload_strv_free(argv);
+	workload_strv_free(env);
+	workload_free(w);
+
+	put(dir, "bad1.json", "{\"name\": \"b\", \"program\": \"sh\", "
+	    "\"args\": [\"{x\"]}");
+	snprintf(path, sizeof(path), "%s/bad1.json", dir);
+	w = workload_load(path, prog, err, sizeof(err));
+	ok(w == NULL, "unbalanced brace rejected");
+	like(err, "bad1.json: args[0]", "error names the file and key");
+	put(dir, "bad2.json", "{\"name\": \"b\", \"program\": "
+	    "\"no-such-program-hpod\"}");
+	snprintf(path, sizeof(path), "%s/bad2.json", dir);
+	w = workload_load(path, prog, err, sizeof(err));
+	ok(w == NULL, "missing program rejected");
+	like(err, "program: 'no-such-program-hpod' not found", "and named");
+	put(dir, "bad3.json", "{\"name\": \"b\", \"program\": \"sh\", "
+	    "\"colour\": 1}");
+	snprintf(path, sizeof(path), "%s/bad3.json", dir);
+	w = workload_load(path, prog, err, sizeof(err));
+	ok(w == NULL, "unknown workload key rejected");
+	like(err, "bad3.json: colour: unknown key", "and named");
+}
+
+static void
+test_config(const char *dir)
+{
+	struct config	 cfg;
+	char		 err[1024] = "", path[512];
+
+	memset(&cfg, 0, sizeof(cfg));
+	put(dir, "ok.conf", "# comment\nledger = \"/tmp/x.db\"\n"
+	    "poll_interval = 250  # trailing\n\n");
+	snprintf(path, sizeof(path), "%s/ok.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == 0, "config loads");
+	is_str(cfg.ledger, "/tmp/x.db", "quoted value");
+	is_int(cfg.poll_interval, 250, "integer value");
+	ok(cfg.local_cpus >= 1, "local_cpus defaults to the CPUs");
+	put(dir, "bad.conf", "ledger = /tmp/y.db\npoll_interval = 5\n");
+	snprintf(path, sizeof(path), "%s/bad.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == -1, "range checked");
+	like(err, "bad.conf:2: poll_interval: '5' must be an integer from 50",
+	    "error names file, line and key");
+	is_str(cfg.ledger, "/tmp/x.db", "a failed load changes nothing");
+	put(dir, "bad2.conf", "colour = blue\n");
+	snprintf(path, sizeof(path), "%s/bad2.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == -1, "unknown key");
+	like(err, "bad2.conf:1: unknown key 'colour'", "named");
+	put(dir, "bad3.conf", "ledger = relative.db\n");
+	snprintf(path, sizeof(path), "%s/bad3.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == -1, "relative path");
+	like(err, "ledger: must be an absolute path", "named");
+	config_release(&cfg);
+}
+
+int
+main(void)
+{
+	char	 dir[] = "/tmp/hpod-test-spec-XXXXXX", cmd[600];
+
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	test_good();
+	test_bad();
+	test_durations();
+	test_workload(dir);
+	test_config(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		ok(0, "cleanup");
+	return tap_done();
+}
