@@ -774,6 +774,16 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 	if (strcmp(s->backend, "local") == 0 && s->res.nodes != 1)
 		return sp_fail(&sp, "resources.nodes", "the local backend runs "
 		    "single-node trials (got %d)", s->res.nodes);
+	/* A parameter no template uses would silently change nothing. */
+	for (i = 0; i < s->space->n + s->nfixed; i++) {
+		const char *pn = i < s->space->n ? s->space->params[i].name :
+		    s->fixed[i - s->space->n].name;
+
+		if (!workload_uses(w, pn))
+			return sp_fail(&sp, NULL, "%s.%s: not used by workload "
+			    "'%s' (%s)", i < s->space->n ? "space" : "fixed", pn,
+			    w->name, w->path);
+	}
 	names = calloc(s->space->n + s->nfixed + 1, sizeof(*names));
 	for (i = 0; i < s->space->n; i++)
 		names[n++] = s->space->params[i].name;

@@ -523,3 +523,32 @@ fail:
 	*argvp = *envp = NULL;
 	return -1;
 }
+
+/* Does a template mention placeholder name? */
+static int
+workload_mentions(const char *t, const char *name)
+{
+	const char	*p;
+	size_t		 n = strlen(name);
+
+	for (p = t; (p = strchr(p, '{')) != NULL; p++)
+		if (strncmp(p + 1, name, n) == 0 && p[n + 1] == '}' &&
+		    (p == t || p[-1] != '{'))
+			return 1;
+	return 0;
+}
+
+/* Is name used by any argv or environment template? */
+int
+workload_uses(const struct workload *w, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; w->args[i] != NULL; i++)
+		if (workload_mentions(w->args[i], name))
+			return 1;
+	for (i = 0; w->env[i] != NULL; i++)
+		if (workload_mentions(strchr(w->env[i], '=') + 1, name))
+			return 1;
+	return 0;
+}

@@ -67,6 +67,9 @@ char		*workload_which(const char *name, const char *const *dirs);
 int	 workload_check(const struct workload *, const char *const *names,
 	    size_t n, char *err, size_t errlen);
 
+/* 1 if some argv or environment template uses placeholder name. */
+int	 workload_uses(const struct workload *, const char *name);
+
 /*
  * Render argv (program first) and the extra environment for one attempt.
  * vars override the spec's defaults.  Both arrays are NULL-terminated and

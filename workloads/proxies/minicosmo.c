@@ -876,7 +876,7 @@ diverged(int epoch, const char *what, double value)
  * target or when the loss diverges.  Return the exit status.
  */
 static int
-train(struct net *net, const struct opts *o, const struct dataset *tr,
+run_training(struct net *net, const struct opts *o, const struct dataset *tr,
     const struct dataset *ev, int *perm)
 {
 	uint64_t	 shuf = rng_stream(o->seed, 2);
@@ -943,7 +943,7 @@ main(int argc, char **argv)
 		perm[i] = (int)i;
 	MLLOG_END("init_stop", "");
 	MLLOG_START("run_start", "");
-	status = train(&net, &o, &train, &eval, perm);
+	status = run_training(&net, &o, &train, &eval, perm);
 	free(perm);
 	net_free(&net);
 	dataset_free(&train);

@@ -1,0 +1,42 @@
+#!/bin/sh
+# hpoctl check: validation happens before anything runs, and errors name
+# the file and the key.
+. "$(dirname "$0")/lib.sh"
+
+for f in "$TOP"/etc/campaigns/*.json; do
+	check "shipped example $(basename "$f") is valid" "$HPOCTL" check "$f"
+done
+write_campaign ok 2 1 2
+check "a good spec passes" "$HPOCTL" check "$T/ok.json"
+
+# bad NAME SED-EXPRESSION EXPECTED-MESSAGE
+bad() {
+	sed "$2" "$T/ok.json" >"$T/$1.json"
+	rc=0
+	"$HPOCTL" check "$T/$1.json" 2>"$T/err.txt" >/dev/null || rc=$?
+	is "$1: rejected" "$rc" 1
+	if grep -qF "$T/$1.json: $3" "$T/err.txt"; then
+		ok "$1: message names file and key"
+	else
+		not_ok "$1: message names file and key"
+		echo "#   got: $(cat "$T/err.txt")"
+	fi
+}
+bad unknown-key 's/"budget"/"budgte"/' 'budgte: unknown key'
+bad wrong-type 's/"min": 0.001/"min": "small"/' 'space.lr.min: expected a number'
+bad empty-range 's/"max": 0.5/"max": 0.001/' 'space.lr: empty range'
+bad min-gt-max 's/"max": 0.5/"max": 0.0001/' 'space.lr: min (0.001) must be <= max (0.0001)'
+bad log-nonpositive 's/"min": 0.001/"min": 0/' 'space.lr.min: must be > 0 for scale "log"'
+bad no-cap 's/"max_trials": 2, //' 'budget.max_trials: required'
+bad bad-goal 's/"goal": "min"/"goal": "down"/' 'objective.goal: expected "min" or "max"'
+bad unused-parameter 's/"fixed": {/"fixed": {"colour": 1, /' "fixed.colour: not used by workload 'minicosmo'"
+rc=0
+"$HPOCTL" check "$T/missing.json" 2>"$T/err.txt" || rc=$?
+is "a missing file is reported" "$rc" 1
+check "with its name" grep -q "missing.json: No such file" "$T/err.txt"
+sed 's/"workload": "minicosmo"/"workload": "nosuch"/' "$T/ok.json" >"$T/nw.json"
+rc=0
+"$HPOCTL" check "$T/nw.json" 2>"$T/err.txt" || rc=$?
+is "an unknown workload is reported" "$rc" 1
+check "by name" grep -q "workload 'nosuch' not found" "$T/err.txt"
+done_testing

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Restart: hpod stopped mid-campaign leaves its trials running; started
+# again, it re-adopts them from the ledger and their result.json, never
+# duplicating or losing one.
+. "$(dirname "$0")/lib.sh"
+
+start_daemon
+write_campaign rs 4 2 12
+"$HPOCTL" submit "$T/rs.json" >/dev/null
+for _ in $(seq 1 100); do
+	[ "$(sql "select count(*) from attempts where started is not null")" -ge 2 ] && break
+	sleep 0.1
+done
+is "two trials are running" \
+    "$(sql "select count(*) from attempts where started is not null and ended is null")" 2
+check "SIGTERM: the daemon exits 0" stop_daemon
+is "the campaign is still running in the ledger" \
+    "$(sql "select state from campaigns where name = 'rs'")" running
+check "its trials outlive the daemon" pgrep -f "hpo-trial -d $T/" >/dev/null
+start_daemon
+check "campaign finishes after the restart" wait_campaign rs 180
+is "all four trials completed" \
+    "$(sql "select count(*) from trials where state = 'completed'")" 4
+is "no trial was submitted twice" \
+    "$(sql 'select count(*) from attempts')" 4
+is "every attempt ended" \
+    "$(sql "select count(*) from attempts where ended is null")" 0
+check "re-adoption was logged" grep -q "re-adopted" "$T/hpod.log"
+check "the daemon stops" stop_daemon
+done_testing
