@@ -26,7 +26,8 @@ SLURM_LIBS ?= -lslurm
 
 XCFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
-	-I. -Isearch -Iledger -Ischeduler -Iworkloads -Idaemon \
+	-iquote . -iquote search -iquote ledger -iquote scheduler \
+	-iquote workloads -iquote daemon \
 	-DHPOD_LIBEXECDIR='"$(LIBEXECDIR)"' -DHPOD_DATADIR='"$(DATADIR)"' \
 	-DHPOD_SYSCONFDIR='"$(SYSCONFDIR)"' $(PKG_CFLAGS)
 ifneq ($(SANITIZE),)
@@ -51,10 +52,12 @@ all: $(PROGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(XCFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/libhpod.a: $(MODOBJ)
-	$(AR) rcs $@ $^
+	@rm -f $@
+	@$(AR) rcs $@ $^
 
 $(BUILD)/hpod: $(BUILD)/daemon/main.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)

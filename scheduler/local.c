@@ -64,6 +64,7 @@ struct ljob {
 	int		 overdue;	/* killed past its time limit */
 	double		 kill_at;	/* adopted: when to SIGKILL, 0 = never */
 	int		 nopen;		/* handles not yet closed */
+	int		 spawned;	/* proc was handed to uv_spawn() */
 	uv_process_t	 proc;
 	uv_timer_t	 grace;		/* SIGKILL after a cancel */
 	uv_timer_t	 limit;		/* SIGKILL past the time limit */
@@ -313,7 +314,8 @@ local_job_close_handle(uv_handle_t *h)
 static void
 local_job_release(struct ljob *j)
 {
-	local_job_close_handle((uv_handle_t *)&j->proc);
+	if (j->spawned)
+		local_job_close_handle((uv_handle_t *)&j->proc);
 	local_job_close_handle((uv_handle_t *)&j->grace);
 	local_job_close_handle((uv_handle_t *)&j->limit);
 }
@@ -477,7 +479,6 @@ local_spawn(struct ljob *j, char *reason, size_t len)
 	char **args = NULL, **env = NULL, limit[32];
 	int fd[3] = { -1, -1, -1 }, i, rc = -1;
 
-	j->proc.data = j;
 	if ((args = local_args(j, limit, sizeof(limit))) == NULL ||
 	    (env = local_environ(j)) == NULL) {
 		snprintf(reason, len, "out of memory");
@@ -505,9 +506,12 @@ local_spawn(struct ljob *j, char *reason, size_t len)
 	o.stdio_count = 3;
 	o.stdio = io;
 	/* A failed uv_spawn() leaves an initialised handle to close. */
+	j->spawned = 1;
 	j->nopen++;
 	j->l->nopen++;
-	if ((rc = uv_spawn(j->l->loop, &j->proc, &o)) != 0) {
+	rc = uv_spawn(j->l->loop, &j->proc, &o);
+	j->proc.data = j;
+	if (rc != 0) {
 		snprintf(reason, len, "cannot run '%s': %s", j->l->wrapper,
 		    uv_strerror(rc));
 		rc = -1;
@@ -541,12 +545,7 @@ local_start(struct local *l, struct ljob *j)
 		local_end(j, SCHED_LOST, NULL, reason);
 		j->state = LJOB_DONE;
 		l->used -= j->cpus;
-		if (j->nopen < 3) {
-			/* uv_spawn() never ran: no process handle to close. */
-			local_job_close_handle((uv_handle_t *)&j->grace);
-			local_job_close_handle((uv_handle_t *)&j->limit);
-		} else
-			local_job_release(j);
+		local_job_release(j);
 		return;
 	}
 	j->pid = j->proc.pid;

@@ -9,19 +9,6 @@
  * Every job gets exactly one SCHED_EV_END event (or SCHED_EV_SUBMIT_FAILED
  * when it never ran), after which the backend forgets it.
  */
-/*
- * With -Ischeduler this file shadows the C library's <sched.h>, which
- * <pthread.h> (through <uv.h>) needs: pass such includes on to it.
- */
-#ifdef __clang__
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Winclude-next-absolute-path"
-#endif
-#include_next <sched.h>
-#ifdef __clang__
-#pragma clang diagnostic pop
-#endif
-
 #ifndef HPOD_SCHED_H
 #define HPOD_SCHED_H
 

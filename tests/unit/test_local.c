@@ -39,7 +39,7 @@ struct ctx {
 struct tjob {
 	struct ctx	*c;
 	char		 token[64];
-	char		 dir[PATH_MAX];
+	char		 dir[320];
 	int		 nsubmitted, nstarted, nend;
 	int		 seq_started, seq_end;
 	char		 job_id[32];
@@ -72,6 +72,7 @@ on_event(void *arg, const struct sched_event *ev)
 	if (c->in_call)
 		c->sync_events++;
 	c->seq++;
+	uv_stop(c->loop);
 	switch (ev->type) {
 	case SCHED_EV_SUBMITTED:
 		t->nsubmitted++;
@@ -110,14 +111,18 @@ on_event(void *arg, const struct sched_event *ev)
 		    ev->token);
 }
 
-/* Set the flag a guard timer points at. */
+/* Set the flag a guard timer points at, and stop the loop. */
 static void
 on_guard(uv_timer_t *h)
 {
 	*(int *)h->data = 1;
+	uv_stop(h->loop);
 }
 
-/* Run the loop until *count reaches want or secs pass; 1 if it did. */
+/*
+ * Run the loop until *count reaches want or secs pass; 1 if it did.
+ * Every event stops the loop, so that the count is looked at in time.
+ */
 static int
 run_until(struct ctx *c, const int *count, int want, double secs)
 {
@@ -128,7 +133,7 @@ run_until(struct ctx *c, const int *count, int want, double secs)
 	guard.data = &expired;
 	uv_timer_start(&guard, on_guard, (uint64_t)(secs * 1000), 0);
 	while (*count < want && !expired)
-		uv_run(c->loop, UV_RUN_ONCE);
+		uv_run(c->loop, UV_RUN_DEFAULT);
 	uv_close((uv_handle_t *)&guard, NULL);
 	uv_run(c->loop, UV_RUN_NOWAIT);
 	return *count >= want;
@@ -345,8 +350,8 @@ test_argv_env(struct ctx *c, struct sched *s)
 	    "printf '[%s]\\n' \"$@\"", "sh", "a b", "it's \"quoted\"",
 	    "x; rm -rf /nonexistent", "$(echo no)", "", NULL };
 	static const char *const missing[] = { "/nonexistent/prog", NULL };
-	struct tjob a, b, m;
-	char buf[512];
+	struct tjob a, b, m, o;
+	char buf[PATH_MAX];
 
 	tjob_init(c, &a, "env", show, env);
 	is_int(submit(s, &a), 0, "submit env job");
@@ -360,6 +365,15 @@ test_argv_env(struct ctx *c, struct sched *s)
 	is_str(slurp(b.dir, "stdout", buf, sizeof(buf)),
 	    "[a b]\n[it's \"quoted\"]\n[x; rm -rf /nonexistent]\n"
 	    "[$(echo no)]\n[]\n", "  argv arrives verbatim");
+
+	tjob_init(c, &o, "noout", missing, NULL);
+	snprintf(buf, sizeof(buf), "%s/stdout", o.dir);
+	mkdir(buf, 0755);
+	is_int(submit(s, &o), 0, "submit a job whose stdout cannot be opened");
+	ok(run_until(c, &o.nend, 1, 10), "  ends");
+	is_int(o.nstarted, 0, "  never started");
+	is_str(sched_state_name(o.state), "lost", "  lost");
+	like(o.reason, "cannot open", "  reason");
 
 	tjob_init(c, &m, "missing", missing, NULL);
 	is_int(submit(s, &m), 0, "submit a missing program");
@@ -538,6 +552,7 @@ test_usage(struct ctx *c)
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 64, "hpo-trial usage: exit 64");
 }
 
+/* Run every test of the local backend, then close it cleanly. */
 int
 main(void)
 {
@@ -596,7 +611,7 @@ main(void)
 	pid = (pid_t)atol(left.job_id);
 	ok(pid > 0 && kill(pid, 0) == 0, "the job survives the close");
 	if (pid > 0) {
-		kill(-pid, SIGKILL);
+		kill(pid, SIGTERM);
 		waitpid(pid, NULL, 0);
 	}
 

@@ -59,6 +59,7 @@ parse_exact(const char *s, size_t n, struct mllog_event *ev, char *err,
 	return rc;
 }
 
+/* Check the parser on real, broken and hostile lines. */
 int
 main(void)
 {

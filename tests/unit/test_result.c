@@ -49,6 +49,7 @@ refused(const char *dir, const char *text, const char *msg)
 	like(err, "/result.json", "  and names the file");
 }
 
+/* Check result.json writing and reading. */
 int
 main(void)
 {

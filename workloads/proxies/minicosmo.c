@@ -46,6 +46,7 @@
 #define C2		16			/* channels of the second conv */
 #define HIDDEN		32			/* width of the hidden dense layer */
 #define NOUT		2			/* theta1, theta2 */
+#define LEAK		0.3f			/* leaky ReLU slope, as in CosmoFlow */
 #define NBAR		4.0			/* mean count per voxel */
 #define LOSS_DIVERGED	100.0			/* a batch MSE this large diverged */
 
@@ -522,7 +523,7 @@ net_forward(struct net *net, const float *x)
 				acc[co] += w1[k * C1 + co] * xv;
 		}
 		for (co = 0; co < C1; co++)
-			net->a1[v * C1 + co] = acc[co] > 0 ? acc[co] : 0;
+			net->a1[v * C1 + co] = acc[co] > 0 ? acc[co] : LEAK * acc[co];
 	}
 	memset(net->p1, 0, sizeof(float) * net->npool * C1);
 	for (v = 0; v < net->nvox; v++)
@@ -546,7 +547,7 @@ net_forward(struct net *net, const float *x)
 					acc[co] += wk[ci * C2 + co] * p[ci];
 		}
 		for (co = 0; co < C2; co++) {
-			acc[co] = acc[co] > 0 ? acc[co] : 0;
+			acc[co] = acc[co] > 0 ? acc[co] : LEAK * acc[co];
 			net->a2[u * C2 + co] = acc[co];
 			net->gap[co] += acc[co];
 		}
@@ -558,7 +559,7 @@ net_forward(struct net *net, const float *x)
 
 		for (ci = 0; ci < C2; ci++)
 			s += w3[ci * HIDDEN + j] * net->gap[ci];
-		net->h[j] = s > 0 ? s : 0;
+		net->h[j] = s > 0 ? s : LEAK * s;
 	}
 	for (k = 0; k < NOUT; k++) {
 		float	 s = b4[k];
@@ -592,7 +593,7 @@ net_backward(struct net *net, const float *x, const float *dout)
 			gw4[j * NOUT + k] += net->h[j] * dout[k];
 			s += w4[j * NOUT + k] * dout[k];
 		}
-		dh[j] = net->h[j] > 0 ? s : 0;
+		dh[j] = net->h[j] > 0 ? s : LEAK * s;
 	}
 	for (k = 0; k < NOUT; k++)
 		gb4[k] += dout[k];
@@ -613,7 +614,7 @@ net_backward(struct net *net, const float *x, const float *dout)
 		const int *nb = net->nbr2 + u * NTAPS;
 
 		for (co = 0; co < C2; co++) {
-			dz[co] = a[co] > 0 ? dgap[co] : 0;
+			dz[co] = a[co] > 0 ? dgap[co] : LEAK * dgap[co];
 			gb2[co] += dz[co];
 		}
 		for (k = 0; k < NTAPS; k++) {
@@ -640,7 +641,7 @@ net_backward(struct net *net, const float *x, const float *dout)
 		float	 d[C1];
 
 		for (co = 0; co < C1; co++) {
-			d[co] = a[co] > 0 ? 0.125f * dp[co] : 0;
+			d[co] = 0.125f * (a[co] > 0 ? dp[co] : LEAK * dp[co]);
 			gb1[co] += d[co];
 		}
 		for (k = 0; k < NTAPS; k++) {
