@@ -99,6 +99,16 @@ check: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
 
+# Coverage-guided fuzzing of the parsers (clang's libFuzzer).
+FUZZ	:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/*.c))
+fuzz:
+	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang SANITIZE=fuzzer-no-link,address,undefined \
+	  $(BUILD)/fuzz/libhpod.a
+	@for f in $(FUZZ); do echo "  FUZZ    $$f"; \
+	  clang $(XCFLAGS) -fsanitize=fuzzer,address,undefined -g -O1 \
+	    -o $(BUILD)/fuzz/$$f tests/fuzz/$$f.c $(BUILD)/fuzz/libhpod.a \
+	    $(LIBS) || exit 1; done
+
 demo: deps all
 	tests/demo.sh $(BUILD)
 
@@ -120,5 +130,5 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps units check demo install clean
+.PHONY: all deps units check demo fuzz install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,125 @@
+# hpoctl.bash: bash completion for hpoctl(1).
+#
+# Source it from ~/.bashrc, or install it as
+# /usr/share/bash-completion/completions/hpoctl.
+#
+# Completes the commands, their options, campaign spec files (*.json) for
+# run, check and submit, the formats of --format, and campaign names for
+# status, trials, report and cancel (asked of the daemon, or read from the
+# ledger given with --ledger).
+
+_hpoctl_campaigns()
+{
+	local i ledger=
+	local -a global=()
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-f|-s)
+			if ((i < cmd_index)); then
+				global+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}")
+			fi
+			;;
+		--ledger|-l)
+			ledger=${COMP_WORDS[i + 1]}
+			;;
+		esac
+	done
+	if [[ -n $ledger ]]; then
+		hpoctl "${global[@]}" status --ledger "$ledger" --format csv \
+		    2>/dev/null | awk -F, 'NR > 1 { print $2 }'
+	else
+		hpoctl "${global[@]}" status --format csv 2>/dev/null |
+		    awk -F, 'NR > 1 { print $2 }'
+	fi
+}
+
+_hpoctl()
+{
+	local cur prev cmd= cmd_index=0 i
+	local commands="run check submit status trials report cancel ping"
+
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+	# Find the command: the first word that is not a global option.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-f|-s)
+			((i++))
+			;;
+		-*)
+			;;
+		*)
+			cmd=${COMP_WORDS[i]}
+			cmd_index=$i
+			break
+			;;
+		esac
+	done
+
+	# Arguments of options.
+	case $prev in
+	-f|-s)
+		if [[ -z $cmd ]]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+		fi
+		;;
+	--ledger|-l)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+		;;
+	--run-dir|-r)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return
+		;;
+	--format|-F)
+		COMPREPLY=($(compgen -W "text json csv" -- "$cur"))
+		return
+		;;
+	esac
+
+	if [[ -z $cmd ]]; then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "-f -s" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+		fi
+		return
+	fi
+
+	case $cmd in
+	run)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "-q --quiet --ledger --run-dir
+			    --format" -- "$cur"))
+			return
+		fi
+		;;
+	check|submit)
+		;;
+	status|trials|report)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--ledger --format" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+		fi
+		return
+		;;
+	cancel)
+		COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+		return
+		;;
+	*)
+		return
+		;;
+	esac
+
+	# run, check and submit take campaign specs: directories and *.json.
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
+}
+
+complete -F _hpoctl hpoctl
