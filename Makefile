@@ -126,6 +126,12 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 etc/systemd/hpod.service \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/hpod.service
+	install -m 644 etc/completion/hpoctl.bash \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/hpoctl
 
 clean:
 	rm -rf $(BUILD)

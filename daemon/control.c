@@ -233,6 +233,7 @@ control_open(uv_loop_t *loop, const char *path, control_handler handler,
     void *arg, char *err, size_t errlen)
 {
 	struct control	*ctl;
+	struct stat	 st;
 	char		*dir;
 	mode_t		 old;
 	int		 rc;
@@ -241,9 +242,17 @@ control_open(uv_loop_t *loop, const char *path, control_handler handler,
 		snprintf(err, errlen, "socket path '%s' is too long", path);
 		return NULL;
 	}
+	/* The socket's directory is its access control: it must be ours. */
 	dir = paths_dirname(path);
-	if (paths_mkdir(dir, 0700) == -1 || chmod(dir, 0700) == -1) {
+	if (paths_mkdir(dir, 0700) == -1 || stat(dir, &st) == -1) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+		snprintf(err, errlen, "%s: the socket's directory must belong "
+		    "to this user with mode 0700 (it has %03o); give the socket "
+		    "a directory of its own", dir, (unsigned)(st.st_mode & 0777));
 		free(dir);
 		return NULL;
 	}

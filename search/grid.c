@@ -22,16 +22,25 @@ struct grid {
 	struct grid_axis *axes;
 };
 
-/* Return the point at fraction t of [min, max], log-spaced if asked. */
+/*
+ * Return the point at fraction t of [min, max], log-spaced if asked, and
+ * rounded to 12 significant digits so that a grid over [1e-3, 1] says 0.01
+ * rather than 0.009999999999999995.
+ */
 static double
 grid_lerp(const struct param_def *p, double t)
 {
-	double v;
+	double	 v, scale;
 
 	if (p->scale == SCALE_LOG)
 		v = exp(log(p->min) * (1 - t) + log(p->max) * t);
 	else
 		v = p->min * (1 - t) + p->max * t;
+	if (v != 0 && isfinite(v)) {
+		scale = pow(10, 11 - floor(log10(fabs(v))));
+		if (isfinite(scale) && isfinite(v * scale))
+			v = round(v * scale) / scale;
+	}
 	return fmin(fmax(v, p->min), p->max);
 }
 
