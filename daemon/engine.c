@@ -496,7 +496,8 @@ engine_line(void *arg, const char *line, size_t len)
 	if (!a->reached && engine_meets(e, ev.num)) {
 		a->reached = 1;
 		engine_say(e, "trial %d: %s %g at %s %g meets the target",
-		    a->trial_number, ev.key, ev.num, e->w->fidelity, step);
+		    a->trial_number, ev.key, ev.num, strcmp(e->w->fidelity,
+		    "steps") == 0 ? "step" : "epoch", step);
 		ledger_trial_set_best(e->env.ledger, a->trial_id, ev.num, step,
 		    1, when);
 		if (e->spec->stop_on_target && e->stop_reason == NULL)

@@ -116,7 +116,7 @@ write_campaign() {
     "lr": {"type": "float", "min": 0.001, "max": 0.5, "scale": "log"},
     "batch_size": {"type": "choice", "values": [32, 64]}
   },
-  "fixed": {"epochs": $4, "warmup_epochs": 0},
+  "fixed": {"epochs": $4, "warmup_epochs": 0, "train_samples": 256, "eval_samples": 128},
   "search": {"algorithm": "random", "seed": 7},
   "budget": {"max_trials": $2, "max_parallel": $3},
   "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"}

@@ -6,11 +6,11 @@
  * uniform in [-1, 1]: Gaussian white noise is smoothed by a Gaussian kernel
  * whose width depends on theta2, exponentiated into a log-normal density
  * whose amplitude depends on theta1, and log1p-transformed as CosmoFlow
- * does.  A small 3D convolutional network,
+ * does.  A small 3D convolutional network with CosmoFlow's leaky ReLU,
  *
- *	conv3d(1->C1, 3^3, periodic) + ReLU -> avgpool 2^3
- *	-> conv3d(C1->C2, 3^3, periodic) + ReLU -> global average pool
- *	-> dense(C2->H) + ReLU -> dense(H->2)
+ *	conv3d(1->C1, 3^3, periodic) + LReLU -> avgpool 2^3
+ *	-> conv3d(C1->C2, 3^3, periodic) + LReLU -> global average pool
+ *	-> dense(C2->H) + LReLU -> dense(H->2)
  *
  * is trained with hand-written backprop, minibatch SGD with momentum, an
  * MSE loss on theta and CosmoFlow's schedule (linear warm-up from lr/10,
@@ -40,15 +40,15 @@
 #define EXIT_DIVERGED	2
 #define EXIT_USAGE	64
 
-#define DATA_SEED	0x636f736d6f666c77ULL	/* fixed: all trials share it */
-#define NTAPS		27			/* 3x3x3 kernel */
-#define C1		8			/* channels of the first conv */
-#define C2		16			/* channels of the second conv */
-#define HIDDEN		32			/* width of the hidden dense layer */
-#define NOUT		2			/* theta1, theta2 */
-#define LEAK		0.3f			/* leaky ReLU slope, as in CosmoFlow */
-#define NBAR		4.0			/* mean count per voxel */
-#define LOSS_DIVERGED	100.0			/* a batch MSE this large diverged */
+#define DATA_SEED	0x636f736d6f666c77ULL	/* shared by all trials */
+#define NTAPS		27		/* 3x3x3 kernel */
+#define C1		8		/* channels of the first conv */
+#define C2		16		/* channels of the second conv */
+#define HIDDEN		32		/* width of the hidden dense layer */
+#define NOUT		2		/* theta1, theta2 */
+#define LEAK		0.3f		/* leaky ReLU slope, as CosmoFlow */
+#define NBAR		4.0		/* mean count per voxel */
+#define LOSS_DIVERGED	100.0		/* a batch MSE this large diverged */
 
 /* Command-line settings; see usage(). */
 struct opts {
@@ -69,7 +69,7 @@ struct opts {
 struct dataset {
 	int		 n;
 	int		 nvox;
-	float		*x;		/* n * nvox, standardized log1p density */
+	float		*x;		/* n * nvox, standardized log1p */
 	float		*y;		/* n * NOUT */
 };
 
@@ -89,8 +89,8 @@ struct net {
 	float		*w;		/* parameters */
 	float		*g;		/* gradient accumulated over a batch */
 	float		*v;		/* momentum buffer */
-	/* activations and their gradients for one sample */
-	float		*a1, *d1;	/* nvox * C1 */
+	/* activations of one sample, and the pooled layer's gradient */
+	float		*a1;		/* nvox * C1 */
 	float		*p1, *dp;	/* npool * C1 */
 	float		*a2;		/* npool * C2 */
 	float		 gap[C2], h[HIDDEN], out[NOUT];
@@ -102,7 +102,7 @@ static const size_t seg_size[NSEG] = {
 	HIDDEN * NOUT, NOUT
 };
 
-/* Fan-in and whether weight decay applies, per segment. */
+/* Fan-in of each segment; 0 marks biases: zero init, no weight decay. */
 static const int seg_fanin[NSEG] = {
 	NTAPS, 0, NTAPS * C1, 0, C2, 0, HIDDEN, 0
 };
@@ -123,12 +123,9 @@ static const struct option longopts[] = {
 	{ NULL,			0,		   NULL, 0 }
 };
 
-static void	 usage(FILE *, int) __attribute__((noreturn));
-static void	 bad_option(const char *, const char *, const char *)
-		    __attribute__((noreturn));
 
 /* Print the synopsis and exit with status. */
-static void
+static _Noreturn void
 usage(FILE *f, int status)
 {
 	fprintf(f,
@@ -138,15 +135,16 @@ usage(FILE *f, int status)
 	    "[--target X]\n"
 	    "                 [--train-samples N] [--eval-samples N] "
 	    "[--grid N]\n"
-	    "defaults: --lr 0.01 --batch-size 32 --epochs 8 "
+	    "defaults: --lr 0.03 --batch-size 32 --epochs 8 "
 	    "--warmup-epochs 1 --momentum 0.9\n"
-	    "          --weight-decay 0 --seed 0 (no target) "
-	    "--train-samples 1024 --eval-samples 256 --grid 8\n");
+	    "          --weight-decay 0 --seed 0, no target, "
+	    "--train-samples 1024\n"
+	    "          --eval-samples 256 --grid 8\n");
 	exit(status);
 }
 
 /* Complain about the value of option name and exit 64. */
-static void
+static _Noreturn void
 bad_option(const char *name, const char *arg, const char *why)
 {
 	fprintf(stderr, "minicosmo: --%s '%s': %s\n", name, arg, why);
@@ -206,13 +204,13 @@ opts_parse(struct opts *o, int argc, char **argv)
 {
 	int	 ch;
 
-	*o = (struct opts){ .lr = 0.01, .batch = 32, .epochs = 8,
+	*o = (struct opts){ .lr = 0.03, .batch = 32, .epochs = 8,
 	    .warmup = 1, .momentum = 0.9, .wdecay = 0, .seed = 0,
 	    .target = -1, .ntrain = 1024, .neval = 256, .grid = 8 };
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'l':
-			o->lr = parse_real("lr", optarg, 1e-12, 1e3);
+			o->lr = parse_real("lr", optarg, 0, 1e3);
 			if (o->lr <= 0)
 				bad_option("lr", optarg, "must be > 0");
 			break;
@@ -418,19 +416,19 @@ dataset_free(struct dataset *d)
 static int *
 neighbours_make(int n)
 {
-	int	*t, x, y, z, dx, dy, dz, k = 0;
+	int	*t, v, x, y, z, tap, k = 0;
 
 	if ((t = malloc(sizeof(*t) * n * n * n * NTAPS)) == NULL)
 		return NULL;
-	for (z = 0; z < n; z++)
-		for (y = 0; y < n; y++)
-			for (x = 0; x < n; x++)
-				for (dz = -1; dz <= 1; dz++)
-					for (dy = -1; dy <= 1; dy++)
-						for (dx = -1; dx <= 1; dx++)
-							t[k++] = ((z + dz + n) % n) * n * n +
-							    ((y + dy + n) % n) * n +
-							    (x + dx + n) % n;
+	for (v = 0; v < n * n * n; v++) {
+		z = v / (n * n);
+		y = v / n % n;
+		x = v % n;
+		for (tap = 0; tap < NTAPS; tap++)
+			t[k++] = (z + tap / 9 - 1 + n) % n * n * n +
+			    (y + tap / 3 % 3 - 1 + n) % n * n +
+			    (x + tap % 3 - 1 + n) % n;
+	}
 	return t;
 }
 
@@ -457,13 +455,12 @@ net_init(struct net *net, int grid, uint64_t seed)
 	net->g = calloc(np, sizeof(float));
 	net->v = calloc(np, sizeof(float));
 	net->a1 = malloc(sizeof(float) * net->nvox * C1);
-	net->d1 = malloc(sizeof(float) * net->nvox * C1);
 	net->p1 = malloc(sizeof(float) * net->npool * C1);
 	net->dp = malloc(sizeof(float) * net->npool * C1);
 	net->a2 = malloc(sizeof(float) * net->npool * C2);
 	if (net->nbr1 == NULL || net->nbr2 == NULL || net->parent == NULL ||
 	    net->w == NULL || net->g == NULL || net->v == NULL ||
-	    net->a1 == NULL || net->d1 == NULL || net->p1 == NULL ||
+	    net->a1 == NULL || net->p1 == NULL ||
 	    net->dp == NULL || net->a2 == NULL)
 		return -1;
 	for (z = 0; z < grid; z++)
@@ -494,20 +491,27 @@ net_free(struct net *net)
 	free(net->g);
 	free(net->v);
 	free(net->a1);
-	free(net->d1);
 	free(net->p1);
 	free(net->dp);
 	free(net->a2);
+}
+
+/* CosmoFlow's activation; its derivative is 1 or LEAK by the sign. */
+static inline float
+leaky(float z)
+{
+	return z > 0 ? z : LEAK * z;
 }
 
 /* Run the network on one field x; the prediction lands in net->out. */
 static void
 net_forward(struct net *net, const float *x)
 {
-	const float	*w1 = net->w + net->off[W1], *b1 = net->w + net->off[B1];
-	const float	*w2 = net->w + net->off[W2], *b2 = net->w + net->off[B2];
-	const float	*w3 = net->w + net->off[W3], *b3 = net->w + net->off[B3];
-	const float	*w4 = net->w + net->off[W4], *b4 = net->w + net->off[B4];
+	const float	*w = net->w;
+	const float	*w1 = w + net->off[W1], *b1 = w + net->off[B1];
+	const float	*w2 = w + net->off[W2], *b2 = w + net->off[B2];
+	const float	*w3 = w + net->off[W3], *b3 = w + net->off[B3];
+	const float	*w4 = w + net->off[W4], *b4 = w + net->off[B4];
 	int		 v, u, k, ci, co, j;
 
 	for (v = 0; v < net->nvox; v++) {
@@ -523,7 +527,7 @@ net_forward(struct net *net, const float *x)
 				acc[co] += w1[k * C1 + co] * xv;
 		}
 		for (co = 0; co < C1; co++)
-			net->a1[v * C1 + co] = acc[co] > 0 ? acc[co] : LEAK * acc[co];
+			net->a1[v * C1 + co] = leaky(acc[co]);
 	}
 	memset(net->p1, 0, sizeof(float) * net->npool * C1);
 	for (v = 0; v < net->nvox; v++)
@@ -547,7 +551,7 @@ net_forward(struct net *net, const float *x)
 					acc[co] += wk[ci * C2 + co] * p[ci];
 		}
 		for (co = 0; co < C2; co++) {
-			acc[co] = acc[co] > 0 ? acc[co] : LEAK * acc[co];
+			acc[co] = leaky(acc[co]);
 			net->a2[u * C2 + co] = acc[co];
 			net->gap[co] += acc[co];
 		}
@@ -559,7 +563,7 @@ net_forward(struct net *net, const float *x)
 
 		for (ci = 0; ci < C2; ci++)
 			s += w3[ci * HIDDEN + j] * net->gap[ci];
-		net->h[j] = s > 0 ? s : LEAK * s;
+		net->h[j] = leaky(s);
 	}
 	for (k = 0; k < NOUT; k++) {
 		float	 s = b4[k];
@@ -578,11 +582,13 @@ static void
 net_backward(struct net *net, const float *x, const float *dout)
 {
 	const float	*w2 = net->w + net->off[W2];
-	const float	*w3 = net->w + net->off[W3], *w4 = net->w + net->off[W4];
-	float		*gw1 = net->g + net->off[W1], *gb1 = net->g + net->off[B1];
-	float		*gw2 = net->g + net->off[W2], *gb2 = net->g + net->off[B2];
-	float		*gw3 = net->g + net->off[W3], *gb3 = net->g + net->off[B3];
-	float		*gw4 = net->g + net->off[W4], *gb4 = net->g + net->off[B4];
+	const float	*w3 = net->w + net->off[W3];
+	const float	*w4 = net->w + net->off[W4];
+	float		*g = net->g;
+	float		*gw1 = g + net->off[W1], *gb1 = g + net->off[B1];
+	float		*gw2 = g + net->off[W2], *gb2 = g + net->off[B2];
+	float		*gw3 = g + net->off[W3], *gb3 = g + net->off[B3];
+	float		*gw4 = g + net->off[W4], *gb4 = g + net->off[B4];
 	float		 dh[HIDDEN], dgap[C2], dz[C2];
 	int		 v, u, k, ci, co, j;
 
