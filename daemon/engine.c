@@ -605,9 +605,11 @@ engine_event(void *arg, const struct sched_event *ev)
 		log_debug("trial %d: run_stop aborted with exit 0",
 		    a->trial_number);
 	state = engine_end_state(a, ev);
-	ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
+	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
 	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
-	    ev->reason);
+	    ev->reason) == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
 	tid = a->trial_id;
 	tnum = a->trial_number;
 	next = a->number + 1;
@@ -871,6 +873,7 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a = calloc(1, sizeof(*a));
 	a->e = e;
 	a->trial_id = la->trial_id;
+	a->attempt_id = la->id;
 	a->trial_number = la->trial_number;
 	a->number = la->number;
 	a->token = strdup(la->token);

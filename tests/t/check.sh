@@ -1,7 +1,7 @@
 #!/bin/sh
 # hpoctl check: validation happens before anything runs, and errors name
 # the file and the key.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.subr"
 
 for f in "$TOP"/etc/campaigns/*.json; do
 	check "shipped example $(basename "$f") is valid" "$HPOCTL" check "$f"

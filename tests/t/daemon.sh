@@ -2,7 +2,7 @@
 # The daemon: a real hpod on a private socket and ledger runs a submitted
 # campaign of the proxy trainer; the client reads the same results through
 # the daemon and straight from the ledger; SIGTERM exits cleanly.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.subr"
 
 check "hpod -n accepts the configuration" "$HPOD" -n -f "$CONF"
 start_daemon

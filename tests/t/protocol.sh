@@ -1,7 +1,7 @@
 #!/bin/sh
 # The control protocol: malformed or wrong requests get a clear error and
 # the daemon keeps serving; SIGHUP with a bad configuration keeps the old.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.subr"
 
 start_daemon
 # send LINE: one request line on the socket, print the reply line.

@@ -2,7 +2,7 @@
 # Restart: hpod stopped mid-campaign leaves its trials running; started
 # again, it re-adopts them from the ledger and their result.json, never
 # duplicating or losing one.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.subr"
 
 start_daemon
 write_campaign rs 4 2 12
@@ -16,7 +16,7 @@ is "two trials are running" \
 check "SIGTERM: the daemon exits 0" stop_daemon
 is "the campaign is still running in the ledger" \
     "$(sql "select state from campaigns where name = 'rs'")" running
-check "its trials outlive the daemon" pgrep -f "hpo-trial -d $T/" >/dev/null
+check "its trials outlive the daemon" trials_alive
 start_daemon
 check "campaign finishes after the restart" wait_campaign rs 180
 is "all four trials completed" \

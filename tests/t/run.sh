@@ -1,7 +1,7 @@
 #!/bin/sh
 # hpoctl run: the foreground engine runs a real campaign of the proxy
 # trainer with no daemon, and its report adds up.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.subr"
 
 write_campaign fg 4 2 3
 rc=0
