@@ -315,7 +315,7 @@ engine_launch(struct engine *e, int64_t trial_id, int trial_number,
 	struct attempt		*a;
 	char			**argv = NULL, **wenv = NULL, **env;
 	char			 err[512], buf[64], tnum[16], anum[16];
-	char			 seedbuf[32], cid[32], **vals;
+	char			 seedbuf[32], target[32], **vals;
 	size_t			 i, nv = 0, ne = 0, nvals;
 	int			 rc = -1;
 
@@ -361,7 +361,7 @@ engine_launch(struct engine *e, int64_t trial_id, int trial_number,
 	/* Values: searched parameters, fixed ones, then the built-ins. */
 	nvals = s->space->n;
 	vals = calloc(nvals + 1, sizeof(*vals));
-	vars = calloc(s->space->n + s->nfixed + 8, sizeof(*vars));
+	vars = calloc(s->space->n + s->nfixed + 9, sizeof(*vars));
 	for (i = 0; i < s->space->n; i++) {
 		space_format(s->space, i, x[i], buf, sizeof(buf));
 		if (s->space->params[i].type == PARAM_CHOICE &&
@@ -378,16 +378,25 @@ engine_launch(struct engine *e, int64_t trial_id, int trial_number,
 	snprintf(tnum, sizeof(tnum), "%d", trial_number);
 	snprintf(anum, sizeof(anum), "%d", number);
 	snprintf(seedbuf, sizeof(seedbuf), "%lld", seed);
-	snprintf(cid, sizeof(cid), "%lld", (long long)e->id);
-	/* Built-ins go first so that a parameter of the same name wins. */
-	memmove(vars + 6, vars, nv * sizeof(*vars));
+	space_shortest(s->target, target, sizeof(target));
+	/*
+	 * Built-ins go first so that a parameter of the same name wins.  The
+	 * campaign's target is {target} unless the campaign has none (then
+	 * the workload's default applies).
+	 */
+	memmove(vars + 7, vars, nv * sizeof(*vars));
 	vars[0] = (struct workload_var){ "trial", tnum };
 	vars[1] = (struct workload_var){ "attempt", anum };
 	vars[2] = (struct workload_var){ "seed", seedbuf };
 	vars[3] = (struct workload_var){ "dir", a->dir };
 	vars[4] = (struct workload_var){ "campaign", s->name };
 	vars[5] = (struct workload_var){ "token", a->token };
-	nv += 6;
+	vars[6] = (struct workload_var){ "target", target };
+	nv += 7;
+	if (!s->has_target) {
+		memmove(vars + 6, vars + 7, (nv - 7) * sizeof(*vars));
+		nv--;
+	}
 	if (workload_render(e->w, vars, nv, &argv, &wenv, err, sizeof(err)) ==
 	    -1) {
 		engine_submit_failed(e, a, err);

@@ -447,19 +447,6 @@ sp_space(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 	return 0;
 }
 
-/* The shortest decimal that reads back as the same double. */
-static void
-sp_shortest(char *buf, size_t len, double v)
-{
-	int	 p;
-
-	for (p = 1; p <= 17; p++) {
-		snprintf(buf, len, "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
-
 /* Parse the fixed parameters: numbers or strings. */
 static int
 sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
@@ -482,7 +469,7 @@ sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 		if (space_find(s->space, p->string) != -1)
 			return sp_fail(sp, k, "also defined in space");
 		if (cJSON_IsNumber(p) && isfinite(p->valuedouble))
-			sp_shortest(num, sizeof(num), p->valuedouble);
+			space_shortest(p->valuedouble, num, sizeof(num));
 		else if (!cJSON_IsString(p))
 			return sp_fail(sp, k, "expected a number or a string, "
 			    "got %s", sp_type(p));

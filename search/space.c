@@ -208,7 +208,7 @@ space_contains(const struct space *sp, size_t i, double x)
 }
 
 /* Write the shortest "%.*g" form of x that strtod reads back exactly. */
-static void
+void
 space_shortest(double x, char *tmp, size_t len)
 {
 	int prec;

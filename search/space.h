@@ -66,6 +66,9 @@ int	 space_find(const struct space *, const char *name);
 int	 space_format(const struct space *, size_t i, double x, char *buf,
 	    size_t len);
 
+/* The shortest decimal text of x that reads back as the same double. */
+void	 space_shortest(double x, char *buf, size_t len);
+
 /* 1 if x is a valid coordinate for parameter i (in range, integral...). */
 int	 space_contains(const struct space *, size_t i, double x);
 

@@ -13,7 +13,7 @@
 #include "workload.h"
 
 const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
-	"campaign", "token", NULL };
+	"campaign", "token", "target", NULL };
 
 static const char *const workload_keys[] = { "name", "description",
 	"program", "args", "env", "defaults", "objective", "fidelity", NULL };
