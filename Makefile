@@ -112,6 +112,12 @@ fuzz:
 demo: deps all
 	tests/demo.sh $(BUILD)
 
+bench: deps all
+	tests/bench/bench.sh $(BUILD)
+
+bench-proxy: deps all
+	tests/bench/minicosmo-table.sh $(BUILD)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
 	  $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)/campaigns \
@@ -136,5 +142,5 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps units check demo fuzz install clean
+.PHONY: all deps units check demo bench bench-proxy fuzz install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
