@@ -12,17 +12,17 @@ LRS="0.0001 0.001 0.003 0.01 0.03 0.1 0.3"
 BSS="16 32 64 128"
 for lr in $LRS; do for bs in $BSS; do for seed in 0 1 2; do
 	echo "$lr $bs $seed"
-done; done; done | xargs -P "$(nproc)" -n 3 sh -c '
-	out="$0/$1-$2-$3"
+done; done; done | T="$T" B="$TOP/$BUILD" xargs -P "$(nproc)" -n 3 sh -c '
+	out="$T/$1-$2-$3"
 	rc=0
-	"$4/minicosmo" --lr "$1" --batch-size "$2" --seed "$3" --epochs 8 \
+	"$B/minicosmo" --lr "$1" --batch-size "$2" --seed "$3" --epochs 8 \
 	    --target 0.14 >"$out.log" 2>/dev/null || rc=$?
 	if [ "$rc" -eq 2 ]; then echo div >"$out"; exit 0; fi
 	grep -o "\"key\": \"eval_error\", \"value\": [0-9.e-]*, \"metadata\": {[^}]*\"epoch_num\": [0-9]*" "$out.log" |
 	    sed "s/.*\"value\": \([0-9.e-]*\),.*\"epoch_num\": \([0-9]*\)/\1 \2/" |
 	    awk "BEGIN { b = 9; hit = \"-\" } { if (\$1 < b) b = \$1; if (\$1 <= 0.14 && hit == \"-\") hit = \$2 }
 		END { printf \"%.3f/%s\n\", b, hit }" >"$out"
-' "$T" _ _ _ "$TOP/$BUILD"
+' run
 printf "| lr \\\\ batch |"
 for bs in $BSS; do printf " %s |" "$bs"; done
 printf "\n|---|"
