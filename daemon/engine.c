@@ -4,75 +4,26 @@
  * Everything happens on the loop thread.  Backend events only update the
  * ledger and the attempt's record; decisions (submit more, stop, finish)
  * are taken in one place, engine_tick(), which runs every poll interval
- * and right after anything changes.
+ * and right after anything changes.  Launching and following a single
+ * attempt is in attempt.c.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
-
-#include <cjson/cJSON.h>
+#include <time.h>
 
 #include "account.h"
-#include "engine.h"
+#include "engine_int.h"
 #include "log.h"
-#include "mllog.h"
 #include "params.h"
-#include "paths.h"
 #include "rng.h"
-#include "search.h"
-#include "tail.h"
-
-enum cancel_as { CANCEL_NONE, CANCEL_USER, CANCEL_PRUNE, CANCEL_BUDGET };
-
-/* An attempt in flight. */
-struct attempt {
-	struct engine	*e;
-	struct attempt	*next;
-	int64_t		 trial_id;
-	int64_t		 attempt_id;
-	int		 trial_number;
-	int		 number;
-	char		*token;
-	char		*dir;
-	char		*out;		/* dir/stdout */
-	int		 started;
-	enum cancel_as	 cancel_as;
-	struct tail	 tail;
-	int		 has_best;	/* the trial's best so far */
-	double		 best;
-	int		 reached;
-	double		 npoints;
-	int		 diverged;	/* run_stop said aborted */
-};
-
-struct engine {
-	struct engine_env	 env;
-	struct campaign_spec	*spec;
-	struct workload		*w;
-	struct search		*search;
-	int64_t			 id;
-	double			 started;
-	uv_timer_t		 timer;
-	struct attempt		*active;
-	int			 nactive;
-	int			 ntrials;	/* trials created */
-	int			 exhausted;	/* no more trials to create */
-	const char		*stop_reason;	/* why no more are created */
-	int			 cancelled;
-	int			 detached;
-	int			 done;
-};
 
 static void	engine_tick(uv_timer_t *);
-static void	engine_event(void *, const struct sched_event *);
 
 /* Wall-clock time in seconds. */
-static double
+double
 engine_now(void)
 {
 	struct timespec	 ts;
@@ -82,7 +33,7 @@ engine_now(void)
 }
 
 /* Report a line of progress. */
-static void __attribute__((format(printf, 2, 3)))
+void __attribute__((format(printf, 2, 3)))
 engine_say(struct engine *e, const char *fmt, ...)
 {
 	char	 buf[1024];
@@ -98,7 +49,7 @@ engine_say(struct engine *e, const char *fmt, ...)
 }
 
 /* Run engine_tick() as soon as the loop gets to it. */
-static void
+void
 engine_kick(struct engine *e)
 {
 	if (!e->detached && !e->done)
@@ -129,17 +80,6 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	uv_timer_init(env->loop, &e->timer);
 	e->timer.data = e;
 	return e;
-}
-
-/* Free an attempt record. */
-static void
-attempt_free(struct attempt *a)
-{
-	tail_release(&a->tail);
-	free(a->token);
-	free(a->dir);
-	free(a->out);
-	free(a);
 }
 
 /* The engine's memory, once its timer is closed. */
@@ -206,325 +146,6 @@ engine_trial_seed(const struct engine *e, int number)
 	return (long long)(rng_next(&r) % 2147483647ULL);
 }
 
-/* A token no other job anywhere will carry. */
-static char *
-engine_token(const struct engine *e, int trial, int attempt)
-{
-	unsigned char	 r[4] = { 0 };
-	char		*t;
-
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		r[0] = (unsigned char)getpid();
-	if (asprintf(&t, "hpod-%lld-%d-%d-%02x%02x%02x%02x", (long long)e->id,
-	    trial, attempt, r[0], r[1], r[2], r[3]) == -1)
-		abort();
-	return t;
-}
-
-/* Write the attempt's params.json: every value the workload receives. */
-static int
-engine_write_params(const struct attempt *a, const char *params_json,
-    long long seed, const struct campaign_spec *s)
-{
-	cJSON	*root, *fixed;
-	char	*path, *tmp, *text;
-	FILE	*f;
-	size_t	 i;
-	int	 rc = -1;
-
-	root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "campaign", s->name);
-	cJSON_AddNumberToObject(root, "trial", a->trial_number);
-	cJSON_AddNumberToObject(root, "attempt", a->number);
-	cJSON_AddNumberToObject(root, "seed", (double)seed);
-	cJSON_AddStringToObject(root, "token", a->token);
-	cJSON_AddItemToObject(root, "params", cJSON_Parse(params_json));
-	fixed = cJSON_AddObjectToObject(root, "fixed");
-	for (i = 0; i < s->nfixed; i++)
-		cJSON_AddStringToObject(fixed, s->fixed[i].name,
-		    s->fixed[i].value);
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (asprintf(&path, "%s/params.json", a->dir) == -1 ||
-	    asprintf(&tmp, "%s/.params.json.tmp", a->dir) == -1)
-		abort();
-	if ((f = fopen(tmp, "w")) != NULL) {
-		fprintf(f, "%s\n", text);
-		if (fclose(f) == 0 && rename(tmp, path) == 0)
-			rc = 0;
-	}
-	cJSON_free(text);
-	free(path);
-	free(tmp);
-	return rc;
-}
-
-/* Unlink an attempt from the active list and free it. */
-static void
-engine_forget(struct engine *e, struct attempt *a)
-{
-	struct attempt	**pp;
-
-	for (pp = &e->active; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == a) {
-			*pp = a->next;
-			e->nactive--;
-			break;
-		}
-	attempt_free(a);
-}
-
-/* Upper-case a parameter name into an HPO_ environment variable. */
-static char *
-engine_envvar(const char *name, const char *value)
-{
-	char	*s, *p;
-
-	if (asprintf(&s, "HPO_%s=%s", name, value) == -1)
-		abort();
-	for (p = s + 4; *p != '='; p++)
-		*p = (*p == '-' || *p == '.') ? '_' :
-		    (*p >= 'a' && *p <= 'z') ? *p - 'a' + 'A' : *p;
-	return s;
-}
-
-/* Mark an attempt that could not be submitted, and its trial, failed. */
-static void
-engine_submit_failed(struct engine *e, struct attempt *a, const char *why)
-{
-	double	 now = engine_now();
-
-	ledger_attempt_finished(e->env.ledger, a->attempt_id, "failed", now, -1,
-	    0, why);
-	ledger_trial_set_state(e->env.ledger, a->trial_id, "failed");
-	engine_say(e, "trial %d: not submitted: %s", a->trial_number, why);
-}
-
-/*
- * Start attempt `number` of a trial: record it, prepare its directory,
- * render what it runs and submit it.  The trial row exists already.
- */
-static int
-engine_launch(struct engine *e, int64_t trial_id, int trial_number,
-    int number, const double *x, const char *params_json, long long seed)
-{
-	const struct campaign_spec *s = e->spec;
-	struct ledger_attempt	 la;
-	struct workload_var	*vars;
-	struct sched_job	 job;
-	struct attempt		*a;
-	char			**argv = NULL, **wenv = NULL, **env;
-	char			 err[512], buf[64], tnum[16], anum[16];
-	char			 seedbuf[32], target[32], **vals;
-	size_t			 i, nv = 0, ne = 0, nvals;
-	int			 rc = -1;
-
-	a = calloc(1, sizeof(*a));
-	a->e = e;
-	a->trial_id = trial_id;
-	a->trial_number = trial_number;
-	a->number = number;
-	a->token = engine_token(e, trial_number, number);
-	if (asprintf(&a->dir, "%s/%lld-%s/trial-%04d/attempt-%d",
-	    e->env.run_dir, (long long)e->id, s->name, trial_number, number) ==
-	    -1 || asprintf(&a->out, "%s/stdout", a->dir) == -1)
-		abort();
-
-	memset(&la, 0, sizeof(la));
-	la.trial_id = trial_id;
-	la.number = number;
-	la.token = a->token;
-	la.dir = a->dir;
-	la.created = engine_now();
-	if (ledger_attempt_insert(e->env.ledger, &la, &a->attempt_id) == -1) {
-		log_warnx("campaign '%s': %s", s->name,
-		    ledger_error(e->env.ledger));
-		attempt_free(a);
-		return -1;
-	}
-	a->next = e->active;
-	e->active = a;
-	e->nactive++;
-	if (paths_mkdir(a->dir, 0755) == -1) {
-		snprintf(err, sizeof(err), "mkdir %s: %s", a->dir,
-		    strerror(errno));
-		engine_submit_failed(e, a, err);
-		goto out;
-	}
-	if (engine_write_params(a, params_json, seed, s) == -1) {
-		snprintf(err, sizeof(err), "write %s/params.json: %s", a->dir,
-		    strerror(errno));
-		engine_submit_failed(e, a, err);
-		goto out;
-	}
-
-	/* Values: searched parameters, fixed ones, then the built-ins. */
-	nvals = s->space->n;
-	vals = calloc(nvals + 1, sizeof(*vals));
-	vars = calloc(s->space->n + s->nfixed + 9, sizeof(*vars));
-	for (i = 0; i < s->space->n; i++) {
-		space_format(s->space, i, x[i], buf, sizeof(buf));
-		if (s->space->params[i].type == PARAM_CHOICE &&
-		    s->space->params[i].choices[(size_t)x[i]].is_string)
-			vals[i] = strdup(
-			    s->space->params[i].choices[(size_t)x[i]].str);
-		else
-			vals[i] = strdup(buf);
-		vars[nv].name = s->space->params[i].name;
-		vars[nv++].value = vals[i];
-	}
-	for (i = 0; i < s->nfixed; i++)
-		vars[nv++] = s->fixed[i];
-	snprintf(tnum, sizeof(tnum), "%d", trial_number);
-	snprintf(anum, sizeof(anum), "%d", number);
-	snprintf(seedbuf, sizeof(seedbuf), "%lld", seed);
-	space_shortest(s->target, target, sizeof(target));
-	/*
-	 * Built-ins go first so that a parameter of the same name wins.  The
-	 * campaign's target is {target} unless the campaign has none (then
-	 * the workload's default applies).
-	 */
-	memmove(vars + 7, vars, nv * sizeof(*vars));
-	vars[0] = (struct workload_var){ "trial", tnum };
-	vars[1] = (struct workload_var){ "attempt", anum };
-	vars[2] = (struct workload_var){ "seed", seedbuf };
-	vars[3] = (struct workload_var){ "dir", a->dir };
-	vars[4] = (struct workload_var){ "campaign", s->name };
-	vars[5] = (struct workload_var){ "token", a->token };
-	vars[6] = (struct workload_var){ "target", target };
-	nv += 7;
-	if (!s->has_target) {
-		memmove(vars + 6, vars + 7, (nv - 7) * sizeof(*vars));
-		nv--;
-	}
-	if (workload_render(e->w, vars, nv, &argv, &wenv, err, sizeof(err)) ==
-	    -1) {
-		engine_submit_failed(e, a, err);
-		goto free_vars;
-	}
-	for (ne = 0; wenv[ne] != NULL; ne++)
-		;
-	env = calloc(ne + nv + 1, sizeof(*env));
-	for (i = 0; i < ne; i++)
-		env[i] = wenv[i];
-	for (i = 0; i < nv; i++)
-		env[ne + i] = engine_envvar(vars[i].name, vars[i].value);
-	free(wenv);
-	wenv = env;
-
-	memset(&job, 0, sizeof(job));
-	job.token = a->token;
-	job.name = a->token;
-	job.dir = a->dir;
-	job.argv = (const char *const *)argv;
-	job.env = (const char *const *)wenv;
-	job.nodes = s->res.nodes;
-	job.gpus_per_node = s->res.gpus_per_node;
-	job.cpus_per_task = s->res.cpus_per_task;
-	job.tasks_per_node = s->res.tasks_per_node;
-	job.time_limit = s->res.time_limit;
-	job.partition = s->res.partition;
-	job.account = s->res.account;
-	job.qos = s->res.qos;
-	job.constraint = s->res.constraint;
-	job.cb = engine_event;
-	job.arg = a;
-	if (sched_submit(e->env.sched, &job) == -1) {
-		snprintf(err, sizeof(err), "the %s backend refused the job "
-		    "(resources beyond what it has?)", e->env.sched->ops->name);
-		engine_submit_failed(e, a, err);
-		goto free_vars;
-	}
-	rc = 0;
-free_vars:
-	workload_strv_free(argv);
-	workload_strv_free(wenv);
-	for (i = 0; i < nvals; i++)
-		free(vals[i]);
-	free(vals);
-	free(vars);
-out:
-	if (rc == -1)
-		engine_forget(e, a);
-	return rc;
-}
-
-/* Is value better than the best so far? */
-static int
-engine_better(const struct engine *e, int has_best, double best, double v)
-{
-	if (!has_best)
-		return 1;
-	return e->spec->maximize ? v > best : v < best;
-}
-
-/* Does value meet the campaign's target? */
-static int
-engine_meets(const struct engine *e, double v)
-{
-	if (!e->spec->has_target)
-		return 0;
-	return e->spec->maximize ? v >= e->spec->target : v <= e->spec->target;
-}
-
-/* One line of an attempt's output: record MLLOG metric points. */
-static void
-engine_line(void *arg, const char *line, size_t len)
-{
-	struct attempt		*a = arg;
-	struct engine		*e = a->e;
-	struct mllog_event	 ev;
-	char			 err[256];
-	double			 when, step, now;
-
-	if (mllog_parse_line(line, len, &ev, err, sizeof(err)) != 0)
-		return;
-	if (strcmp(ev.key, "run_stop") == 0 && strcmp(ev.status, "aborted") ==
-	    0)
-		a->diverged = 1;
-	if (!ev.has_num || !isfinite(ev.num))
-		return;
-	if (strcmp(ev.key, e->spec->metric) != 0 &&
-	    strncmp(ev.key, "eval_", 5) != 0 &&
-	    strncmp(ev.key, "train_", 6) != 0)
-		return;
-	/* The job's own clock, unless it is clearly not comparable to ours. */
-	now = engine_now();
-	when = ev.time_ms / 1000.0;
-	if (when < e->started - 60 || when > now + 60)
-		when = now;
-	step = ev.has_epoch ? ev.epoch : a->npoints;
-	a->npoints++;
-	ledger_metric_insert(e->env.ledger, a->attempt_id, step, ev.key, ev.num,
-	    when);
-	if (strcmp(ev.key, e->spec->metric) != 0 ||
-	    !engine_better(e, a->has_best, a->best, ev.num))
-		return;
-	a->has_best = 1;
-	a->best = ev.num;
-	if (!a->reached && engine_meets(e, ev.num)) {
-		a->reached = 1;
-		engine_say(e, "trial %d: %s %g at %s %g meets the target",
-		    a->trial_number, ev.key, ev.num, strcmp(e->w->fidelity,
-		    "steps") == 0 ? "step" : "epoch", step);
-		ledger_trial_set_best(e->env.ledger, a->trial_id, ev.num, step,
-		    1, when);
-		if (e->spec->stop_on_target && e->stop_reason == NULL)
-			e->stop_reason = "target reached";
-		engine_kick(e);
-	} else
-		ledger_trial_set_best(e->env.ledger, a->trial_id, ev.num, step,
-		    a->reached, 0);
-}
-
-/* Read what an attempt printed since the last poll. */
-static void
-engine_follow(struct attempt *a, int final)
-{
-	tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
-	    engine_line, a);
-}
-
 /* The ledger's name for how an attempt ended. */
 static const char *
 engine_end_state(const struct attempt *a, const struct sched_event *ev)
@@ -568,7 +189,7 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 				ledger_trial_set_state(e->env.ledger, trial_id,
 				    "failed");
 			} else
-				engine_launch(e, trial_id, trial_number, number,
+				attempt_launch(e, trial_id, trial_number, number,
 				    x, t[i].params_json, t[i].seed);
 			break;
 		}
@@ -578,7 +199,7 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 }
 
 /* A backend event for one of our attempts. */
-static void
+void
 engine_event(void *arg, const struct sched_event *ev)
 {
 	struct attempt	*a = arg;
@@ -601,18 +222,15 @@ engine_event(void *arg, const struct sched_event *ev)
 		ledger_trial_set_state(e->env.ledger, a->trial_id, "running");
 		return;
 	case SCHED_EV_SUBMIT_FAILED:
-		engine_submit_failed(e, a, ev->reason ? ev->reason :
+		attempt_submit_failed(e, a, ev->reason ? ev->reason :
 		    "submission failed");
-		engine_forget(e, a);
+		attempt_forget(e, a);
 		engine_kick(e);
 		return;
 	case SCHED_EV_END:
 		break;
 	}
-	engine_follow(a, 1);
-	if (a->diverged && ev->state == SCHED_COMPLETED)
-		log_debug("trial %d: run_stop aborted with exit 0",
-		    a->trial_number);
+	attempt_follow(a, 1);
 	state = engine_end_state(a, ev);
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
 	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
@@ -626,7 +244,7 @@ engine_event(void *arg, const struct sched_event *ev)
 		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
 		    a->number, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "");
-		engine_forget(e, a);
+		attempt_forget(e, a);
 		engine_retry(e, tid, tnum, next);
 		engine_kick(e);
 		return;
@@ -650,7 +268,7 @@ engine_event(void *arg, const struct sched_event *ev)
 		engine_say(e, "trial %d: %s%s%s, no %s reported", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
 		    e->spec->metric);
-	engine_forget(e, a);
+	attempt_forget(e, a);
 	engine_kick(e);
 }
 
@@ -745,7 +363,7 @@ engine_new_trial(struct engine *e)
 	}
 	e->ntrials++;
 	engine_say(e, "trial %d: %s", lt.number, pj);
-	rc = engine_launch(e, tid, lt.number, 0, x, pj, seed);
+	rc = attempt_launch(e, tid, lt.number, 0, x, pj, seed);
 	free(pj);
 	free(x);
 	return rc;
@@ -824,7 +442,7 @@ engine_tick(uv_timer_t *t)
 		return;
 	for (a = e->active; a != NULL; a = a->next)
 		if (a->started)
-			engine_follow(a, 0);
+			attempt_follow(a, 0);
 	engine_check_budget(e, now);
 	if (e->stop_reason != NULL && strcmp(e->stop_reason, "target reached")
 	    == 0)

@@ -176,14 +176,3 @@ paths_mkdir(const char *path, int mode)
 		return -1;
 	return 0;
 }
-
-/* Free a NULL-terminated vector of strings. */
-void
-paths_strv_free(char **v)
-{
-	size_t	 i;
-
-	for (i = 0; v != NULL && v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
-}

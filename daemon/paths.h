@@ -1,7 +1,8 @@
 /*
  * paths.h: where hpod keeps its socket, ledger and attempt directories,
  * and where it finds its helper programs and workload specs.
- * Every returned string is malloc'ed and owned by the caller.
+ * Every returned string is malloc'ed and owned by the caller; free the
+ * vectors with workload_strv_free().
  */
 #ifndef HPOD_PATHS_H
 #define HPOD_PATHS_H
@@ -27,6 +28,5 @@ char	**paths_workdirs(const char *extra);
 int	 paths_mkdir(const char *path, int mode);
 /* The directory part of path ("." if none). */
 char	*paths_dirname(const char *path);
-void	 paths_strv_free(char **);
 
 #endif

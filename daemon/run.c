@@ -21,8 +21,8 @@ run_bind(struct campaign_spec *s, const struct config *cfg, char *err,
 	prog = paths_progdirs();
 	w = workload_find(s->workload, s->path, (const char *const *)dirs,
 	    (const char *const *)prog, err, errlen);
-	paths_strv_free(dirs);
-	paths_strv_free(prog);
+	workload_strv_free(dirs);
+	workload_strv_free(prog);
 	if (w == NULL)
 		return NULL;
 	if (spec_bind(s, w, err, errlen) == -1) {
@@ -65,7 +65,7 @@ run_backend(uv_loop_t *loop, const char *name, const struct config *cfg,
 	}
 	prog = paths_progdirs();
 	wrapper = workload_which("hpo-trial", (const char *const *)prog);
-	paths_strv_free(prog);
+	workload_strv_free(prog);
 	if (wrapper == NULL) {
 		snprintf(err, errlen, "hpo-trial not found beside the "
 		    "executable, in " HPOD_LIBEXECDIR " or in $PATH");

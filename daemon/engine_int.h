@@ -1,0 +1,79 @@
+/*
+ * engine_int.h: what engine.c (the campaign state machine) and attempt.c
+ * (launching and following one attempt) share.  Private to daemon/.
+ */
+#ifndef HPOD_ENGINE_INT_H
+#define HPOD_ENGINE_INT_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "search.h"
+#include "tail.h"
+
+enum cancel_as { CANCEL_NONE, CANCEL_USER, CANCEL_PRUNE, CANCEL_BUDGET };
+
+/* An attempt in flight. */
+struct attempt {
+	struct engine	*e;
+	struct attempt	*next;
+	int64_t		 trial_id;
+	int64_t		 attempt_id;
+	int		 trial_number;
+	int		 number;
+	char		*token;
+	char		*dir;
+	char		*out;		/* dir/stdout */
+	int		 started;
+	enum cancel_as	 cancel_as;
+	struct tail	 tail;
+	int		 has_best;	/* the trial's best so far */
+	double		 best;
+	int		 reached;
+	double		 npoints;
+};
+
+struct engine {
+	struct engine_env	 env;
+	struct campaign_spec	*spec;
+	struct workload		*w;
+	struct search		*search;
+	int64_t			 id;
+	double			 started;
+	uv_timer_t		 timer;
+	struct attempt		*active;
+	int			 nactive;
+	int			 ntrials;	/* trials created */
+	int			 exhausted;	/* no more trials to create */
+	const char		*stop_reason;	/* why no more are created */
+	int			 cancelled;
+	int			 detached;
+	int			 done;
+};
+
+/* engine.c */
+double	 engine_now(void);
+void	 engine_say(struct engine *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 engine_kick(struct engine *);
+void	 engine_event(void *, const struct sched_event *);
+
+/* attempt.c */
+/*
+ * Record attempt `number` of a trial, prepare its directory, render what
+ * it runs and submit it.  The trial row exists already.  -1 if it could not
+ * be submitted (the attempt and trial are then marked failed).
+ */
+int	 attempt_launch(struct engine *, int64_t trial_id, int trial_number,
+	    int number, const double *x, const char *params_json,
+	    long long seed);
+/* Record that an attempt could not be submitted. */
+void	 attempt_submit_failed(struct engine *, struct attempt *,
+	    const char *why);
+/* Read new output of an attempt and record its metric points. */
+void	 attempt_follow(struct attempt *, int final);
+/* Unlink an attempt from the engine's active list and free it. */
+void	 attempt_forget(struct engine *, struct attempt *);
+void	 attempt_free(struct attempt *);
+
+#endif
