@@ -74,7 +74,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 # Debian packages needed to build and test; installed if missing (as root).
 DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
 	libcjson-dev libslurm-dev
-DEB_TEST  := clang perl sqlite3 jq mandoc
+DEB_TEST  := clang perl sqlite3 jq mandoc procps
 deps:
 	@missing=; for p in $(DEB_BUILD) $(DEB_TEST); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \

@@ -8,13 +8,8 @@
  * queued and a 0-ms timer delivers them from the loop.  A job is counted
  * by active() until its END event has been delivered.
  *
- * Adopted jobs (started by an earlier daemon) do not count against the
- * CPUs: adopt() does not say what they use, and they run whatever we do.
- * They are watched by one shared 1-s timer, through their result.json and
- * their wrapper's pid.
+ * Adopted jobs (started by an earlier daemon) are in local_adopt.c.
  */
-#include <sys/queue.h>
-#include <sys/types.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,81 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <uv.h>
-
-#include "result.h"
-#include "sched.h"
-
-#define LOCAL_GRACE_MS	15000	/* cancel to SIGKILL; hpo-trial uses 10 s */
-#define LOCAL_SLACK_S	30	/* past the time limit before SIGKILL */
-#define LOCAL_WATCH_MS	1000	/* polling period for adopted jobs */
-#define LOCAL_GRACE_S	(LOCAL_GRACE_MS / 1000)
+#include "local_int.h"
 
 extern char **environ;
-
-enum ljob_state {
-	LJOB_QUEUED,		/* waiting for CPUs */
-	LJOB_RUNNING,		/* our child */
-	LJOB_ADOPTED,		/* someone else's child, watched by pid */
-	LJOB_DONE		/* END queued, handles closing */
-};
-
-struct local;
-
-struct ljob {
-	TAILQ_ENTRY(ljob) entry;
-	struct local	*l;
-	enum ljob_state	 state;
-	char		*token;
-	char		*dir;
-	char		*job_id;
-	char		**argv;
-	char		**env;
-	int		 nodes, gpus, cpus;
-	long		 time_limit;
-	sched_event_cb	 cb;
-	void		*arg;
-	long		 pid;
-	int		 cancelled;	/* we asked it to stop */
-	int		 overdue;	/* killed past its time limit */
-	double		 kill_at;	/* adopted: when to SIGKILL, 0 = never */
-	int		 nopen;		/* handles not yet closed */
-	int		 spawned;	/* proc was handed to uv_spawn() */
-	uv_process_t	 proc;
-	uv_timer_t	 grace;		/* SIGKILL after a cancel */
-	uv_timer_t	 limit;		/* SIGKILL past the time limit */
-};
-
-struct lev {
-	TAILQ_ENTRY(lev) entry;
-	struct sched_event ev;		/* its strings point into the fields */
-	char		*token, *job_id, *host, *reason;
-	sched_event_cb	 cb;
-	void		*arg;
-};
-
-struct local {
-	struct sched	 sched;		/* first: the engine's handle */
-	uv_loop_t	*loop;
-	char		*wrapper;
-	char		 host[256];
-	int		 cpus;		/* CPUs we may use */
-	int		 used;		/* CPUs running jobs hold */
-	int		 nactive;	/* jobs whose END is not yet delivered */
-	TAILQ_HEAD(, ljob) jobs;	/* in submission order */
-	TAILQ_HEAD(, lev) events;	/* waiting for delivery */
-	uv_timer_t	 defer;		/* delivers events */
-	uv_timer_t	 watch;		/* polls adopted jobs */
-	int		 nopen;
-	int		 closing;
-	void		(*done)(void *);
-	void		*done_arg;
-};
 
 static void	local_schedule(struct local *);
 
 /* Return the wall-clock time in seconds since the epoch. */
-static double
+double
 local_now(void)
 {
 	struct timespec ts;
@@ -144,7 +72,7 @@ local_strv_free(char **v)
 }
 
 /* Free a job and what it owns; its handles are closed. */
-static void
+void
 ljob_free(struct ljob *j)
 {
 	free(j->token);
@@ -167,7 +95,7 @@ lev_free(struct lev *e)
 }
 
 /* Return the live job named token, or NULL. */
-static struct ljob *
+struct ljob *
 local_find(struct local *l, const char *token)
 {
 	struct ljob *j;
@@ -230,7 +158,7 @@ oom:
 }
 
 /* Queue an END event for j with state st. */
-static void
+void
 local_end(struct ljob *j, enum sched_state st, const struct trial_result *r,
     const char *reason)
 {
@@ -250,7 +178,7 @@ local_end(struct ljob *j, enum sched_state st, const struct trial_result *r,
 }
 
 /* Queue the END event that a finished result r means for j. */
-static void
+void
 local_end_result(struct ljob *j, const struct trial_result *r)
 {
 	char reason[64];
@@ -596,7 +524,7 @@ local_atleast1(int n)
 }
 
 /* Make a job record for token; NULL when out of memory. */
-static struct ljob *
+struct ljob *
 local_job_new(struct local *l, const char *token, const char *dir,
     sched_event_cb cb, void *arg)
 {
@@ -660,17 +588,6 @@ local_submit(struct sched *s, const struct sched_job *job)
 	return 0;
 }
 
-/*
- * Signal an adopted job's wrapper: its process group when it leads one (we
- * started it detached), else the wrapper alone, which forwards the signal.
- */
-static void
-local_kill_adopted(const struct ljob *j, int sig)
-{
-	if (j->pid > 0 && kill(-(pid_t)j->pid, sig) == -1 && errno == ESRCH)
-		kill((pid_t)j->pid, sig);
-}
-
 /* Cancel a job: drop it if queued, else SIGTERM its wrapper. */
 static int
 local_cancel(struct sched *s, const char *token)
@@ -702,99 +619,6 @@ local_cancel(struct sched *s, const char *token)
 	case LJOB_DONE:
 		break;
 	}
-	return 0;
-}
-
-/* Check one adopted job; return 1 when it has ended (END queued). */
-static int
-local_check_adopted(struct ljob *j)
-{
-	struct trial_result r;
-	char err[PATH_MAX + 128];
-	int rc;
-
-	rc = result_read(j->dir, &r, err, sizeof(err));
-	if (rc == 0 && !r.running) {
-		local_end_result(j, &r);
-		return 1;
-	}
-	if (rc == 0 && j->pid > 0 &&
-	    (kill((pid_t)j->pid, 0) == 0 || errno == EPERM)) {
-		if (j->kill_at > 0 && local_now() >= j->kill_at) {
-			local_kill_adopted(j, SIGKILL);
-			j->kill_at = 0;
-		}
-		return 0;
-	}
-	if (rc == 0)
-		local_end(j, j->cancelled ? SCHED_CANCELLED : SCHED_LOST, &r,
-		    "job vanished");
-	else
-		local_end(j, SCHED_LOST, NULL, rc == 1 ? "no result.json" : err);
-	return 1;
-}
-
-/* Poll the adopted jobs; stop when there are none left. */
-static void
-local_watch(uv_timer_t *h)
-{
-	struct local *l = h->data;
-	struct ljob *j, *next;
-	int left = 0;
-
-	for (j = TAILQ_FIRST(&l->jobs); j != NULL; j = next) {
-		next = TAILQ_NEXT(j, entry);
-		if (j->state != LJOB_ADOPTED)
-			continue;
-		if (local_check_adopted(j)) {
-			TAILQ_REMOVE(&l->jobs, j, entry);
-			ljob_free(j);
-		} else
-			left++;
-	}
-	if (left == 0)
-		uv_timer_stop(&l->watch);
-}
-
-/* Take back a job an earlier daemon started, from its result.json. */
-static int
-local_adopt(struct sched *s, const char *token, const char *job_id,
-    const char *dir, sched_event_cb cb, void *arg)
-{
-	struct local *l = (struct local *)s;
-	struct trial_result r;
-	struct ljob *j;
-	char err[PATH_MAX + 128], reason[320];
-
-	if (l->closing || token == NULL || dir == NULL || cb == NULL ||
-	    local_find(l, token) != NULL)
-		return -1;
-	if ((j = local_job_new(l, token, dir, cb, arg)) == NULL)
-		return -1;
-	if (job_id != NULL && (j->job_id = strdup(job_id)) == NULL) {
-		ljob_free(j);
-		return -1;
-	}
-	l->nactive++;
-	j->state = LJOB_ADOPTED;
-	if (result_read(dir, &r, err, sizeof(err)) == 0 && r.running) {
-		if (strcmp(r.host, l->host) != 0) {
-			snprintf(reason, sizeof(reason), "job ran on host "
-			    "'%s', not here", r.host);
-			local_end(j, SCHED_LOST, &r, reason);
-			ljob_free(j);
-			return 0;
-		}
-		j->pid = r.pid;
-	}
-	if (local_check_adopted(j)) {
-		ljob_free(j);
-		return 0;
-	}
-	TAILQ_INSERT_TAIL(&l->jobs, j, entry);
-	if (!uv_is_active((uv_handle_t *)&l->watch))
-		uv_timer_start(&l->watch, local_watch, LOCAL_WATCH_MS,
-		    LOCAL_WATCH_MS);
 	return 0;
 }
 
