@@ -18,6 +18,9 @@
 #include "mllog.h"
 #include "paths.h"
 
+/* Malformed MLLOG lines reported per attempt; later ones only counted. */
+#define ATTEMPT_BAD_LINES_SHOWN	3
+
 /* Free an attempt record. */
 void
 attempt_free(struct attempt *a)
@@ -300,8 +303,27 @@ attempt_line(void *arg, const char *line, size_t len)
 	char			 err[256];
 	double			 when, step, now;
 
-	if (mllog_parse_line(line, len, &ev, err, sizeof(err)) != 0)
+	a->lines++;
+	switch (mllog_parse_line(line, len, &ev, err, sizeof(err))) {
+	case 0:
+		break;
+	case -1:
+		/* Say so, but a chatty broken trainer must not flood the log. */
+		if (a->bad_lines++ < ATTEMPT_BAD_LINES_SHOWN)
+			engine_say(e, "trial %d attempt %d: %s:%ld: %s; line "
+			    "ignored", a->trial_number, a->number, a->out,
+			    a->lines, err);
 		return;
+	default:
+		return;
+	}
+	if (strcmp(ev.key, e->spec->metric) == 0 && !ev.has_num) {
+		if (a->bad_lines++ < ATTEMPT_BAD_LINES_SHOWN)
+			engine_say(e, "trial %d attempt %d: %s:%ld: %s is not a "
+			    "number; line ignored", a->trial_number, a->number,
+			    a->out, a->lines, ev.key);
+		return;
+	}
 	if (!ev.has_num || !isfinite(ev.num))
 		return;
 	if (strcmp(ev.key, e->spec->metric) != 0 &&

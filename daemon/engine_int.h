@@ -31,6 +31,8 @@ struct attempt {
 	double		 best;
 	int		 reached;
 	double		 npoints;
+	long		 lines;		/* output lines read */
+	long		 bad_lines;	/* malformed MLLOG lines among them */
 };
 
 struct engine {

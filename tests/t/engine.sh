@@ -19,8 +19,8 @@ JSON
 LR='"lr": {"type": "float", "min": 0.01, "max": 0.05, "scale": "log"}'
 run() {
 	rc=0
-	"$HPOCTL" -f "$CONF" run -q --format json "$T/$1.json" >"$T/$1.out" \
-	    2>"$T/$1.err" || rc=$?
+	"$HPOCTL" -f "$CONF" run ${QUIET--q} --format json "$T/$1.json" \
+	    >"$T/$1.out" 2>"$T/$1.err" || rc=$?
 	echo "$rc"
 }
 q() {
@@ -91,4 +91,22 @@ is "the diverged trial failed" "$(jq .trials.failed "$T/div.out")" 1
 is "with the trainer's exit status" "$(q div a.exit_code)" 2
 check "and its divergence message kept in the attempt's stderr" \
     grep -q "diverged" "$(q div a.dir)/stderr"
+# Bad job output: malformed MLLOG lines are reported with the file and
+# line, and ignored; the good lines around them still count.
+cat >"$T/chatty.json" <<'JSON'
+{"name": "chatty", "program": "sh",
+ "args": ["-c", "echo ':::MLLOG {{\"key\": '; echo ':::MLLOG {{\"key\": \"eval_error\", \"value\": \"low\"}}'; printf ':::MLLOG {{\"key\": \"eval_error\", \"value\": %s, \"metadata\": {{\"epoch_num\": 1}}}}\\n' \"$0\"", "{x}"],
+ "objective": {"metric": "eval_error", "goal": "min", "target": 0.5}}
+JSON
+cat >"$T/bad-output.json" <<JSON
+{"name": "bad-output", "workload": "$T/chatty.json",
+ "space": {"x": {"type": "float", "min": 0.1, "max": 0.2}},
+ "budget": {"max_trials": 1}}
+JSON
+is "a campaign with malformed job output finishes" "$(QUIET= run bad-output)" 0
+check "the malformed line is reported with file and line" \
+    grep -q "trial 0 attempt 0: .*/attempt-0/stdout:1: .*line ignored" "$T/bad-output.err"
+check "a non-numeric metric is reported with file and line" \
+    grep -q "stdout:2: eval_error is not a number; line ignored" "$T/bad-output.err"
+check "the good line still counts" jq -e '.best.value >= 0.1 and .best.value <= 0.2 and .trials.reached_target == 1' "$T/bad-output.out"
 done_testing
