@@ -477,6 +477,7 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.target = s->target;
 	c.started = e->started = engine_now();
 	c.max_trials = s->max_trials;
+	c.driver = (char *)e->env.driver;
 	if (ledger_campaign_insert(e->env.ledger, &c, &e->id) == -1) {
 		snprintf(err, errlen, "%s", ledger_error(e->env.ledger));
 		return -1;

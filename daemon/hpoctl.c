@@ -220,6 +220,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	env.sched = fg.sched;
 	env.run_dir = cfg->run_dir;
 	env.poll_interval = cfg->poll_interval;
+	env.driver = "foreground";
 	env.progress = fg_progress;
 	env.done = fg_done;
 	env.arg = &fg;

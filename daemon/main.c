@@ -91,6 +91,7 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 	env.sched = d->local;
 	env.run_dir = d->cfg.run_dir;
 	env.poll_interval = d->cfg.poll_interval;
+	env.driver = "daemon";
 	env.progress = hpod_progress;
 	env.done = hpod_done;
 	env.arg = d;
@@ -265,6 +266,9 @@ hpod_resume(struct hpod *d)
 		return;
 	}
 	for (i = 0; i < n; i++) {
+		/* A foreground run is its own master, even if it died. */
+		if (cs[i].driver != NULL && strcmp(cs[i].driver, "daemon") != 0)
+			continue;
 		s = spec_parse(cs[i].spec_json, strlen(cs[i].spec_json),
 		    cs[i].spec_path ? cs[i].spec_path : cs[i].name, err,
 		    sizeof(err));

@@ -105,6 +105,7 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "workload", c->workload);
 	cJSON_AddStringToObject(o, "backend", c->backend);
+	cJSON_AddStringToObject(o, "driver", c->driver ? c->driver : "daemon");
 	cJSON_AddStringToObject(o, "state", c->state);
 	cJSON_AddNumberToObject(o, "started", c->started);
 	report_add_number(o, "ended", c->ended > 0, c->ended);

@@ -53,6 +53,7 @@ struct ledger_campaign {
 	double		 target;
 	double		 started, ended;
 	int		 max_trials;
+	char		*driver;	/* "daemon" (default) or "foreground" */
 };
 void	 ledger_campaign_release(struct ledger_campaign *);
 

@@ -99,6 +99,13 @@ const char *const ledger_migrations[] = {
 	"  message TEXT"
 	");"
 	"CREATE INDEX events_campaign ON events (campaign_id, id);",
+
+	/*
+	 * 1 -> 2: who drives a campaign.  The daemon resumes only its own;
+	 * a foreground `hpoctl run` is never taken over behind its back.
+	 */
+	"ALTER TABLE campaigns ADD COLUMN driver TEXT NOT NULL"
+	"  DEFAULT 'daemon' CHECK (driver IN ('daemon', 'foreground'));",
 };
 
 /* The schema version this build creates and understands. */

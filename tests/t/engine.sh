@@ -91,6 +91,25 @@ is "the diverged trial failed" "$(jq .trials.failed "$T/div.out")" 1
 is "with the trainer's exit status" "$(q div a.exit_code)" 2
 check "and its divergence message kept in the attempt's stderr" \
     grep -q "diverged" "$(q div a.dir)/stderr"
+# One interrupt cancels a foreground campaign; its attempts are costed.
+spec intr "$LR" '"epochs": 500, "target": 0.001' '"max_trials": 3, "max_parallel": 2'
+"$HPOCTL" -f "$CONF" run -q --format json "$T/intr.json" >"$T/intr.out" \
+    2>"$T/intr.err" &
+RUNPID=$!
+for _ in $(seq 1 100); do
+	[ "$(q intr "count(*)" "and a.started is not null")" -ge 2 ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -INT "$RUNPID"
+rc=0
+wait "$RUNPID" || rc=$?
+is "an interrupted hpoctl run exits 2" "$rc" 2
+is "the campaign is cancelled" "$(jq -r .campaign.state "$T/intr.out")" cancelled
+is "its running trials are cancelled" "$(jq .trials.cancelled "$T/intr.out")" 2
+check "and costed" jq -e '.cost.cpu_hours > 0' "$T/intr.out"
+is "no trial is left running" "$(pgrep -fc "hpo-trial -d $T/state/runs/[0-9]*-intr/" || true)" 0
+
 # Bad job output: malformed MLLOG lines are reported with the file and
 # line, and ignored; the good lines around them still count.
 cat >"$T/chatty.json" <<'JSON'

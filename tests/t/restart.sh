@@ -27,4 +27,25 @@ is "every attempt ended" \
     "$(sql "select count(*) from attempts where ended is null")" 0
 check "re-adoption was logged" grep -q "re-adopted" "$T/hpod.log"
 check "the daemon stops" stop_daemon
+
+# A foreground run that died (killed) stays its own: the daemon does not
+# take it over behind the user's back.
+write_campaign fg 2 2 200
+"$HPOCTL" -f "$CONF" run "$T/fg.json" >/dev/null 2>"$T/fg.err" &
+FG=$!
+for _ in $(seq 1 100); do
+	[ "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'fg' and a.started is not null")" -ge 2 ] && break
+	sleep 0.1
+done
+kill -KILL "$FG"
+wait "$FG" || true
+is "the campaign is left to the foreground" \
+    "$(sql "select driver || ' ' || state from campaigns where name = 'fg'")" \
+    "foreground running"
+start_daemon
+sleep 1
+check "the daemon does not resume it" sh -c "! grep -q \"campaign fg\" '$T/hpod.log'"
+check "ping: no campaign running in the daemon" sh -c \
+    "'$HPOCTL' ping | grep -q ', 0 campaigns running'"
+check "the daemon stops" stop_daemon
 done_testing

@@ -13,6 +13,7 @@
 
 #include "account.h"
 #include "ledger.h"
+#include "ledger_int.h"
 #include "tap.h"
 
 static char tmpdir[64];
@@ -490,6 +491,31 @@ test_migrations(void)
 	is_str(buf, "1", "no campaign lost or added");
 }
 
+/* A version-1 ledger (before campaigns.driver) is migrated in place. */
+static void
+test_migration_v2(void)
+{
+	struct ledger *l;
+	struct ledger_campaign out;
+	char buf[64], sql[128];
+
+	raw_exec(path_of("v1.db"), ledger_migrations[0]);
+	raw_exec(path_of("v1.db"), "PRAGMA user_version = 1;"
+	    "INSERT INTO campaigns (name, state, started) VALUES ('old', "
+	    "'running', 5)");
+	l = open_or_die(path_of("v1.db"), 0);
+	is_int(ledger_schema_version(l), ledger_schema_latest(),
+	    "a version-1 ledger is migrated to the latest");
+	ok(ledger_campaign_find(l, "old", &out) == 0, "its campaign is kept");
+	is_str(out.driver, "daemon", "and belongs to the daemon");
+	is_int((long long)out.started, 5, "with its data");
+	ledger_campaign_release(&out);
+	ledger_close(l);
+	raw_text(path_of("v1.db"), "PRAGMA user_version", buf, sizeof(buf));
+	snprintf(sql, sizeof(sql), "%d", ledger_schema_latest());
+	is_str(buf, sql, "user_version on disk is the latest");
+}
+
 /* Add a trial with the given state to campaign cid. */
 static int64_t
 add_trial(struct ledger *l, int64_t cid, int number, const char *state,
@@ -648,6 +674,7 @@ main(void)
 	test_duplicates();
 	test_bad_files();
 	test_migrations();
+	test_migration_v2();
 	test_account();
 	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
