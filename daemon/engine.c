@@ -160,8 +160,8 @@ static int
 engine_retryable(const struct engine *e, const struct attempt *a,
     enum sched_state st)
 {
-	if (e->cancelled || a->cancel_as != CANCEL_NONE ||
-	    a->number >= e->spec->retry_limit)
+	if (e->cancelled || e->stop_reason != NULL ||
+	    a->cancel_as != CANCEL_NONE || a->number >= e->spec->retry_limit)
 		return 0;
 	return st == SCHED_NODE_FAIL || st == SCHED_PREEMPTED ||
 	    st == SCHED_LOST || (st == SCHED_TIMEOUT && e->spec->retry_timeout);
@@ -334,8 +334,6 @@ engine_new_trial(struct engine *e)
 	free(obs);
 	if (rc != 0) {
 		e->exhausted = 1;
-		if (e->stop_reason == NULL)
-			e->stop_reason = "search space exhausted";
 		free(x);
 		return 1;
 	}
@@ -425,7 +423,8 @@ engine_finish(struct engine *e)
 	uv_timer_stop(&e->timer);
 	ledger_campaign_set_state(e->env.ledger, e->id, state, engine_now());
 	engine_say(e, "campaign %s: %s (%d trials)", state,
-	    e->stop_reason ? e->stop_reason : "all trials done", e->ntrials);
+	    e->stop_reason ? e->stop_reason : e->exhausted ?
+	    "search space exhausted" : "all trials done", e->ntrials);
 	if (e->env.done != NULL)
 		e->env.done(e->env.arg, e);
 }

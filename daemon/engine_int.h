@@ -47,7 +47,7 @@ struct engine {
 	int			 nactive;
 	int			 ntrials;	/* trials created */
 	int			 exhausted;	/* no more trials to create */
-	const char		*stop_reason;	/* why no more are created */
+	const char		*stop_reason;	/* why it stops early, or NULL */
 	int			 cancelled;
 	int			 detached;
 	int			 done;
