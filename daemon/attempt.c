@@ -64,7 +64,8 @@ attempt_write_params(const struct attempt *a, const char *params_json,
 	cJSON_AddNumberToObject(root, "attempt", a->number);
 	cJSON_AddNumberToObject(root, "seed", (double)seed);
 	cJSON_AddStringToObject(root, "token", a->token);
-	cJSON_AddItemToObject(root, "params", cJSON_Parse(params_json));
+	/* Raw: exactly the ledger's text, not cJSON's reprint of it. */
+	cJSON_AddRawToObject(root, "params", params_json);
 	fixed = cJSON_AddObjectToObject(root, "fixed");
 	for (i = 0; i < s->nfixed; i++)
 		cJSON_AddStringToObject(fixed, s->fixed[i].name,
@@ -142,7 +143,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	char			**argv = NULL, **wenv = NULL, **env;
 	char			 err[512], buf[64], tnum[16], anum[16];
 	char			 seedbuf[32], target[32], **vals;
-	size_t			 i, nv = 0, ne = 0, nvals;
+	size_t			 i, j, nv = 0, ne = 0, nvals;
 	int			 rc = -1;
 
 	a = calloc(1, sizeof(*a));
@@ -233,8 +234,14 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	env = calloc(ne + nv + 1, sizeof(*env));
 	for (i = 0; i < ne; i++)
 		env[i] = wenv[i];
-	for (i = 0; i < nv; i++)
-		env[ne + i] = attempt_envvar(vars[i].name, vars[i].value);
+	for (i = 0; i < nv; i++) {
+		/* A built-in shadowed by a parameter is not exported twice. */
+		for (j = i + 1; j < nv; j++)
+			if (strcmp(vars[i].name, vars[j].name) == 0)
+				break;
+		if (j == nv)
+			env[ne++] = attempt_envvar(vars[i].name, vars[i].value);
+	}
 	free(wenv);
 	wenv = env;
 

@@ -10,13 +10,17 @@
 
 #include "params.h"
 
-/* The JSON object of a point. */
+/*
+ * The JSON object of a point.  Numbers are written in their shortest exact
+ * form (cJSON's own printing may drop the last bit), so that the ledger
+ * holds exactly the values the trial received.
+ */
 char *
 params_to_json(const struct space *sp, const double *x)
 {
 	cJSON			*o = cJSON_CreateObject();
 	const struct param_def	*p;
-	char			*s;
+	char			*s, num[64];
 	size_t			 i;
 
 	for (i = 0; i < sp->n; i++) {
@@ -24,11 +28,10 @@ params_to_json(const struct space *sp, const double *x)
 		if (p->type == PARAM_CHOICE && p->choices[(size_t)x[i]].is_string)
 			cJSON_AddStringToObject(o, p->name,
 			    p->choices[(size_t)x[i]].str);
-		else if (p->type == PARAM_CHOICE)
-			cJSON_AddNumberToObject(o, p->name,
-			    p->choices[(size_t)x[i]].num);
-		else
-			cJSON_AddNumberToObject(o, p->name, x[i]);
+		else {
+			space_format(sp, i, x[i], num, sizeof(num));
+			cJSON_AddRawToObject(o, p->name, num);
+		}
 	}
 	s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);

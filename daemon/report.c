@@ -11,6 +11,7 @@
 
 #include "account.h"
 #include "report.h"
+#include "space.h"
 
 /* Parse a format name. */
 int
@@ -82,13 +83,19 @@ report_json_text(cJSON *root)
 	return out;
 }
 
-/* Add a number, or null for a non-finite one. */
+/*
+ * Add a number in its shortest exact form (cJSON's printing may drop the
+ * last bit of a double), or null when there is none.
+ */
 static void
 report_add_number(cJSON *o, const char *k, int has, double v)
 {
-	if (has && isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
+	char	 num[64];
+
+	if (has && isfinite(v)) {
+		space_shortest(v, num, sizeof(num));
+		cJSON_AddRawToObject(o, k, num);
+	} else
 		cJSON_AddNullToObject(o, k);
 }
 
@@ -107,9 +114,9 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	cJSON_AddStringToObject(o, "backend", c->backend);
 	cJSON_AddStringToObject(o, "driver", c->driver ? c->driver : "daemon");
 	cJSON_AddStringToObject(o, "state", c->state);
-	cJSON_AddNumberToObject(o, "started", c->started);
+	report_add_number(o, "started", 1, c->started);
 	report_add_number(o, "ended", c->ended > 0, c->ended);
-	cJSON_AddNumberToObject(o, "wall_s", a->wall_seconds);
+	report_add_number(o, "wall_s", 1, a->wall_seconds);
 	o = cJSON_AddObjectToObject(root, "objective");
 	cJSON_AddStringToObject(o, "metric", c->metric);
 	cJSON_AddStringToObject(o, "goal", c->maximize ? "max" : "min");
@@ -121,13 +128,13 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 		    a->trials[i]);
 	cJSON_AddNumberToObject(o, "reached_target", a->reached);
 	o = cJSON_AddObjectToObject(root, "cost");
-	cJSON_AddNumberToObject(o, "node_hours", a->node_seconds / 3600);
-	cJSON_AddNumberToObject(o, "gpu_hours", a->gpu_seconds / 3600);
-	cJSON_AddNumberToObject(o, "cpu_hours", a->cpu_seconds / 3600);
+	report_add_number(o, "node_hours", 1, a->node_seconds / 3600);
+	report_add_number(o, "gpu_hours", 1, a->gpu_seconds / 3600);
+	report_add_number(o, "cpu_hours", 1, a->cpu_seconds / 3600);
 	cJSON_AddNumberToObject(o, "attempts", a->attempts);
 	cJSON_AddNumberToObject(o, "retried_attempts", a->attempts_retried);
-	cJSON_AddNumberToObject(o, "elapsed_hours", a->elapsed_seconds / 3600);
-	cJSON_AddNumberToObject(o, "queue_hours", a->queue_seconds / 3600);
+	report_add_number(o, "elapsed_hours", 1, a->elapsed_seconds / 3600);
+	report_add_number(o, "queue_hours", 1, a->queue_seconds / 3600);
 	report_add_number(root, "time_to_solution_s", a->has_tts,
 	    a->tts_seconds);
 	report_add_number(root, "time_to_solution_trial", a->has_tts,
@@ -138,9 +145,9 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	}
 	o = cJSON_AddObjectToObject(root, "best");
 	cJSON_AddNumberToObject(o, "trial", a->best_trial);
-	cJSON_AddItemToObject(o, "params", a->best_params_json ?
-	    cJSON_Parse(a->best_params_json) : cJSON_CreateObject());
-	cJSON_AddNumberToObject(o, "value", a->best_value);
+	cJSON_AddRawToObject(o, "params", a->best_params_json ?
+	    a->best_params_json : "{}");
+	report_add_number(o, "value", 1, a->best_value);
 	cJSON_AddBoolToObject(o, "reached", a->best_reached);
 	return root;
 }
@@ -341,9 +348,10 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			report_add_number(o, "best_step", t[i].has_best,
 			    t[i].best_step);
 			cJSON_AddBoolToObject(o, "reached", t[i].reached);
-			cJSON_AddItemToObject(o, "params", p ? p :
-			    cJSON_CreateObject());
+			cJSON_AddRawToObject(o, "params", p ?
+			    t[i].params_json : "{}");
 			cJSON_AddItemToArray(root, o);
+			cJSON_Delete(p);
 			continue;
 		}
 		if (fmt == REPORT_CSV) {

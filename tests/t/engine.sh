@@ -110,6 +110,36 @@ is "its running trials are cancelled" "$(jq .trials.cancelled "$T/intr.out")" 2
 check "and costed" jq -e '.cost.cpu_hours > 0' "$T/intr.out"
 is "no trial is left running" "$(pgrep -fc "hpo-trial -d $T/state/runs/[0-9]*-intr/" || true)" 0
 
+# What a trial receives: argv elements, HPO_* variables (a parameter wins
+# over the built-in of the same name, and is exported once) and params.json.
+cat >"$T/envdump.json" <<'JSON'
+{"name": "envdump", "program": "sh",
+ "args": ["-c", "env | grep ^HPO_ | sort >hpo_env; printf '%s\\n' \"$@\" >argv", "sh", "{lr}", "a b;{opt}", "{seed}", "{trial}"],
+ "objective": {"metric": "eval_error", "goal": "min"}}
+JSON
+cat >"$T/env.json" <<JSON
+{"name": "env", "workload": "$T/envdump.json",
+ "space": {"lr": {"type": "float", "min": 0.1, "max": 0.2},
+           "opt": {"type": "choice", "values": ["adam", "lamb"]},
+           "seed": {"type": "choice", "values": [5]}},
+ "budget": {"max_trials": 1}}
+JSON
+is "a campaign of the environment probe finishes" "$(run env)" 0
+d=$(q env a.dir)
+pj=$(sql "select params_json from trials t join campaigns c on c.id = t.campaign_id where c.name = 'env'")
+lr=$(echo "$pj" | sed 's/.*"lr":\([^,}]*\).*/\1/')
+opt=$(sql "select json_extract(params_json, '\$.opt') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'env'")
+is "argv: the parameter as one element" "$(sed -n 1p "$d/argv")" "$lr"
+is "argv: spaces and semicolons stay in one element" "$(sed -n 2p "$d/argv")" "a b;$opt"
+is "argv: the seed parameter wins over the built-in" "$(sed -n 3p "$d/argv")" 5
+is "argv: built-in trial number" "$(sed -n 4p "$d/argv")" 0
+check "HPO_LR is the parameter" grep -qx "HPO_LR=$lr" "$d/hpo_env"
+check "HPO_OPT is the choice" grep -qx "HPO_OPT=$opt" "$d/hpo_env"
+is "HPO_SEED is exported once, as the parameter" "$(grep '^HPO_SEED=' "$d/hpo_env")" "HPO_SEED=5"
+check "HPO_DIR is the attempt directory" grep -qx "HPO_DIR=$d" "$d/hpo_env"
+check "HPO_TOKEN is the attempt's token" grep -qx "HPO_TOKEN=$(q env a.token)" "$d/hpo_env"
+check "params.json holds exactly the ledger's parameters" grep -qF "\"params\":	$pj" "$d/params.json"
+
 # Bad job output: malformed MLLOG lines are reported with the file and
 # line, and ignored; the good lines around them still count.
 cat >"$T/chatty.json" <<'JSON'
