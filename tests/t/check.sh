@@ -39,4 +39,30 @@ rc=0
 "$HPOCTL" check "$T/nw.json" 2>"$T/err.txt" || rc=$?
 is "an unknown workload is reported" "$rc" 1
 check "by name" grep -q "workload 'nosuch' not found" "$T/err.txt"
+# Usage errors exit 64 and say what is expected.
+rc=0
+"$HPOCTL" 2>"$T/err.txt" || rc=$?
+is "hpoctl with no command exits 64" "$rc" 64
+check "and prints the usage" grep -q "^usage: hpoctl" "$T/err.txt"
+rc=0
+"$HPOCTL" frobnicate 2>/dev/null || rc=$?
+is "an unknown command exits 64" "$rc" 64
+rc=0
+"$HPOCTL" report --ledger "$T/x.db" --format xml x 2>"$T/err.txt" || rc=$?
+is "an unknown format exits 64" "$rc" 64
+check "and names the option" grep -q -- "--format: expected text, json or csv, got 'xml'" "$T/err.txt"
+rc=0
+"$HPOCTL" report --ledger "$T/none.db" x 2>"$T/err.txt" || rc=$?
+is "reading a ledger that does not exist fails" "$rc" 1
+check "and names it" grep -q "none.db" "$T/err.txt"
+check "without creating it" test ! -e "$T/none.db"
+rc=0
+"$HPOD" -x 2>"$T/err.txt" || rc=$?
+is "hpod with a bad option exits 64" "$rc" 64
+check "and prints its usage" grep -q "^usage: hpod \[-dnv\] \[-f file\]" "$T/err.txt"
+printf 'ledger = relative.db\n' >"$T/bad.conf"
+rc=0
+"$HPOD" -n -f "$T/bad.conf" 2>"$T/err.txt" || rc=$?
+is "hpod -n rejects a bad configuration" "$rc" 1
+check "naming file, line and key" grep -q "bad.conf:1: ledger: must be an absolute path" "$T/err.txt"
 done_testing
