@@ -269,12 +269,7 @@ cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
 	}
-	if (strcmp(cmd, "status") == 0)
-		rc = report_status(l, campaign, fmt, &out, err, sizeof(err));
-	else if (strcmp(cmd, "trials") == 0)
-		rc = report_trials(l, campaign, fmt, &out, err, sizeof(err));
-	else
-		rc = report_campaign(l, campaign, fmt, &out, err, sizeof(err));
+	rc = report_command(l, cmd, campaign, fmt, &out, err, sizeof(err));
 	ledger_close(l);
 	if (rc != 0) {
 		fprintf(stderr, "hpoctl: %s\n", err);

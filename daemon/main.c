@@ -230,20 +230,8 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		reply_output(reply, err);
 		return;
 	}
-	if (strcmp(cmd, "status") == 0)
-		rc = report_status(d->ledger, campaign, fmt, &out, err,
-		    sizeof(err));
-	else if (strcmp(cmd, "trials") == 0)
-		rc = report_trials(d->ledger, campaign, fmt, &out, err,
-		    sizeof(err));
-	else if (strcmp(cmd, "report") == 0)
-		rc = report_campaign(d->ledger, campaign, fmt, &out, err,
-		    sizeof(err));
-	else {
-		snprintf(err, sizeof(err), "unknown command '%s'", cmd);
-		reply_error(reply, err);
-		return;
-	}
+	rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
+	    sizeof(err));
 	if (rc != 0)
 		reply_error(reply, err);
 	else

@@ -520,3 +520,18 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 	*out = buf;
 	return 0;
 }
+
+/* Dispatch a read command to its renderer. */
+int
+report_command(struct ledger *l, const char *cmd, const char *campaign,
+    enum report_format fmt, char **out, char *err, size_t errlen)
+{
+	if (strcmp(cmd, "status") == 0)
+		return report_status(l, campaign, fmt, out, err, errlen);
+	if (strcmp(cmd, "trials") == 0)
+		return report_trials(l, campaign, fmt, out, err, errlen);
+	if (strcmp(cmd, "report") == 0)
+		return report_campaign(l, campaign, fmt, out, err, errlen);
+	snprintf(err, errlen, "unknown command '%s'", cmd);
+	return -2;
+}

@@ -28,4 +28,12 @@ int	 report_trials(struct ledger *, const char *campaign,
 int	 report_status(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
 
+/*
+ * Render the output of a read command by name ("status", "trials" or
+ * "report"), as both the daemon and `hpoctl --ledger` answer it.  Return
+ * as the functions above, or -2 for an unknown command (err says so).
+ */
+int	 report_command(struct ledger *, const char *cmd, const char *campaign,
+	    enum report_format, char **out, char *err, size_t errlen);
+
 #endif
