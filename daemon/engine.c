@@ -172,29 +172,25 @@ static void
 engine_retry(struct engine *e, int64_t trial_id, int trial_number,
     int number)
 {
-	struct ledger_trial	*t = NULL;
-	size_t			 n = 0, i;
+	struct ledger_trial	 t;
 	double			*x;
 	char			 err[256];
 
-	x = calloc(e->spec->space->n + 1, sizeof(*x));
-	if (ledger_trial_list(e->env.ledger, e->id, &t, &n) == 0) {
-		for (i = 0; i < n; i++) {
-			if (t[i].id != trial_id)
-				continue;
-			if (params_from_json(e->spec->space, t[i].params_json, x,
-			    err, sizeof(err)) == -1) {
-				log_warnx("campaign '%s': trial %d: %s",
-				    e->spec->name, trial_number, err);
-				ledger_trial_set_state(e->env.ledger, trial_id,
-				    "failed");
-			} else
-				attempt_launch(e, trial_id, trial_number, number,
-				    x, t[i].params_json, t[i].seed);
-			break;
-		}
+	if (ledger_trial_get(e->env.ledger, trial_id, &t) != 0) {
+		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
+		    trial_number, ledger_error(e->env.ledger));
+		return;
 	}
-	ledger_trial_list_free(t, n);
+	x = calloc(e->spec->space->n + 1, sizeof(*x));
+	if (params_from_json(e->spec->space, t.params_json, x, err,
+	    sizeof(err)) == -1) {
+		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
+		    trial_number, err);
+		ledger_trial_set_state(e->env.ledger, trial_id, "failed");
+	} else
+		attempt_launch(e, trial_id, trial_number, number, x,
+		    t.params_json, t.seed);
+	ledger_trial_release(&t);
 	free(x);
 }
 

@@ -103,6 +103,8 @@ int	 ledger_trial_insert(struct ledger *, const struct ledger_trial *,
 int	 ledger_trial_set_state(struct ledger *, int64_t id, const char *state);
 int	 ledger_trial_set_best(struct ledger *, int64_t id, double best,
 	    double step, int reached, double reached_at);
+/* One trial by id: 0, 1 if there is none, -1 on error. */
+int	 ledger_trial_get(struct ledger *, int64_t id, struct ledger_trial *out);
 /* The trials of a campaign, by number. */
 int	 ledger_trial_list(struct ledger *, int64_t campaign_id,
 	    struct ledger_trial **out, size_t *n);

@@ -17,6 +17,12 @@ ledger_trial_release(struct ledger_trial *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* The columns trial_read() expects, from "trials t". */
+#define TRIAL_COLUMNS							\
+	"t.id, t.campaign_id, t.number, t.params_json, t.batch_size, t.seed," \
+	" t.state, t.has_best, t.best, t.best_step, t.reached, t.reached_at," \
+	" t.created, (SELECT count(*) FROM attempts a WHERE a.trial_id = t.id)"
+
 /* Free a list of trials. */
 void
 ledger_trial_list_free(struct ledger_trial *list, size_t n)
@@ -141,11 +147,7 @@ ledger_trial_list(struct ledger *l, int64_t campaign_id,
 
 	*out = NULL;
 	*n = 0;
-	if ((st = ledger_stmt(l, LQ_TRIAL_LIST, "SELECT t.id, t.campaign_id,"
-	    " t.number, t.params_json, t.batch_size, t.seed, t.state,"
-	    " t.has_best, t.best, t.best_step, t.reached, t.reached_at,"
-	    " t.created,"
-	    " (SELECT count(*) FROM attempts a WHERE a.trial_id = t.id)"
+	if ((st = ledger_stmt(l, LQ_TRIAL_LIST, "SELECT " TRIAL_COLUMNS
 	    " FROM trials t WHERE t.campaign_id = ? ORDER BY t.number")) ==
 	    NULL)
 		return -1;
@@ -170,4 +172,27 @@ fail:
 	ledger_stmt_done(st);
 	ledger_trial_list_free(list, len);
 	return -1;
+}
+
+/* Read one trial by id; 1 if there is none. */
+int
+ledger_trial_get(struct ledger *l, int64_t id, struct ledger_trial *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((st = ledger_stmt(l, LQ_TRIAL_GET, "SELECT " TRIAL_COLUMNS
+	    " FROM trials t WHERE t.id = ?")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = trial_read(l, st, out) == -1 ? -1 : 0;
+	else if (rc == SQLITE_DONE)
+		rc = 1;
+	else
+		rc = ledger_fail(l, "read trial id %lld", (long long)id);
+	ledger_stmt_done(st);
+	return rc;
 }

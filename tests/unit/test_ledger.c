@@ -213,6 +213,17 @@ check_contents(struct ledger *l, int64_t cid, const char *how)
 		    NAME("trial 1 has no best"));
 		ok(t[0].attempts == 1 && t[1].attempts == 2,
 		    NAME("attempt counts"));
+		{
+			struct ledger_trial one;
+
+			ok(ledger_trial_get(l, t[1].id, &one) == 0 &&
+			    one.number == 1 && one.attempts == 2 &&
+			    strcmp(one.params_json, "{\"lr\":0.1}") == 0,
+			    NAME("get one trial by id"));
+			ledger_trial_release(&one);
+			is_int(ledger_trial_get(l, 99999, &one), 1,
+			    NAME("get a missing trial"));
+		}
 	}
 	ledger_trial_list_free(t, n);
 
