@@ -122,12 +122,6 @@ engine_name(const struct engine *e)
 	return e->spec->name;
 }
 
-int
-engine_done(const struct engine *e)
-{
-	return e->done;
-}
-
 const char *
 engine_state(const struct engine *e)
 {
@@ -206,6 +200,10 @@ engine_event(void *arg, const struct sched_event *ev)
 
 	if (e->detached)
 		return;
+	log_debug("campaign %s: trial %d attempt %d: event %d (%s)",
+	    e->spec->name, a->trial_number, a->number, (int)ev->type,
+	    ev->type == SCHED_EV_END ? sched_state_name(ev->state) :
+	    ev->job_id ? ev->job_id : "-");
 	switch (ev->type) {
 	case SCHED_EV_SUBMITTED:
 		ledger_attempt_submitted(e->env.ledger, a->attempt_id,

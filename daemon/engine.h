@@ -64,8 +64,6 @@ void		 engine_free(struct engine *);
 
 int64_t		 engine_id(const struct engine *);
 const char	*engine_name(const struct engine *);
-/* 1 once the campaign has ended. */
-int		 engine_done(const struct engine *);
 /* "finished" or "cancelled" once done, else "running". */
 const char	*engine_state(const struct engine *);
 

@@ -91,18 +91,6 @@ log_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Log an error and return -1. */
-int
-log_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vwrite(LOG_ERR, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Log an error and exit. */
 void
 fatalx(const char *fmt, ...)

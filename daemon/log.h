@@ -14,8 +14,6 @@ void	 log_setverbose(int);
 void	 log_warnx(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
-/* Log and return -1, for short error paths. */
-int	 log_error(const char *, ...) __attribute__((format(printf, 1, 2)));
 /* Log and exit(1): start-up failures and broken invariants only. */
 void	 fatalx(const char *, ...)
 	    __attribute__((format(printf, 1, 2), noreturn));
