@@ -91,85 +91,78 @@ test_good(void)
 	spec_free(s);
 }
 
+/* bad() on a minimal spec made by mk(). */
+static void
+bad_mk(const char *space, const char *extra, const char *want,
+    const char *name)
+{
+	char	*t = mk(space, extra);
+
+	bad(t, want, name);
+	free(t);
+}
+
 static void
 test_bad(void)
 {
-	char	*t;
-
 	bad("{\"name\": ", "c.json: line 1, column", "JSON syntax error");
 	bad("[1]", "expected a JSON object", "not an object");
-	t = mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1}",
-	    ", \"budgett\": {}");
-	bad(t, "c.json: budgett: unknown key", "unknown top-level key");
-	free(t);
-	t = mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1, "
-	    "\"sclae\": \"log\"}", "");
-	bad(t, "space.lr.sclae: unknown key", "unknown parameter key");
-	free(t);
-	t = mk("\"lr\": {\"type\": \"float\", \"min\": \"0\", \"max\": 1}",
-	    "");
-	bad(t, "space.lr.min: expected a number, got a string", "wrong type");
-	free(t);
-	t = mk("\"lr\": {\"type\": \"float\", \"min\": 1, \"max\": 1}", "");
-	bad(t, "space.lr: empty range", "empty range");
-	free(t);
-	t = mk("\"lr\": {\"type\": \"float\", \"min\": 2, \"max\": 1}", "");
-	bad(t, "space.lr: min (2) must be <= max (1)", "min > max");
-	free(t);
-	t = mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1, "
-	    "\"scale\": \"log\"}", "");
-	bad(t, "space.lr.min: must be > 0 for scale \"log\"",
+	bad_mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1}",
+	    ", \"budgett\": {}",
+	    "c.json: budgett: unknown key", "unknown top-level key");
+	bad_mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1, "
+	    "\"sclae\": \"log\"}", "",
+	    "space.lr.sclae: unknown key", "unknown parameter key");
+	bad_mk("\"lr\": {\"type\": \"float\", \"min\": \"0\", \"max\": 1}",
+	    "",
+	    "space.lr.min: expected a number, got a string", "wrong type");
+	bad_mk("\"lr\": {\"type\": \"float\", \"min\": 1, \"max\": 1}", "",
+	    "space.lr: empty range", "empty range");
+	bad_mk("\"lr\": {\"type\": \"float\", \"min\": 2, \"max\": 1}", "",
+	    "space.lr: min (2) must be <= max (1)", "min > max");
+	bad_mk("\"lr\": {\"type\": \"float\", \"min\": 0, \"max\": 1, "
+	    "\"scale\": \"log\"}", "",
+	    "space.lr.min: must be > 0 for scale \"log\"",
 	    "log scale over non-positive values");
-	free(t);
-	t = mk("\"bs\": {\"type\": \"choice\", \"values\": []}", "");
-	bad(t, "space.bs.values: expected a non-empty array", "empty choice");
-	free(t);
-	t = mk("\"bs\": {\"type\": \"choice\", \"values\": [1, 1]}", "");
-	bad(t, "space.bs.values[1]: duplicate value", "duplicate choice");
-	free(t);
-	t = mk("\"n\": {\"type\": \"int\", \"min\": 0.5, \"max\": 3}", "");
-	bad(t, "space.n: int bounds must be integers", "fractional int bound");
-	free(t);
-	t = mk("\"n\": {\"type\": \"integer\", \"min\": 0, \"max\": 3}", "");
-	bad(t, "space.n.type: expected \"float\", \"int\" or \"choice\"",
+	bad_mk("\"bs\": {\"type\": \"choice\", \"values\": []}", "",
+	    "space.bs.values: expected a non-empty array", "empty choice");
+	bad_mk("\"bs\": {\"type\": \"choice\", \"values\": [1, 1]}", "",
+	    "space.bs.values[1]: duplicate value", "duplicate choice");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0.5, \"max\": 3}", "",
+	    "space.n: int bounds must be integers", "fractional int bound");
+	bad_mk("\"n\": {\"type\": \"integer\", \"min\": 0, \"max\": 3}", "",
+	    "space.n.type: expected \"float\", \"int\" or \"choice\"",
 	    "unknown parameter type");
-	free(t);
 	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
 	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": {}}",
 	    "budget.max_trials: required", "missing budget cap");
 	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
 	    "\": \"int\", \"min\": 0, \"max\": 3}}}", "budget: required",
 	    "missing budget");
-	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
-	    ", \"search\": {\"algorithm\": \"magic\"}");
-	bad(t, "search.algorithm: unknown algorithm \"magic\"",
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"search\": {\"algorithm\": \"magic\"}",
+	    "search.algorithm: unknown algorithm \"magic\"",
 	    "unknown algorithm");
-	free(t);
-	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
-	    ", \"resources\": {\"time_limit\": \"ten minutes\"}");
-	bad(t, "resources.time_limit: expected a positive duration",
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"resources\": {\"time_limit\": \"ten minutes\"}",
+	    "resources.time_limit: expected a positive duration",
 	    "bad duration");
-	free(t);
-	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
-	    ", \"fixed\": {\"n\": 2}");
-	bad(t, "fixed.n: also defined in space", "fixed overlaps space");
-	free(t);
-	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
-	    ", \"backend\": \"pbs\"");
-	bad(t, "backend: expected \"local\" or \"slurm\"", "unknown backend");
-	free(t);
-	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}, "
-	    "\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 4}", "");
-	bad(t, "space.n: duplicate key", "duplicate parameter");
-	free(t);
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"fixed\": {\"n\": 2}",
+	    "fixed.n: also defined in space", "fixed overlaps space");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"backend\": \"pbs\"",
+	    "backend: expected \"local\" or \"slurm\"", "unknown backend");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}, "
+	    "\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 4}", "",
+	    "space.n: duplicate key", "duplicate parameter");
 	bad("{\"name\": \"x y\", \"workload\": \"w\", \"space\": {\"a\": "
 	    "{\"type\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
 	    "{\"max_trials\": 1}}", "name: \"x y\" must start with a letter",
 	    "bad campaign name");
-	t = mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
-	    ", \"budget\": {\"max_trials\": 0}");
-	bad(t, "duplicate key", "budget given twice");
-	free(t);
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"budget\": {\"max_trials\": 0}",
+	    "duplicate key", "budget given twice");
 	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
 	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
 	    "{\"max_trials\": 0}}", "budget.max_trials: 0 is out of range",
@@ -204,6 +197,23 @@ put(const char *dir, const char *name, const char *text)
 	f = fopen(path, "w");
 	fputs(text, f);
 	fclose(f);
+}
+
+/* Write a workload spec and expect loading it to fail with want. */
+static void
+bad_workload(const char *dir, const char *name, const char *text,
+    const char *want, const char *what)
+{
+	const char *const	 prog[] = { "/bin", NULL };
+	struct workload		*w;
+	char			 err[1024] = "", path[512];
+
+	put(dir, name, text);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	w = workload_load(path, prog, err, sizeof(err));
+	ok(w == NULL, "%s: rejected", what);
+	like(err, want, "the error names the file and key");
+	workload_free(w);
 }
 
 static void
@@ -251,24 +261,15 @@ test_workload(const char *dir)
 	workload_strv_free(env);
 	workload_free(w);
 
-	put(dir, "bad1.json", "{\"name\": \"b\", \"program\": \"sh\", "
-	    "\"args\": [\"{x\"]}");
-	snprintf(path, sizeof(path), "%s/bad1.json", dir);
-	w = workload_load(path, prog, err, sizeof(err));
-	ok(w == NULL, "unbalanced brace rejected");
-	like(err, "bad1.json: args[0]", "error names the file and key");
-	put(dir, "bad2.json", "{\"name\": \"b\", \"program\": "
-	    "\"no-such-program-hpod\"}");
-	snprintf(path, sizeof(path), "%s/bad2.json", dir);
-	w = workload_load(path, prog, err, sizeof(err));
-	ok(w == NULL, "missing program rejected");
-	like(err, "program: 'no-such-program-hpod' not found", "and named");
-	put(dir, "bad3.json", "{\"name\": \"b\", \"program\": \"sh\", "
-	    "\"colour\": 1}");
-	snprintf(path, sizeof(path), "%s/bad3.json", dir);
-	w = workload_load(path, prog, err, sizeof(err));
-	ok(w == NULL, "unknown workload key rejected");
-	like(err, "bad3.json: colour: unknown key", "and named");
+	bad_workload(dir, "bad1.json", "{\"name\": \"b\", \"program\": "
+	    "\"sh\", \"args\": [\"{x\"]}", "bad1.json: args[0]",
+	    "unbalanced brace");
+	bad_workload(dir, "bad2.json", "{\"name\": \"b\", \"program\": "
+	    "\"no-such-program-hpod\"}",
+	    "program: 'no-such-program-hpod' not found", "missing program");
+	bad_workload(dir, "bad3.json", "{\"name\": \"b\", \"program\": "
+	    "\"sh\", \"colour\": 1}", "bad3.json: colour: unknown key",
+	    "unknown workload key");
 }
 
 static void
