@@ -141,10 +141,10 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	struct sched_job	 job;
 	struct attempt		*a;
 	char			**argv = NULL, **wenv = NULL, **env;
-	char			 err[512], buf[64], tnum[16], anum[16];
+	char			 err[512], tnum[16], anum[16];
 	char			 seedbuf[32], target[32], **vals;
 	size_t			 i, j, nv = 0, ne = 0, nvals;
-	int			 rc = -1;
+	int			 rc = -1, len;
 
 	a = calloc(1, sizeof(*a));
 	a->e = e;
@@ -190,13 +190,11 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	vals = calloc(nvals + 1, sizeof(*vals));
 	vars = calloc(s->space->n + s->nfixed + 9, sizeof(*vars));
 	for (i = 0; i < s->space->n; i++) {
-		space_format(s->space, i, x[i], buf, sizeof(buf));
-		if (s->space->params[i].type == PARAM_CHOICE &&
-		    s->space->params[i].choices[(size_t)x[i]].is_string)
-			vals[i] = strdup(
-			    s->space->params[i].choices[(size_t)x[i]].str);
-		else
-			vals[i] = strdup(buf);
+		/* Sized by a first call: a string choice may be long. */
+		len = space_format(s->space, i, x[i], NULL, 0);
+		if (len < 0 || (vals[i] = malloc(len + 1)) == NULL)
+			abort();
+		space_format(s->space, i, x[i], vals[i], len + 1);
 		vars[nv].name = s->space->params[i].name;
 		vars[nv++].value = vals[i];
 	}
