@@ -40,6 +40,15 @@ static const struct conf_option conf_table[] = {
 	{ "poll_interval", CONF_INT, 50, 60000, "500",
 	  offsetof(struct config, poll_interval),
 	  "milliseconds between polls of job output" },
+	{ "slurm_poll_min", CONF_INT, 100, 600000, "2000",
+	  offsetof(struct config, slurm_poll_min),
+	  "milliseconds between slurmctld queries while jobs change" },
+	{ "slurm_poll_max", CONF_INT, 100, 3600000, "30000",
+	  offsetof(struct config, slurm_poll_max),
+	  "milliseconds between slurmctld queries at most (back-off)" },
+	{ "slurm_array_min", CONF_INT, 0, 1000000, "2",
+	  offsetof(struct config, slurm_array_min),
+	  "submit at least this many alike trials as one job array (0: never)" },
 };
 #define CONF_N	(sizeof(conf_table) / sizeof(conf_table[0]))
 

@@ -16,6 +16,9 @@ struct config {
 	char	*workload_path;	/* extra workload spec directories */
 	long	 local_cpus;	/* CPUs the local backend may use */
 	long	 poll_interval;	/* ms between output/scheduler polls */
+	long	 slurm_poll_min;	/* ms between slurmctld queries */
+	long	 slurm_poll_max;	/* ... at most, after back-off */
+	long	 slurm_array_min;	/* alike trials per job array, 0 = off */
 };
 
 /*

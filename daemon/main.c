@@ -27,6 +27,8 @@ struct hpod {
 	struct config	 cfg;
 	struct ledger	*ledger;
 	struct sched	*local;
+	struct sched	*slurm;		/* made for the first Slurm campaign */
+	int		 nsched;	/* backends still open */
 	struct control	*control;
 	struct engine	**engines;
 	size_t		 nengines;
@@ -78,17 +80,19 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 		spec_free(s);
 		return NULL;
 	}
-	if (strcmp(s->backend, "local") != 0) {
-		snprintf(err, errlen, "%s: backend: '%s' is not available in "
-		    "this build", s->path, s->backend);
-		spec_free(s);
-		workload_free(w);
-		return NULL;
+	if (strcmp(s->backend, "slurm") == 0 && d->slurm == NULL) {
+		if ((d->slurm = run_backend(d->loop, "slurm", &d->cfg, err,
+		    errlen)) == NULL) {
+			spec_free(s);
+			workload_free(w);
+			return NULL;
+		}
+		d->nsched++;
 	}
 	memset(&env, 0, sizeof(env));
 	env.loop = d->loop;
 	env.ledger = d->ledger;
-	env.sched = d->local;
+	env.sched = strcmp(s->backend, "slurm") == 0 ? d->slurm : d->local;
 	env.run_dir = d->cfg.run_dir;
 	env.poll_interval = d->cfg.poll_interval;
 	env.driver = "daemon";
@@ -272,13 +276,15 @@ hpod_resume(struct hpod *d)
 	ledger_campaign_list_free(cs, n);
 }
 
-/* The backend is closed: free the engines and the signal handles. */
+/* A backend is closed; after the last, free the engines and signals. */
 static void
 hpod_sched_closed(void *arg)
 {
 	struct hpod	*d = arg;
 	size_t		 i;
 
+	if (--d->nsched > 0)
+		return;
 	for (i = 0; i < d->nengines; i++)
 		engine_free(d->engines[i]);
 	d->nengines = 0;
@@ -303,6 +309,8 @@ hpod_stop(struct hpod *d)
 	for (i = 0; i < d->nengines; i++)
 		engine_detach(d->engines[i]);
 	sched_close(d->local, hpod_sched_closed, d);
+	if (d->slurm != NULL)
+		sched_close(d->slurm, hpod_sched_closed, d);
 }
 
 /* SIGHUP: reload the configuration; keep the old one if it is bad. */
@@ -397,6 +405,7 @@ main(int argc, char *argv[])
 	if ((d.local = run_backend(d.loop, "local", &d.cfg, err,
 	    sizeof(err))) == NULL)
 		fatalx("%s", err);
+	d.nsched = 1;
 	if ((d.control = control_open(d.loop, d.cfg.socket, hpod_request, &d,
 	    err, sizeof(err))) == NULL)
 		fatalx("%s", err);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "paths.h"
 #include "run.h"
 
@@ -50,17 +51,17 @@ run_ledger(const char *path, int readonly, char *err, size_t errlen)
 	return ledger_open(path, readonly ? LEDGER_READONLY : 0, err, errlen);
 }
 
-/* Create a backend by name. */
+/* Create a backend by name: "local" or "slurm". */
 struct sched *
 run_backend(uv_loop_t *loop, const char *name, const struct config *cfg,
     char *err, size_t errlen)
 {
-	char		**prog, *wrapper;
-	struct sched	*s;
+	struct sched_slurm_opts	 so;
+	char			**prog, *wrapper;
+	struct sched		*s;
 
-	if (strcmp(name, "local") != 0) {
-		snprintf(err, errlen, "backend '%s' is not available in this "
-		    "build", name);
+	if (strcmp(name, "local") != 0 && strcmp(name, "slurm") != 0) {
+		snprintf(err, errlen, "unknown backend '%s'", name);
 		return NULL;
 	}
 	prog = paths_progdirs();
@@ -71,7 +72,17 @@ run_backend(uv_loop_t *loop, const char *name, const struct config *cfg,
 		    "executable, in " HPOD_LIBEXECDIR " or in $PATH");
 		return NULL;
 	}
-	s = sched_local_new(loop, wrapper, (int)cfg->local_cpus, err, errlen);
+	if (strcmp(name, "slurm") == 0) {
+		so.poll_min = (uint64_t)cfg->slurm_poll_min;
+		so.poll_max = (uint64_t)(cfg->slurm_poll_max <
+		    cfg->slurm_poll_min ? cfg->slurm_poll_min :
+		    cfg->slurm_poll_max);
+		so.array_min = (int)cfg->slurm_array_min;
+		so.warn = log_warnx;
+		s = sched_slurm_new(loop, wrapper, &so, err, errlen);
+	} else
+		s = sched_local_new(loop, wrapper, (int)cfg->local_cpus, err,
+		    errlen);
 	free(wrapper);
 	return s;
 }

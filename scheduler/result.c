@@ -1,21 +1,18 @@
 /*
  * result.c: write and read an attempt's result.json (see result.h).
  */
-#include <sys/stat.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "file.h"
 #include "result.h"
 
 #define RESULT_NAME	"result.json"
-#define RESULT_TMP	".result.json.tmp"
 #define RESULT_MAX	(1024 * 1024)	/* larger files are not ours */
 
 /* Render r as a JSON text; the caller frees it. */
@@ -44,34 +41,14 @@ out:
 	return text;
 }
 
-/* Write all of len bytes of buf to fd. */
-static int
-result_write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, buf, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Write dir/result.json atomically: temporary file, fsync, rename. */
 int
 result_write(const char *dir, const struct trial_result *r)
 {
-	char tmp[PATH_MAX], path[PATH_MAX], *text;
-	int fd, saved, n;
+	char path[PATH_MAX], *text;
+	int rc, saved;
 
-	n = snprintf(tmp, sizeof(tmp), "%s/%s", dir, RESULT_TMP);
-	if (n < 0 || (size_t)n >= sizeof(tmp) ||
-	    snprintf(path, sizeof(path), "%s/%s", dir, RESULT_NAME) >=
+	if (snprintf(path, sizeof(path), "%s/%s", dir, RESULT_NAME) >=
 	    (int)sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -80,88 +57,11 @@ result_write(const char *dir, const struct trial_result *r)
 		errno = ENOMEM;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd == -1)
-		goto fail;
-	if (result_write_all(fd, text, strlen(text)) == -1 ||
-	    result_write_all(fd, "\n", 1) == -1 || fsync(fd) == -1) {
-		saved = errno;
-		close(fd);
-		unlink(tmp);
-		errno = saved;
-		goto fail;
-	}
-	if (close(fd) == -1 || rename(tmp, path) == -1) {
-		saved = errno;
-		unlink(tmp);
-		errno = saved;
-		goto fail;
-	}
-	free(text);
-	/* Make the rename itself durable; a failure here loses nothing. */
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
-		fsync(fd);
-		close(fd);
-	}
-	return 0;
-fail:
+	rc = file_save(path, text);
 	saved = errno;
 	free(text);
 	errno = saved;
-	return -1;
-}
-
-/* Read all of path into a NUL-terminated buffer; 1 if it does not exist. */
-static int
-result_slurp(const char *path, char **bufp, size_t *lenp, char *err,
-    size_t errlen)
-{
-	struct stat st;
-	char *buf;
-	size_t len = 0, size;
-	ssize_t n = 0;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (st.st_size > RESULT_MAX) {
-		snprintf(err, errlen, "%s: too large", path);
-		close(fd);
-		return -1;
-	}
-	size = (size_t)st.st_size;
-	if ((buf = malloc(size + 1)) == NULL) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		close(fd);
-		return -1;
-	}
-	while (len < size) {
-		if ((n = read(fd, buf + len, size - len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			close(fd);
-			free(buf);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	return 0;
+	return rc;
 }
 
 /* Fetch the number called key into *v; required says if it may be absent. */
@@ -265,7 +165,7 @@ result_read(const char *dir, struct trial_result *r, char *err,
 		snprintf(err, errlen, "%s: path too long", dir);
 		return -1;
 	}
-	if ((rc = result_slurp(path, &buf, &len, err, errlen)) != 0)
+	if ((rc = file_slurp(path, RESULT_MAX, &buf, &len, err, errlen)) != 0)
 		return rc;
 	o = cJSON_ParseWithLength(buf, len);
 	free(buf);

@@ -115,4 +115,20 @@ struct uv_loop_s;	/* uv_loop_t, also when <uv.h> is still being read */
 struct sched	*sched_local_new(struct uv_loop_s *, const char *wrapper_path,
 		    int cpus, char *err, size_t errlen);
 
+/*
+ * The Slurm backend: submits each job as a Slurm batch job through
+ * libslurm, running hpo-trial at wrapper_path on the compute node.
+ */
+struct sched_slurm_opts {
+	uint64_t	 poll_min;	/* ms between polls while busy */
+	uint64_t	 poll_max;	/* ms between polls at most */
+	int		 array_min;	/* submit >= this many alike jobs
+					   as one array; 0 = never */
+	/* Where warnings go (NULL: stderr). */
+	void		(*warn)(const char *fmt, ...)
+			    __attribute__((format(printf, 1, 2)));
+};
+struct sched	*sched_slurm_new(struct uv_loop_s *, const char *wrapper_path,
+		    const struct sched_slurm_opts *, char *err, size_t errlen);
+
 #endif

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobfile.h"
 #include "result.h"
 
 #define TRIAL_GRACE	10	/* seconds from SIGTERM to SIGKILL */
@@ -36,6 +38,7 @@ struct trial {
 	char		**argv;
 	long		 limit;		/* seconds, 0 = none */
 	struct trial_result res;
+	struct jobfile	 jf;		/* from -j or -J */
 	sigset_t	 waited;	/* signals collected by sigtimedwait */
 	sigset_t	 saved;		/* the mask to give the workload */
 	pid_t		 child;
@@ -48,7 +51,9 @@ static void
 trial_usage(void)
 {
 	fprintf(stderr, "usage: hpo-trial -d dir -t token [-l seconds] -- "
-	    "program [arg ...]\n");
+	    "program [arg ...]\n"
+	    "       hpo-trial [-l seconds] -j job.json\n"
+	    "       hpo-trial [-l seconds] -J list\n");
 	exit(TRIAL_EX_USAGE);
 }
 
@@ -87,21 +92,106 @@ trial_signals(struct trial *t)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
+/*
+ * Send fd to dir/name, where the daemon reads the attempt's output (the
+ * batch system's own output file holds only its messages).
+ */
+static void
+trial_output(const char *dir, const char *name, int fd)
+{
+	char path[PATH_MAX];
+	int out;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((out = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644)) == -1) {
+		fprintf(stderr, "hpo-trial: %s: %s\n", path, strerror(errno));
+		exit(TRIAL_EX_IOERR);
+	}
+	if (out != fd) {
+		dup2(out, fd);
+		close(out);
+	}
+}
+
+/*
+ * Take what to run from a job file (-j), or from the entry of a job list
+ * that $SLURM_ARRAY_TASK_ID names (-J); export its environment.
+ */
+static void
+trial_jobfile(struct trial *t, const char *file, const char *list)
+{
+	const char *id;
+	char err[512], *path = NULL, *end, *eq;
+	long index;
+	size_t i;
+	int rc;
+
+	if (list != NULL) {
+		id = getenv("SLURM_ARRAY_TASK_ID");
+		errno = 0;
+		index = id != NULL ? strtol(id, &end, 10) : -1;
+		if (id == NULL || errno != 0 || end == id || *end != '\0' ||
+		    index < 0) {
+			fprintf(stderr, "hpo-trial: -J needs "
+			    "SLURM_ARRAY_TASK_ID\n");
+			exit(TRIAL_EX_USAGE);
+		}
+		if ((path = jobfile_list_entry(list, index, err,
+		    sizeof(err))) == NULL) {
+			fprintf(stderr, "hpo-trial: %s\n", err);
+			exit(TRIAL_EX_USAGE);
+		}
+		file = path;
+	}
+	if (jobfile_read(file, &t->jf, err, sizeof(err)) == -1) {
+		fprintf(stderr, "hpo-trial: %s\n", err);
+		exit(TRIAL_EX_USAGE);
+	}
+	free(path);
+	for (i = 0; t->jf.env[i] != NULL; i++) {
+		if ((eq = strchr(t->jf.env[i], '=')) == NULL ||
+		    eq == t->jf.env[i]) {
+			fprintf(stderr, "hpo-trial: %s: bad environment entry "
+			    "'%s'\n", file, t->jf.env[i]);
+			exit(TRIAL_EX_USAGE);
+		}
+		*eq = '\0';
+		rc = setenv(t->jf.env[i], eq + 1, 1);
+		*eq = '=';
+		if (rc != 0) {
+			fprintf(stderr, "hpo-trial: %s\n", strerror(errno));
+			exit(TRIAL_EX_USAGE);
+		}
+	}
+	t->dir = t->jf.dir;
+	t->argv = t->jf.argv;
+	trial_output(t->dir, "stdout", STDOUT_FILENO);
+	trial_output(t->dir, "stderr", STDERR_FILENO);
+	if (t->limit == 0)
+		t->limit = t->jf.limit;
+}
+
 /* Parse the command line into t; exit with EX_USAGE when it is wrong. */
 static void
 trial_options(struct trial *t, int argc, char **argv)
 {
-	const char *token = NULL;
+	const char *token = NULL, *file = NULL, *list = NULL;
 	char *end;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "+d:t:l:")) != -1) {
+	while ((ch = getopt(argc, argv, "+d:t:l:j:J:")) != -1) {
 		switch (ch) {
 		case 'd':
 			t->dir = optarg;
 			break;
 		case 't':
 			token = optarg;
+			break;
+		case 'j':
+			file = optarg;
+			break;
+		case 'J':
+			list = optarg;
 			break;
 		case 'l':
 			errno = 0;
@@ -117,14 +207,22 @@ trial_options(struct trial *t, int argc, char **argv)
 			trial_usage();
 		}
 	}
-	if (t->dir == NULL || token == NULL || optind >= argc)
-		trial_usage();
+	if (file != NULL || list != NULL) {
+		if (t->dir != NULL || token != NULL || optind < argc ||
+		    (file != NULL && list != NULL))
+			trial_usage();
+		trial_jobfile(t, file, list);
+		token = t->jf.token;
+	} else {
+		if (t->dir == NULL || token == NULL || optind >= argc)
+			trial_usage();
+		t->argv = argv + optind;
+	}
 	if (strlen(token) >= sizeof(t->res.token)) {
 		fprintf(stderr, "hpo-trial: token '%s' too long\n", token);
 		exit(TRIAL_EX_USAGE);
 	}
 	snprintf(t->res.token, sizeof(t->res.token), "%s", token);
-	t->argv = argv + optind;
 }
 
 /* Write result.json; a failure is reported and returned. */
@@ -282,5 +380,6 @@ main(int argc, char **argv)
 	} else
 		t.res.exit_code = WEXITSTATUS(status);
 	trial_record(&t);
+	jobfile_release(&t.jf);
 	return t.res.signal ? 128 + t.res.signal : t.res.exit_code;
 }

@@ -91,7 +91,7 @@ main(void)
 	is_near(r.end, 1700000042.5, 1e-6, "end");
 	is_int(r.signal, 9, "signal");
 	is_int(r.timed_out, 1, "timed_out");
-	snprintf(path, sizeof(path), "%s/.result.json.tmp", dir);
+	snprintf(path, sizeof(path), "%s/result.json.tmp", dir);
 	ok(access(path, F_OK) == -1, "no temporary file left behind");
 
 	is_int(result_write("/nonexistent/dir", &w), -1,

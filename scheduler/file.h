@@ -1,0 +1,23 @@
+/*
+ * file.h: small files written atomically and read whole (result.json,
+ * job.json).
+ */
+#ifndef HPOD_FILE_H
+#define HPOD_FILE_H
+
+#include <stddef.h>
+
+/*
+ * Write text and a newline to path atomically: a temporary file beside it,
+ * fsync, rename, fsync of the directory.  Return 0, or -1 with errno set.
+ */
+int	 file_save(const char *path, const char *text);
+/*
+ * Read all of path (at most max bytes) into a NUL-terminated malloc'ed
+ * buffer.  Return 0, 1 if there is no such file, -1 with err naming the
+ * file otherwise.
+ */
+int	 file_slurp(const char *path, size_t max, char **bufp, size_t *lenp,
+	    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * jobfile.c: the attempt's job.json and an array job's list (see jobfile.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "file.h"
+#include "jobfile.h"
+
+#define JOBFILE_MAX	(4 * 1024 * 1024)
+
+/* Add a string array called key made of the NULL-terminated v. */
+static int
+jobfile_add_strv(cJSON *o, const char *key, char *const *v)
+{
+	cJSON	*a;
+
+	if ((a = cJSON_AddArrayToObject(o, key)) == NULL)
+		return -1;
+	for (; v != NULL && *v != NULL; v++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateString(*v)))
+			return -1;
+	return 0;
+}
+
+/* Write path atomically. */
+int
+jobfile_write(const char *path, const struct jobfile *jf)
+{
+	cJSON	*o;
+	char	*text = NULL;
+	int	 rc = -1, saved;
+
+	if ((o = cJSON_CreateObject()) == NULL)
+		goto nomem;
+	if (cJSON_AddStringToObject(o, "token", jf->token) == NULL ||
+	    cJSON_AddStringToObject(o, "dir", jf->dir) == NULL ||
+	    jobfile_add_strv(o, "argv", jf->argv) == -1 ||
+	    jobfile_add_strv(o, "env", jf->env) == -1 ||
+	    cJSON_AddNumberToObject(o, "limit", (double)jf->limit) == NULL ||
+	    (text = cJSON_Print(o)) == NULL)
+		goto nomem;
+	rc = file_save(path, text);
+	saved = errno;
+	cJSON_Delete(o);
+	free(text);
+	errno = saved;
+	return rc;
+nomem:
+	cJSON_Delete(o);
+	errno = ENOMEM;
+	return -1;
+}
+
+/* Copy the string array called key; NULL with err if it is not one. */
+static char **
+jobfile_strv(const cJSON *o, const char *key, int nonempty, const char *path,
+    char *err, size_t errlen)
+{
+	const cJSON	*a, *e;
+	char		**v;
+	int		 n, i = 0;
+
+	a = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (!cJSON_IsArray(a) || (nonempty && cJSON_GetArraySize(a) == 0)) {
+		snprintf(err, errlen, "%s: '%s' must be a%s array of strings",
+		    path, key, nonempty ? " non-empty" : "n");
+		return NULL;
+	}
+	n = cJSON_GetArraySize(a);
+	if ((v = calloc((size_t)n + 1, sizeof(*v))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, a) {
+		if (!cJSON_IsString(e) ||
+		    (v[i++] = strdup(e->valuestring)) == NULL) {
+			snprintf(err, errlen, "%s: %s[%d] must be a string",
+			    path, key, i - 1);
+			v[n] = NULL;
+			for (i = 0; i < n; i++)
+				free(v[i]);
+			free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+/* Copy the string called key; NULL with err if it is not one. */
+static char *
+jobfile_string(const cJSON *o, const char *key, const char *path, char *err,
+    size_t errlen)
+{
+	const cJSON	*s;
+	char		*v;
+
+	s = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (!cJSON_IsString(s) || s->valuestring[0] == '\0') {
+		snprintf(err, errlen, "%s: '%s' must be a non-empty string",
+		    path, key);
+		return NULL;
+	}
+	if ((v = strdup(s->valuestring)) == NULL)
+		snprintf(err, errlen, "%s: out of memory", path);
+	return v;
+}
+
+/* Read path into jf. */
+int
+jobfile_read(const char *path, struct jobfile *jf, char *err, size_t errlen)
+{
+	const cJSON	*limit;
+	cJSON		*o;
+	char		*buf;
+	size_t		 len;
+	int		 rc;
+
+	memset(jf, 0, sizeof(*jf));
+	if ((rc = file_slurp(path, JOBFILE_MAX, &buf, &len, err, errlen)) ==
+	    1)
+		snprintf(err, errlen, "%s: no such file", path);
+	if (rc != 0)
+		return -1;
+	o = cJSON_ParseWithLength(buf, len);
+	free(buf);
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: not a JSON object", path);
+		cJSON_Delete(o);
+		return -1;
+	}
+	limit = cJSON_GetObjectItemCaseSensitive(o, "limit");
+	if ((jf->token = jobfile_string(o, "token", path, err, errlen)) ==
+	    NULL || (jf->dir = jobfile_string(o, "dir", path, err,
+	    errlen)) == NULL || (jf->argv = jobfile_strv(o, "argv", 1, path,
+	    err, errlen)) == NULL || (jf->env = jobfile_strv(o, "env", 0, path,
+	    err, errlen)) == NULL)
+		goto fail;
+	if (limit != NULL && (!cJSON_IsNumber(limit) ||
+	    limit->valuedouble < 0 || limit->valuedouble > 1e9)) {
+		snprintf(err, errlen, "%s: 'limit' must be a number of seconds",
+		    path);
+		goto fail;
+	}
+	jf->limit = limit != NULL ? (long)limit->valuedouble : 0;
+	cJSON_Delete(o);
+	return 0;
+fail:
+	cJSON_Delete(o);
+	jobfile_release(jf);
+	return -1;
+}
+
+/* Free a NULL-terminated string array. */
+static void
+jobfile_strv_free(char **v)
+{
+	size_t	 i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Free what jobfile_read() allocated. */
+void
+jobfile_release(struct jobfile *jf)
+{
+	free(jf->token);
+	free(jf->dir);
+	jobfile_strv_free(jf->argv);
+	jobfile_strv_free(jf->env);
+	memset(jf, 0, sizeof(*jf));
+}
+
+/* Line index of an array job's list. */
+char *
+jobfile_list_entry(const char *list, long index, char *err, size_t errlen)
+{
+	char	*buf, *line, *next, *entry = NULL;
+	size_t	 len;
+	long	 i;
+	int	 rc;
+
+	if ((rc = file_slurp(list, JOBFILE_MAX, &buf, &len, err, errlen)) ==
+	    1)
+		snprintf(err, errlen, "%s: no such file", list);
+	if (rc != 0)
+		return NULL;
+	line = buf;
+	for (i = 0; i < index && line != NULL; i++)
+		if ((line = strchr(line, '\n')) != NULL)
+			line++;
+	if (line != NULL && (next = strchr(line, '\n')) != NULL)
+		*next = '\0';
+	if (line == NULL || *line == '\0')
+		snprintf(err, errlen, "%s: no entry %ld", list, index);
+	else if ((entry = strdup(line)) == NULL)
+		snprintf(err, errlen, "%s: out of memory", list);
+	free(buf);
+	return entry;
+}

@@ -1,0 +1,38 @@
+/*
+ * jobfile.h: the attempt's job.json, which tells hpo-trial what to run when
+ * a batch system starts it.  The batch script itself only names this file,
+ * so parameter values never pass through a shell.
+ *
+ * {"token": "...", "dir": "/runs/...", "argv": ["prog", "--lr", "0.1"],
+ *  "env": ["HPO_LR=0.1"], "limit": 0}
+ */
+#ifndef HPOD_JOBFILE_H
+#define HPOD_JOBFILE_H
+
+#include <stddef.h>
+
+struct jobfile {
+	char		*token;
+	char		*dir;
+	char		**argv;		/* NULL-terminated */
+	char		**env;		/* NULL-terminated NAME=VALUE */
+	long		 limit;		/* seconds, 0 = none */
+};
+
+/* Write path atomically.  Return 0, or -1 with errno set. */
+int	 jobfile_write(const char *path, const struct jobfile *);
+/*
+ * Read path into jf (free with jobfile_release()).  Return 0, or -1 with err
+ * naming the file and what is wrong.
+ */
+int	 jobfile_read(const char *path, struct jobfile *jf, char *err,
+	    size_t errlen);
+void	 jobfile_release(struct jobfile *);
+/*
+ * Line `index` (from 0) of a job list, the file an array job's tasks share:
+ * one job.json path per line.  Return a malloc'ed path or NULL with err.
+ */
+char	*jobfile_list_entry(const char *list, long index, char *err,
+	    size_t errlen);
+
+#endif
