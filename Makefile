@@ -74,7 +74,8 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 # Debian packages needed to build and test; installed if missing (as root).
 DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
 	libcjson-dev libslurm-dev
-DEB_TEST  := clang perl sqlite3 jq mandoc procps
+# slurm-wlm and munge only start the throwaway cluster of tests/slurm/.
+DEB_TEST  := clang perl sqlite3 jq mandoc procps slurm-wlm munge
 deps:
 	@missing=; for p in $(DEB_BUILD) $(DEB_TEST); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
@@ -89,7 +90,9 @@ deps:
 units: $(UNITS)
 
 # The test suite runs against a sanitizer build in $(BUILD)/san, and the
-# tree must also compile warning-free with clang.
+# tree must also compile warning-free with clang.  The Slurm tests start a
+# throwaway cluster as root and skip themselves otherwise.
+SLURMTESTS := $(filter-out tests/slurm/cluster.sh,$(wildcard tests/slurm/*.sh))
 check: deps
 	$(MAKE) BUILD=$(BUILD)/san SANITIZE=address,undefined all units
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all units
@@ -97,7 +100,7 @@ check: deps
 	HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
+	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh $(SLURMTESTS)
 
 # Coverage-guided fuzzing of the parsers (clang's libFuzzer).
 FUZZ	:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/*.c))
