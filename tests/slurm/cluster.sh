@@ -86,6 +86,7 @@ ReturnToService=2
 SlurmdTimeout=30
 InactiveLimit=0
 KillWait=2
+MessageTimeout=5
 OverTimeLimit=0
 MinJobAge=${HPOD_SLURM_MINJOBAGE:-300}
 MaxArraySize=${HPOD_SLURM_MAXARRAY:-1001}

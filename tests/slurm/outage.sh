@@ -29,5 +29,28 @@ is "every job id is distinct" \
     "$(sql 'select count(distinct job_id) from attempts')" 12
 check "the outage was logged" grep -q "cannot query slurmctld" "$T/hpod.log"
 check "and the recovery" grep -q "slurmctld answers again" "$T/hpod.log"
+
+# A submit whose answer is lost: slurmctld is frozen, so the request is
+# sent but never answered in time; thawed, it creates the job anyway.
+# hpod must find that job by its token instead of submitting a second.
+ctld=$(cat "$SC/ctld/slurmctld.pid")
+kill -STOP "$ctld"
+sleep_campaign lost 2 1 1
+check "submit while slurmctld is frozen" "$HPOCTL" submit "$T/lost.json"
+for _ in $(seq 1 40); do
+	grep -q "submit: .*will look for the job" "$T/hpod.log" && break
+	sleep 0.5
+done
+check "the lost answer was logged" grep -q "submit: .*will look for the job" \
+    "$T/hpod.log"
+kill -CONT "$ctld"
+check "the campaign finishes" wait_campaign lost 60
+is "lost: one attempt, completed" \
+    "$(sql "select a.state || ' ' || count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'lost'")" \
+    "completed 1"
+tok=$(sql "select a.token from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'lost'")
+is "Slurm holds exactly one job for it" "$(slurm_jobs | grep -c " $tok\$")" 1
+check "the job the frozen controller made was found, not submitted again" \
+    sh -c "! grep -q 'no job carries token $tok' '$T/hpod.log'"
 check "the daemon stops" stop_daemon
 done_testing
