@@ -42,6 +42,9 @@ jobfile_write(const char *path, const struct jobfile *jf)
 	    jobfile_add_strv(o, "argv", jf->argv) == -1 ||
 	    jobfile_add_strv(o, "env", jf->env) == -1 ||
 	    cJSON_AddNumberToObject(o, "limit", (double)jf->limit) == NULL ||
+	    cJSON_AddNumberToObject(o, "nodes", jf->nodes) == NULL ||
+	    cJSON_AddNumberToObject(o, "gpus", jf->gpus) == NULL ||
+	    cJSON_AddNumberToObject(o, "cpus", jf->cpus) == NULL ||
 	    (text = cJSON_Print(o)) == NULL)
 		goto nomem;
 	rc = file_save(path, text);
@@ -110,6 +113,18 @@ jobfile_string(const cJSON *o, const char *key, const char *path, char *err,
 	return v;
 }
 
+/* An optional count; 0 when absent or not a sensible number. */
+static int
+jobfile_count(const cJSON *o, const char *key)
+{
+	const cJSON	*n = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(n) || n->valuedouble < 0 ||
+	    n->valuedouble > 1e8)
+		return 0;
+	return (int)n->valuedouble;
+}
+
 /* Read path into jf. */
 int
 jobfile_read(const char *path, struct jobfile *jf, char *err, size_t errlen)
@@ -147,6 +162,9 @@ jobfile_read(const char *path, struct jobfile *jf, char *err, size_t errlen)
 		goto fail;
 	}
 	jf->limit = limit != NULL ? (long)limit->valuedouble : 0;
+	jf->nodes = jobfile_count(o, "nodes");
+	jf->gpus = jobfile_count(o, "gpus");
+	jf->cpus = jobfile_count(o, "cpus");
 	cJSON_Delete(o);
 	return 0;
 fail:

@@ -4,7 +4,10 @@
  * so parameter values never pass through a shell.
  *
  * {"token": "...", "dir": "/runs/...", "argv": ["prog", "--lr", "0.1"],
- *  "env": ["HPO_LR=0.1"], "limit": 0}
+ *  "env": ["HPO_LR=0.1"], "limit": 0, "nodes": 1, "gpus": 4, "cpus": 8}
+ *
+ * nodes, gpus and cpus are what the job asked for in all, which a backend
+ * counts when the scheduler has forgotten the job's own record.
  */
 #ifndef HPOD_JOBFILE_H
 #define HPOD_JOBFILE_H
@@ -17,6 +20,7 @@ struct jobfile {
 	char		**argv;		/* NULL-terminated */
 	char		**env;		/* NULL-terminated NAME=VALUE */
 	long		 limit;		/* seconds, 0 = none */
+	int		 nodes, gpus, cpus;	/* requested totals, 0 = ? */
 };
 
 /* Write path atomically.  Return 0, or -1 with errno set. */

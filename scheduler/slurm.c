@@ -250,6 +250,38 @@ slurm_work_free(struct slurm_work *w)
 	free(w);
 }
 
+/*
+ * The job ran but its record is gone: it started when its result.json
+ * says, on what its job.json asked for (an exact request is what Slurm
+ * allocates), so that its cost is counted.
+ */
+static void
+slurm_started_from_file(struct slurm *b, struct slurm_job *j,
+    const struct trial_result *r)
+{
+	struct sched_event	 ev;
+	struct jobfile		 jf;
+	char			*path, err[256];
+
+	path = slurm_printf("%s/job.json", j->dir);
+	if (jobfile_read(path, &jf, err, sizeof(err)) == -1) {
+		slurm_warn(b, "%s", err);
+		free(path);
+		return;
+	}
+	free(path);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.time = r->start;
+	ev.host = r->host;
+	ev.nodes = jf.nodes;
+	ev.gpus = jf.gpus;
+	ev.cpus = jf.cpus;
+	jobfile_release(&jf);
+	j->started = 1;
+	slurm_emit(b, j, &ev);
+}
+
 /* Resolve a job the controller no longer knows from its result.json. */
 static void
 slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
@@ -260,6 +292,8 @@ slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
 
 	if (result_read(j->dir, &r, err, sizeof(err)) == 0 &&
 	    strcmp(r.token, j->token) == 0 && !r.running) {
+		if (!j->started && r.start > 0)
+			slurm_started_from_file(b, j, &r);
 		if (j->cancel)
 			st = SCHED_CANCELLED;
 		else if (r.timed_out)
@@ -882,6 +916,9 @@ slurm_write_jobfile(const struct sched_job *job)
 	jf.env = (char **)(job->env != NULL ? job->env :
 	    (const char *const[]){ NULL });
 	jf.limit = 0;	/* Slurm enforces the time limit */
+	jf.nodes = job->nodes;
+	jf.gpus = job->nodes * job->gpus_per_node;
+	jf.cpus = job->nodes * job->tasks_per_node * job->cpus_per_task;
 	path = slurm_printf("%s/job.json", job->dir);
 	rc = jobfile_write(path, &jf);
 	free(path);
