@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
@@ -177,6 +178,16 @@ slurm_job_free(struct slurm *b, struct slurm_job *j)
 	free(j);
 }
 
+/* The time now, in epoch seconds. */
+static double
+slurm_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* Deliver an event for j (never from inside an sched_* call). */
 static void
 slurm_emit(struct slurm *b, struct slurm_job *j, struct sched_event *ev)
@@ -186,7 +197,7 @@ slurm_emit(struct slurm *b, struct slurm_job *j, struct sched_event *ev)
 	ev->token = j->token;
 	ev->job_id = j->job_id[0] ? j->job_id : NULL;
 	if (ev->time == 0)
-		ev->time = (double)time(NULL);
+		ev->time = slurm_now();
 	j->cb(j->arg, ev);
 }
 
@@ -204,7 +215,7 @@ slurm_end(struct slurm *b, struct slurm_job *j, enum sched_state state,
 	ev.signal = sig;
 	ev.start = start;
 	ev.end = end;
-	ev.time = end > 0 ? end : (double)time(NULL);
+	ev.time = end > 0 ? end : slurm_now();
 	ev.reason = reason;
 	slurm_emit(b, j, &ev);
 	slurm_job_free(b, j);
