@@ -118,8 +118,23 @@ demo: deps all
 bench: deps all
 	tests/bench/bench.sh $(BUILD)
 
+# Search methods against each other and Optuna on the replay table
+# (Debian's python3-optuna, run by /usr/bin/python3, installed if missing).
+bench-search: deps all
+	@dpkg-query -W -f='$${Status}' python3-optuna 2>/dev/null | \
+	  grep -q 'ok installed' || { [ "$$(id -u)" = 0 ] && \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get \
+	  install -y -q --no-install-recommends python3-optuna; } || \
+	  { echo "bench-search: install python3-optuna (as root)" >&2; exit 1; }
+	tests/bench/bench-search.sh $(BUILD)
+
+# The Slurm backend's submission rate on the test cluster (as root).
+bench-slurm: deps all
+	tests/bench/slurm-submit.sh $(BUILD)
+
 bench-proxy: deps all
-	tests/bench/minicosmo-table.sh $(BUILD)
+	tests/bench/proxy-table.sh $(BUILD) minicosmo
+	tests/bench/proxy-table.sh $(BUILD) minicam
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
@@ -145,5 +160,6 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps units check demo bench bench-proxy fuzz install clean
+.PHONY: all deps units check demo bench bench-slurm bench-proxy bench-search fuzz \
+	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -13,8 +13,11 @@
  *	-> dense(C2->H) + LReLU -> dense(H->2)
  *
  * is trained with hand-written backprop, minibatch SGD with momentum, an
- * MSE loss on theta and CosmoFlow's schedule (linear warm-up from lr/10,
- * then x0.5 at 50% and 75% of the epochs).  The metric, eval_error, is the
+ * MSE loss on theta and CosmoFlow's schedule: the peak learning rate is
+ * --lr, or with --lr-scaling, --lr scaled from --base-batch-size to the
+ * batch size linearly or by the square root; a linear warm-up reaches it
+ * from --lr (from --lr / 10 without scaling), then the rate is halved at
+ * 50% and again at 75% of the epochs.  The metric, eval_error, is the
  * validation mean absolute error of theta averaged over both parameters;
  * predicting 0 gives 0.5.  Progress is written to stdout as MLCommons
  * mlperf_logging lines.
@@ -50,9 +53,15 @@
 #define NBAR		4.0		/* mean count per voxel */
 #define LOSS_DIVERGED	100.0		/* a batch MSE this large diverged */
 
+enum scaling { SCALE_NONE, SCALE_LINEAR, SCALE_SQRT };
+
+static const char *const scaling_names[] = { "none", "linear", "sqrt" };
+
 /* Command-line settings; see usage(). */
 struct opts {
 	double		 lr;
+	enum scaling	 scaling;
+	int		 base_batch;
 	int		 batch;
 	int		 epochs;
 	double		 warmup;
@@ -109,6 +118,8 @@ static const int seg_fanin[NSEG] = {
 
 static const struct option longopts[] = {
 	{ "lr",			required_argument, NULL, 'l' },
+	{ "lr-scaling",		required_argument, NULL, 'L' },
+	{ "base-batch-size",	required_argument, NULL, 'B' },
 	{ "batch-size",		required_argument, NULL, 'b' },
 	{ "epochs",		required_argument, NULL, 'e' },
 	{ "warmup-epochs",	required_argument, NULL, 'w' },
@@ -129,17 +140,19 @@ static _Noreturn void
 usage(FILE *f, int status)
 {
 	fprintf(f,
-	    "usage: minicosmo [--lr X] [--batch-size N] [--epochs N] "
-	    "[--warmup-epochs X]\n"
-	    "                 [--momentum M] [--weight-decay W] [--seed N] "
-	    "[--target X]\n"
-	    "                 [--train-samples N] [--eval-samples N] "
-	    "[--grid N]\n"
-	    "defaults: --lr 0.03 --batch-size 32 --epochs 8 "
-	    "--warmup-epochs 1 --momentum 0.9\n"
-	    "          --weight-decay 0 --seed 0, no target, "
-	    "--train-samples 1024\n"
-	    "          --eval-samples 256 --grid 8\n");
+	    "usage: minicosmo [--lr X] [--lr-scaling none|linear|sqrt] "
+	    "[--base-batch-size N]\n"
+	    "                 [--batch-size N] [--epochs N] "
+	    "[--warmup-epochs X] [--momentum M]\n"
+	    "                 [--weight-decay W] [--seed N] [--target X] "
+	    "[--train-samples N]\n"
+	    "                 [--eval-samples N] [--grid N]\n"
+	    "defaults: --lr 0.03 --lr-scaling none --base-batch-size 32 "
+	    "--batch-size 32\n"
+	    "          --epochs 8 --warmup-epochs 1 --momentum 0.9 "
+	    "--weight-decay 0 --seed 0,\n"
+	    "          no target, --train-samples 1024 --eval-samples 256 "
+	    "--grid 8\n");
 	exit(status);
 }
 
@@ -198,13 +211,32 @@ parse_seed(const char *arg)
 	return u;
 }
 
+/* Return the index of arg in the n names, or exit 64 naming option name. */
+static int
+parse_word(const char *name, const char *arg, const char *const *names,
+    int n)
+{
+	char	 why[96];
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return i;
+	snprintf(why, sizeof(why), "must be %s", names[0]);
+	for (i = 1; i < n; i++)
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+		    "%s%s", i == n - 1 ? " or " : ", ", names[i]);
+	bad_option(name, arg, why);
+}
+
 /* Fill o from argv; exit 64 on bad usage. */
 static void
 opts_parse(struct opts *o, int argc, char **argv)
 {
 	int	 ch;
 
-	*o = (struct opts){ .lr = 0.03, .batch = 32, .epochs = 8,
+	*o = (struct opts){ .lr = 0.03, .scaling = SCALE_NONE,
+	    .base_batch = 32, .batch = 32, .epochs = 8,
 	    .warmup = 1, .momentum = 0.9, .wdecay = 0, .seed = 0,
 	    .target = -1, .ntrain = 1024, .neval = 256, .grid = 8 };
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -213,6 +245,14 @@ opts_parse(struct opts *o, int argc, char **argv)
 			o->lr = parse_real("lr", optarg, 0, 1e3);
 			if (o->lr <= 0)
 				bad_option("lr", optarg, "must be > 0");
+			break;
+		case 'L':
+			o->scaling = parse_word("lr-scaling", optarg,
+			    scaling_names, 3);
+			break;
+		case 'B':
+			o->base_batch = parse_int("base-batch-size", optarg, 1,
+			    65536);
 			break;
 		case 'b':
 			o->batch = parse_int("batch-size", optarg, 1, 65536);
@@ -685,18 +725,37 @@ net_step(struct net *net, int n, double lr, double momentum, double wdecay)
 	}
 }
 
+/* The peak learning rate: --lr scaled from the base batch size. */
+static double
+lr_peak(const struct opts *o)
+{
+	double	 ratio = (double)o->batch / o->base_batch;
+
+	switch (o->scaling) {
+	case SCALE_LINEAR:
+		return o->lr * ratio;
+	case SCALE_SQRT:
+		return o->lr * sqrt(ratio);
+	case SCALE_NONE:
+		break;
+	}
+	return o->lr;
+}
+
 /*
  * The learning rate at step (counted from 0) of steps per epoch: linear
- * warm-up from lr/10 over the warm-up epochs, then x0.5 once half and once
- * three quarters of the epochs are done.
+ * warm-up over the warm-up epochs to the peak, from --lr as CosmoFlow's
+ * when the rate is scaled, from a tenth of it when not; then x0.5 once
+ * half and once three quarters of the epochs are done.
  */
 static double
 lr_at(const struct opts *o, long step, int steps, int epoch)
 {
-	double	 lr = o->lr, wsteps = o->warmup * steps;
+	double	 lr = lr_peak(o), wsteps = o->warmup * steps;
+	double	 start = o->scaling == SCALE_NONE ? lr / 10 : o->lr;
 
 	if (step < wsteps)
-		return lr * (0.1 + 0.9 * step / wsteps);
+		return start + (lr - start) * step / wsteps;
 	if (epoch >= (o->epochs + 1) / 2)
 		lr *= 0.5;
 	if (epoch >= (3 * o->epochs + 3) / 4)
@@ -792,10 +851,17 @@ log_settings(const struct opts *o)
 	MLLOG_EVENT("global_batch_size", buf);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
 	MLLOG_EVENT("seed", buf);
-	json_num(buf, sizeof(buf), o->lr);
+	MLLOG_EVENT("opt_name", "\"SGD\"");
+	json_num(buf, sizeof(buf), lr_peak(o));
 	MLLOG_EVENT("opt_base_learning_rate", buf);
 	json_num(buf, sizeof(buf), o->warmup);
 	MLLOG_EVENT("opt_learning_rate_warmup_epochs", buf);
+	json_num(buf, sizeof(buf), lr_peak(o) / o->lr);
+	MLLOG_EVENT("opt_learning_rate_warmup_factor", buf);
+	snprintf(buf, sizeof(buf), "[%d, %d]", (o->epochs + 1) / 2,
+	    (3 * o->epochs + 3) / 4);
+	MLLOG_EVENT("opt_learning_rate_decay_boundary_epochs", buf);
+	MLLOG_EVENT("opt_learning_rate_decay_factor", "0.5");
 	json_num(buf, sizeof(buf), o->momentum);
 	MLLOG_EVENT("opt_momentum", buf);
 	json_num(buf, sizeof(buf), o->wdecay);

@@ -1,0 +1,1234 @@
+/*
+ * minicam.c: a DeepCAM-like proxy trainer for hpod.
+ *
+ * Each sample is a small 2D "climate" field of NCH channels (integrated
+ * water vapour, two wind components, sea-level pressure): smooth Gaussian
+ * background weather in every channel, with planted tropical cyclones
+ * (compact blobs of low pressure, moisture and rotating wind, either sense
+ * of rotation) and atmospheric rivers (long, thin, slightly bent bands of
+ * moisture carried by wind along the band).  Every pixel is labelled as
+ * DeepCAM's are: 0 background, 1 cyclone, 2 atmospheric river.  A small
+ * fully convolutional network,
+ *
+ *	conv2d(NCH->F1, 3x3) + ReLU -> conv2d(F1->F2, 3x3, dilation 2) + ReLU
+ *	-> conv2d(F2->3, 1x1) -> softmax
+ *
+ * (zero padding, 7x7 receptive field) is trained with hand-written backprop
+ * on DeepCAM's per-pixel cross-entropy, weighted by class frequency to the
+ * power -1/8, with Adam, AdamW or LAMB (per-layer trust ratio), a linear
+ * warm-up and cosine or multistep decay.  The metric, eval_accuracy, is
+ * DeepCAM's: the mean over classes of the intersection over union of the
+ * predicted and true pixels, per sample (a class absent from both counts
+ * 1), averaged over the validation samples.  Progress is written to stdout
+ * as MLCommons mlperf_logging lines with the keys of the DeepCAM reference.
+ *
+ * The data set comes from a data seed (fixed unless --data-seed is given),
+ * so every trial sees the same data; --seed only sets the initial weights
+ * and the shuffling.  The same arguments give byte-identical output except
+ * time_ms.  No setlocale() is called, so numbers are printed in the C
+ * locale.
+ *
+ * Exit status: 0 when training ends (target reached or not), 2 when the
+ * loss diverges, 64 on bad usage, 1 when memory runs out.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EXIT_DIVERGED	2
+#define EXIT_USAGE	64
+
+#define DATA_SEED	0x6465657063616d31ULL	/* default data seed */
+#define GRID_MAX	128		/* largest --grid */
+#define NCH		4		/* TMQ, U850, V850, PSL */
+#define NCLASS		3		/* background, cyclone, river */
+#define NTAPS		9		/* 3x3 kernel */
+#define F1		8		/* channels of the first conv */
+#define F2		8		/* channels of the second conv */
+#define BG_SIGMA	1.6		/* smoothing of the background, pixels */
+#define NOISE		0.35		/* white noise on top of it */
+#define AMP_MIN		3.0		/* amplitude of a planted feature, in */
+#define AMP_MAX		4.0		/* units of the background's deviation */
+#define WEIGHT_POW	(-0.125)	/* DeepCAM's class weight exponent */
+#define BETA1		0.9
+#define BETA2		0.999
+#define ADAM_EPS	1e-6		/* as DeepCAM */
+#define LOSS_DIVERGED	20.0		/* a batch loss this large diverged */
+
+enum optimizer { OPT_ADAM, OPT_ADAMW, OPT_LAMB };
+enum decay { DECAY_COSINE, DECAY_MULTISTEP, DECAY_NONE };
+
+static const char *const opt_names[] = { "adam", "adamw", "lamb" };
+static const char *const opt_logged[] = { "Adam", "AdamW", "LAMB" };
+static const char *const decay_names[] = { "cosine", "multistep", "none" };
+
+/* Command-line settings; see usage(). */
+struct opts {
+	double		 lr;
+	int		 batch;
+	int		 epochs;
+	double		 warmup;	/* epochs */
+	enum optimizer	 opt;
+	enum decay	 decay;
+	double		 wdecay;
+	uint64_t	 seed;
+	uint64_t	 data_seed;
+	double		 target;	/* < 0: none */
+	int		 ntrain;
+	int		 neval;
+	int		 grid;
+};
+
+/* A generated data set: n fields of npix pixels and their labels. */
+struct dataset {
+	int		 n;
+	int		 npix;
+	float		*x;		/* n * npix * NCH, pixel-major */
+	unsigned char	*y;		/* n * npix classes */
+};
+
+/*
+ * The network: every parameter lives in one array so that the optimizer is
+ * a single loop over segments; the offsets name the layers inside it.
+ */
+enum { W1, B1, W2, B2, W3, B3, NSEG };
+
+struct net {
+	int		 grid, npix;
+	int		*nbr1;		/* npix * NTAPS neighbours, -1 outside */
+	int		*nbr2;		/* the same with dilation 2 */
+	size_t		 off[NSEG + 1];
+	float		*w;		/* parameters */
+	float		*g;		/* gradient accumulated over a batch */
+	float		*m, *v;		/* Adam's moments */
+	long		 t;		/* optimizer steps taken */
+	float		 cw[NCLASS];	/* class weights of the loss */
+	/* activations of one sample and their gradients */
+	float		*a1, *d1;	/* npix * F1 */
+	float		*a2;		/* npix * F2 */
+	float		*z;		/* npix * NCLASS logits, then dlogits */
+};
+
+/* Sizes of the parameter segments, in the order of the enum. */
+static const size_t seg_size[NSEG] = {
+	NTAPS * NCH * F1, F1, NTAPS * F1 * F2, F2, F2 * NCLASS, NCLASS
+};
+
+/* Fan-in of each segment; 0 marks biases: zero init, no weight decay. */
+static const int seg_fanin[NSEG] = {
+	NTAPS * NCH, 0, NTAPS * F1, 0, F2, 0
+};
+
+static const struct option longopts[] = {
+	{ "lr",			required_argument, NULL, 'l' },
+	{ "batch-size",		required_argument, NULL, 'b' },
+	{ "epochs",		required_argument, NULL, 'e' },
+	{ "warmup-epochs",	required_argument, NULL, 'w' },
+	{ "optimizer",		required_argument, NULL, 'o' },
+	{ "decay",		required_argument, NULL, 'c' },
+	{ "weight-decay",	required_argument, NULL, 'd' },
+	{ "seed",		required_argument, NULL, 's' },
+	{ "data-seed",		required_argument, NULL, 'S' },
+	{ "target",		required_argument, NULL, 't' },
+	{ "train-samples",	required_argument, NULL, 'n' },
+	{ "eval-samples",	required_argument, NULL, 'v' },
+	{ "grid",		required_argument, NULL, 'g' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ NULL,			0,		   NULL, 0 }
+};
+
+/* Print the synopsis and exit with status. */
+static _Noreturn void
+usage(FILE *f, int status)
+{
+	fprintf(f,
+	    "usage: minicam [--lr X] [--batch-size N] [--epochs N] "
+	    "[--warmup-epochs X]\n"
+	    "               [--optimizer adam|adamw|lamb] "
+	    "[--decay cosine|multistep|none]\n"
+	    "               [--weight-decay W] [--seed N] [--data-seed N] "
+	    "[--target X]\n"
+	    "               [--train-samples N] [--eval-samples N] "
+	    "[--grid N]\n"
+	    "defaults: --lr 0.03 --batch-size 16 --epochs 8 "
+	    "--warmup-epochs 1 --optimizer adam\n"
+	    "          --decay cosine --weight-decay 0 --seed 0, "
+	    "fixed data seed, no target,\n"
+	    "          --train-samples 768 --eval-samples 128 --grid 24\n");
+	exit(status);
+}
+
+/* Complain about the value of option name and exit 64. */
+static _Noreturn void
+bad_option(const char *name, const char *arg, const char *why)
+{
+	fprintf(stderr, "minicam: --%s '%s': %s\n", name, arg, why);
+	exit(EXIT_USAGE);
+}
+
+/* Parse a finite real number in [min, max] for option name. */
+static double
+parse_real(const char *name, const char *arg, double min, double max)
+{
+	char	*end;
+	double	 d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !isfinite(d))
+		bad_option(name, arg, "not a finite number");
+	if (d < min || d > max) {
+		char	why[96];
+
+		snprintf(why, sizeof(why), "must be in [%g, %g]", min, max);
+		bad_option(name, arg, why);
+	}
+	return d;
+}
+
+/* Parse an integer in [min, max]; "32" and "32.0" are both accepted. */
+static int
+parse_int(const char *name, const char *arg, int min, int max)
+{
+	double	 d;
+
+	d = parse_real(name, arg, min, max);
+	if (d != floor(d))
+		bad_option(name, arg, "not an integer");
+	return (int)d;
+}
+
+/* Parse an unsigned 64-bit seed for option name. */
+static uint64_t
+parse_seed(const char *name, const char *arg)
+{
+	char			*end;
+	unsigned long long	 u;
+
+	errno = 0;
+	u = strtoull(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno != 0 || arg[0] == '-' ||
+	    arg[0] == '+' || arg[0] == ' ')
+		bad_option(name, arg, "not an unsigned 64-bit integer");
+	return u;
+}
+
+/* Return the index of arg in the n names, or exit 64 naming option name. */
+static int
+parse_word(const char *name, const char *arg, const char *const *names,
+    int n)
+{
+	char	 why[96];
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return i;
+	snprintf(why, sizeof(why), "must be %s", names[0]);
+	for (i = 1; i < n; i++)
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+		    "%s%s", i == n - 1 ? " or " : ", ", names[i]);
+	bad_option(name, arg, why);
+}
+
+/* Fill o from argv; exit 64 on bad usage. */
+static void
+opts_parse(struct opts *o, int argc, char **argv)
+{
+	int	 ch;
+
+	*o = (struct opts){ .lr = 0.03, .batch = 16, .epochs = 8,
+	    .warmup = 1, .opt = OPT_ADAM, .decay = DECAY_COSINE,
+	    .wdecay = 0, .seed = 0, .data_seed = DATA_SEED, .target = -1,
+	    .ntrain = 768, .neval = 128, .grid = 24 };
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			o->lr = parse_real("lr", optarg, 0, 1e3);
+			if (o->lr <= 0)
+				bad_option("lr", optarg, "must be > 0");
+			break;
+		case 'b':
+			o->batch = parse_int("batch-size", optarg, 1, 65536);
+			break;
+		case 'e':
+			o->epochs = parse_int("epochs", optarg, 1, 10000);
+			break;
+		case 'w':
+			o->warmup = parse_real("warmup-epochs", optarg, 0,
+			    10000);
+			break;
+		case 'o':
+			o->opt = parse_word("optimizer", optarg, opt_names,
+			    3);
+			break;
+		case 'c':
+			o->decay = parse_word("decay", optarg, decay_names,
+			    3);
+			break;
+		case 'd':
+			o->wdecay = parse_real("weight-decay", optarg, 0, 1);
+			break;
+		case 's':
+			o->seed = parse_seed("seed", optarg);
+			break;
+		case 'S':
+			o->data_seed = parse_seed("data-seed", optarg);
+			break;
+		case 't':
+			o->target = parse_real("target", optarg, 0, 1);
+			break;
+		case 'n':
+			o->ntrain = parse_int("train-samples", optarg, 1,
+			    65536);
+			break;
+		case 'v':
+			o->neval = parse_int("eval-samples", optarg, 1, 65536);
+			break;
+		case 'g':
+			o->grid = parse_int("grid", optarg, 16, GRID_MAX);
+			break;
+		case 'h':
+			usage(stdout, 0);
+		default:
+			usage(stderr, EXIT_USAGE);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "minicam: unexpected argument '%s'\n",
+		    argv[optind]);
+		usage(stderr, EXIT_USAGE);
+	}
+	if (o->batch > o->ntrain) {
+		char	arg[16];
+
+		snprintf(arg, sizeof(arg), "%d", o->batch);
+		bad_option("batch-size", arg,
+		    "must not exceed --train-samples");
+	}
+	if ((double)(o->ntrain + o->neval) * o->grid * o->grid > 1 << 26) {
+		char	arg[16];
+
+		snprintf(arg, sizeof(arg), "%d", o->ntrain);
+		bad_option("train-samples", arg,
+		    "too many pixels with this --grid (max 2^26)");
+	}
+}
+
+/* Advance a splitmix64 state and return the next 64 random bits. */
+static uint64_t
+rng_next(uint64_t *s)
+{
+	uint64_t	 z;
+
+	z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A seed for stream number stream derived from seed. */
+static uint64_t
+rng_stream(uint64_t seed, uint64_t stream)
+{
+	uint64_t	 s = seed ^ (stream * 0xd1342543de82ef95ULL);
+
+	return rng_next(&s);
+}
+
+/* A uniform number in (0, 1). */
+static double
+rng_uniform(uint64_t *s)
+{
+	return ((rng_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+/* A uniform number in (lo, hi). */
+static double
+rng_range(uint64_t *s, double lo, double hi)
+{
+	return lo + (hi - lo) * rng_uniform(s);
+}
+
+/* A standard normal number (Box-Muller, one of the pair). */
+static double
+rng_normal(uint64_t *s)
+{
+	double	 u = rng_uniform(s), v = rng_uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/*
+ * Fill f[0..n) with white noise of mean 0 and variance 1: uniform, which
+ * is cheaper than normal and becomes Gaussian once smoothed.
+ */
+static void
+rng_noise(uint64_t *s, double *f, int n)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		f[i] = (rng_uniform(s) - 0.5) * 3.4641016151377544;
+}
+
+/*
+ * Smooth every row of src (n^2, periodic) with the kernel k[-r..r] and
+ * write the result transposed into dst.
+ */
+static void
+smooth_transpose(double *dst, const double *src, int n, const double *k,
+    int r)
+{
+	double	 row[GRID_MAX + 2 * 6];
+	int	 i, j, t;
+
+	for (i = 0; i < n; i++) {
+		for (j = -r; j < n + r; j++)
+			row[j + r] = src[i * n + (j + n) % n];
+		for (j = 0; j < n; j++) {
+			double	 acc = 0;
+
+			for (t = 0; t <= 2 * r; t++)
+				acc += k[t] * row[j + t];
+			dst[j * n + i] = acc;
+		}
+	}
+}
+
+/*
+ * Fill f (n^2) with a periodic Gaussian random field of unit variance and
+ * correlation length BG_SIGMA: white noise smoothed along both axes.
+ */
+static void
+field_make(double *f, double *tmp, int n, uint64_t *s)
+{
+	double	 k[13], norm = 0;
+	int	 t, r = 6;
+
+	for (t = -r; t <= r; t++) {
+		k[t + r] = exp(-0.5 * t * t / (BG_SIGMA * BG_SIGMA));
+		norm += k[t + r] * k[t + r];
+	}
+	for (t = 0; t <= 2 * r; t++)
+		k[t] /= sqrt(norm);
+	rng_noise(s, f, n * n);
+	smooth_transpose(tmp, f, n, k, r);
+	smooth_transpose(f, tmp, n, k, r);
+}
+
+/*
+ * Plant an atmospheric river in sample x (n^2 pixels, NCH channels) and
+ * its labels y: a band through a random centre at a random angle, 0.6 to
+ * 1 field long, 1 to 1.8 pixels wide, bent into a parabola, with moisture
+ * and a wind along it peaking on its axis.
+ */
+static void
+river_plant(float *x, unsigned char *y, int n, uint64_t *s)
+{
+	double	 cx = rng_range(s, 0, n), cy = rng_range(s, 0, n);
+	double	 th = rng_range(s, 0, 3.141592653589793);
+	double	 hl = rng_range(s, 0.3, 0.5) * n;
+	double	 bend = rng_range(s, -0.12, 0.12);
+	double	 w = rng_range(s, 1.0, 1.8);
+	double	 sense = rng_uniform(s) < 0.5 ? -1 : 1;
+	double	 amp = rng_range(s, AMP_MIN, AMP_MAX);
+	double	 c = cos(th), sn = sin(th);
+	int	 i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			double	 dx = j - cx, dy = i - cy;
+			double	 along = dx * c + dy * sn;
+			double	 across = -dx * sn + dy * c;
+			double	 off, d2, g;
+			float	*p = x + (size_t)(i * n + j) * NCH;
+
+			off = across - bend * along * along / hl;
+			d2 = off * off;
+			if (fabs(along) > hl)
+				d2 += (fabs(along) - hl) * (fabs(along) - hl);
+			if (d2 > 16 * w * w)
+				continue;
+			g = exp(-0.5 * d2 / (w * w));
+			p[0] += (float)(amp * g);
+			p[1] += (float)(sense * amp * g * c);
+			p[2] += (float)(sense * amp * g * sn);
+			if (d2 <= 1.44 * w * w)
+				y[i * n + j] = 2;
+		}
+}
+
+/*
+ * Plant a tropical cyclone in x and y: a compact blob of radius 1.8 to 3
+ * pixels with low pressure, moisture and a tangential wind that peaks at
+ * the radius, turning either way.
+ */
+static void
+cyclone_plant(float *x, unsigned char *y, int n, uint64_t *s)
+{
+	double	 r = rng_range(s, 1.8, 3.0);
+	double	 cx = rng_range(s, r, n - 1 - r);
+	double	 cy = rng_range(s, r, n - 1 - r);
+	double	 sense = rng_uniform(s) < 0.5 ? -1 : 1;
+	double	 amp = rng_range(s, AMP_MIN, AMP_MAX);
+	int	 i, j, i0, i1, j0, j1;
+
+	i0 = cy - 4 * r < 0 ? 0 : (int)(cy - 4 * r);
+	i1 = cy + 4 * r > n - 1 ? n - 1 : (int)(cy + 4 * r);
+	j0 = cx - 4 * r < 0 ? 0 : (int)(cx - 4 * r);
+	j1 = cx + 4 * r > n - 1 ? n - 1 : (int)(cx + 4 * r);
+	for (i = i0; i <= i1; i++)
+		for (j = j0; j <= j1; j++) {
+			double	 dx = j - cx, dy = i - cy;
+			double	 d2 = dx * dx + dy * dy, g, vt;
+			float	*p = x + (size_t)(i * n + j) * NCH;
+
+			if (d2 > 16 * r * r)
+				continue;
+			g = exp(-0.5 * d2 / (r * r));
+			vt = amp * sqrt(d2) / r * exp(0.5 - 0.5 * d2 / (r * r));
+			p[0] += (float)(0.6 * amp * g);
+			if (d2 > 0) {
+				p[1] += (float)(-sense * vt * dy / sqrt(d2));
+				p[2] += (float)(sense * vt * dx / sqrt(d2));
+			}
+			p[3] -= (float)(amp * g);
+			if (d2 <= 2.25 * r * r)
+				y[i * n + j] = 1;
+		}
+}
+
+/*
+ * Generate sample number idx of stream into x and y: background weather
+ * and noise in every channel, 1 or 2 rivers, then 1 or 2 cyclones, whose
+ * labels win where they overlap a river.
+ */
+static void
+sample_make(uint64_t seed, uint64_t stream, int idx, int n, float *x,
+    unsigned char *y, double *f, double *tmp)
+{
+	uint64_t	 s = rng_stream(seed + stream, (uint64_t)idx);
+	int		 i, c, k, npix = n * n;
+
+	memset(y, 0, (size_t)npix);
+	for (c = 0; c < NCH; c++) {
+		field_make(f, tmp, n, &s);
+		rng_noise(&s, tmp, npix);
+		for (i = 0; i < npix; i++)
+			x[i * NCH + c] = (float)(f[i] + NOISE * tmp[i]);
+	}
+	for (k = 1 + (int)(rng_next(&s) % 2); k > 0; k--)
+		river_plant(x, y, n, &s);
+	for (k = 1 + (int)(rng_next(&s) % 2); k > 0; k--)
+		cyclone_plant(x, y, n, &s);
+}
+
+/* Generate d with n samples of stream; return 0 or -1 if out of memory. */
+static int
+dataset_make(struct dataset *d, uint64_t seed, uint64_t stream, int n,
+    int grid)
+{
+	double	*f, *tmp;
+	int	 i;
+
+	d->n = n;
+	d->npix = grid * grid;
+	d->x = malloc(sizeof(*d->x) * (size_t)n * d->npix * NCH);
+	d->y = malloc((size_t)n * d->npix);
+	f = malloc(sizeof(*f) * d->npix);
+	tmp = malloc(sizeof(*tmp) * d->npix);
+	if (d->x == NULL || d->y == NULL || f == NULL || tmp == NULL) {
+		free(f);
+		free(tmp);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		sample_make(seed, stream, i, grid,
+		    d->x + (size_t)i * d->npix * NCH,
+		    d->y + (size_t)i * d->npix, f, tmp);
+	free(f);
+	free(tmp);
+	return 0;
+}
+
+/* Standardize every channel of d with the means mu and deviations sd. */
+static void
+dataset_standardize(struct dataset *d, const double *mu, const double *sd)
+{
+	size_t	 i, n = (size_t)d->n * d->npix;
+	int	 c;
+
+	for (i = 0; i < n; i++)
+		for (c = 0; c < NCH; c++)
+			d->x[i * NCH + c] = (float)((d->x[i * NCH + c] -
+			    mu[c]) / sd[c]);
+}
+
+/* Free what dataset_make allocated. */
+static void
+dataset_free(struct dataset *d)
+{
+	free(d->x);
+	free(d->y);
+}
+
+/* Return a table of the 3x3 neighbours at distance dil of every pixel. */
+static int *
+neighbours_make(int n, int dil)
+{
+	int	*t, p, tap, yy, xx, k = 0;
+
+	if ((t = malloc(sizeof(*t) * n * n * NTAPS)) == NULL)
+		return NULL;
+	for (p = 0; p < n * n; p++)
+		for (tap = 0; tap < NTAPS; tap++) {
+			yy = p / n + (tap / 3 - 1) * dil;
+			xx = p % n + (tap % 3 - 1) * dil;
+			t[k++] = yy < 0 || yy >= n || xx < 0 || xx >= n ? -1 :
+			    yy * n + xx;
+		}
+	return t;
+}
+
+/* Allocate net for grid and He-initialise it from seed; 0 or -1. */
+static int
+net_init(struct net *net, int grid, uint64_t seed)
+{
+	uint64_t	 s = rng_stream(seed, 1);
+	size_t		 i, np;
+	int		 seg;
+
+	memset(net, 0, sizeof(*net));
+	net->grid = grid;
+	net->npix = grid * grid;
+	for (seg = 0; seg < NSEG; seg++)
+		net->off[seg + 1] = net->off[seg] + seg_size[seg];
+	np = net->off[NSEG];
+	net->nbr1 = neighbours_make(grid, 1);
+	net->nbr2 = neighbours_make(grid, 2);
+	net->w = calloc(np, sizeof(float));
+	net->g = calloc(np, sizeof(float));
+	net->m = calloc(np, sizeof(float));
+	net->v = calloc(np, sizeof(float));
+	net->a1 = malloc(sizeof(float) * net->npix * F1);
+	net->d1 = malloc(sizeof(float) * net->npix * F1);
+	net->a2 = malloc(sizeof(float) * net->npix * F2);
+	net->z = malloc(sizeof(float) * net->npix * NCLASS);
+	if (net->nbr1 == NULL || net->nbr2 == NULL || net->w == NULL ||
+	    net->g == NULL || net->m == NULL || net->v == NULL ||
+	    net->a1 == NULL || net->d1 == NULL || net->a2 == NULL ||
+	    net->z == NULL)
+		return -1;
+	for (seg = 0; seg < NSEG; seg++) {
+		double	 sd = seg_fanin[seg] ? sqrt(2.0 / seg_fanin[seg]) : 0;
+
+		if (seg == W3)		/* linear output: Xavier, not He */
+			sd = sqrt(1.0 / seg_fanin[seg]);
+		for (i = net->off[seg]; i < net->off[seg + 1]; i++)
+			net->w[i] = (float)(sd * rng_normal(&s));
+	}
+	for (i = 0; i < NCLASS; i++)
+		net->cw[i] = 1;
+	return 0;
+}
+
+/* Free what net_init allocated. */
+static void
+net_free(struct net *net)
+{
+	free(net->nbr1);
+	free(net->nbr2);
+	free(net->w);
+	free(net->g);
+	free(net->m);
+	free(net->v);
+	free(net->a1);
+	free(net->d1);
+	free(net->a2);
+	free(net->z);
+}
+
+/*
+ * Set the class weights of the loss from the label frequencies of d as
+ * DeepCAM does, frequency^WEIGHT_POW, scaled so that an average pixel
+ * weighs 1.
+ */
+static void
+net_weigh(struct net *net, const struct dataset *d)
+{
+	double	 cnt[NCLASS] = { 0 }, mean = 0, total;
+	size_t	 i, n = (size_t)d->n * d->npix;
+	int	 c;
+
+	for (i = 0; i < n; i++)
+		cnt[d->y[i]]++;
+	total = (double)n;
+	for (c = 0; c < NCLASS; c++) {
+		double	 freq = (cnt[c] + 1) / (total + NCLASS);
+
+		net->cw[c] = (float)pow(freq, WEIGHT_POW);
+		mean += cnt[c] / total * net->cw[c];
+	}
+	for (c = 0; c < NCLASS; c++)
+		net->cw[c] = (float)(net->cw[c] / mean);
+}
+
+/* Run the network on one field x; the logits land in net->z. */
+static void
+net_forward(struct net *net, const float *x)
+{
+	const float	*w = net->w;
+	const float	*w1 = w + net->off[W1], *b1 = w + net->off[B1];
+	const float	*w2 = w + net->off[W2], *b2 = w + net->off[B2];
+	const float	*w3 = w + net->off[W3], *b3 = w + net->off[B3];
+	int		 p, k, ci, co, q;
+
+	for (p = 0; p < net->npix; p++) {
+		const int *nb = net->nbr1 + p * NTAPS;
+		float	 acc[F1];
+
+		for (co = 0; co < F1; co++)
+			acc[co] = b1[co];
+		for (k = 0; k < NTAPS; k++) {
+			if ((q = nb[k]) < 0)
+				continue;
+			for (ci = 0; ci < NCH; ci++) {
+				const float *wk = w1 + (k * NCH + ci) * F1;
+				float	 xv = x[q * NCH + ci];
+
+				for (co = 0; co < F1; co++)
+					acc[co] += wk[co] * xv;
+			}
+		}
+		for (co = 0; co < F1; co++)
+			net->a1[p * F1 + co] = acc[co] > 0 ? acc[co] : 0;
+	}
+	for (p = 0; p < net->npix; p++) {
+		const int *nb = net->nbr2 + p * NTAPS;
+		float	 acc[F2];
+
+		for (co = 0; co < F2; co++)
+			acc[co] = b2[co];
+		for (k = 0; k < NTAPS; k++) {
+			const float *a, *wk;
+
+			if ((q = nb[k]) < 0)
+				continue;
+			a = net->a1 + q * F1;
+			wk = w2 + k * F1 * F2;
+			for (ci = 0; ci < F1; ci++)
+				for (co = 0; co < F2; co++)
+					acc[co] += wk[ci * F2 + co] * a[ci];
+		}
+		for (co = 0; co < F2; co++)
+			net->a2[p * F2 + co] = acc[co] > 0 ? acc[co] : 0;
+	}
+	for (p = 0; p < net->npix; p++) {
+		const float *a = net->a2 + p * F2;
+
+		for (co = 0; co < NCLASS; co++) {
+			float	 s = b3[co];
+
+			for (ci = 0; ci < F2; ci++)
+				s += w3[ci * NCLASS + co] * a[ci];
+			net->z[p * NCLASS + co] = s;
+		}
+	}
+}
+
+/*
+ * The weighted cross-entropy of the logits in net->z against labels y,
+ * averaged over the pixels; when grad is set, replace the logits by the
+ * gradient of the loss.
+ */
+static double
+net_loss(struct net *net, const unsigned char *y, int grad)
+{
+	double	 loss = 0;
+	float	 scale = 1.0f / (float)net->npix;
+	int	 p, c;
+
+	for (p = 0; p < net->npix; p++) {
+		float	*z = net->z + p * NCLASS;
+		float	 max = z[0], sum = 0, e[NCLASS];
+		float	 cw = net->cw[y[p]];
+
+		for (c = 1; c < NCLASS; c++)
+			if (z[c] > max)
+				max = z[c];
+		for (c = 0; c < NCLASS; c++)
+			sum += e[c] = expf(z[c] - max);
+		loss += cw * (logf(sum) + max - z[y[p]]);
+		if (!grad)
+			continue;
+		for (c = 0; c < NCLASS; c++)
+			z[c] = cw * scale * (e[c] / sum - (c == y[p]));
+	}
+	return loss / net->npix;
+}
+
+/*
+ * Backpropagate the logit gradient in net->z through the last
+ * net_forward() on x, adding the parameter gradient to net->g.
+ */
+static void
+net_backward(struct net *net, const float *x)
+{
+	const float	*w2 = net->w + net->off[W2];
+	const float	*w3 = net->w + net->off[W3];
+	float		*g = net->g;
+	float		*gw1 = g + net->off[W1], *gb1 = g + net->off[B1];
+	float		*gw2 = g + net->off[W2], *gb2 = g + net->off[B2];
+	float		*gw3 = g + net->off[W3], *gb3 = g + net->off[B3];
+	int		 p, k, ci, co, q;
+
+	memset(net->d1, 0, sizeof(float) * net->npix * F1);
+	for (p = 0; p < net->npix; p++) {
+		const float *dz = net->z + p * NCLASS;
+		const float *a = net->a2 + p * F2;
+		const int *nb = net->nbr2 + p * NTAPS;
+		float	 d2[F2];
+
+		for (co = 0; co < NCLASS; co++)
+			gb3[co] += dz[co];
+		for (ci = 0; ci < F2; ci++) {
+			float	 s = 0;
+
+			for (co = 0; co < NCLASS; co++) {
+				gw3[ci * NCLASS + co] += a[ci] * dz[co];
+				s += w3[ci * NCLASS + co] * dz[co];
+			}
+			d2[ci] = a[ci] > 0 ? s : 0;
+			gb2[ci] += d2[ci];
+		}
+		for (k = 0; k < NTAPS; k++) {
+			const float *restrict a1;
+			const float *restrict wk = w2 + k * F1 * F2;
+			float	*restrict gk = gw2 + k * F1 * F2;
+			float	*restrict d1;
+
+			if ((q = nb[k]) < 0)
+				continue;
+			a1 = net->a1 + q * F1;
+			d1 = net->d1 + q * F1;
+			for (ci = 0; ci < F1; ci++) {
+				float	 s = 0;
+
+				for (co = 0; co < F2; co++)
+					gk[ci * F2 + co] += a1[ci] * d2[co];
+				for (co = 0; co < F2; co++)
+					s += wk[ci * F2 + co] * d2[co];
+				d1[ci] += s;
+			}
+		}
+	}
+	for (p = 0; p < net->npix; p++) {
+		const float *a = net->a1 + p * F1;
+		const float *dd = net->d1 + p * F1;
+		const int *nb = net->nbr1 + p * NTAPS;
+		float	 d[F1];
+
+		for (co = 0; co < F1; co++) {
+			d[co] = a[co] > 0 ? dd[co] : 0;
+			gb1[co] += d[co];
+		}
+		for (k = 0; k < NTAPS; k++) {
+			if ((q = nb[k]) < 0)
+				continue;
+			for (ci = 0; ci < NCH; ci++) {
+				float	 xv = x[q * NCH + ci];
+				float	*restrict gk = gw1 + (k * NCH + ci) * F1;
+
+				for (co = 0; co < F1; co++)
+					gk[co] += xv * d[co];
+			}
+		}
+	}
+}
+
+/*
+ * One optimizer step at rate lr on the gradient summed over n samples:
+ * Adam (weight decay as an L2 term of the gradient), AdamW (decoupled
+ * weight decay) or LAMB (AdamW's update scaled per layer by the trust
+ * ratio |w| / |update|).  Weight decay spares the biases.
+ */
+static void
+net_step(struct net *net, enum optimizer opt, int n, double lr,
+    double wdecay)
+{
+	double	 bc1, bc2;
+	float	 scale = 1.0f / (float)n;
+	size_t	 i;
+	int	 seg;
+
+	net->t++;
+	bc1 = 1 - pow(BETA1, (double)net->t);
+	bc2 = 1 - pow(BETA2, (double)net->t);
+	for (seg = 0; seg < NSEG; seg++) {
+		float	 wd = seg_fanin[seg] ? (float)wdecay : 0;
+		double	 wn = 0, un = 0, rate = lr;
+
+		for (i = net->off[seg]; i < net->off[seg + 1]; i++) {
+			float	 g = net->g[i] * scale, u;
+
+			if (opt == OPT_ADAM)
+				g += wd * net->w[i];
+			net->m[i] = (float)BETA1 * net->m[i] +
+			    (float)(1 - BETA1) * g;
+			net->v[i] = (float)BETA2 * net->v[i] +
+			    (float)(1 - BETA2) * g * g;
+			u = (float)(net->m[i] / bc1 /
+			    (sqrt(net->v[i] / bc2) + ADAM_EPS));
+			if (opt != OPT_ADAM)
+				u += wd * net->w[i];
+			net->g[i] = u;
+			wn += (double)net->w[i] * net->w[i];
+			un += (double)u * u;
+		}
+		if (opt == OPT_LAMB && wn > 0 && un > 0)
+			rate *= sqrt(wn / un);
+		for (i = net->off[seg]; i < net->off[seg + 1]; i++) {
+			net->w[i] -= (float)rate * net->g[i];
+			net->g[i] = 0;
+		}
+	}
+}
+
+/*
+ * The learning rate at step (counted from 0) of steps per epoch: linear
+ * warm-up from lr / warm-up steps to lr, then cosine annealing to 0 at the
+ * end of the last epoch, or x0.1 once half and once three quarters of the
+ * epochs are done, or constant.
+ */
+static double
+lr_at(const struct opts *o, long step, int steps)
+{
+	double	 wsteps = floor(o->warmup * steps);
+	double	 total = (double)o->epochs * steps;
+
+	if (step < wsteps)
+		return o->lr * (step + 1) / wsteps;
+	switch (o->decay) {
+	case DECAY_COSINE:
+		if (total <= wsteps)
+			return o->lr;
+		return o->lr * 0.5 * (1 + cos(3.141592653589793 *
+		    (step - wsteps) / (total - wsteps)));
+	case DECAY_MULTISTEP:
+		if (step >= (double)(3 * o->epochs + 3) / 4 * steps)
+			return o->lr * 0.01;
+		if (step >= (double)(o->epochs + 1) / 2 * steps)
+			return o->lr * 0.1;
+		return o->lr;
+	case DECAY_NONE:
+		break;
+	}
+	return o->lr;
+}
+
+/*
+ * Evaluate the network on d: return DeepCAM's mean IoU and store the
+ * mean loss in *loss.
+ */
+static double
+net_eval(struct net *net, const struct dataset *d, double *loss)
+{
+	double	 iou = 0;
+	int	 i, p, c;
+
+	*loss = 0;
+	for (i = 0; i < d->n; i++) {
+		const unsigned char *y = d->y + (size_t)i * d->npix;
+		long	 tp[NCLASS] = { 0 }, fp[NCLASS] = { 0 };
+		long	 fn[NCLASS] = { 0 };
+
+		net_forward(net, d->x + (size_t)i * d->npix * NCH);
+		for (p = 0; p < d->npix; p++) {
+			const float *z = net->z + p * NCLASS;
+			int	 best = 0;
+
+			for (c = 1; c < NCLASS; c++)
+				if (z[c] > z[best])
+					best = c;
+			if (best == y[p])
+				tp[best]++;
+			else {
+				fp[best]++;
+				fn[y[p]]++;
+			}
+		}
+		*loss += net_loss(net, y, 0);
+		for (c = 0; c < NCLASS; c++) {
+			long	 u = tp[c] + fp[c] + fn[c];
+
+			iou += (u == 0 ? 1 : (double)tp[c] / u) / NCLASS;
+		}
+	}
+	*loss /= d->n;
+	return iou / d->n;
+}
+
+/* Milliseconds since the epoch, as mlperf_logging's time_ms. */
+static long long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Format d as the shortest JSON number that reads back as d. */
+static void
+json_num(char *buf, size_t len, double d)
+{
+	int	 prec;
+
+	if (!isfinite(d)) {
+		snprintf(buf, len, "%s", d > 0 ? "1e308" : d < 0 ? "-1e308" :
+		    "null");
+		return;
+	}
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+	snprintf(buf, len, "%.17g", d);
+}
+
+/*
+ * Print one mlperf_logging event; value is a JSON text, meta either empty
+ * or JSON members to add after "lineno".
+ */
+static void
+mllog(const char *type, const char *key, const char *value, int line,
+    const char *meta)
+{
+	printf(":::MLLOG {\"namespace\": \"\", \"time_ms\": %lld, "
+	    "\"event_type\": \"%s\", \"key\": \"%s\", \"value\": %s, "
+	    "\"metadata\": {\"file\": \"minicam.c\", \"lineno\": %d%s%s}}\n",
+	    now_ms(), type, key, value, line, *meta ? ", " : "", meta);
+	fflush(stdout);
+}
+
+#define MLLOG_EVENT(key, value)	\
+	mllog("POINT_IN_TIME", key, value, __LINE__, "")
+#define MLLOG_START(key, meta)	\
+	mllog("INTERVAL_START", key, "null", __LINE__, meta)
+#define MLLOG_END(key, meta)	\
+	mllog("INTERVAL_END", key, "null", __LINE__, meta)
+
+/* Print a POINT_IN_TIME event with a numeric value, epoch and step. */
+static void
+mllog_point(const char *key, double value, int epoch, long step, int line)
+{
+	char	 num[32], meta[64];
+
+	json_num(num, sizeof(num), value);
+	snprintf(meta, sizeof(meta), "\"epoch_num\": %d, \"step_num\": %ld",
+	    epoch, step);
+	mllog("POINT_IN_TIME", key, num, line, meta);
+}
+
+/* Log the settings of the run, with the keys of the DeepCAM reference. */
+static void
+log_settings(const struct opts *o)
+{
+	char	 buf[64];
+	int	 steps = (o->ntrain + o->batch - 1) / o->batch;
+
+	MLLOG_EVENT("submission_benchmark", "\"minicam\"");
+	MLLOG_EVENT("cache_clear", "true");
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
+	MLLOG_EVENT("seed", buf);
+	MLLOG_EVENT("number_of_ranks", "1");
+	snprintf(buf, sizeof(buf), "%d", o->batch);
+	MLLOG_EVENT("global_batch_size", buf);
+	snprintf(buf, sizeof(buf), "\"%s\"", opt_logged[o->opt]);
+	MLLOG_EVENT("opt_name", buf);
+	json_num(buf, sizeof(buf), o->lr);
+	MLLOG_EVENT("opt_lr", buf);
+	MLLOG_EVENT("opt_betas", "[0.9, 0.999]");
+	MLLOG_EVENT("opt_eps", "1e-06");
+	json_num(buf, sizeof(buf), o->wdecay);
+	MLLOG_EVENT("opt_weight_decay", buf);
+	snprintf(buf, sizeof(buf), "\"%s\"", o->decay == DECAY_COSINE ?
+	    "cosine_annealing" : o->decay == DECAY_MULTISTEP ? "multistep" :
+	    "none");
+	MLLOG_EVENT("scheduler_type", buf);
+	snprintf(buf, sizeof(buf), "%.0f", floor(o->warmup * steps));
+	MLLOG_EVENT("scheduler_lr_warmup_steps", buf);
+	MLLOG_EVENT("scheduler_lr_warmup_factor", "1");
+	snprintf(buf, sizeof(buf), "%d", o->ntrain);
+	MLLOG_EVENT("train_samples", buf);
+	snprintf(buf, sizeof(buf), "%d", o->neval);
+	MLLOG_EVENT("eval_samples", buf);
+}
+
+/*
+ * Train for one epoch over d in the order perm, starting at *step; return
+ * the mean training loss, or a non-finite or huge value as soon as a batch
+ * diverges.
+ */
+static double
+train_epoch(struct net *net, const struct opts *o, const struct dataset *d,
+    const int *perm, long *step)
+{
+	int	 steps = (d->n + o->batch - 1) / o->batch;
+	int	 b, i, n;
+	double	 total = 0;
+
+	for (b = 0; b < d->n; b += o->batch, (*step)++) {
+		double	 loss = 0;
+
+		n = d->n - b < o->batch ? d->n - b : o->batch;
+		for (i = b; i < b + n; i++) {
+			const float *x = d->x + (size_t)perm[i] * d->npix *
+			    NCH;
+
+			net_forward(net, x);
+			loss += net_loss(net, d->y + (size_t)perm[i] *
+			    d->npix, 1);
+			net_backward(net, x);
+		}
+		if (!isfinite(loss) || loss / n > LOSS_DIVERGED)
+			return loss / n;
+		total += loss;
+		net_step(net, o->opt, n, lr_at(o, *step, steps), o->wdecay);
+	}
+	return total / d->n;
+}
+
+/* Shuffle perm[0..n) with a Fisher-Yates pass driven by s. */
+static void
+shuffle(int *perm, int n, uint64_t *s)
+{
+	int	 i, j, t;
+
+	for (i = n - 1; i > 0; i--) {
+		j = (int)(rng_next(s) % (uint64_t)(i + 1));
+		t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+/* Report that training diverged at epoch: stderr, run_stop, exit status 2. */
+static int
+diverged(int epoch, const char *what, double value)
+{
+	char	 num[32];
+
+	if (isnan(value))
+		snprintf(num, sizeof(num), "nan");
+	else if (isinf(value))
+		snprintf(num, sizeof(num), "inf");
+	else
+		snprintf(num, sizeof(num), "%.3g", value);
+	fprintf(stderr, "minicam: diverged at epoch %d (%s %s)\n", epoch,
+	    what, num);
+	MLLOG_END("run_stop", "\"status\": \"aborted\"");
+	return EXIT_DIVERGED;
+}
+
+/*
+ * Train net for the epochs of o, evaluating after each as DeepCAM does;
+ * stop early at the target or when the loss diverges.  Return the exit
+ * status.
+ */
+static int
+run_training(struct net *net, const struct opts *o, const struct dataset *tr,
+    const struct dataset *ev, int *perm)
+{
+	uint64_t	 shuf = rng_stream(o->seed, 2);
+	long		 step = 0;
+	double		 loss, iou, eloss;
+	char		 meta[64];
+	int		 epoch, reached = 0;
+
+	for (epoch = 1; epoch <= o->epochs && !reached; epoch++) {
+		snprintf(meta, sizeof(meta),
+		    "\"epoch_num\": %d, \"step_num\": %ld", epoch, step);
+		MLLOG_START("epoch_start", meta);
+		shuffle(perm, tr->n, &shuf);
+		loss = train_epoch(net, o, tr, perm, &step);
+		if (!isfinite(loss) || loss > LOSS_DIVERGED) {
+			MLLOG_END("epoch_stop", meta);
+			return diverged(epoch, "loss", loss);
+		}
+		mllog_point("train_loss", loss, epoch, step, __LINE__);
+		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
+		MLLOG_START("eval_start", meta);
+		iou = net_eval(net, ev, &eloss);
+		mllog_point("eval_accuracy", iou, epoch, step, __LINE__);
+		mllog_point("eval_loss", eloss, epoch, step, __LINE__);
+		if (o->target >= 0 && iou >= o->target) {
+			mllog_point("target_accuracy_reached", o->target,
+			    epoch, step, __LINE__);
+			reached = 1;
+		}
+		MLLOG_END("eval_stop", meta);
+		snprintf(meta, sizeof(meta),
+		    "\"epoch_num\": %d, \"step_num\": %ld", epoch, step);
+		MLLOG_END("epoch_stop", meta);
+	}
+	MLLOG_END("run_stop", reached ? "\"status\": \"success\"" :
+	    "\"status\": \"aborted\"");
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts	 o;
+	struct dataset	 train, eval;
+	struct net	 net;
+	int		*perm;
+	double		 mu[NCH] = { 0 }, sd[NCH] = { 0 };
+	size_t		 i, np;
+	int		 c, status;
+
+	opts_parse(&o, argc, argv);
+	log_settings(&o);
+	MLLOG_START("init_start", "");
+	if (dataset_make(&train, o.data_seed, 0, o.ntrain, o.grid) == -1 ||
+	    dataset_make(&eval, o.data_seed, 1, o.neval, o.grid) == -1 ||
+	    net_init(&net, o.grid, o.seed) == -1 ||
+	    (perm = malloc(sizeof(*perm) * o.ntrain)) == NULL) {
+		fprintf(stderr, "minicam: out of memory\n");
+		return 1;
+	}
+	np = (size_t)train.n * train.npix;
+	for (i = 0; i < np; i++)
+		for (c = 0; c < NCH; c++)
+			mu[c] += train.x[i * NCH + c];
+	for (c = 0; c < NCH; c++)
+		mu[c] /= (double)np;
+	for (i = 0; i < np; i++)
+		for (c = 0; c < NCH; c++)
+			sd[c] += (train.x[i * NCH + c] - mu[c]) *
+			    (train.x[i * NCH + c] - mu[c]);
+	for (c = 0; c < NCH; c++)
+		sd[c] = sqrt(sd[c] / (double)np);
+	dataset_standardize(&train, mu, sd);
+	dataset_standardize(&eval, mu, sd);
+	net_weigh(&net, &train);
+	for (i = 0; i < (size_t)o.ntrain; i++)
+		perm[i] = (int)i;
+	MLLOG_END("init_stop", "");
+	MLLOG_START("run_start", "");
+	status = run_training(&net, &o, &train, &eval, perm);
+	free(perm);
+	net_free(&net);
+	dataset_free(&train);
+	dataset_free(&eval);
+	return status;
+}
