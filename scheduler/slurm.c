@@ -57,6 +57,8 @@ struct slurm_job {
 	int		 started;	/* STARTED delivered */
 	int		 cancel;	/* cancel asked for */
 	int		 killing;	/* a kill is queued or running */
+	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
+					   only from polls after this */
 	sched_event_cb	 cb;
 	void		*arg;
 };
@@ -82,6 +84,8 @@ struct slurm {
 	void		(*done)(void *);
 	void		*done_arg;
 };
+
+#define SLURM_LOST_GRACE_S	30	/* a lost request may still arrive */
 
 static void	slurm_kick(struct slurm *);
 static void	slurm_arm(struct slurm *);
@@ -490,6 +494,8 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 			j->comment = slurm_strdup(r->comment);
 		if (j->state == SJ_UNCERTAIN) {
 			changed = 1;
+			if (r == NULL && w->sent < j->absent_after)
+				continue;	/* too early to say */
 			if (r == NULL && !j->adopted && !slurm_has_result(j)) {
 				/* It never reached the controller. */
 				slurm_warn(b, "no job carries token %s; "
@@ -560,8 +566,14 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 			if (j->cancel)
 				slurm_kill(b, j);
 		} else if (slurm_errno_transient(w->rc)) {
-			/* It may exist: the next poll looks for the token. */
+			/*
+			 * It may exist: polls look for the token.  A request
+			 * that was sent may still wait in slurmctld, so a
+			 * poll must come well after it to prove it absent.
+			 */
 			j->state = SJ_UNCERTAIN;
+			j->absent_after = slurm_errno_unsent(w->rc) ? 0 :
+			    slurm_now() + SLURM_LOST_GRACE_S;
 		} else {
 			snprintf(reason, sizeof(reason), "slurm: %s",
 			    slurm_strerror(w->rc));

@@ -69,6 +69,7 @@ struct slurm_work {
 	/* The answer. */
 	int		 rc;		/* 0 or a Slurm error number */
 	uint32_t	 job_id;	/* SUBMIT */
+	double		 sent;		/* POLL: when the request left */
 	struct slurm_rec *recs;		/* POLL */
 	size_t		 nrecs;
 	uint32_t	 max_array;	/* POLL: MaxArraySize, 0 if unknown */
@@ -93,6 +94,8 @@ enum sched_state slurm_rec_outcome(const struct slurm_rec *, int *exit_code,
 int	 slurm_gpus_parse(const char *gres_total, const char *tres_alloc);
 /* 1 if the error means "the controller did not answer": try again. */
 int	 slurm_errno_transient(int err);
+/* 1 if the error means the request never reached the controller. */
+int	 slurm_errno_unsent(int err);
 /* 1 if task is in a pending-task list such as "0-3,7,9-12%4". */
 int	 slurm_tasks_contain(const char *list, uint32_t task);
 /* A human name for a state with its flags: "RUNNING+COMPLETING". */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
@@ -161,9 +162,12 @@ slurm_rpc_poll(struct slurm_work *w)
 {
 	job_info_msg_t	*msg = NULL;
 	slurm_conf_t	*conf = NULL;
+	struct timespec	 ts;
 	uint32_t	 i;
 	size_t		 n = 0;
 
+	clock_gettime(CLOCK_REALTIME, &ts);
+	w->sent = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	if (w->max_array == 0 && slurm_load_ctl_conf((time_t)0, &conf) ==
 	    SLURM_SUCCESS) {
 		w->max_array = conf->max_array_sz;

@@ -185,6 +185,15 @@ slurm_errno_transient(int err)
 	}
 }
 
+/* No connection was made: the request cannot have been seen. */
+int
+slurm_errno_unsent(int err)
+{
+	return err == SLURM_COMMUNICATIONS_CONNECTION_ERROR ||
+	    err == SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR ||
+	    err == ECONNREFUSED;
+}
+
 /* Is task in a task list like "0-3,7,9-12%4"? */
 int
 slurm_tasks_contain(const char *list, uint32_t task)

@@ -143,6 +143,12 @@ test_transient(void)
 	ok(!slurm_errno_transient(ESLURM_INVALID_ACCOUNT), "bad account: final");
 	ok(!slurm_errno_transient(ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE),
 	    "impossible request: final");
+	ok(slurm_errno_unsent(SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR),
+	    "no connection: the request was never seen");
+	ok(!slurm_errno_unsent(SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT),
+	    "timeout: the request may still be processed");
+	ok(!slurm_errno_unsent(SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR),
+	    "receive error: the request may have been processed");
 }
 
 int
