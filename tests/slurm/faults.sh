@@ -9,11 +9,22 @@ start_daemon
 sleep_campaign overtime 600 1 1 00:01:00
 sleep_campaign victim 600 1 1
 sleep_campaign crash 12 1 1
-for c in overtime victim crash; do
+sleep_campaign halt 600 2 2
+for c in overtime victim crash halt; do
 	check "submit $c" "$HPOCTL" submit "$T/$c.json"
 done
 running="select count(*) from attempts where started is not null and ended is null"
-check "three jobs run" wait_sql "$running" 3 30
+check "five jobs run" wait_sql "$running" 5 30
+
+# hpoctl cancel: the daemon cancels its jobs through libslurm.
+check "hpoctl cancel halt" "$HPOCTL" cancel halt
+check "halt ends" wait_campaign halt 30
+is "halt: campaign cancelled" "$(sql "select state from campaigns where name = 'halt'")" cancelled
+is "halt: both attempts cancelled" "$(sql "select group_concat(a.state) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'halt'")" cancelled,cancelled
+for n in 0 1; do
+	check "halt: Slurm cancelled trial $n's job" sh -c \
+	    "squeue -h -t all -j '$(job_of halt $n 0)' -o %T | grep -q CANCELLED"
+done
 
 # scancel from outside.
 jid=$(job_of victim 0 0)
