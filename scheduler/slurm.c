@@ -57,6 +57,8 @@ struct slurm_job {
 	int		 started;	/* STARTED delivered */
 	int		 cancel;	/* cancel asked for */
 	int		 killing;	/* a kill is queued or running */
+	double		 submitted;	/* when the controller took it */
+	double		 started_at;	/* the STARTED event's time */
 	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
 					   only from polls after this */
 	sched_event_cb	 cb;
@@ -405,6 +407,7 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	enum sched_state	 out;
 	struct trial_result	 res;
 	char			 err[256], name[128];
+	double			 end;
 	int			 code, sig;
 
 	/* A job cancelled while pending gets a start time but no nodes. */
@@ -412,7 +415,9 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	    (st->terminal && r->nodes != NULL))) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SCHED_EV_STARTED;
-		ev.time = (double)r->start;
+		/* Slurm counts whole seconds; never start before submit. */
+		ev.time = j->started_at = (double)r->start < j->submitted ?
+		    j->submitted : (double)r->start;
 		ev.host = r->nodes;
 		ev.nodes = r->nnodes;
 		ev.cpus = r->ncpus;
@@ -436,8 +441,11 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	slurm_state_format(r->state, name, sizeof(name));
 	snprintf(err, sizeof(err), "slurm %s%s%s", name, r->reason[0] ?
 	    ": " : "", r->reason);
-	slurm_end(b, j, out, code, sig, j->started ? (double)r->start : 0,
-	    r->end > 0 ? (double)r->end : 0, err);
+	end = r->end > 0 ? (double)r->end : 0;
+	if (j->started && end < j->started_at)
+		end = j->started_at;
+	slurm_end(b, j, out, code, sig, j->started ? j->started_at : 0, end,
+	    err);
 	return 1;
 }
 
@@ -515,7 +523,7 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 			if (!j->adopted) {
 				memset(&ev, 0, sizeof(ev));
 				ev.type = SCHED_EV_SUBMITTED;
-				ev.time = (double)r->submit;
+				ev.time = j->submitted = (double)r->submit;
 				slurm_emit(b, j, &ev);
 			}
 		}
@@ -562,6 +570,7 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 			j->state = SJ_LIVE;
 			memset(&ev, 0, sizeof(ev));
 			ev.type = SCHED_EV_SUBMITTED;
+			ev.time = j->submitted = slurm_now();
 			slurm_emit(b, j, &ev);
 			if (j->cancel)
 				slurm_kill(b, j);
