@@ -213,6 +213,11 @@ space_shortest(double x, char *tmp, size_t len)
 {
 	int prec;
 
+	/* Whole numbers in full: 400, not 4e+02 (an int argument). */
+	if (x == floor(x) && fabs(x) < 1e15) {
+		snprintf(tmp, len, "%.0f", x);
+		return;
+	}
 	for (prec = 1; prec < 17; prec++) {
 		snprintf(tmp, len, "%.*g", prec, x);
 		if (strtod(tmp, NULL) == x)

@@ -11,12 +11,16 @@
 #include <cjson/cJSON.h>
 
 #include "workload.h"
+#include "workload_int.h"
 
 const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
-	"campaign", "token", "target", NULL };
+	"campaign", "token", "target", "nodes", "gpus_per_node",
+	"tasks_per_node", "cpus_per_task", "ranks", "ranks_per_node", NULL };
 
 static const char *const workload_keys[] = { "name", "description",
-	"program", "args", "env", "defaults", "objective", "fidelity", NULL };
+	"program", "args", "env", "defaults", "objective", "fidelity",
+	"launcher", "tunable", "batch", "flops_per_sample", "metric_reader",
+	NULL };
 
 /* Free a NULL-terminated vector of strings. */
 void
@@ -41,6 +45,9 @@ workload_free(struct workload *w)
 	free(w->path);
 	free(w->description);
 	free(w->program);
+	free(w->program_name);
+	free(w->launcher);
+	workload_strv_free(w->launcher_args);
 	workload_strv_free(w->args);
 	workload_strv_free(w->env);
 	for (i = 0; i < w->ndefaults; i++) {
@@ -50,11 +57,19 @@ workload_free(struct workload *w)
 	free(w->defaults);
 	free(w->metric);
 	free(w->fidelity);
+	for (i = 0; i < w->ntunable; i++) {
+		free(w->tunable[i].name);
+		workload_strv_free(w->tunable[i].values);
+	}
+	free(w->tunable);
+	free(w->batch_global);
+	free(w->batch_local);
+	workload_reader_free(w->reader);
 	free(w);
 }
 
 /* Text of a scalar JSON value: a number (shortest form) or a string. */
-static char *
+char *
 workload_scalar(const cJSON *j)
 {
 	char	 buf[64];
@@ -64,6 +79,12 @@ workload_scalar(const cJSON *j)
 		return strdup(j->valuestring);
 	if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble))
 		return NULL;
+	/* Whole numbers in full: 2000, not 2e+03 (an int argument). */
+	if (j->valuedouble == floor(j->valuedouble) &&
+	    fabs(j->valuedouble) < 1e15) {
+		snprintf(buf, sizeof(buf), "%.0f", j->valuedouble);
+		return strdup(buf);
+	}
 	for (p = 1; p <= 17; p++) {
 		snprintf(buf, sizeof(buf), "%.*g", p, j->valuedouble);
 		if (strtod(buf, NULL) == j->valuedouble)
@@ -112,11 +133,14 @@ workload_emit_none(void *arg, int placeholder, const char *s, size_t n)
 }
 
 /* Check the brace syntax of a template. */
-static int
+int
 workload_template_ok(const char *t)
 {
 	return workload_scan(t, workload_emit_none, NULL) == 0;
 }
+
+static int	 workload_launcher(struct workload *, const cJSON *, char *,
+		    size_t);
 
 /* Parse the objective of a workload spec. */
 static int
@@ -200,11 +224,13 @@ workload_parse(struct workload *w, const cJSON *root,
 		    w->path);
 		return -1;
 	}
-	if ((w->program = workload_which(j->valuestring, progdirs)) == NULL) {
-		snprintf(err, errlen, "%s: program: '%s' not found", w->path,
-		    j->valuestring);
+	/* Only hpod's own programs are resolved now; see workload_render. */
+	w->program_name = strdup(j->valuestring);
+	if (strchr(j->valuestring, '/') != NULL || progdirs != NULL)
+		w->program = workload_which_in(j->valuestring, progdirs);
+	if (workload_launcher(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "launcher"), err, errlen) == -1)
 		return -1;
-	}
 	j = cJSON_GetObjectItemCaseSensitive(root, "args");
 	if (j != NULL && !cJSON_IsArray(j)) {
 		snprintf(err, errlen, "%s: args: expected an array of strings",
@@ -272,14 +298,81 @@ workload_parse(struct workload *w, const cJSON *root,
 		return -1;
 	}
 	w->fidelity = strdup(j ? j->valuestring : "epochs");
+	j = cJSON_GetObjectItemCaseSensitive(root, "flops_per_sample");
+	if (j != NULL && (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) ||
+	    j->valuedouble <= 0)) {
+		snprintf(err, errlen, "%s: flops_per_sample: expected a "
+		    "positive number", w->path);
+		return -1;
+	}
+	w->has_flops = j != NULL;
+	w->flops_per_sample = j ? j->valuedouble : 0;
+	if (workload_tunable_parse(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "tunable"), err, errlen) == -1 ||
+	    workload_batch_parse(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "batch"), err, errlen) == -1)
+		return -1;
+	j = cJSON_GetObjectItemCaseSensitive(root, "metric_reader");
+	if (j != NULL && !(cJSON_IsString(j) &&
+	    strcmp(j->valuestring, "mllog") == 0) &&
+	    (w->reader = workload_reader_parse(w, j, err, errlen)) == NULL)
+		return -1;
 	return 0;
 }
 
-/* Resolve a program: a path, or in dirs, or in $PATH. */
-char *
-workload_which(const char *name, const char *const *dirs)
+/* Parse the launcher: a program and its argument templates. */
+static int
+workload_launcher(struct workload *w, const cJSON *l, char *err,
+    size_t errlen)
 {
-	char	*p, *path, *save, *tok;
+	const cJSON	*c, *p, *a;
+	size_t		 i = 0;
+
+	if (l == NULL)
+		return 0;
+	if (!cJSON_IsObject(l)) {
+		snprintf(err, errlen, "%s: launcher: expected an object with "
+		    "program and args", w->path);
+		return -1;
+	}
+	for (c = l->child; c != NULL; c = c->next)
+		if (strcmp(c->string, "program") && strcmp(c->string, "args")) {
+			snprintf(err, errlen, "%s: launcher.%s: unknown key "
+			    "(expected program or args)", w->path, c->string);
+			return -1;
+		}
+	p = cJSON_GetObjectItemCaseSensitive(l, "program");
+	a = cJSON_GetObjectItemCaseSensitive(l, "args");
+	if (!cJSON_IsString(p) || *p->valuestring == '\0' ||
+	    strpbrk(p->valuestring, "{} \t\n") != NULL) {
+		snprintf(err, errlen, "%s: launcher.program: expected a program "
+		    "name (no blanks or placeholders)", w->path);
+		return -1;
+	}
+	if (a != NULL && !cJSON_IsArray(a)) {
+		snprintf(err, errlen, "%s: launcher.args: expected an array of "
+		    "strings", w->path);
+		return -1;
+	}
+	w->launcher = strdup(p->valuestring);
+	w->launcher_args = calloc((a ? cJSON_GetArraySize(a) : 0) + 1,
+	    sizeof(char *));
+	cJSON_ArrayForEach(c, a) {
+		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
+			snprintf(err, errlen, "%s: launcher.args[%zu]: expected "
+			    "a string with balanced {placeholders}", w->path, i);
+			return -1;
+		}
+		w->launcher_args[i++] = strdup(c->valuestring);
+	}
+	return 0;
+}
+
+/* Resolve a program: a path, or in dirs only. */
+char *
+workload_which_in(const char *name, const char *const *dirs)
+{
+	char	*p;
 	size_t	 i;
 
 	if (strchr(name, '/') != NULL)
@@ -295,6 +388,18 @@ workload_which(const char *name, const char *const *dirs)
 		}
 		free(p);
 	}
+	return NULL;
+}
+
+/* Resolve a program: a path, or in dirs, or in $PATH. */
+char *
+workload_which(const char *name, const char *const *dirs)
+{
+	char	*p, *path, *save, *tok;
+
+	if ((p = workload_which_in(name, dirs)) != NULL ||
+	    strchr(name, '/') != NULL)
+		return p;
 	if (getenv("PATH") == NULL || (path = strdup(getenv("PATH"))) == NULL)
 		return NULL;
 	p = NULL;
@@ -475,7 +580,11 @@ workload_check(const struct workload *w, const char *const *names, size_t n,
 
 	for (nb = 0; workload_builtins[nb] != NULL; nb++)
 		;
-	vars = calloc(n + nb + 1, sizeof(*vars));
+	vars = calloc(n + nb + 2, sizeof(*vars));
+	if (w->batch_local != NULL) {
+		vars[k].name = w->batch_local;
+		vars[k++].value = "";
+	}
 	for (i = 0; i < n; i++) {
 		vars[k].name = names[i];
 		vars[k++].value = "";
@@ -497,17 +606,26 @@ workload_render(const struct workload *w, const struct workload_var *vars,
     size_t n, char ***argvp, char ***envp, char *err, size_t errlen)
 {
 	char	**argv, **env;
-	size_t	 i, na, ne;
+	size_t	 i, k = 0, nl = 0, na, ne;
 
 	for (na = 0; w->args[na] != NULL; na++)
 		;
 	for (ne = 0; w->env[ne] != NULL; ne++)
 		;
-	argv = calloc(na + 2, sizeof(*argv));
+	for (nl = 0; w->launcher_args && w->launcher_args[nl] != NULL; nl++)
+		;
+	argv = calloc(nl + na + 3, sizeof(*argv));
 	env = calloc(ne + 1, sizeof(*env));
-	argv[0] = strdup(w->program);
+	if (w->launcher != NULL) {
+		argv[k++] = strdup(w->launcher);
+		for (i = 0; i < nl; i++)
+			if ((argv[k++] = workload_subst(w, w->launcher_args[i],
+			    vars, n, err, errlen)) == NULL)
+				goto fail;
+	}
+	argv[k++] = strdup(w->program ? w->program : w->program_name);
 	for (i = 0; i < na; i++)
-		if ((argv[i + 1] = workload_subst(w, w->args[i], vars, n, err,
+		if ((argv[k++] = workload_subst(w, w->args[i], vars, n, err,
 		    errlen)) == NULL)
 			goto fail;
 	for (i = 0; i < ne; i++)
@@ -538,12 +656,21 @@ workload_mentions(const char *t, const char *name)
 	return 0;
 }
 
-/* Is name used by any argv or environment template? */
+/*
+ * Is name used by any argv or environment template?  The global batch
+ * size counts as used when its local share is.
+ */
 int
 workload_uses(const struct workload *w, const char *name)
 {
 	size_t	 i;
 
+	if (w->batch_global != NULL && strcmp(name, w->batch_global) == 0 &&
+	    workload_uses(w, w->batch_local))
+		return 1;
+	for (i = 0; w->launcher_args && w->launcher_args[i] != NULL; i++)
+		if (workload_mentions(w->launcher_args[i], name))
+			return 1;
 	for (i = 0; w->args[i] != NULL; i++)
 		if (workload_mentions(w->args[i], name))
 			return 1;

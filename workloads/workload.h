@@ -4,25 +4,48 @@
  *
  * A spec names a program and an argv template whose elements may contain
  * {placeholders}; each placeholder is a campaign parameter, a default of
- * the spec, or a built-in ({trial}, {attempt}, {seed}, {dir}, {campaign}).
- * Rendering substitutes values into single argv elements: nothing ever
- * passes through a shell.
+ * the spec, or a built-in ({trial}, {attempt}, {seed}, {dir}, {campaign},
+ * {nodes}, {ranks}...).  An optional launcher (srun) goes in front of the
+ * program.  Rendering substitutes values into single argv elements:
+ * nothing ever passes through a shell.
+ *
+ * A spec may also declare which parameters are tunable and their legal
+ * ranges, how the global batch size maps to a local one, and how its
+ * output is read (MLLOG, or a line pattern for other logs).
  */
 #ifndef HPOD_WORKLOAD_H
 #define HPOD_WORKLOAD_H
 
 #include <stddef.h>
 
+#include "mllog.h"
+
 struct workload_var {
 	const char	*name;
 	const char	*value;
 };
 
+/* The legal values of a tunable parameter (all bounds optional). */
+struct workload_tunable {
+	char		*name;
+	int		 has_min, has_max;	/* inclusive bounds */
+	double		 min, max;
+	int		 has_above, has_below;	/* exclusive bounds */
+	double		 above, below;
+	int		 integer;	/* whole numbers only */
+	char		**values;	/* the legal values as text, or NULL */
+};
+
+struct workload_reader;		/* a line pattern (reader.c) */
+
 struct workload {
 	char		*name;
 	char		*path;		/* the spec file */
 	char		*description;
-	char		*program;	/* resolved path of the executable */
+	char		*program;	/* resolved in progdirs, or NULL */
+	char		*program_name;	/* the program as the spec names it */
+	char		*launcher;	/* launcher program as named, or NULL */
+	char		**launcher_args; /* its templates (NULL-terminated) */
 	char		**args;		/* argv templates (NULL-terminated) */
 	char		**env;		/* "NAME=template" (NULL-terminated) */
 	struct workload_var *defaults;	/* owned name/value pairs */
@@ -33,15 +56,24 @@ struct workload {
 	int		 has_target;
 	double		 target;
 	char		*fidelity;	/* "epochs" or "steps" */
+	int		 has_tunable;	/* 0: any parameter may be tuned */
+	struct workload_tunable *tunable;
+	size_t		 ntunable;
+	char		*batch_global;	/* parameter of the global batch size */
+	char		*batch_local;	/* placeholder of the local one */
+	int		 has_flops;
+	double		 flops_per_sample;
+	struct workload_reader *reader;	/* NULL: MLLOG lines */
 };
 
 /* The names of the built-in placeholders, NULL-terminated. */
 extern const char *const workload_builtins[];
 
 /*
- * Load a spec file; resolve its program in the directories progdirs
- * (NULL-terminated; then $PATH).  NULL on error with err naming the file
- * and key.  Free with workload_free().
+ * Load a spec file.  Its program is resolved in the directories progdirs
+ * (NULL-terminated) when it is there, and kept as named otherwise: a
+ * program of a cluster need not exist where the spec is read.  NULL on
+ * error with err naming the file and key.  Free with workload_free().
  */
 struct workload	*workload_load(const char *path, const char *const *progdirs,
 		    char *err, size_t errlen);
@@ -71,12 +103,31 @@ int	 workload_check(const struct workload *, const char *const *names,
 int	 workload_uses(const struct workload *, const char *name);
 
 /*
- * Render argv (program first) and the extra environment for one attempt.
- * vars override the spec's defaults.  Both arrays are NULL-terminated and
- * freed with workload_strv_free().
+ * Render argv (launcher and its arguments first, then the program) and the
+ * extra environment for one attempt.  vars override the spec's defaults.
+ * Both arrays are NULL-terminated and freed with workload_strv_free().
+ * argv[0] is a resolved path, or the name as the spec gives it.
  */
 int	 workload_render(const struct workload *, const struct workload_var *,
 	    size_t nvars, char ***argv, char ***env, char *err, size_t errlen);
 void	 workload_strv_free(char **);
+
+/* The declared legal values of a parameter; NULL if none are declared. */
+const struct workload_tunable *workload_tunable_find(const struct workload *,
+	    const char *name);
+/*
+ * 1 if a number (or, for a string, is_string with str) is a legal value
+ * of t; otherwise 0 with why saying what is legal ("must be < 1").
+ */
+int	 workload_legal(const struct workload_tunable *, int is_string,
+	    double num, const char *str, char *why, size_t whylen);
+
+/*
+ * Read one line of a trial's output as its spec says (MLLOG unless the
+ * spec has a metric_reader pattern).  Same return values and event as
+ * mllog_parse_line(): 0 an event, 1 not a metric line, -1 malformed.
+ */
+int	 workload_read_line(const struct workload *, const char *line,
+	    size_t len, struct mllog_event *, char *err, size_t errlen);
 
 #endif

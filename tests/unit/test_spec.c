@@ -152,7 +152,7 @@ test_bad(void)
 	    "fixed.n: also defined in space", "fixed overlaps space");
 	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
 	    ", \"backend\": \"pbs\"",
-	    "backend: expected \"local\" or \"slurm\"", "unknown backend");
+	    "backend: expected \"local\", \"slurm\" or \"replay\"", "unknown backend");
 	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}, "
 	    "\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 4}", "",
 	    "space.n: duplicate key", "duplicate parameter");
@@ -264,9 +264,15 @@ test_workload(const char *dir)
 	bad_workload(dir, "bad1.json", "{\"name\": \"b\", \"program\": "
 	    "\"sh\", \"args\": [\"{x\"]}", "bad1.json: args[0]",
 	    "unbalanced brace");
-	bad_workload(dir, "bad2.json", "{\"name\": \"b\", \"program\": "
-	    "\"no-such-program-hpod\"}",
-	    "program: 'no-such-program-hpod' not found", "missing program");
+	/* A program of a cluster need not exist where the spec is read. */
+	put(dir, "lazy.json", "{\"name\": \"b\", \"program\": "
+	    "\"no-such-program-hpod\"}");
+	snprintf(path, sizeof(path), "%s/lazy.json", dir);
+	w = workload_load(path, prog, err, sizeof(err));
+	ok(w != NULL && w->program == NULL &&
+	    strcmp(w->program_name, "no-such-program-hpod") == 0,
+	    "a missing program is kept by name (%s)", err);
+	workload_free(w);
 	bad_workload(dir, "bad3.json", "{\"name\": \"b\", \"program\": "
 	    "\"sh\", \"colour\": 1}", "bad3.json: colour: unknown key",
 	    "unknown workload key");

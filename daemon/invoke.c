@@ -1,0 +1,227 @@
+/*
+ * invoke.c: rendering what one attempt runs (see invoke.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "invoke.h"
+#include "rng.h"
+
+/* Built-ins, then parameters: a parameter of the same name wins. */
+#define INVOKE_BUILTINS	15
+
+/* The seed of a trial. */
+long long
+invoke_seed(const struct campaign_spec *s, int number, const double *x)
+{
+	struct rng	 r;
+	char		 buf[64];
+	int		 i;
+
+	if (x != NULL && (i = space_find(s->space, "seed")) != -1 &&
+	    space_format(s->space, i, x[i], buf, sizeof(buf)) > 0)
+		return strtoll(buf, NULL, 10);
+	rng_seed(&r, s->seed ^ 0x5eedULL, (uint64_t)number);
+	return (long long)(rng_next(&r) % 2147483647ULL);
+}
+
+/* Ranks per node. */
+int
+invoke_ranks_per_node(const struct spec_resources *res)
+{
+	return res->gpus_per_node > 0 ? res->gpus_per_node :
+	    res->tasks_per_node;
+}
+
+/* Ranks of a job. */
+int
+invoke_ranks(const struct spec_resources *res)
+{
+	return res->nodes * invoke_ranks_per_node(res);
+}
+
+/* Upper-case a parameter name into an HPO_ environment variable. */
+static char *
+invoke_envvar(const char *name, const char *value)
+{
+	char	*s, *p;
+
+	if (asprintf(&s, "HPO_%s=%s", name, value) == -1)
+		abort();
+	for (p = s + 4; *p != '='; p++)
+		*p = (*p == '-' || *p == '.') ? '_' :
+		    (*p >= 'a' && *p <= 'z') ? *p - 'a' + 'A' : *p;
+	return s;
+}
+
+/* The value of a parameter among vars (last wins), else a default. */
+static const char *
+invoke_value(const struct workload *w, const struct workload_var *vars,
+    size_t n, const char *name)
+{
+	size_t	 i;
+
+	for (i = n; i-- > 0;)
+		if (strcmp(vars[i].name, name) == 0)
+			return vars[i].value;
+	for (i = 0; i < w->ndefaults; i++)
+		if (strcmp(w->defaults[i].name, name) == 0)
+			return w->defaults[i].value;
+	return NULL;
+}
+
+/* Split the global batch size over the ranks; -1 if it does not divide. */
+static int
+invoke_batch(const struct campaign_spec *s, const struct workload *w,
+    const struct workload_var *vars, size_t n, struct invocation *inv,
+    char *err, size_t errlen)
+{
+	const char	*v = invoke_value(w, vars, n, w->batch_global);
+	char		*end;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "%s: batch.global: parameter '%s' has no "
+		    "value", w->path, w->batch_global);
+		return -1;
+	}
+	inv->global_batch = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || inv->global_batch <= 0) {
+		snprintf(err, errlen, "%s: %s: global batch size '%s' is not a "
+		    "positive integer", s->path, w->batch_global, v);
+		return -1;
+	}
+	if (inv->global_batch % inv->ranks != 0) {
+		snprintf(err, errlen, "%s: %s: global batch size %ld does not "
+		    "divide evenly by %d ranks (%d nodes x %d)", s->path,
+		    w->batch_global, inv->global_batch, inv->ranks,
+		    s->res.nodes, invoke_ranks_per_node(&s->res));
+		return -1;
+	}
+	inv->local_batch = inv->global_batch / inv->ranks;
+	return 0;
+}
+
+/* Find argv[0] on this machine, as the local backend will run it. */
+static int
+invoke_resolve(const struct workload *w, char **argv, char *err,
+    size_t errlen)
+{
+	char	*p;
+
+	if ((p = workload_which(argv[0], NULL)) == NULL) {
+		snprintf(err, errlen, "%s: %s: '%s' is not an executable on "
+		    "this machine (searched $PATH); the local backend runs it "
+		    "here", w->path, w->launcher ? "launcher.program" :
+		    "program", argv[0]);
+		return -1;
+	}
+	free(argv[0]);
+	argv[0] = p;
+	return 0;
+}
+
+/* Render one attempt. */
+int
+invoke_render(const struct campaign_spec *s, const struct workload *w,
+    const struct invoke_ctx *c, struct invocation *inv, char *err,
+    size_t errlen)
+{
+	struct workload_var	*vars;
+	char			 num[8][24], seed[32], target[32], local[32];
+	char			**vals, **wenv = NULL;
+	size_t			 i, j, nv = 0, ne;
+	int			 len, rc = -1;
+
+	memset(inv, 0, sizeof(*inv));
+	inv->ranks = invoke_ranks(&s->res);
+	vals = calloc(s->space->n + 1, sizeof(*vals));
+	vars = calloc(INVOKE_BUILTINS + s->space->n + s->nfixed, sizeof(*vars));
+	snprintf(num[0], sizeof(num[0]), "%d", c->trial);
+	snprintf(num[1], sizeof(num[1]), "%d", c->attempt);
+	snprintf(num[2], sizeof(num[2]), "%d", s->res.nodes);
+	snprintf(num[3], sizeof(num[3]), "%d", s->res.gpus_per_node);
+	snprintf(num[4], sizeof(num[4]), "%d", s->res.tasks_per_node);
+	snprintf(num[5], sizeof(num[5]), "%d", s->res.cpus_per_task);
+	snprintf(num[6], sizeof(num[6]), "%d", inv->ranks);
+	snprintf(num[7], sizeof(num[7]), "%d",
+	    invoke_ranks_per_node(&s->res));
+	snprintf(seed, sizeof(seed), "%lld", c->seed);
+	space_shortest(s->target, target, sizeof(target));
+	vars[nv++] = (struct workload_var){ "trial", num[0] };
+	vars[nv++] = (struct workload_var){ "attempt", num[1] };
+	vars[nv++] = (struct workload_var){ "seed", seed };
+	vars[nv++] = (struct workload_var){ "dir", c->dir };
+	vars[nv++] = (struct workload_var){ "campaign", s->name };
+	vars[nv++] = (struct workload_var){ "token", c->token };
+	/* Without a campaign target the workload's default applies. */
+	if (s->has_target)
+		vars[nv++] = (struct workload_var){ "target", target };
+	vars[nv++] = (struct workload_var){ "nodes", num[2] };
+	vars[nv++] = (struct workload_var){ "gpus_per_node", num[3] };
+	vars[nv++] = (struct workload_var){ "tasks_per_node", num[4] };
+	vars[nv++] = (struct workload_var){ "cpus_per_task", num[5] };
+	vars[nv++] = (struct workload_var){ "ranks", num[6] };
+	vars[nv++] = (struct workload_var){ "ranks_per_node", num[7] };
+	j = nv;		/* the local batch size goes here, once known */
+	if (w->batch_global != NULL)
+		nv++;
+	for (i = 0; i < s->space->n; i++) {
+		/* Sized by a first call: a string choice may be long. */
+		len = space_format(s->space, i, c->x[i], NULL, 0);
+		if (len < 0 || (vals[i] = malloc(len + 1)) == NULL)
+			abort();
+		space_format(s->space, i, c->x[i], vals[i], len + 1);
+		vars[nv].name = s->space->params[i].name;
+		vars[nv++].value = vals[i];
+	}
+	for (i = 0; i < s->nfixed; i++)
+		vars[nv++] = s->fixed[i];
+	if (w->batch_global != NULL) {
+		vars[j].name = w->batch_local;
+		vars[j].value = "";
+		if (invoke_batch(s, w, vars, nv, inv, err, errlen) == -1)
+			goto out;
+		snprintf(local, sizeof(local), "%ld", inv->local_batch);
+		vars[j].value = local;
+	}
+	if (workload_render(w, vars, nv, &inv->argv, &wenv, err, errlen) ==
+	    -1 || (c->resolve && strchr(inv->argv[0], '/') == NULL &&
+	    invoke_resolve(w, inv->argv, err, errlen) == -1))
+		goto out;
+	for (ne = 0; wenv[ne] != NULL; ne++)
+		;
+	inv->env = calloc(ne + nv + 1, sizeof(*inv->env));
+	memcpy(inv->env, wenv, ne * sizeof(*wenv));
+	for (i = 0; i < nv; i++) {
+		/* A built-in shadowed by a parameter is not exported twice. */
+		for (j = i + 1; j < nv; j++)
+			if (strcmp(vars[i].name, vars[j].name) == 0)
+				break;
+		if (j == nv)
+			inv->env[ne++] = invoke_envvar(vars[i].name,
+			    vars[i].value);
+	}
+	free(wenv);
+	wenv = NULL;
+	rc = 0;
+out:
+	if (rc == -1)
+		invoke_release(inv);
+	workload_strv_free(wenv);
+	for (i = 0; i < s->space->n; i++)
+		free(vals[i]);
+	free(vals);
+	free(vars);
+	return rc;
+}
+
+/* Free what invoke_render() made. */
+void
+invoke_release(struct invocation *inv)
+{
+	workload_strv_free(inv->argv);
+	workload_strv_free(inv->env);
+	inv->argv = inv->env = NULL;
+}

@@ -1,0 +1,323 @@
+/*
+ * test_workload.c: the workload spec keys of the reference workloads
+ * (launcher, tunable, batch, metric_reader, lazy programs), the checks of
+ * a campaign against them, one rendering, and the non-MLLOG reader of
+ * ResNet-50 on a hand-made log.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "invoke.h"
+#include "spec.h"
+#include "tap.h"
+#include "workload.h"
+
+static char	 dir[] = "/tmp/hpod-test-workload-XXXXXXXX";
+static char	 err[1024];		/* the last error */
+
+/* Write a file in the test directory; return its path (static). */
+static const char *
+put(const char *name, const char *text)
+{
+	static char	 path[512];
+	FILE		*f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Expect a workload spec to be rejected with a message containing want. */
+static void
+bad_workload(const char *name, const char *text, const char *want)
+{
+	struct workload	*w;
+
+	err[0] = '\0';
+	w = workload_load(put(name, text), NULL, err, sizeof(err));
+	ok(w == NULL, "%s: rejected", name);
+	like(err, want, name);
+	workload_free(w);
+}
+
+/* A workload with tunable ranges and a batch split, for campaigns. */
+static const char tuned[] =
+    "{\"name\": \"tw\", \"program\": \"train\","
+    " \"launcher\": {\"program\": \"no-such-srun\", \"args\": [\"--ntasks={ranks}\","
+    " \"--ntasks-per-node={ranks_per_node}\"]},"
+    " \"args\": [\"--lr\", \"{lr}\", \"--opt\", \"{opt}\", \"--bs\","
+    " \"{local_bs}\", \"--seed\", \"{seed}\", \"--data\", \"{data}\"],"
+    " \"defaults\": {\"lr\": 0.1, \"opt\": \"sgd\", \"batch\": 64},"
+    " \"tunable\": {\"lr\": {\"above\": 0, \"max\": 1},"
+    " \"opt\": {\"values\": [\"sgd\", \"adam\"]},"
+    " \"batch\": {\"integer\": true, \"min\": 1}},"
+    " \"batch\": {\"global\": \"batch\", \"local\": \"local_bs\"},"
+    " \"objective\": {\"metric\": \"acc\", \"goal\": \"max\", \"target\": 0.9}}";
+
+/* Bind a campaign (space and extra keys) to the tuned workload. */
+static int
+bind(const struct workload *w, const char *space, const char *extra)
+{
+	struct campaign_spec	*s;
+	char			*t;
+	int			 rc;
+
+	if (asprintf(&t, "{\"name\": \"c\", \"workload\": \"tw\", \"space\": "
+	    "{%s}, \"fixed\": {\"data\": \"/d\"}, \"budget\": {\"max_trials\": "
+	    "4}, \"backend\": \"slurm\", \"resources\": {\"nodes\": 2, "
+	    "\"gpus_per_node\": 4}%s}", space, extra) == -1)
+		abort();
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	free(t);
+	if (s == NULL)
+		return -2;
+	rc = spec_bind(s, w, err, sizeof(err));
+	spec_free(s);
+	return rc;
+}
+
+/* Expect a campaign to be refused by its workload's rules. */
+static void
+bad_campaign(const struct workload *w, const char *space, const char *extra,
+    const char *want, const char *what)
+{
+	err[0] = '\0';
+	ok(bind(w, space, extra) == -1, "%s: refused", what);
+	like(err, want, what);
+}
+
+static void
+test_rules(void)
+{
+	struct workload	*w;
+
+	w = workload_load(put("tw.json", tuned), NULL, err, sizeof(err));
+	ok(w != NULL, "a workload with launcher, tunable and batch loads (%s)",
+	    err);
+	if (w == NULL)
+		return;
+	ok(w->program == NULL && strcmp(w->program_name, "train") == 0,
+	    "a program that is not here is kept by name");
+	ok(bind(w, "\"lr\": {\"type\": \"float\", \"min\": 0.01, \"max\": 1},"
+	    " \"batch\": {\"type\": \"choice\", \"values\": [64, 128]}", "")
+	    == 0, "a legal campaign binds (%s)", err);
+	bad_campaign(w, "\"lr\": {\"type\": \"float\", \"min\": 0.01, "
+	    "\"max\": 2}", "", "c.json: space.lr.max: 2 is not legal for "
+	    "workload 'tw' (", "a range beyond the legal maximum");
+	like(err, "tw.json): must be <= 1", "the rule and workload file named");
+	bad_campaign(w, "\"lr\": {\"type\": \"float\", \"min\": 0, "
+	    "\"max\": 1}", "", "c.json: space.lr.min: 0 is not legal",
+	    "an exclusive bound");
+	bad_campaign(w, "\"opt\": {\"type\": \"choice\", \"values\": "
+	    "[\"sgd\", \"lion\"]}", "", "c.json: space.opt.values[1]: lion is "
+	    "not legal", "a choice outside the legal values");
+	bad_campaign(w, "\"seed\": {\"type\": \"int\", \"min\": 0, "
+	    "\"max\": 9}", "", "c.json: space.seed: not tunable in "
+	    "workload 'tw' (", "tuning a parameter that is not tunable");
+	like(err, "tunable: lr, opt, batch", "the tunable ones listed");
+	bad_campaign(w, "\"batch\": {\"type\": \"choice\", \"values\": "
+	    "[64, 100]}", "", "c.json: space.batch.values[1]: 100 is not "
+	    "legal", "a global batch that does not divide by 8 ranks");
+	like(err, "divide evenly by the 8 ranks (2 nodes x 4)",
+	    "the rank count explained");
+	bad_campaign(w, "\"batch\": {\"type\": \"int\", \"min\": 8, "
+	    "\"max\": 64}", "", "c.json: space.batch: a global batch size "
+	    "must divide evenly", "a global batch as an int range");
+	workload_free(w);
+}
+
+static void
+test_bad_specs(void)
+{
+	bad_workload("b1.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"launchr\": {}}", "b1.json: launchr: unknown key");
+	bad_workload("b2.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"launcher\": {\"program\": \"srun\", \"args\": \"-n 4\"}}",
+	    "b2.json: launcher.args: expected an array");
+	bad_workload("b3.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"launcher\": {\"program\": \"srun {nodes}\"}}",
+	    "b3.json: launcher.program: expected a program name");
+	bad_workload("b4.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"launcher\": {\"program\": \"srun\", \"argv\": []}}",
+	    "b4.json: launcher.argv: unknown key");
+	bad_workload("b5.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"launcher\": {\"program\": \"srun\", \"args\": [\"-n{x\"]}}",
+	    "b5.json: launcher.args[0]: expected a string with balanced");
+	bad_workload("b6.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+\"}}", "b6.json: metric_reader.pattern: ");
+	bad_workload("b7.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+)\", \"value\": 2}}",
+	    "b7.json: metric_reader.value: expected a group number from 1 "
+	    "to 1");
+	bad_workload("b8.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"metric_reader\": \"tensorboard\"}",
+	    "b8.json: metric_reader: expected \"mllog\" or an object");
+	bad_workload("b9.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"tunable\": {\"lr\": {\"min\": 1, \"max\": 0}}}",
+	    "b9.json: tunable.lr: empty range");
+	bad_workload("b10.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"tunable\": {\"lr\": {\"maximum\": 1}}}",
+	    "b10.json: tunable.lr.maximum: unknown key");
+	bad_workload("b11.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"batch\": {\"global\": \"bs\", \"ranks\": \"nodes\"}}",
+	    "b11.json: batch.ranks: unknown key");
+	bad_workload("b12.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"flops_per_sample\": -1}",
+	    "b12.json: flops_per_sample: expected a positive number");
+}
+
+/* Render one attempt of a campaign of the tuned workload. */
+static void
+test_render(void)
+{
+	struct campaign_spec	*s;
+	struct workload		*w;
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
+	double			 x[2] = { 0.5, 1 };
+	const char		*t = "{\"name\": \"c\", \"workload\": \"tw\", "
+	    "\"space\": {\"lr\": {\"type\": \"float\", \"min\": 0.01, \"max\": "
+	    "1}, \"batch\": {\"type\": \"choice\", \"values\": [64, 128]}}, "
+	    "\"fixed\": {\"data\": \"/d\"}, \"budget\": {\"max_trials\": 4}, "
+	    "\"backend\": \"slurm\", \"resources\": {\"nodes\": 2, "
+	    "\"gpus_per_node\": 4}}";
+
+	w = workload_load(put("tw.json", tuned), NULL, err, sizeof(err));
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	if (w == NULL || s == NULL || spec_bind(s, w, err, sizeof(err)) == -1) {
+		ok(0, "render set-up: %s", err);
+		goto out;
+	}
+	memset(&ic, 0, sizeof(ic));
+	ic.trial = 3;
+	ic.seed = 42;
+	ic.dir = "/runs/1-c/trial-0003/attempt-0";
+	ic.token = "tok";
+	ic.x = x;
+	ok(invoke_render(s, w, &ic, &inv, err, sizeof(err)) == 0,
+	    "render (%s)", err);
+	if (inv.argv != NULL) {
+		is_str(inv.argv[0], "no-such-srun", "the launcher comes first, by name");
+		is_str(inv.argv[1], "--ntasks=8", "ranks = nodes x GPUs");
+		is_str(inv.argv[2], "--ntasks-per-node=4", "ranks per node");
+		is_str(inv.argv[3], "train", "then the program, by name");
+		is_str(inv.argv[5], "0.5", "the point's learning rate");
+		is_str(inv.argv[9], "16", "local batch = 128 / 8 ranks");
+		is_str(inv.argv[11], "42", "the seed");
+		is_int(inv.local_batch, 16, "local batch recorded");
+	}
+	invoke_release(&inv);
+	ic.resolve = 1;
+	ok(invoke_render(s, w, &ic, &inv, err, sizeof(err)) == -1,
+	    "a launcher that is not on this machine fails a local submit");
+	like(err, "launcher.program: 'no-such-srun' is not an executable on this "
+	    "machine", "with a clear message");
+out:
+	spec_free(s);
+	workload_free(w);
+}
+
+/* The ResNet-50 reader on a hand-made HPC AI500 log. */
+static void
+test_reader(void)
+{
+	static const char *const lines[] = {
+		"DLL 2020-06-01 10:00:00.000 - Starting Model Evaluation...",
+		"DLL 2020-06-01 10:00:00.100 - Evaluation Epochs : 1",
+		"DLL 2020-06-01 10:02:13.500 - Top-1 Accuracy: 76.310",
+		"DLL 2020-06-01 10:02:13.501 - Top-5 Accuracy: 92.950",
+		"3: DLL 2020-06-01 10:02:14.000 - Top-1 Accuracy: 75",
+		"Top-1 Accuracy: nan",
+		NULL
+	};
+	struct workload		*w;
+	struct mllog_event	 ev;
+	int			 rc[8], i;
+
+	w = workload_load("workloads/resnet50.json", NULL, err, sizeof(err));
+	ok(w != NULL, "resnet50.json loads (%s)", err);
+	if (w == NULL)
+		return;
+	ok(w->reader != NULL && w->has_flops, "it has a reader and FLOPs");
+	for (i = 0; lines[i] != NULL; i++)
+		rc[i] = workload_read_line(w, lines[i], strlen(lines[i]), &ev,
+		    err, sizeof(err));
+	ok(rc[0] == 1 && rc[1] == 1 && rc[3] == 1 && rc[5] == 1,
+	    "other lines are not metric points");
+	is_int(rc[2], 0, "the top-1 line is a point");
+	workload_read_line(w, lines[2], strlen(lines[2]), &ev, err,
+	    sizeof(err));
+	is_str(ev.key, "eval_accuracy", "as eval_accuracy");
+	is_near(ev.num, 0.7631, 1e-12, "in percent, scaled to a fraction");
+	ok(!ev.has_epoch, "with no epoch in the line");
+	is_int(rc[4], 0, "a rank prefix and an integer value are read");
+	workload_read_line(w, lines[4], strlen(lines[4]), &ev, err,
+	    sizeof(err));
+	is_near(ev.num, 0.75, 1e-12, "75 percent");
+	/* The first 40 bytes only: a line is not NUL-terminated. */
+	ok(workload_read_line(w, lines[2], 40, &ev, err, sizeof(err)) == 1,
+	    "the line's length is respected");
+	workload_free(w);
+
+	w = workload_load(put("ep.json", "{\"name\": \"e\", \"program\": \"p\","
+	    " \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
+	    " \"metric_reader\": {\"pattern\": \"^epoch ([0-9]+) .*acc=([^ ]+)\","
+	    " \"value\": 2, \"epoch\": 1}}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a reader with an epoch group (%s)", err);
+	if (w == NULL)
+		return;
+	ok(workload_read_line(w, "epoch 7 loss=1.2 acc=0.25 t=3", 29, &ev,
+	    err, sizeof(err)) == 0 && ev.has_epoch && ev.epoch == 7 &&
+	    ev.num == 0.25 && strcmp(ev.key, "acc") == 0,
+	    "value and epoch from their groups, key from the objective");
+	ok(workload_read_line(w, "epoch 8 acc=high", 16, &ev, err,
+	    sizeof(err)) == -1, "a value that is not a number is malformed");
+	like(err, "acc is not a number", "and says so");
+	workload_free(w);
+}
+
+/* Every reference spec loads, with a launcher, a batch split and rules. */
+static void
+test_references(void)
+{
+	static const char *const refs[] = { "cosmoflow", "deepcam", "oc20",
+		"openfold", "resnet50", NULL };
+	struct workload	*w;
+	char		 path[128];
+	int		 i;
+
+	for (i = 0; refs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "workloads/%s.json", refs[i]);
+		err[0] = '\0';
+		w = workload_load(path, NULL, err, sizeof(err));
+		ok(w != NULL && w->launcher != NULL && w->has_tunable &&
+		    w->batch_global != NULL && w->has_target,
+		    "%s loads with launcher, tunable, batch, target (%s)",
+		    refs[i], err);
+		workload_free(w);
+	}
+}
+
+int
+main(void)
+{
+	char	 cmd[600];
+
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	test_bad_specs();
+	test_rules();
+	test_render();
+	test_reader();
+	test_references();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		ok(0, "cleanup");
+	return tap_done();
+}

@@ -1,0 +1,232 @@
+/*
+ * tunable.c: which parameters of a workload may be tuned and their legal
+ * values ("tunable"), and how its global batch size is split over the
+ * ranks ("batch").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload_int.h"
+
+static const char *const tunable_keys[] = { "min", "max", "above", "below",
+	"integer", "values", NULL };
+
+/* Read one optional bound of a tunable parameter. */
+static int
+tunable_bound(const struct workload *w, const cJSON *o, const char *key,
+    const char *name, int *has, double *v, char *err, size_t errlen)
+{
+	const cJSON	*j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	*has = j != NULL;
+	if (j == NULL)
+		return 0;
+	if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble)) {
+		snprintf(err, errlen, "%s: tunable.%s.%s: expected a number",
+		    w->path, name, key);
+		return -1;
+	}
+	*v = j->valuedouble;
+	return 0;
+}
+
+/* Parse one tunable parameter: {"min": 0, "below": 1, ...} or {}. */
+static int
+tunable_one(const struct workload *w, struct workload_tunable *t,
+    const cJSON *o, char *err, size_t errlen)
+{
+	const cJSON	*c, *vals;
+	size_t		 i, n;
+
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: tunable.%s: expected an object "
+		    "(min, max, above, below, integer, values)", w->path,
+		    t->name);
+		return -1;
+	}
+	for (c = o->child; c != NULL; c = c->next) {
+		for (i = 0; tunable_keys[i] != NULL; i++)
+			if (strcmp(c->string, tunable_keys[i]) == 0)
+				break;
+		if (tunable_keys[i] == NULL) {
+			snprintf(err, errlen, "%s: tunable.%s.%s: unknown key "
+			    "(expected min, max, above, below, integer or "
+			    "values)", w->path, t->name, c->string);
+			return -1;
+		}
+	}
+	if (tunable_bound(w, o, "min", t->name, &t->has_min, &t->min, err,
+	    errlen) == -1 || tunable_bound(w, o, "max", t->name, &t->has_max,
+	    &t->max, err, errlen) == -1 || tunable_bound(w, o, "above",
+	    t->name, &t->has_above, &t->above, err, errlen) == -1 ||
+	    tunable_bound(w, o, "below", t->name, &t->has_below, &t->below, err,
+	    errlen) == -1)
+		return -1;
+	if ((t->has_min && t->has_max && t->min > t->max) ||
+	    (t->has_above && t->has_below && t->above >= t->below)) {
+		snprintf(err, errlen, "%s: tunable.%s: empty range", w->path,
+		    t->name);
+		return -1;
+	}
+	c = cJSON_GetObjectItemCaseSensitive(o, "integer");
+	if (c != NULL && !cJSON_IsBool(c)) {
+		snprintf(err, errlen, "%s: tunable.%s.integer: expected true "
+		    "or false", w->path, t->name);
+		return -1;
+	}
+	t->integer = cJSON_IsTrue(c);
+	vals = cJSON_GetObjectItemCaseSensitive(o, "values");
+	if (vals == NULL)
+		return 0;
+	if (!cJSON_IsArray(vals) || (n = cJSON_GetArraySize(vals)) == 0) {
+		snprintf(err, errlen, "%s: tunable.%s.values: expected a "
+		    "non-empty array", w->path, t->name);
+		return -1;
+	}
+	t->values = calloc(n + 1, sizeof(*t->values));
+	i = 0;
+	cJSON_ArrayForEach(c, vals) {
+		if ((t->values[i] = workload_scalar(c)) == NULL) {
+			snprintf(err, errlen, "%s: tunable.%s.values[%zu]: "
+			    "expected a number or a string", w->path, t->name,
+			    i);
+			return -1;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* Parse the "tunable" object. */
+int
+workload_tunable_parse(struct workload *w, const cJSON *j, char *err,
+    size_t errlen)
+{
+	const cJSON	*c;
+
+	if (j == NULL)
+		return 0;
+	if (!cJSON_IsObject(j)) {
+		snprintf(err, errlen, "%s: tunable: expected an object of "
+		    "parameters", w->path);
+		return -1;
+	}
+	w->has_tunable = 1;
+	w->tunable = calloc(cJSON_GetArraySize(j) + 1, sizeof(*w->tunable));
+	cJSON_ArrayForEach(c, j) {
+		struct workload_tunable *t = &w->tunable[w->ntunable++];
+
+		t->name = strdup(c->string);
+		if (*c->string == '\0' || strpbrk(c->string, "{} \t\n=")) {
+			snprintf(err, errlen, "%s: tunable.%s: not a parameter "
+			    "name", w->path, c->string);
+			return -1;
+		}
+		if (tunable_one(w, t, c, err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Parse {"global": "batch_size", "local": "local_batch_size"}. */
+int
+workload_batch_parse(struct workload *w, const cJSON *j, char *err,
+    size_t errlen)
+{
+	const cJSON	*c, *g, *l;
+
+	if (j == NULL)
+		return 0;
+	if (!cJSON_IsObject(j)) {
+		snprintf(err, errlen, "%s: batch: expected an object with "
+		    "global and local", w->path);
+		return -1;
+	}
+	for (c = j->child; c != NULL; c = c->next)
+		if (strcmp(c->string, "global") && strcmp(c->string, "local")) {
+			snprintf(err, errlen, "%s: batch.%s: unknown key "
+			    "(expected global or local)", w->path, c->string);
+			return -1;
+		}
+	g = cJSON_GetObjectItemCaseSensitive(j, "global");
+	l = cJSON_GetObjectItemCaseSensitive(j, "local");
+	if (!cJSON_IsString(g) || *g->valuestring == '\0' ||
+	    strpbrk(g->valuestring, "{} \t\n=")) {
+		snprintf(err, errlen, "%s: batch.global: expected the name of "
+		    "the global batch size parameter", w->path);
+		return -1;
+	}
+	if (l != NULL && (!cJSON_IsString(l) || *l->valuestring == '\0' ||
+	    strpbrk(l->valuestring, "{} \t\n="))) {
+		snprintf(err, errlen, "%s: batch.local: expected a placeholder "
+		    "name", w->path);
+		return -1;
+	}
+	w->batch_global = strdup(g->valuestring);
+	w->batch_local = strdup(l ? l->valuestring : "local_batch_size");
+	if (strcmp(w->batch_global, w->batch_local) == 0) {
+		snprintf(err, errlen, "%s: batch.local: must differ from "
+		    "batch.global", w->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The declared legal values of a parameter. */
+const struct workload_tunable *
+workload_tunable_find(const struct workload *w, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->ntunable; i++)
+		if (strcmp(w->tunable[i].name, name) == 0)
+			return &w->tunable[i];
+	return NULL;
+}
+
+/* Is a value legal for a tunable parameter? */
+int
+workload_legal(const struct workload_tunable *t, int is_string, double num,
+    const char *str, char *why, size_t whylen)
+{
+	size_t	 i, len;
+
+	if (t->values != NULL) {
+		for (i = 0; t->values[i] != NULL; i++) {
+			if (is_string ? strcmp(t->values[i], str) == 0 :
+			    strtod(t->values[i], NULL) == num)
+				return 1;
+		}
+		snprintf(why, whylen, "must be one of ");
+		for (i = 0; t->values[i] != NULL; i++) {
+			len = strlen(why);
+			snprintf(why + len, whylen - len, "%s%s", i ? ", " : "",
+			    t->values[i]);
+		}
+		return 0;
+	}
+	if (is_string) {
+		if (!t->has_min && !t->has_max && !t->has_above &&
+		    !t->has_below && !t->integer)
+			return 1;
+		snprintf(why, whylen, "must be a number");
+		return 0;
+	}
+	if (t->integer && num != floor(num)) {
+		snprintf(why, whylen, "must be a whole number");
+		return 0;
+	}
+	if (t->has_min && num < t->min)
+		snprintf(why, whylen, "must be >= %g", t->min);
+	else if (t->has_max && num > t->max)
+		snprintf(why, whylen, "must be <= %g", t->max);
+	else if (t->has_above && num <= t->above)
+		snprintf(why, whylen, "must be > %g", t->above);
+	else if (t->has_below && num >= t->below)
+		snprintf(why, whylen, "must be < %g", t->below);
+	else
+		return 1;
+	return 0;
+}
