@@ -135,6 +135,13 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	cJSON_AddNumberToObject(o, "retried_attempts", a->attempts_retried);
 	report_add_number(o, "elapsed_hours", 1, a->elapsed_seconds / 3600);
 	report_add_number(o, "queue_hours", 1, a->queue_seconds / 3600);
+	cJSON_AddNumberToObject(o, "pruned_attempts", a->pruned_attempts);
+	report_add_number(o, "pruned_node_hours", 1,
+	    a->pruned_node_seconds / 3600);
+	report_add_number(o, "pruned_gpu_hours", 1,
+	    a->pruned_gpu_seconds / 3600);
+	report_add_number(o, "pruned_cpu_hours", 1,
+	    a->pruned_cpu_seconds / 3600);
 	report_add_number(root, "time_to_solution_s", a->has_tts,
 	    a->tts_seconds);
 	report_add_number(root, "time_to_solution_trial", a->has_tts,
@@ -177,6 +184,11 @@ report_text(const struct ledger_campaign *c, const struct account *a)
 	    "over %d attempts (%d retried)\n", a->node_seconds / 3600,
 	    a->gpu_seconds / 3600, a->cpu_seconds / 3600, a->attempts,
 	    a->attempts_retried);
+	if (a->pruned_attempts > 0)
+		fprintf(f, "pruned: %d attempts stopped early, %.4f node-hours, "
+		    "%.4f GPU-hours, %.4f CPU-hours of the cost above\n",
+		    a->pruned_attempts, a->pruned_node_seconds / 3600,
+		    a->pruned_gpu_seconds / 3600, a->pruned_cpu_seconds / 3600);
 	report_duration(d, sizeof(d), a->queue_seconds);
 	fprintf(f, "queue wait: %s in all; ", d);
 	report_duration(d, sizeof(d), a->wall_seconds);

@@ -58,8 +58,11 @@ account_attempts(struct ledger *l, const struct ledger_campaign *c,
 	if ((st = ledger_stmt(l, LQ_ACCT_ATTEMPTS, "SELECT count(*),"
 	    " count(CASE WHEN number > 0 THEN 1 END),"
 	    " total(e * nodes), total(e * gpus), total(e * cpus), total(e),"
-	    " total(q)"
-	    " FROM (SELECT a.number, a.nodes, a.gpus, a.cpus,"
+	    " total(q), count(CASE WHEN state = 'pruned' THEN 1 END),"
+	    " total(CASE WHEN state = 'pruned' THEN e * nodes END),"
+	    " total(CASE WHEN state = 'pruned' THEN e * gpus END),"
+	    " total(CASE WHEN state = 'pruned' THEN e * cpus END)"
+	    " FROM (SELECT a.number, a.nodes, a.gpus, a.cpus, a.state,"
 	    "   CASE WHEN a.started > 0 THEN"
 	    "     max(coalesce(nullif(a.ended, 0), ?2) - a.started, 0)"
 	    "     END AS e,"
@@ -79,6 +82,10 @@ account_attempts(struct ledger *l, const struct ledger_campaign *c,
 		acct->cpu_seconds = sqlite3_column_double(st, 4);
 		acct->elapsed_seconds = sqlite3_column_double(st, 5);
 		acct->queue_seconds = sqlite3_column_double(st, 6);
+		acct->pruned_attempts = sqlite3_column_int(st, 7);
+		acct->pruned_node_seconds = sqlite3_column_double(st, 8);
+		acct->pruned_gpu_seconds = sqlite3_column_double(st, 9);
+		acct->pruned_cpu_seconds = sqlite3_column_double(st, 10);
 	} else
 		ledger_fail(l, "sum attempts of campaign %lld",
 		    (long long)c->id);

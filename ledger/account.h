@@ -28,6 +28,10 @@ struct account {
 	double		 gpu_seconds;
 	double		 cpu_seconds;
 	double		 queue_seconds;		/* submit -> start, summed */
+	int		 pruned_attempts;	/* stopped early by the search */
+	double		 pruned_node_seconds;	/* their part of the cost */
+	double		 pruned_gpu_seconds;
+	double		 pruned_cpu_seconds;
 	double		 elapsed_seconds;	/* run time, summed */
 	int		 reached;		/* trials that met the target */
 	int		 has_tts;

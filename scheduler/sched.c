@@ -3,6 +3,7 @@
  * backend's operations and the names of final states.
  */
 #include <stddef.h>
+#include <time.h>
 
 #include "sched.h"
 
@@ -50,6 +51,18 @@ void
 sched_close(struct sched *s, void (*done)(void *), void *arg)
 {
 	s->ops->close(s, done, arg);
+}
+
+/* Return the backend's time now: its own clock, or the wall clock. */
+double
+sched_now(const struct sched *s)
+{
+	struct timespec ts;
+
+	if (s != NULL && s->ops->now != NULL)
+		return s->ops->now(s);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Return the lowercase name of a final state. */

@@ -12,6 +12,8 @@
 static const struct search_ops *const search_table[] = {
 	&grid_ops,
 	&random_ops,
+	&sobol_ops,
+	&tpe_ops,
 };
 
 #define SEARCH_NALGOS	(sizeof(search_table) / sizeof(search_table[0]))
@@ -20,6 +22,8 @@ static const struct search_ops *const search_table[] = {
 static const char *const search_names[] = {
 	"grid",
 	"random",
+	"sobol",
+	"tpe",
 	NULL
 };
 

@@ -38,5 +38,13 @@ int	 search_error(char *err, size_t errlen, const char *fmt, ...)
 
 extern const struct search_ops grid_ops;
 extern const struct search_ops random_ops;
+extern const struct search_ops sobol_ops;
+extern const struct search_ops tpe_ops;
+
+/* Parameters sobol supports (Joe-Kuo direction numbers). */
+#define SOBOL_MAXDIM	32
+
+/* Coordinate d of point k of the unscrambled Sobol' sequence, as bits. */
+uint32_t sobol_bits(uint64_t k, size_t d);
 
 #endif

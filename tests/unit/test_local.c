@@ -105,6 +105,8 @@ on_event(void *arg, const struct sched_event *ev)
 			snprintf(t->job_id, sizeof(t->job_id), "%s",
 			    ev->job_id);
 		break;
+	case SCHED_EV_OUTPUT:	/* the local backend sends none */
+		break;
 	}
 	if (strcmp(ev->token, t->token) != 0)
 		snprintf(t->reason, sizeof(t->reason), "wrong token '%s'",

@@ -183,7 +183,9 @@ test_dispatch(void)
 	names = search_algorithms();
 	is_str(names[0], "grid", "first algorithm is grid");
 	is_str(names[1], "random", "second algorithm is random");
-	ok(names[2] == NULL, "list ends after random");
+	is_str(names[2], "sobol", "third algorithm is sobol");
+	is_str(names[3], "tpe", "fourth algorithm is tpe");
+	ok(names[4] == NULL, "list ends after tpe");
 	ok(!search_known("annealing") && !search_known(NULL),
 	    "unknown names are not known");
 	sp = space_new();

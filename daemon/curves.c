@@ -1,0 +1,165 @@
+/*
+ * curves.c: the learning curves of a campaign's trials (see curves.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "curves.h"
+
+struct curve {
+	int64_t		 attempt_id;	/* whose points these are */
+	int		 completed;
+	size_t		 n, cap;
+	double		*steps, *values;
+};
+
+struct curves {
+	size_t		 n;		/* trials 0 .. n-1 */
+	struct curve	*c;
+};
+
+/* Allocate an empty set of curves. */
+struct curves *
+curves_new(void)
+{
+	struct curves *cs;
+
+	if ((cs = calloc(1, sizeof(*cs))) == NULL)
+		abort();
+	return cs;
+}
+
+/* Forget every curve. */
+static void
+curves_clear(struct curves *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		free(cs->c[i].steps);
+		free(cs->c[i].values);
+	}
+	free(cs->c);
+	cs->c = NULL;
+	cs->n = 0;
+}
+
+/* Free the curves. */
+void
+curves_free(struct curves *cs)
+{
+	if (cs == NULL)
+		return;
+	curves_clear(cs);
+	free(cs);
+}
+
+/* Return trial's curve, growing the table to hold it; NULL if trial < 0. */
+static struct curve *
+curves_get(struct curves *cs, int trial)
+{
+	size_t n;
+
+	if (trial < 0)
+		return NULL;
+	if ((size_t)trial >= cs->n) {
+		n = (size_t)trial + 1;
+		if ((cs->c = realloc(cs->c, n * sizeof(*cs->c))) == NULL)
+			abort();
+		memset(cs->c + cs->n, 0, (n - cs->n) * sizeof(*cs->c));
+		cs->n = n;
+	}
+	return &cs->c[trial];
+}
+
+/* Add a point, keeping the steps sorted and the first value of a step. */
+void
+curves_add(struct curves *cs, int trial, int64_t attempt_id, double step,
+    double value)
+{
+	struct curve *c;
+	size_t i;
+
+	if ((c = curves_get(cs, trial)) == NULL || attempt_id < c->attempt_id)
+		return;
+	if (attempt_id > c->attempt_id) {
+		c->attempt_id = attempt_id;
+		c->n = 0;
+	}
+	for (i = c->n; i > 0 && c->steps[i - 1] >= step; i--)
+		if (c->steps[i - 1] == step)
+			return;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		if ((c->steps = realloc(c->steps, c->cap * sizeof(double))) ==
+		    NULL || (c->values = realloc(c->values, c->cap *
+		    sizeof(double))) == NULL)
+			abort();
+	}
+	memmove(c->steps + i + 1, c->steps + i, (c->n - i) * sizeof(double));
+	memmove(c->values + i + 1, c->values + i, (c->n - i) *
+	    sizeof(double));
+	c->steps[i] = step;
+	c->values[i] = value;
+	c->n++;
+}
+
+/* Mark a trial completed. */
+void
+curves_complete(struct curves *cs, int trial)
+{
+	struct curve *c;
+
+	if ((c = curves_get(cs, trial)) != NULL)
+		c->completed = 1;
+}
+
+/* Return 1 if the trial completed. */
+int
+curves_completed(const struct curves *cs, int trial)
+{
+	return trial >= 0 && (size_t)trial < cs->n && cs->c[trial].completed;
+}
+
+/* Point o's curve at the trial's points. */
+void
+curves_fill(const struct curves *cs, int trial, struct observation *o)
+{
+	const struct curve *c;
+
+	o->npoints = 0;
+	o->steps = o->values = NULL;
+	if (trial < 0 || (size_t)trial >= cs->n)
+		return;
+	c = &cs->c[trial];
+	o->npoints = c->n;
+	o->steps = c->steps;
+	o->values = c->values;
+}
+
+/* Rebuild the curves of a campaign from the ledger. */
+int
+curves_load(struct curves *cs, struct ledger *l, int64_t campaign_id,
+    const char *metric)
+{
+	struct ledger_trial *t = NULL;
+	struct ledger_metric *m = NULL;
+	size_t nt = 0, nm = 0, i;
+
+	if (ledger_trial_list(l, campaign_id, &t, &nt) == -1)
+		return -1;
+	if (ledger_metric_list(l, campaign_id, metric, &m, &nm) == -1) {
+		ledger_trial_list_free(t, nt);
+		return -1;
+	}
+	curves_clear(cs);
+	for (i = 0; i < nt; i++)
+		if (strcmp(t[i].state, "completed") == 0)
+			curves_complete(cs, t[i].number);
+	for (i = 0; i < nm; i++)
+		curves_add(cs, m[i].trial_number, m[i].attempt_id, m[i].step,
+		    m[i].value);
+	ledger_trial_list_free(t, nt);
+	ledger_metric_list_free(m, nm);
+	return 0;
+}

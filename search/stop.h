@@ -1,0 +1,71 @@
+/*
+ * stop.h: early stopping of trials on the fidelity the workload reports
+ * (epochs or steps): asynchronous successive halving (asha), Hyperband
+ * brackets over it (hyperband) and the median stopping rule (median).
+ *
+ * A stopper is asked after every new point of a trial's learning curve
+ * whether the trial should go on.  Its verdict is a pure function of its
+ * parameters and the history, so any search algorithm combines with any
+ * stopper and a restarted daemon decides as the first one would have.
+ *
+ * Pure code: no I/O, no libuv, no SQLite.
+ */
+#ifndef HPOD_STOP_H
+#define HPOD_STOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search.h"
+
+enum stop_verdict { STOP_CONTINUE, STOP_PRUNE };
+
+/* Parameters; stop_defaults() fills every one. */
+struct stop_params {
+	double		 min_resource;	/* first rung (asha), 1 */
+	double		 max_resource;	/* last step a trial runs, 0 = none */
+	int		 eta;		/* reduction factor, 3 */
+	int		 warmup_trials;	/* median: completed trials needed, 5 */
+	double		 warmup_steps;	/* median: first step it may stop, 0 */
+	uint64_t	 seed;		/* hyperband: bracket of each trial */
+};
+
+struct stopper;
+
+/* 1 if name is a known stopper ("none" included). */
+int	 stop_known(const char *name);
+/* The known names, NULL-terminated: "none", "asha", "hyperband", "median". */
+const char *const *stop_algorithms(void);
+/* Fill the default parameters. */
+void	 stop_defaults(struct stop_params *);
+
+/*
+ * Create a stopper (one that never stops for "none").  Return NULL with a
+ * message in err for an unknown name or bad parameters.  Free it with
+ * stop_free().
+ */
+struct stopper	*stop_new(const char *name, const struct stop_params *,
+		    char *err, size_t errlen);
+void		 stop_free(struct stopper *);
+const char	*stop_name(const struct stopper *);
+
+/*
+ * Decide about trial number `trial` (its index in the history), which has
+ * just reported value at step.  The history holds that point already;
+ * stoppers read only the states and the learning curves (steps ascending)
+ * of the observations, not their coordinates.
+ */
+enum stop_verdict stop_decide(const struct stopper *, const struct history *,
+		    size_t trial, double step, double value);
+
+/*
+ * Rung arithmetic, for messages and tests: the bracket of a trial (0 but
+ * for hyperband), and the step of rung k of a bracket, min_resource *
+ * eta^(bracket + k), or -1 if that rung is at or past max_resource.
+ */
+int	 stop_bracket(const struct stopper *, size_t trial);
+double	 stop_rung(const struct stopper *, int bracket, int k);
+/* Number of hyperband brackets (1 for the others). */
+int	 stop_nbrackets(const struct stopper *);
+
+#endif

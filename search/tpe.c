@@ -1,0 +1,495 @@
+/*
+ * tpe.c: the Tree-structured Parzen Estimator (Bergstra et al. 2011), with
+ * the defaults of Optuna's TPESampler (3.x, univariate):
+ *
+ * - the first TPE_STARTUP suggestions are random search's;
+ * - the finished trials are ranked, best first: completed ones by their
+ *   value, then pruned ones by the highest step they reached (higher
+ *   first) and their value there, then those that failed, diverged or
+ *   reported nothing (the worst);
+ * - the best gamma(n) = min(ceil(n / 10), 25) of the n ranked trials form
+ *   the "good" group l, the others the "bad" group g (a failed trial is
+ *   never good);
+ * - each parameter gets, per group, a Parzen estimator: one truncated
+ *   Gaussian per trial centred on its value, plus a prior centred on the
+ *   range with the range as its width, each width the larger distance to
+ *   its sorted neighbours clipped to [range / min(100, n + 1), range];
+ *   weights equal up to 25 trials, older ones ramped down beyond;
+ *   log-scale parameters live in log space, integers are rounded and
+ *   weighted by the mass of their unit interval, choices are categorical
+ *   with a prior weight spread over every value;
+ * - 24 candidates drawn from l, the one maximizing log l - log g wins.
+ *
+ * Running trials are ignored.  Draws come from a generator seeded with
+ * (seed, number of trials), so a suggestion is a pure function of the
+ * seed and the history.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "search_impl.h"
+
+#define TPE_STARTUP	10
+#define TPE_CANDIDATES	24
+#define TPE_GAMMA_MAX	25
+#define TPE_FLAT	25	/* newest trials weighted 1 */
+#define TPE_PRIOR	1.0	/* prior weight */
+#define TPE_TRIES	1000	/* rejection draws of a truncated normal */
+#define TPE_TINY	1e-300
+
+/* A ranked trial: sort key (a, b), then its history index. */
+struct tpe_rank {
+	double		 a, b;
+	size_t		 i;
+};
+
+/* A Parzen estimator over one parameter, in its internal coordinates. */
+struct parzen {
+	size_t		 n;		/* components, the prior last */
+	double		*w;		/* normalized weights */
+	double		*mu, *sigma;	/* numeric parameters */
+	double		*p;		/* n x nchoices probabilities */
+	size_t		 nchoices;	/* 0 for numeric parameters */
+	double		 low, high;	/* bounds, in internal space */
+	int		 quantized;	/* integers on a linear scale */
+};
+
+/* Order ranked trials by (a, b), then by history index. */
+static int
+tpe_rank_cmp(const void *pa, const void *pb)
+{
+	const struct tpe_rank *x = pa, *y = pb;
+
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	if (x->b != y->b)
+		return x->b < y->b ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Order history indices. */
+static int
+tpe_index_cmp(const void *pa, const void *pb)
+{
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Rank key of a finished trial, smaller is better; return 0 if the trial
+ * is running.  *good is 0 for a trial that may never be in the good group.
+ */
+static int
+tpe_key(const struct observation *o, int maximize, struct tpe_rank *r,
+    int *good)
+{
+	double sign = maximize ? -1 : 1, v;
+
+	*good = 1;
+	switch (o->state) {
+	case OBS_RUNNING:
+		return 0;
+	case OBS_COMPLETE:
+		if (o->has_value && isfinite(o->value)) {
+			r->a = -INFINITY;
+			r->b = sign * o->value;
+			return 1;
+		}
+		break;
+	case OBS_PRUNED:
+		if (o->npoints > 0) {
+			v = o->values[o->npoints - 1];
+			r->a = -o->steps[o->npoints - 1];
+			r->b = isnan(v) ? INFINITY : sign * v;
+		} else {
+			r->a = 1;
+			r->b = 0;
+		}
+		return 1;
+	case OBS_FAILED:
+		break;
+	}
+	r->a = INFINITY;
+	r->b = 0;
+	*good = 0;
+	return 1;
+}
+
+/* Weights of n trials in chronological order, as Optuna's default. */
+static void
+tpe_weights(double *w, size_t n)
+{
+	size_t i, nramp;
+
+	if (n < TPE_FLAT) {
+		for (i = 0; i < n; i++)
+			w[i] = 1;
+		return;
+	}
+	nramp = n - TPE_FLAT;
+	for (i = 0; i < nramp; i++)
+		w[i] = nramp == 1 ? 1.0 / (double)n : 1.0 / (double)n +
+		    (1 - 1.0 / (double)n) * (double)i / (double)(nramp - 1);
+	for (i = nramp; i < n; i++)
+		w[i] = 1;
+}
+
+/* Internal coordinate of a value of numeric parameter p. */
+static double
+tpe_to_internal(const struct param_def *p, double x)
+{
+	return p->scale == SCALE_LOG ? log(x) : x;
+}
+
+/* Value of numeric parameter p at internal coordinate y. */
+static double
+tpe_from_internal(const struct param_def *p, double y)
+{
+	double v;
+
+	v = p->scale == SCALE_LOG ? exp(y) : y;
+	if (p->type == PARAM_INT)
+		v = round(v);
+	return fmin(fmax(v, p->min), p->max);
+}
+
+/* Mass of the standard normal between a and b (a <= b), kept positive. */
+static double
+tpe_mass(double a, double b)
+{
+	double m;
+
+	if (a >= 0)
+		m = 0.5 * (erfc(a / M_SQRT2) - erfc(b / M_SQRT2));
+	else if (b <= 0)
+		m = 0.5 * (erfc(-b / M_SQRT2) - erfc(-a / M_SQRT2));
+	else
+		m = 1 - 0.5 * erfc(-a / M_SQRT2) - 0.5 * erfc(b / M_SQRT2);
+	return fmax(m, TPE_TINY);
+}
+
+/* Free an estimator's arrays. */
+static void
+parzen_release(struct parzen *pz)
+{
+	free(pz->w);
+	free(pz->mu);
+	free(pz->sigma);
+	free(pz->p);
+	memset(pz, 0, sizeof(*pz));
+}
+
+/*
+ * Widths of the numeric components: each the larger distance to its
+ * neighbours among the sorted centres and the bounds, the outermost ones
+ * the distance to their inner neighbour, clipped, the prior's the range.
+ */
+static int
+parzen_sigmas(struct parzen *pz)
+{
+	struct { double mu; size_t i; } *s;
+	double range = pz->high - pz->low, lo, hi, left, right, sg;
+	size_t n = pz->n, k;
+
+	if ((s = calloc(n, sizeof(*s))) == NULL)
+		return -1;
+	for (k = 0; k < n; k++) {
+		s[k].mu = pz->mu[k];
+		s[k].i = k;
+	}
+	/* Insertion sort: stable, and n is small. */
+	for (k = 1; k < n; k++) {
+		size_t j = k;
+
+		while (j > 0 && s[j - 1].mu > s[j].mu) {
+			double tm = s[j].mu;
+			size_t ti = s[j].i;
+
+			s[j] = s[j - 1];
+			s[j - 1].mu = tm;
+			s[j - 1].i = ti;
+			j--;
+		}
+	}
+	lo = range / fmin(100.0, 1.0 + (double)n);
+	hi = range;
+	for (k = 0; k < n; k++) {
+		left = s[k].mu - (k == 0 ? pz->low : s[k - 1].mu);
+		right = (k == n - 1 ? pz->high : s[k + 1].mu) - s[k].mu;
+		sg = fmax(left, right);
+		if (n >= 2 && k == 0)
+			sg = right;
+		else if (n >= 2 && k == n - 1)
+			sg = left;
+		pz->sigma[s[k].i] = fmin(fmax(sg, lo), hi);
+	}
+	pz->sigma[n - 1] = range;
+	free(s);
+	return 0;
+}
+
+/*
+ * Build the estimator of parameter p from the internal coordinates of
+ * the m trials in xs (chronological order).  Return 0 or -1 (memory).
+ */
+static int
+parzen_init(struct parzen *pz, const struct param_def *p, const double *xs,
+    size_t m)
+{
+	double total = 0, fill;
+	size_t k, c;
+
+	memset(pz, 0, sizeof(*pz));
+	pz->n = m + 1;
+	if ((pz->w = calloc(pz->n, sizeof(double))) == NULL)
+		return -1;
+	tpe_weights(pz->w, m);
+	pz->w[m] = TPE_PRIOR;
+	for (k = 0; k < pz->n; k++)
+		total += pz->w[k];
+	for (k = 0; k < pz->n; k++)
+		pz->w[k] /= total;
+	if (p->type == PARAM_CHOICE) {
+		pz->nchoices = p->nchoices;
+		if ((pz->p = calloc(pz->n * pz->nchoices, sizeof(double))) ==
+		    NULL)
+			return -1;
+		fill = TPE_PRIOR / (double)(m + 1);
+		for (k = 0; k < pz->n; k++) {
+			total = fill * (double)pz->nchoices;
+			for (c = 0; c < pz->nchoices; c++)
+				pz->p[k * pz->nchoices + c] = fill;
+			if (k < m) {
+				pz->p[k * pz->nchoices + (size_t)xs[k]] += 1;
+				total += 1;
+			}
+			for (c = 0; c < pz->nchoices; c++)
+				pz->p[k * pz->nchoices + c] /= total;
+		}
+		return 0;
+	}
+	if (p->type == PARAM_INT && p->scale == SCALE_LINEAR) {
+		pz->quantized = 1;
+		pz->low = p->min - 0.5;
+		pz->high = p->max + 0.5;
+	} else if (p->type == PARAM_INT) {
+		pz->low = log(p->min - 0.5);
+		pz->high = log(p->max + 0.5);
+	} else {
+		pz->low = tpe_to_internal(p, p->min);
+		pz->high = tpe_to_internal(p, p->max);
+	}
+	if ((pz->mu = calloc(pz->n, sizeof(double))) == NULL ||
+	    (pz->sigma = calloc(pz->n, sizeof(double))) == NULL)
+		return -1;
+	for (k = 0; k < m; k++)
+		pz->mu[k] = xs[k];
+	pz->mu[m] = 0.5 * (pz->low + pz->high);
+	return parzen_sigmas(pz);
+}
+
+/* Draw a component index by weight. */
+static size_t
+parzen_component(const struct parzen *pz, struct rng *r)
+{
+	double u = rng_uniform(r), acc = 0;
+	size_t k;
+
+	for (k = 0; k + 1 < pz->n; k++) {
+		acc += pz->w[k];
+		if (u < acc)
+			return k;
+	}
+	return pz->n - 1;
+}
+
+/* Draw one internal coordinate from the estimator. */
+static double
+parzen_sample(const struct parzen *pz, struct rng *r)
+{
+	double u, acc = 0, y;
+	size_t k, c;
+	int i;
+
+	k = parzen_component(pz, r);
+	if (pz->nchoices > 0) {
+		u = rng_uniform(r);
+		for (c = 0; c + 1 < pz->nchoices; c++) {
+			acc += pz->p[k * pz->nchoices + c];
+			if (u < acc)
+				break;
+		}
+		return (double)c;
+	}
+	for (i = 0; i < TPE_TRIES; i++) {
+		y = pz->mu[k] + pz->sigma[k] * rng_normal(r);
+		if (y >= pz->low && y <= pz->high)
+			return y;
+	}
+	return fmin(fmax(pz->mu[k], pz->low), pz->high);
+}
+
+/* Log density (or log mass, for integers and choices) of the estimator. */
+static double
+parzen_logpdf(const struct parzen *pz, double y)
+{
+	double lp, mx = -INFINITY, sum = 0, *t, a, b, z;
+	size_t k;
+
+	if (pz->nchoices > 0) {
+		for (k = 0; k < pz->n; k++)
+			sum += pz->w[k] * pz->p[k * pz->nchoices + (size_t)y];
+		return log(fmax(sum, TPE_TINY));
+	}
+	if ((t = calloc(pz->n, sizeof(double))) == NULL)
+		return 0;
+	for (k = 0; k < pz->n; k++) {
+		a = (pz->low - pz->mu[k]) / pz->sigma[k];
+		b = (pz->high - pz->mu[k]) / pz->sigma[k];
+		if (pz->quantized)
+			lp = log(tpe_mass((fmax(y - 0.5, pz->low) - pz->mu[k]) /
+			    pz->sigma[k], (fmin(y + 0.5, pz->high) -
+			    pz->mu[k]) / pz->sigma[k]));
+		else {
+			z = (y - pz->mu[k]) / pz->sigma[k];
+			lp = -0.5 * z * z - 0.5 * log(2 * M_PI) -
+			    log(pz->sigma[k]);
+		}
+		t[k] = lp - log(tpe_mass(a, b)) + log(pz->w[k]);
+		mx = fmax(mx, t[k]);
+	}
+	for (k = 0; k < pz->n; k++)
+		sum += exp(t[k] - mx);
+	free(t);
+	return mx + log(sum);
+}
+
+/*
+ * Choose parameter i from the good trials (indices below, nb of them) and
+ * the bad ones (above, na): the best of TPE_CANDIDATES draws from l by
+ * log l - log g.  Return 0 or -1 (memory).
+ */
+static int
+tpe_param(const struct search *s, const struct history *h, size_t i,
+    const size_t *below, size_t nb, const size_t *above, size_t na,
+    struct rng *r, double *out)
+{
+	const struct param_def *p = &s->space->params[i];
+	struct parzen l, g;
+	double *xs, y, score, best = -INFINITY, besty = 0, v;
+	size_t k, m = nb > na ? nb : na;
+	int rc = -1;
+
+	memset(&l, 0, sizeof(l));
+	memset(&g, 0, sizeof(g));
+	if ((xs = calloc(m + 1, sizeof(double))) == NULL)
+		return -1;
+	for (k = 0; k < nb; k++)
+		xs[k] = p->type == PARAM_CHOICE ? h->obs[below[k]].x[i] :
+		    tpe_to_internal(p, h->obs[below[k]].x[i]);
+	if (parzen_init(&l, p, xs, nb) == -1)
+		goto out;
+	for (k = 0; k < na; k++)
+		xs[k] = p->type == PARAM_CHOICE ? h->obs[above[k]].x[i] :
+		    tpe_to_internal(p, h->obs[above[k]].x[i]);
+	if (parzen_init(&g, p, xs, na) == -1)
+		goto out;
+	for (k = 0; k < TPE_CANDIDATES; k++) {
+		y = parzen_sample(&l, r);
+		if (p->type != PARAM_CHOICE) {
+			/* Score what would be run: the rounded value. */
+			v = tpe_from_internal(p, y);
+			y = p->type == PARAM_INT && p->scale == SCALE_LINEAR ?
+			    v : tpe_to_internal(p, v);
+		}
+		score = parzen_logpdf(&l, y) - parzen_logpdf(&g, y);
+		if (k == 0 || score > best) {
+			best = score;
+			besty = y;
+		}
+	}
+	if (p->type == PARAM_CHOICE)
+		*out = besty;
+	else if (p->type == PARAM_INT && p->scale == SCALE_LINEAR)
+		*out = besty;
+	else
+		*out = tpe_from_internal(p, besty);
+	rc = 0;
+out:
+	parzen_release(&l);
+	parzen_release(&g);
+	free(xs);
+	return rc;
+}
+
+/* Nothing to prepare: the history is all the state there is. */
+static int
+tpe_init(struct search *s, char *err, size_t errlen)
+{
+	s->size = 0;
+	return 0;
+}
+
+/* Split the ranked trials into good and bad, then choose each parameter. */
+static int
+tpe_suggest(struct search *s, const struct history *h, double *x)
+{
+	struct tpe_rank *rk;
+	struct rng r;
+	size_t *below, *above, n = 0, ngood = 0, nb, na, i;
+	int good, rc = 0;
+
+	if (h == NULL || h->n == 0)
+		return random_ops.suggest(s, h, x);
+	if ((rk = calloc(h->n, sizeof(*rk))) == NULL)
+		return random_ops.suggest(s, h, x);
+	for (i = 0; i < h->n; i++)
+		if (tpe_key(&h->obs[i], h->maximize, &rk[n], &good)) {
+			rk[n++].i = i;
+			ngood += good;
+		}
+	if (n < TPE_STARTUP) {
+		free(rk);
+		return random_ops.suggest(s, h, x);
+	}
+	qsort(rk, n, sizeof(*rk), tpe_rank_cmp);
+	nb = (size_t)ceil(0.1 * (double)n);
+	if (nb > TPE_GAMMA_MAX)
+		nb = TPE_GAMMA_MAX;
+	if (nb > ngood)
+		nb = ngood;
+	na = n - nb;
+	below = calloc(nb + 1, sizeof(*below));
+	above = calloc(na + 1, sizeof(*above));
+	if (below == NULL || above == NULL) {
+		free(below);
+		free(above);
+		free(rk);
+		return random_ops.suggest(s, h, x);
+	}
+	for (i = 0; i < nb; i++)
+		below[i] = rk[i].i;
+	for (i = 0; i < na; i++)
+		above[i] = rk[nb + i].i;
+	qsort(below, nb, sizeof(*below), tpe_index_cmp);
+	qsort(above, na, sizeof(*above), tpe_index_cmp);
+	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
+	for (i = 0; i < s->space->n && rc == 0; i++)
+		if (tpe_param(s, h, i, below, nb, above, na, &r, &x[i]) == -1)
+			rc = random_ops.suggest(s, h, x);
+	free(below);
+	free(above);
+	free(rk);
+	return rc;
+}
+
+const struct search_ops tpe_ops = {
+	.name = "tpe",
+	.init = tpe_init,
+	.free = NULL,
+	.suggest = tpe_suggest,
+};
