@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine_int.h"
+#include "invoke.h"
 #include "log.h"
 #include "mllog.h"
 #include "paths.h"
@@ -101,25 +102,11 @@ attempt_forget(struct engine *e, struct attempt *a)
 	attempt_free(a);
 }
 
-/* Upper-case a parameter name into an HPO_ environment variable. */
-static char *
-attempt_envvar(const char *name, const char *value)
-{
-	char	*s, *p;
-
-	if (asprintf(&s, "HPO_%s=%s", name, value) == -1)
-		abort();
-	for (p = s + 4; *p != '='; p++)
-		*p = (*p == '-' || *p == '.') ? '_' :
-		    (*p >= 'a' && *p <= 'z') ? *p - 'a' + 'A' : *p;
-	return s;
-}
-
 /* Mark an attempt that could not be submitted, and its trial, failed. */
 void
 attempt_submit_failed(struct engine *e, struct attempt *a, const char *why)
 {
-	double	 now = engine_now();
+	double	 now = engine_now(e);
 
 	ledger_attempt_finished(e->env.ledger, a->attempt_id, "failed", now, -1,
 	    0, why);
@@ -137,14 +124,12 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 {
 	const struct campaign_spec *s = e->spec;
 	struct ledger_attempt	 la;
-	struct workload_var	*vars;
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
 	struct sched_job	 job;
 	struct attempt		*a;
-	char			**argv = NULL, **wenv = NULL, **env;
-	char			 err[512], tnum[16], anum[16];
-	char			 seedbuf[32], target[32], **vals;
-	size_t			 i, j, nv = 0, ne = 0, nvals;
-	int			 rc = -1, len;
+	char			 err[512];
+	int			 rc = -1;
 
 	a = calloc(1, sizeof(*a));
 	a->e = e;
@@ -162,7 +147,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	la.number = number;
 	la.token = a->token;
 	la.dir = a->dir;
-	la.created = engine_now();
+	la.created = engine_now(e);
 	if (ledger_attempt_insert(e->env.ledger, &la, &a->attempt_id) == -1) {
 		log_warnx("campaign '%s': %s", s->name,
 		    ledger_error(e->env.ledger));
@@ -185,70 +170,24 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 		goto out;
 	}
 
-	/* Values: searched parameters, fixed ones, then the built-ins. */
-	nvals = s->space->n;
-	vals = calloc(nvals + 1, sizeof(*vals));
-	vars = calloc(s->space->n + s->nfixed + 9, sizeof(*vars));
-	for (i = 0; i < s->space->n; i++) {
-		/* Sized by a first call: a string choice may be long. */
-		len = space_format(s->space, i, x[i], NULL, 0);
-		if (len < 0 || (vals[i] = malloc(len + 1)) == NULL)
-			abort();
-		space_format(s->space, i, x[i], vals[i], len + 1);
-		vars[nv].name = s->space->params[i].name;
-		vars[nv++].value = vals[i];
-	}
-	for (i = 0; i < s->nfixed; i++)
-		vars[nv++] = s->fixed[i];
-	snprintf(tnum, sizeof(tnum), "%d", trial_number);
-	snprintf(anum, sizeof(anum), "%d", number);
-	snprintf(seedbuf, sizeof(seedbuf), "%lld", seed);
-	space_shortest(s->target, target, sizeof(target));
-	/*
-	 * Built-ins go first so that a parameter of the same name wins.  The
-	 * campaign's target is {target} unless the campaign has none (then
-	 * the workload's default applies).
-	 */
-	memmove(vars + 7, vars, nv * sizeof(*vars));
-	vars[0] = (struct workload_var){ "trial", tnum };
-	vars[1] = (struct workload_var){ "attempt", anum };
-	vars[2] = (struct workload_var){ "seed", seedbuf };
-	vars[3] = (struct workload_var){ "dir", a->dir };
-	vars[4] = (struct workload_var){ "campaign", s->name };
-	vars[5] = (struct workload_var){ "token", a->token };
-	vars[6] = (struct workload_var){ "target", target };
-	nv += 7;
-	if (!s->has_target) {
-		memmove(vars + 6, vars + 7, (nv - 7) * sizeof(*vars));
-		nv--;
-	}
-	if (workload_render(e->w, vars, nv, &argv, &wenv, err, sizeof(err)) ==
-	    -1) {
+	memset(&ic, 0, sizeof(ic));
+	ic.trial = trial_number;
+	ic.attempt = number;
+	ic.seed = seed;
+	ic.dir = a->dir;
+	ic.token = a->token;
+	ic.x = x;
+	ic.resolve = strcmp(e->env.sched->ops->name, "local") == 0;
+	if (invoke_render(s, e->w, &ic, &inv, err, sizeof(err)) == -1) {
 		attempt_submit_failed(e, a, err);
-		goto free_vars;
+		goto out;
 	}
-	for (ne = 0; wenv[ne] != NULL; ne++)
-		;
-	env = calloc(ne + nv + 1, sizeof(*env));
-	for (i = 0; i < ne; i++)
-		env[i] = wenv[i];
-	for (i = 0; i < nv; i++) {
-		/* A built-in shadowed by a parameter is not exported twice. */
-		for (j = i + 1; j < nv; j++)
-			if (strcmp(vars[i].name, vars[j].name) == 0)
-				break;
-		if (j == nv)
-			env[ne++] = attempt_envvar(vars[i].name, vars[i].value);
-	}
-	free(wenv);
-	wenv = env;
-
 	memset(&job, 0, sizeof(job));
 	job.token = a->token;
 	job.name = a->token;
 	job.dir = a->dir;
-	job.argv = (const char *const *)argv;
-	job.env = (const char *const *)wenv;
+	job.argv = (const char *const *)inv.argv;
+	job.env = (const char *const *)inv.env;
 	job.nodes = s->res.nodes;
 	job.gpus_per_node = s->res.gpus_per_node;
 	job.cpus_per_task = s->res.cpus_per_task;
@@ -264,16 +203,9 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 		snprintf(err, sizeof(err), "the %s backend refused the job "
 		    "(resources beyond what it has?)", e->env.sched->ops->name);
 		attempt_submit_failed(e, a, err);
-		goto free_vars;
-	}
-	rc = 0;
-free_vars:
-	workload_strv_free(argv);
-	workload_strv_free(wenv);
-	for (i = 0; i < nvals; i++)
-		free(vals[i]);
-	free(vals);
-	free(vars);
+	} else
+		rc = 0;
+	invoke_release(&inv);
 out:
 	if (rc == -1)
 		attempt_forget(e, a);
@@ -309,7 +241,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	double			 when, step, now;
 
 	a->lines++;
-	switch (mllog_parse_line(line, len, &ev, err, sizeof(err))) {
+	switch (workload_read_line(e->w, line, len, &ev, err, sizeof(err))) {
 	case 0:
 		break;
 	case -1:
@@ -336,7 +268,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	    strncmp(ev.key, "train_", 6) != 0)
 		return;
 	/* The job's own clock, unless it is clearly not comparable to ours. */
-	now = engine_now();
+	now = engine_now(e);
 	when = ev.time_ms / 1000.0;
 	if (when < e->started - 60 || when > now + 60)
 		when = now;
@@ -344,6 +276,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	a->npoints++;
 	ledger_metric_insert(e->env.ledger, a->attempt_id, step, ev.key, ev.num,
 	    when);
+	engine_point(a, ev.key, step, ev.num);
 	if (strcmp(ev.key, e->spec->metric) != 0 ||
 	    !attempt_better(e, a->has_best, a->best, ev.num))
 		return;

@@ -16,20 +16,17 @@
 
 #include "account.h"
 #include "engine_int.h"
+#include "invoke.h"
 #include "log.h"
 #include "params.h"
-#include "rng.h"
 
 static void	engine_tick(uv_timer_t *);
 
-/* Wall-clock time in seconds. */
+/* The engine's time in seconds: its backend's clock. */
 double
-engine_now(void)
+engine_now(const struct engine *e)
 {
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return sched_now(e->env.sched);
 }
 
 /* Report a line of progress. */
@@ -71,12 +68,19 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	e->w = w;
 	e->search = search_new(spec->algorithm, spec->space, spec->seed, err,
 	    errlen);
+	if (e->search != NULL && strcmp(spec->stopper, "none") != 0 &&
+	    (e->stopper = stop_new(spec->stopper, &spec->stop, err, errlen)) ==
+	    NULL) {
+		search_free(e->search);
+		e->search = NULL;
+	}
 	if (e->search == NULL) {
 		spec_free(spec);
 		workload_free(w);
 		free(e);
 		return NULL;
 	}
+	e->curves = curves_new();
 	uv_timer_init(env->loop, &e->timer);
 	e->timer.data = e;
 	return e;
@@ -94,6 +98,8 @@ engine_closed(uv_handle_t *h)
 		attempt_free(a);
 	}
 	search_free(e->search);
+	stop_free(e->stopper);
+	curves_free(e->curves);
 	spec_free(e->spec);
 	workload_free(e->w);
 	free(e);
@@ -128,16 +134,6 @@ engine_state(const struct engine *e)
 	if (!e->done)
 		return "running";
 	return e->cancelled ? "cancelled" : "finished";
-}
-
-/* A seed for a trial: derived from the campaign seed and trial number. */
-static long long
-engine_trial_seed(const struct engine *e, int number)
-{
-	struct rng	 r;
-
-	rng_seed(&r, e->spec->seed ^ 0x5eedULL, (uint64_t)number);
-	return (long long)(rng_next(&r) % 2147483647ULL);
 }
 
 /* The ledger's name for how an attempt ended. */
@@ -221,6 +217,10 @@ engine_event(void *arg, const struct sched_event *ev)
 		attempt_forget(e, a);
 		engine_kick(e);
 		return;
+	case SCHED_EV_OUTPUT:
+		if (a->started)
+			attempt_follow(a, 0);
+		return;
 	case SCHED_EV_END:
 		break;
 	}
@@ -246,6 +246,7 @@ engine_event(void *arg, const struct sched_event *ev)
 	switch (ev->state) {
 	case SCHED_COMPLETED:
 		tstate = "completed";
+		curves_complete(e->curves, tnum);
 		break;
 	case SCHED_CANCELLED:
 		tstate = a->cancel_as == CANCEL_PRUNE ? "pruned" : "cancelled";
@@ -264,6 +265,56 @@ engine_event(void *arg, const struct sched_event *ev)
 		    e->spec->metric);
 	attempt_forget(e, a);
 	engine_kick(e);
+}
+
+/* The fidelity's unit in the singular, for messages. */
+static const char *
+engine_unit(const struct engine *e)
+{
+	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
+}
+
+/*
+ * Record a point of the objective for the search, then ask the stopper
+ * about the trial, over a history of every trial's curve and whether it
+ * completed (all a stopper reads).
+ */
+void
+engine_point(struct attempt *a, const char *key, double step, double value)
+{
+	struct engine		*e = a->e;
+	struct observation	*obs;
+	struct history		 h;
+	int			 i, n;
+
+	if (strcmp(key, e->spec->metric) != 0)
+		return;
+	curves_add(e->curves, a->trial_number, a->attempt_id, step, value);
+	if (e->stopper == NULL || e->detached || a->cancel_as != CANCEL_NONE)
+		return;
+	/* A trial on target is a solution, whatever the others did. */
+	if (e->spec->has_target && (e->spec->maximize ?
+	    value >= e->spec->target : value <= e->spec->target))
+		return;
+	n = e->ntrials > a->trial_number ? e->ntrials : a->trial_number + 1;
+	if ((obs = calloc((size_t)n, sizeof(*obs))) == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		obs[i].state = curves_completed(e->curves, i) ? OBS_COMPLETE :
+		    OBS_RUNNING;
+		curves_fill(e->curves, i, &obs[i]);
+	}
+	h.n = (size_t)n;
+	h.obs = obs;
+	h.maximize = e->spec->maximize;
+	if (stop_decide(e->stopper, &h, (size_t)a->trial_number, step, value)
+	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
+		a->cancel_as = CANCEL_PRUNE;
+		engine_say(e, "trial %d: pruned by %s at %s %g (%s %g)",
+		    a->trial_number, stop_name(e->stopper), engine_unit(e),
+		    step, key, value);
+	}
+	free(obs);
 }
 
 /* Rebuild the search history from the ledger; caller frees *xs, *obs. */
@@ -298,6 +349,7 @@ engine_history(struct engine *e, struct history *h, double **xs,
 			o->state = OBS_FAILED;
 		o->has_value = t[i].has_best;
 		o->value = t[i].best;
+		curves_fill(e->curves, t[i].number, o);
 	}
 	h->n = n;
 	h->obs = *obs;
@@ -332,17 +384,14 @@ engine_new_trial(struct engine *e)
 		return 1;
 	}
 	pj = params_to_json(s->space, x);
-	seed = engine_trial_seed(e, e->ntrials);
-	if ((bi = space_find(s->space, "seed")) != -1 &&
-	    space_format(s->space, bi, x[bi], buf, sizeof(buf)) > 0)
-		seed = strtoll(buf, NULL, 10);
+	seed = invoke_seed(s, e->ntrials, x);
 	memset(&lt, 0, sizeof(lt));
 	lt.campaign_id = e->id;
 	lt.number = e->ntrials;
 	lt.params_json = pj;
 	lt.seed = seed;
 	lt.state = "pending";
-	lt.created = engine_now();
+	lt.created = engine_now(e);
 	if ((bi = space_find(s->space, "batch_size")) != -1 &&
 	    space_format(s->space, bi, x[bi], buf, sizeof(buf)) > 0)
 		lt.batch_size = strtol(buf, NULL, 10);
@@ -415,7 +464,7 @@ engine_finish(struct engine *e)
 
 	e->done = 1;
 	uv_timer_stop(&e->timer);
-	ledger_campaign_set_state(e->env.ledger, e->id, state, engine_now());
+	ledger_campaign_set_state(e->env.ledger, e->id, state, engine_now(e));
 	engine_say(e, "campaign %s: %s (%d trials)", state,
 	    e->stop_reason ? e->stop_reason : e->exhausted ?
 	    "search space exhausted" : "all trials done", e->ntrials);
@@ -429,7 +478,7 @@ engine_tick(uv_timer_t *t)
 {
 	struct engine	*e = t->data;
 	struct attempt	*a;
-	double		 now = engine_now();
+	double		 now = engine_now(e);
 
 	if (e->detached || e->done)
 		return;
@@ -468,7 +517,7 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.maximize = s->maximize;
 	c.has_target = s->has_target;
 	c.target = s->target;
-	c.started = e->started = engine_now();
+	c.started = e->started = engine_now(e);
 	c.max_trials = s->max_trials;
 	c.driver = (char *)e->env.driver;
 	if (ledger_campaign_insert(e->env.ledger, &c, &e->id) == -1) {
@@ -518,7 +567,7 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	memset(&ev, 0, sizeof(ev));
 	ev.type = SCHED_EV_END;
 	ev.token = a->token;
-	ev.time = engine_now();
+	ev.time = engine_now(e);
 	ev.state = SCHED_LOST;
 	ev.exit_code = -1;
 	ev.reason = "could not be re-adopted after a restart";
@@ -540,6 +589,11 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	if (ledger_campaign_get(e->env.ledger, id, &c) != 0 ||
 	    ledger_trial_list(e->env.ledger, id, &t, &nt) == -1 ||
 	    ledger_attempt_list(e->env.ledger, id, 1, &at, &na) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
+	if (curves_load(e->curves, e->env.ledger, id, e->spec->metric) == -1) {
 		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
 		    ledger_error(e->env.ledger));
 		goto out;

@@ -7,8 +7,10 @@
 
 #include <stdint.h>
 
+#include "curves.h"
 #include "engine.h"
 #include "search.h"
+#include "stop.h"
 #include "tail.h"
 
 enum cancel_as { CANCEL_NONE, CANCEL_USER, CANCEL_PRUNE, CANCEL_BUDGET };
@@ -40,6 +42,8 @@ struct engine {
 	struct campaign_spec	*spec;
 	struct workload		*w;
 	struct search		*search;
+	struct stopper		*stopper;	/* NULL: no early stopping */
+	struct curves		*curves;	/* what search and stopper see */
 	int64_t			 id;
 	double			 started;
 	uv_timer_t		 timer;
@@ -54,11 +58,18 @@ struct engine {
 };
 
 /* engine.c */
-double	 engine_now(void);
+/* The engine's time: its backend's clock (virtual for replay). */
+double	 engine_now(const struct engine *);
 void	 engine_say(struct engine *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 engine_kick(struct engine *);
 void	 engine_event(void *, const struct sched_event *);
+/*
+ * A point of an attempt's learning curve was recorded in the ledger: keep
+ * it for the search, and stop the trial if the stopper says so.
+ */
+void	 engine_point(struct attempt *, const char *key, double step,
+	    double value);
 
 /* attempt.c */
 /*

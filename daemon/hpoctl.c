@@ -16,6 +16,8 @@
 #include "config.h"
 #include "engine.h"
 #include "log.h"
+#include "mllogcmd.h"
+#include "render.h"
 #include "report.h"
 #include "run.h"
 #include "spec.h"
@@ -38,12 +40,19 @@ usage(void)
 	    "       hpoctl run [-q] [--ledger file] [--run-dir dir] "
 	    "[--format fmt] spec\n"
 	    "       hpoctl check spec ...\n"
+	    "       hpoctl render [--trial n] [--format fmt] [--run-dir dir] "
+	    "spec\n"
 	    "       hpoctl submit spec\n"
 	    "       hpoctl status [--ledger file] [--format fmt] [campaign]\n"
 	    "       hpoctl trials [--ledger file] [--format fmt] campaign\n"
 	    "       hpoctl report [--ledger file] [--format fmt] campaign\n"
 	    "       hpoctl cancel campaign\n"
-	    "       hpoctl ping\n");
+	    "       hpoctl ping\n"
+	    "       hpoctl mllog [--json] [--metric key] [--target value]\n"
+	    "           [--maximize | --minimize] file ...\n"
+	    "       hpoctl mllog --summary [--json] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] dir ...\n");
 	exit(64);
 }
 
@@ -206,7 +215,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	memset(&fg, 0, sizeof(fg));
 	fg.loop = uv_default_loop();
 	fg.quiet = o.quiet;
-	if ((fg.sched = run_backend(fg.loop, s->backend, cfg, err,
+	if ((fg.sched = run_spec_backend(fg.loop, s, cfg, err,
 	    sizeof(err))) == NULL) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		workload_free(w);
@@ -376,6 +385,8 @@ main(int argc, char *argv[])
 		i = cmd_run(argc, argv, &cfg);
 	else if (strcmp(cmd, "check") == 0)
 		i = cmd_check(argc, argv, &cfg);
+	else if (strcmp(cmd, "render") == 0)
+		i = render_command(argc, argv, &cfg);
 	else if (strcmp(cmd, "submit") == 0)
 		i = cmd_submit(argc, argv, &cfg);
 	else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "trials") == 0 ||
@@ -413,7 +424,9 @@ main(int argc, char *argv[])
 			    o.format : "text");
 			i = cmd_daemon(cfg.socket, req);
 		}
-	} else
+	} else if (strcmp(cmd, "mllog") == 0)
+		i = mllog_command(argc, argv);
+	else
 		usage();
 	config_release(&cfg);
 	return i;

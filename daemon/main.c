@@ -80,6 +80,13 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 		spec_free(s);
 		return NULL;
 	}
+	if (strcmp(s->backend, "replay") == 0) {
+		snprintf(err, errlen, "%s: backend: 'replay' runs only in the "
+		    "foreground (hpoctl run)", s->path);
+		spec_free(s);
+		workload_free(w);
+		return NULL;
+	}
 	if (strcmp(s->backend, "slurm") == 0 && d->slurm == NULL) {
 		if ((d->slurm = run_backend(d->loop, "slurm", &d->cfg, err,
 		    errlen)) == NULL) {

@@ -86,3 +86,13 @@ run_backend(uv_loop_t *loop, const char *name, const struct config *cfg,
 	free(wrapper);
 	return s;
 }
+
+/* Create the backend of a spec. */
+struct sched *
+run_spec_backend(uv_loop_t *loop, const struct campaign_spec *s,
+    const struct config *cfg, char *err, size_t errlen)
+{
+	if (strcmp(s->backend, "replay") == 0)
+		return sched_replay_new(loop, s->replay_table, err, errlen);
+	return run_backend(loop, s->backend, cfg, err, errlen);
+}

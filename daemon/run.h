@@ -29,4 +29,11 @@ struct ledger	*run_ledger(const char *path, int readonly, char *err,
 struct sched	*run_backend(uv_loop_t *, const char *name,
 		    const struct config *, char *err, size_t errlen);
 
+/*
+ * Create the backend a spec runs on: a replay backend of its own over the
+ * spec's table, or as run_backend() for the others.
+ */
+struct sched	*run_spec_backend(uv_loop_t *, const struct campaign_spec *,
+		    const struct config *, char *err, size_t errlen);
+
 #endif

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "legal.h"
 #include "search.h"
 #include "spec.h"
 
@@ -483,10 +485,14 @@ sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 
 static const char *const top_keys[] = { "name", "description", "workload",
 	"objective", "space", "fixed", "search", "budget", "resources",
-	"backend", "retry", NULL };
+	"backend", "retry", "replay", NULL };
+static const char *const replay_keys[] = { "table", NULL };
 static const char *const objective_keys[] = { "metric", "goal", "target",
 	NULL };
-static const char *const search_keys[] = { "algorithm", "seed", NULL };
+static const char *const search_keys[] = { "algorithm", "seed", "stopper",
+	NULL };
+static const char *const stopper_keys[] = { "algorithm", "min_resource",
+	"max_resource", "eta", "warmup_trials", "warmup_steps", NULL };
 static const char *const budget_keys[] = { "max_trials", "max_parallel",
 	"max_node_hours", "max_gpu_hours", "max_wall_time", "stop_on_target",
 	NULL };
@@ -526,6 +532,97 @@ sp_objective(struct sp *sp, struct campaign_spec *s, const cJSON *o)
 	}
 	free(goal);
 	return 0;
+}
+
+/* Parse search.stopper (absent: "none"). */
+static int
+sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
+{
+	const cJSON	*o;
+	double		 d;
+	long		 n;
+	int		 has_max;
+	char		 err[256];
+	struct stopper	*st;
+	const char *const *names;
+
+	stop_defaults(&s->stop);
+	s->stop.seed = s->seed;
+	if (sp_object(sp, se, "stopper", "search", 0, &o) == -1 ||
+	    (o && sp_keys(sp, o, "search.stopper", stopper_keys) == -1) ||
+	    sp_string(sp, o, "algorithm", "search.stopper", o != NULL, "none",
+	    &s->stopper) == -1)
+		return -1;
+	if (!stop_known(s->stopper)) {
+		err[0] = '\0';
+		for (names = stop_algorithms(); *names != NULL; names++)
+			snprintf(err + strlen(err), sizeof(err) - strlen(err),
+			    "%s\"%s\"", err[0] ? ", " : "", *names);
+		return sp_fail(sp, "search.stopper.algorithm", "expected one "
+		    "of %s, got \"%s\"", err, s->stopper);
+	}
+	if (sp_number(sp, o, "min_resource", "search.stopper", 1e-9, 1e9, 1,
+	    NULL, &s->stop.min_resource) == -1 ||
+	    sp_number(sp, o, "max_resource", "search.stopper", 1e-9, 1e9, 0,
+	    &has_max, &s->stop.max_resource) == -1 ||
+	    sp_int(sp, o, "eta", "search.stopper", 0, 2, 100, 3, &n) == -1)
+		return -1;
+	s->stop.eta = (int)n;
+	if (sp_int(sp, o, "warmup_trials", "search.stopper", 0, 0, 1000000, 5,
+	    &n) == -1 || sp_number(sp, o, "warmup_steps", "search.stopper", 0,
+	    1e9, 0, NULL, &d) == -1)
+		return -1;
+	s->stop.warmup_trials = (int)n;
+	s->stop.warmup_steps = d;
+	if (has_max && s->stop.max_resource < s->stop.min_resource)
+		return sp_fail(sp, "search.stopper.max_resource", "must be >= "
+		    "min_resource (%g)", s->stop.min_resource);
+	if (!has_max && strcmp(s->stopper, "hyperband") == 0)
+		return sp_fail(sp, "search.stopper.max_resource", "required "
+		    "for hyperband (the epochs a full trial runs)");
+	if ((st = stop_new(s->stopper, &s->stop, err, sizeof(err))) == NULL)
+		return sp_fail(sp, "search.stopper", "%s", err);
+	stop_free(st);
+	return 0;
+}
+
+/*
+ * Parse the replay object: required by the replay backend, refused by the
+ * others.  A relative table is relative to the spec's directory.
+ */
+static int
+sp_replay(struct sp *sp, struct campaign_spec *s, const cJSON *root)
+{
+	const cJSON	*o;
+	char		*table = NULL;
+	const char	*slash;
+	int		 rc = -1;
+
+	if (sp_object(sp, root, "replay", "", strcmp(s->backend, "replay") ==
+	    0, &o) == -1)
+		return -1;
+	if (o == NULL)
+		return 0;
+	if (strcmp(s->backend, "replay") != 0)
+		return sp_fail(sp, "replay", "only for backend \"replay\"");
+	if (sp_keys(sp, o, "replay", replay_keys) == -1 ||
+	    sp_string(sp, o, "table", "replay", 1, NULL, &table) == -1)
+		goto out;
+	slash = strrchr(s->path, '/');
+	if (table[0] == '/' || slash == NULL || strcmp(s->path, "-") == 0)
+		s->replay_table = strdup(table);
+	else if (asprintf(&s->replay_table, "%.*s/%s", (int)(slash - s->path),
+	    s->path, table) == -1)
+		abort();
+	if (access(s->replay_table, R_OK) == -1) {
+		sp_fail(sp, "replay.table", "%s: %s", s->replay_table,
+		    strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(table);
+	return rc;
 }
 
 /* Parse budget, search, resources, retry and backend. */
@@ -568,6 +665,8 @@ sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	if (!search_known(s->algorithm))
 		return sp_fail(sp, "search.algorithm", "unknown algorithm "
 		    "\"%s\"", s->algorithm);
+	if (sp_stopper(sp, s, se) == -1)
+		return -1;
 
 	if (sp_object(sp, root, "resources", "", 0, &r) == -1 ||
 	    (r && sp_keys(sp, r, "resources", resource_keys) == -1) ||
@@ -604,10 +703,11 @@ sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 
 	if (sp_string(sp, root, "backend", "", 0, "local", &s->backend) == -1)
 		return -1;
-	if (strcmp(s->backend, "local") != 0 && strcmp(s->backend, "slurm"))
-		return sp_fail(sp, "backend", "expected \"local\" or \"slurm\", "
-		    "got \"%s\"", s->backend);
-	return 0;
+	if (strcmp(s->backend, "local") != 0 && strcmp(s->backend, "slurm") &&
+	    strcmp(s->backend, "replay"))
+		return sp_fail(sp, "backend", "expected \"local\", \"slurm\" or "
+		    "\"replay\", got \"%s\"", s->backend);
+	return sp_replay(sp, s, root);
 }
 
 /* Point at the line and column of a JSON syntax error. */
@@ -774,6 +874,8 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 	if (strcmp(s->backend, "local") == 0 && s->res.nodes != 1)
 		return sp_fail(&sp, "resources.nodes", "the local backend runs "
 		    "single-node trials (got %d)", s->res.nodes);
+	if (legal_check(s, w, err, errlen) == -1)
+		return -1;
 	/* A parameter no template uses would silently change nothing. */
 	for (i = 0; i < s->space->n + s->nfixed; i++) {
 		const char *pn = i < s->space->n ? s->space->params[i].name :
@@ -815,6 +917,8 @@ spec_free(struct campaign_spec *s)
 	}
 	free(s->fixed);
 	free(s->algorithm);
+	free(s->stopper);
+	free(s->replay_table);
 	free(s->res.partition);
 	free(s->res.account);
 	free(s->res.qos);

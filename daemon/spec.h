@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "space.h"
+#include "stop.h"
 #include "workload.h"
 
 struct spec_resources {
@@ -28,7 +29,8 @@ struct campaign_spec {
 	char		*json;		/* the spec, compact JSON */
 	char		*name;
 	char		*workload;
-	char		*backend;	/* "local" or "slurm" */
+	char		*backend;	/* "local", "slurm" or "replay" */
+	char		*replay_table;	/* replay: the table's path */
 	char		*metric;	/* objective; may come from workload */
 	int		 has_goal;
 	int		 maximize;
@@ -39,6 +41,8 @@ struct campaign_spec {
 	size_t		 nfixed;
 	char		*algorithm;
 	uint64_t	 seed;
+	char		*stopper;	/* early stopping: "none", "asha", ... */
+	struct stop_params stop;	/* its parameters */
 	int		 max_trials;
 	int		 max_parallel;
 	int		 stop_on_target;

@@ -29,7 +29,8 @@ enum sched_event_type {
 	SCHED_EV_SUBMITTED,	/* job_id is known */
 	SCHED_EV_STARTED,	/* running; allocation and host known */
 	SCHED_EV_END,		/* finished; state, exit status known */
-	SCHED_EV_SUBMIT_FAILED	/* could not be submitted; reason says why */
+	SCHED_EV_SUBMIT_FAILED,	/* could not be submitted; reason says why */
+	SCHED_EV_OUTPUT		/* new output in dir/stdout: read it now */
 };
 
 struct sched_event {
@@ -76,6 +77,8 @@ struct sched_ops {
 			    sched_event_cb, void *arg);
 	int		(*active)(const struct sched *);
 	void		(*close)(struct sched *, void (*done)(void *), void *);
+	/* The backend's clock; NULL: the wall clock. */
+	double		(*now)(const struct sched *);
 };
 
 /* Every backend's handle starts with this. */
@@ -100,6 +103,12 @@ int	 sched_adopt(struct sched *, const char *token, const char *job_id,
 int	 sched_active(const struct sched *);
 /* Close all handles; done(arg) runs once everything is released. */
 void	 sched_close(struct sched *, void (*done)(void *), void *arg);
+
+/*
+ * The time now for this backend's events, in seconds since the epoch: the
+ * wall clock, or the virtual clock of the replay backend.
+ */
+double	 sched_now(const struct sched *);
 
 /* Name of a final state: "completed", "failed", ... */
 const char	*sched_state_name(enum sched_state);
@@ -130,5 +139,12 @@ struct sched_slurm_opts {
 };
 struct sched	*sched_slurm_new(struct uv_loop_s *, const char *wrapper_path,
 		    const struct sched_slurm_opts *, char *err, size_t errlen);
+
+/*
+ * The replay backend: answers each job from the table of learning curves
+ * at table_path on a virtual clock (see replay.c and hpod-campaign(5)).
+ */
+struct sched	*sched_replay_new(struct uv_loop_s *, const char *table_path,
+		    char *err, size_t errlen);
 
 #endif

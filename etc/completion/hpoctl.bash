@@ -4,9 +4,10 @@
 # /usr/share/bash-completion/completions/hpoctl.
 #
 # Completes the commands, their options, campaign spec files (*.json) for
-# run, check and submit, the formats of --format, and campaign names for
+# run, check, render and submit, the formats of --format, and campaign names for
 # status, trials, report and cancel (asked of the daemon, or read from the
-# ledger given with --ledger).
+# ledger given with --ledger), and result logs or their directories for
+# mllog.
 
 _hpoctl_campaigns()
 {
@@ -37,7 +38,8 @@ _hpoctl_campaigns()
 _hpoctl()
 {
 	local cur prev cmd= cmd_index=0 i
-	local commands="run check submit status trials report cancel ping"
+	local commands="run check render submit status trials report cancel ping
+	    mllog"
 
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -79,6 +81,13 @@ _hpoctl()
 		COMPREPLY=($(compgen -W "text json csv" -- "$cur"))
 		return
 		;;
+	--metric)
+		COMPREPLY=($(compgen -W "eval_error eval_accuracy" -- "$cur"))
+		return
+		;;
+	--target|--trial)
+		return
+		;;
 	esac
 
 	if [[ -z $cmd ]]; then
@@ -100,6 +109,13 @@ _hpoctl()
 		;;
 	check|submit)
 		;;
+	render)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--trial --format --run-dir" \
+			    -- "$cur"))
+			return
+		fi
+		;;
 	status|trials|report)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--ledger --format" -- "$cur"))
@@ -112,12 +128,25 @@ _hpoctl()
 		COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
 		return
 		;;
+	mllog)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--json --summary --metric
+			    --target --maximize --minimize" -- "$cur"))
+		elif [[ " ${COMP_WORDS[*]} " == *" --summary "* ]]; then
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -d -- "$cur"))
+		else
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		return
+		;;
 	*)
 		return
 		;;
 	esac
 
-	# run, check and submit take campaign specs: directories and *.json.
+	# run, check, render and submit take campaign specs: directories and *.json.
 	compopt -o filenames 2>/dev/null
 	COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
 }
