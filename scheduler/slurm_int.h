@@ -75,6 +75,95 @@ struct slurm_work {
 	uint32_t	 max_array;	/* POLL: MaxArraySize, 0 if unknown */
 };
 
+/* The backend's state (slurm.c): jobs, requests, timers. */
+enum slurm_job_state {
+	SJ_QUEUED,		/* waiting for the next flush */
+	SJ_SUBMITTING,		/* its submit RPC is queued or running */
+	SJ_UNCERTAIN,		/* submit answer lost: look for the token */
+	SJ_LIVE			/* the controller has it */
+};
+
+struct slurm_job {
+	TAILQ_ENTRY(slurm_job) entry;
+	enum slurm_job_state state;
+	char		*token, *name, *dir;
+	char		**env;		/* the job's own NAME=VALUE entries */
+	int		 nodes, tasks_per_node, cpus_per_task, gpus_per_node;
+	long		 time_limit;
+	char		*partition, *account, *qos, *constraint;
+	uint32_t	 id;		/* job id (array: the array's), 0 = ? */
+	uint32_t	 task;		/* array task, SLURM_NO_TASK if none */
+	char		*comment;	/* what its record's comment must be */
+	char		 job_id[32];	/* "123" or "123_4" */
+	uint32_t	 seen;		/* last state seen, for back-off */
+	int		 adopted;	/* from an earlier process */
+	int		 started;	/* STARTED delivered */
+	int		 cancel;	/* cancel asked for */
+	int		 killing;	/* a kill is queued or running */
+	double		 submitted;	/* when the controller took it */
+	double		 started_at;	/* the STARTED event's time */
+	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
+					   only from polls after this */
+	sched_event_cb	 cb;
+	void		*arg;
+};
+
+struct slurm {
+	struct sched	 sched;		/* first: the engine's handle */
+	uv_loop_t	*loop;
+	char		*wrapper;
+	struct sched_slurm_opts opts;
+	TAILQ_HEAD(, slurm_job) jobs;
+	TAILQ_HEAD(, slurm_work) queue;
+	struct slurm_work *inflight;
+	uv_timer_t	 poll;		/* the poll cycle */
+	uv_timer_t	 flush;		/* submits of one loop turn together */
+	uint64_t	 interval;	/* current poll period, ms */
+	uint32_t	 max_array;	/* MaxArraySize, 0 = not known yet */
+	int		 polling;	/* a poll is queued or running */
+	int		 flush_after_poll;
+	int		 unreachable;	/* slurmctld is not answering */
+	int		 njobs;
+	int		 nopen;
+	int		 closing;
+	void		(*done)(void *);
+	void		*done_arg;
+};
+
+#define SLURM_LOST_GRACE_S	30	/* a lost request may still arrive */
+
+/* slurm.c */
+void	 slurm_job_free(struct slurm *, struct slurm_job *);
+void	 slurm_emit(struct slurm *, struct slurm_job *, struct sched_event *);
+void	 slurm_end(struct slurm *, struct slurm_job *, enum sched_state,
+	    int exit_code, int sig, double start, double end,
+	    const char *reason);
+void	 slurm_job_name_id(struct slurm_job *, uint32_t id, uint32_t task);
+struct slurm_work *slurm_work_new(struct slurm *, enum slurm_op);
+void	 slurm_kill(struct slurm *, struct slurm_job *);
+void	 slurm_kick(struct slurm *);
+void	 slurm_arm(struct slurm *);
+void	 slurm_poll_due(uv_timer_t *);
+
+/* slurm_poll.c */
+void	 slurm_polled(struct slurm *, struct slurm_work *);
+
+/* slurm_submit.c */
+void	 slurm_flush(uv_timer_t *);
+void	 slurm_submitted(struct slurm *, struct slurm_work *);
+int	 slurm_write_jobfile(const struct sched_job *);
+
+/* slurm_util.c */
+char	*slurm_strdup(const char *);
+void	*slurm_calloc(size_t, size_t);
+char	*slurm_printf(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	 slurm_strv_free(char **);
+char	**slurm_strv_dup(const char *const *);
+void	 slurm_warn(const struct slurm *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+double	 slurm_now(void);
+
+
 /* slurm_rpc.c: run on a worker thread; never touch the loop. */
 int	 slurm_rpc_check(char *err, size_t errlen);
 void	 slurm_rpc_init(void);

@@ -1,0 +1,285 @@
+/*
+ * slurm_poll.c: the Slurm backend applies one poll's answer (every job
+ * record of the user) to its jobs: STARTED and END events, jobs whose lost
+ * submit turns up or not, jobs the controller has forgotten.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "jobfile.h"
+#include "result.h"
+#include "slurm_int.h"
+
+/*
+ * The job ran but its record is gone: it started when its result.json
+ * says, on what its job.json asked for (an exact request is what Slurm
+ * allocates), so that its cost is counted.
+ */
+static void
+slurm_started_from_file(struct slurm *b, struct slurm_job *j,
+    const struct trial_result *r)
+{
+	struct sched_event	 ev;
+	struct jobfile		 jf;
+	char			*path, err[256];
+
+	path = slurm_printf("%s/job.json", j->dir);
+	if (jobfile_read(path, &jf, err, sizeof(err)) == -1) {
+		slurm_warn(b, "%s", err);
+		free(path);
+		return;
+	}
+	free(path);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.time = r->start;
+	ev.host = r->host;
+	ev.nodes = jf.nodes;
+	ev.gpus = jf.gpus;
+	ev.cpus = jf.cpus;
+	jobfile_release(&jf);
+	j->started = 1;
+	slurm_emit(b, j, &ev);
+}
+
+/* Resolve a job the controller no longer knows from its result.json. */
+static void
+slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
+{
+	struct trial_result	 r;
+	enum sched_state	 st;
+	char			 err[256], reason[512];
+
+	if (result_read(j->dir, &r, err, sizeof(err)) == 0 &&
+	    strcmp(r.token, j->token) == 0 && !r.running) {
+		if (!j->started && r.start > 0)
+			slurm_started_from_file(b, j, &r);
+		if (j->cancel)
+			st = SCHED_CANCELLED;
+		else if (r.timed_out)
+			st = SCHED_TIMEOUT;
+		else if (r.exit_code == 0 && r.signal == 0)
+			st = SCHED_COMPLETED;
+		else
+			st = SCHED_FAILED;
+		snprintf(reason, sizeof(reason), "%s; outcome read from "
+		    "result.json", why);
+		slurm_end(b, j, st, r.exit_code, r.signal, r.start, r.end,
+		    reason);
+		return;
+	}
+	snprintf(reason, sizeof(reason), "%s and left no final result.json",
+	    why);
+	slurm_end(b, j, j->cancel ? SCHED_CANCELLED : SCHED_LOST, -1, 0, 0, 0,
+	    reason);
+}
+
+/* 1 if the job's wrapper has written a result.json. */
+static int
+slurm_has_result(const struct slurm_job *j)
+{
+	struct trial_result	 r;
+	char			 err[256];
+
+	return result_read(j->dir, &r, err, sizeof(err)) != 1;
+}
+
+/*
+ * 1 if the record of an array is the one an adopted task of it belongs to:
+ * line `task` of the array's list is the task's job.json.
+ */
+static int
+slurm_list_has(const struct slurm_job *j, const char *comment)
+{
+	char	*entry, *want, err[256];
+	int	 yes;
+
+	if (strncmp(comment, "hpod-array ", 11) != 0)
+		return 0;
+	if ((entry = jobfile_list_entry(comment + 11, (long)j->task, err,
+	    sizeof(err))) == NULL)
+		return 0;
+	want = slurm_printf("%s/job.json", j->dir);
+	yes = strcmp(entry, want) == 0;
+	free(entry);
+	free(want);
+	return yes;
+}
+
+/* The record for j in a poll's answer; *pending is set for array tasks
+ * still waiting inside their array's record. */
+static const struct slurm_rec *
+slurm_find(struct slurm_job *j, const struct slurm_rec *recs,
+    size_t n, int *pending)
+{
+	size_t	 i;
+
+	*pending = 0;
+	for (i = 0; i < n; i++) {
+		const struct slurm_rec *r = &recs[i];
+
+		if (r->comment == NULL || (j->comment != NULL ?
+		    strcmp(r->comment, j->comment) != 0 :
+		    (r->array_job_id != j->id ||
+		    !slurm_list_has(j, r->comment))))
+			continue;
+		if (j->task == SLURM_NO_TASK) {
+			if (j->id == 0 || r->job_id == j->id)
+				return r;
+			continue;
+		}
+		if (r->array_job_id != j->id)
+			continue;
+		if (r->array_task_id == j->task)
+			return r;
+		if (r->array_task_id == SLURM_NO_TASK &&
+		    slurm_tasks_contain(r->array_pending, j->task)) {
+			*pending = 1;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+/* Apply one record to its job; return 1 if the job is gone. */
+static int
+slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
+{
+	const struct slurm_state *st = slurm_state_of(r->state);
+	struct sched_event	 ev;
+	enum sched_state	 out;
+	struct trial_result	 res;
+	char			 err[256], name[128];
+	double			 end;
+	int			 code, sig;
+
+	/* A job cancelled while pending gets a start time but no nodes. */
+	if (r->start > 0 && !j->started && (st->running ||
+	    (st->terminal && r->nodes != NULL))) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = SCHED_EV_STARTED;
+		/* Slurm counts whole seconds; never start before submit. */
+		ev.time = j->started_at = (double)r->start < j->submitted ?
+		    j->submitted : (double)r->start;
+		ev.host = r->nodes;
+		ev.nodes = r->nnodes;
+		ev.cpus = r->ncpus;
+		ev.gpus = r->ngpus;
+		j->started = 1;
+		slurm_emit(b, j, &ev);
+	}
+	if (!slurm_rec_final(r))
+		return 0;
+	out = slurm_rec_outcome(r, &code, &sig);
+	/* The wrapper knows how the workload itself ended. */
+	if (result_read(j->dir, &res, err, sizeof(err)) == 0 &&
+	    strcmp(res.token, j->token) == 0 && !res.running) {
+		code = res.exit_code;
+		sig = res.signal;
+		if (out == SCHED_COMPLETED && (code != 0 || sig != 0))
+			out = SCHED_FAILED;
+		if (out == SCHED_FAILED && res.timed_out)
+			out = SCHED_TIMEOUT;
+	}
+	slurm_state_format(r->state, name, sizeof(name));
+	snprintf(err, sizeof(err), "slurm %s%s%s", name, r->reason[0] ?
+	    ": " : "", r->reason);
+	end = r->end > 0 ? (double)r->end : 0;
+	if (j->started && end < j->started_at)
+		end = j->started_at;
+	slurm_end(b, j, out, code, sig, j->started ? j->started_at : 0, end,
+	    err);
+	return 1;
+}
+
+/* A poll answered: bring every job up to date. */
+void
+slurm_polled(struct slurm *b, struct slurm_work *w)
+{
+	struct slurm_job	*j, *next;
+	const struct slurm_rec	*r;
+	struct sched_event	 ev;
+	int			 changed = 0, pending;
+
+	b->polling = 0;
+	if (w->rc != 0) {
+		if (!b->unreachable)
+			slurm_warn(b, "cannot query slurmctld: %s; "
+			    "retrying", slurm_strerror(w->rc));
+		b->unreachable = 1;
+		b->interval = b->interval * 2 > b->opts.poll_max ?
+		    b->opts.poll_max : b->interval * 2;
+		slurm_arm(b);
+		return;
+	}
+	if (b->unreachable)
+		slurm_warn(b, "slurmctld answers again");
+	b->unreachable = 0;
+	if (w->max_array > 0)
+		b->max_array = w->max_array;
+	else if (b->max_array == 0)
+		b->max_array = 1001;	/* Slurm's default MaxArraySize */
+	for (j = TAILQ_FIRST(&b->jobs); j != NULL; j = next) {
+		next = TAILQ_NEXT(j, entry);
+		if (j->state != SJ_LIVE && j->state != SJ_UNCERTAIN)
+			continue;
+		r = slurm_find(j, w->recs, w->nrecs, &pending);
+		if (r != NULL && j->comment == NULL)
+			j->comment = slurm_strdup(r->comment);
+		if (j->state == SJ_UNCERTAIN) {
+			changed = 1;
+			if (r == NULL && w->sent < j->absent_after)
+				continue;	/* too early to say */
+			if (r == NULL && !j->adopted && !slurm_has_result(j)) {
+				/* It never reached the controller. */
+				slurm_warn(b, "no job carries token %s; "
+				    "submitting it again", j->token);
+				j->state = SJ_QUEUED;
+				uv_timer_start(&b->flush, slurm_flush, 0, 0);
+				continue;
+			}
+			if (r == NULL) {
+				slurm_resolve(b, j, "no job carries its token");
+				continue;
+			}
+			slurm_job_name_id(j, r->array_job_id && j->task !=
+			    SLURM_NO_TASK ? r->array_job_id : r->job_id,
+			    j->task);
+			j->state = SJ_LIVE;
+			if (!j->adopted) {
+				memset(&ev, 0, sizeof(ev));
+				ev.type = SCHED_EV_SUBMITTED;
+				ev.time = j->submitted = (double)r->submit;
+				slurm_emit(b, j, &ev);
+			}
+		}
+		if (r == NULL) {
+			changed = 1;
+			slurm_resolve(b, j, "slurmctld no longer knows the job");
+			continue;
+		}
+		if (r->state != j->seen)
+			changed = 1;
+		j->seen = r->state;
+		if (!pending && slurm_apply(b, j, r))
+			continue;
+		if (j->cancel)
+			slurm_kill(b, j);
+	}
+	if (changed)
+		b->interval = b->opts.poll_min;
+	else if (b->interval * 2 <= b->opts.poll_max)
+		b->interval *= 2;
+	else
+		b->interval = b->opts.poll_max;
+	if (b->flush_after_poll) {
+		b->flush_after_poll = 0;
+		uv_timer_start(&b->flush, slurm_flush, 0, 0);
+	}
+	slurm_arm(b);
+}
