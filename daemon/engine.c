@@ -374,6 +374,7 @@ engine_new_trial(struct engine *e)
 
 	if (engine_history(e, &h, &xs, &obs) == -1)
 		return -1;
+	stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
 	x = calloc(s->space->n + 1, sizeof(*x));
 	rc = search_suggest(e->search, &h, x);
 	free(xs);

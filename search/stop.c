@@ -157,6 +157,20 @@ stop_decide(const struct stopper *s, const struct history *h, size_t trial,
 	return s->ops->decide(s, h, trial, step, value);
 }
 
+/* Mark the observations of another bracket than trial's. */
+void
+stop_mark_brackets(const struct stopper *s, struct observation *obs,
+    size_t n, size_t trial)
+{
+	size_t i;
+	int b;
+
+	b = s != NULL ? stop_bracket(s, trial) : 0;
+	for (i = 0; i < n; i++)
+		obs[i].other_bracket = s != NULL && s->nbrackets > 1 &&
+		    stop_bracket(s, i) != b;
+}
+
 /* Return the number of brackets. */
 int
 stop_nbrackets(const struct stopper *s)

@@ -65,6 +65,15 @@ enum stop_verdict stop_decide(const struct stopper *, const struct history *,
  */
 int	 stop_bracket(const struct stopper *, size_t trial);
 double	 stop_rung(const struct stopper *, int bracket, int k);
+/*
+ * Set other_bracket in the n observations obs: 1 for those of another
+ * bracket than trial's (hyperband), 0 for the others, so that a model
+ * learns only from the bracket the trial will run in, as Optuna's
+ * TPESampler does under its HyperbandPruner.  A NULL stopper clears them.
+ */
+void	 stop_mark_brackets(const struct stopper *, struct observation *obs,
+	    size_t n, size_t trial);
+
 /* Number of hyperband brackets (1 for the others). */
 int	 stop_nbrackets(const struct stopper *);
 

@@ -2,14 +2,23 @@
  * tpe.c: the Tree-structured Parzen Estimator (Bergstra et al. 2011), with
  * the defaults of Optuna's TPESampler (3.x, univariate):
  *
- * - the first TPE_STARTUP suggestions are random search's;
+ * - the first TPE_STARTUP suggestions are random search's, and so is any
+ *   suggestion while fewer than TPE_STARTUP trials have finished;
  * - the finished trials are ranked, best first: completed ones by their
  *   value, then pruned ones by the highest step they reached (higher
- *   first) and their value there, then those that failed, diverged or
- *   reported nothing (the worst);
+ *   first) and their value there, then completed ones that reported
+ *   nothing;
+ * - trials that failed (diverged, crashed, timed out, were cancelled) are
+ *   left out, as Optuna leaves them out: a failure says that a point did
+ *   not finish, not how good it is, and a univariate model would blame
+ *   every coordinate of a diverged point (a high learning rate diverges
+ *   with a high momentum, and is the best one with a low momentum);
+ * - under Hyperband, only the trials of the bracket the new trial runs in
+ *   count (other_bracket, set by stop_mark_brackets()), as under Optuna's
+ *   HyperbandPruner: a bracket that stops nothing before a late rung
+ *   would otherwise fill the good group with trials that merely survived;
  * - the best gamma(n) = min(ceil(n / 10), 25) of the n ranked trials form
- *   the "good" group l, the others the "bad" group g (a failed trial is
- *   never good);
+ *   the "good" group l, the others the "bad" group g;
  * - each parameter gets, per group, a Parzen estimator: one truncated
  *   Gaussian per trial centred on its value, plus a prior centred on the
  *   range with the range as its width, each width the larger distance to
@@ -81,7 +90,8 @@ tpe_index_cmp(const void *pa, const void *pb)
 
 /*
  * Rank key of a finished trial, smaller is better; return 0 if the trial
- * is running.  *good is 0 for a trial that may never be in the good group.
+ * does not count (running, failed, of another bracket).  *good is 0 for a
+ * trial that may never be in the good group.
  */
 static int
 tpe_key(const struct observation *o, int maximize, struct tpe_rank *r,
@@ -90,8 +100,11 @@ tpe_key(const struct observation *o, int maximize, struct tpe_rank *r,
 	double sign = maximize ? -1 : 1, v;
 
 	*good = 1;
+	if (o->other_bracket)
+		return 0;
 	switch (o->state) {
 	case OBS_RUNNING:
+	case OBS_FAILED:
 		return 0;
 	case OBS_COMPLETE:
 		if (o->has_value && isfinite(o->value)) {
@@ -110,8 +123,6 @@ tpe_key(const struct observation *o, int maximize, struct tpe_rank *r,
 			r->b = 0;
 		}
 		return 1;
-	case OBS_FAILED:
-		break;
 	}
 	r->a = INFINITY;
 	r->b = 0;

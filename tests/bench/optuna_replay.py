@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """Optuna 3.1 over the same replay table as hpod's replay backend.
 
-Usage: optuna_replay.py TABLE TARGET BUDGET_GPU_S SEED {tpe,tpe+hyperband}
+Usage: optuna_replay.py TABLE TARGET BUDGET_GPU_S SEED METHOD
+
+METHOD is tpe, tpe+hyperband, tpe+asha (SuccessiveHalvingPruner), random
+or random+asha.
 
 Runs one study, sequentially, as `make bench-search` runs hpod: the same
-space (lr log-uniform in [0.001, 0.2], batch_size in {16, 32, 64, 128},
-momentum uniform in [0.8, 0.95]), the same nearest-configuration lookup
+space (lr log-uniform in [0.001, 0.2], batch_size in {32, 64, 128},
+momentum uniform in [0.85, 0.95]), the same nearest-configuration lookup
 (replay_table.h: normalized distance, log scale where the table says so;
 the run of the configuration is drawn from the seed and trial number),
 the same replay of a run (start_s, then epoch by epoch; a run stops at
@@ -65,11 +68,13 @@ def main():
 
     def objective(trial):
         x = [trial.suggest_float("lr", 0.001, 0.2, log=True),
-             trial.suggest_categorical("batch_size", [16, 32, 64, 128]),
-             trial.suggest_float("momentum", 0.8, 0.95)]
+             trial.suggest_categorical("batch_size", [32, 64, 128]),
+             trial.suggest_float("momentum", 0.85, 0.95)]
         pick = random.Random(seed * 1000003 + trial.number).randrange(1 << 30)
         run = nearest(table, x, pick)
-        state["gpu_s"] += run["start_s"]
+        if run["values"]:
+            # The replay backend ends a run without epochs at once.
+            state["gpu_s"] += run["start_s"]
         best = math.inf
         for e, (s, v) in enumerate(zip(run["epoch_s"], run["values"]), 1):
             state["gpu_s"] += s
@@ -94,12 +99,27 @@ def main():
             study.stop()
 
     optuna.logging.set_verbosity(optuna.logging.ERROR)
-    pruner = (optuna.pruners.HyperbandPruner(min_resource=1, max_resource=12,
-                                             reduction_factor=3)
-              if method == "tpe+hyperband" else optuna.pruners.NopPruner())
-    study = optuna.create_study(
-        direction="minimize", pruner=pruner,
-        sampler=optuna.samplers.TPESampler(seed=seed))
+    sampler_name, _, pruner_name = method.partition("+")
+    if pruner_name == "hyperband":
+        pruner = optuna.pruners.HyperbandPruner(
+            min_resource=1, max_resource=12, reduction_factor=3)
+    elif pruner_name == "asha":
+        pruner = optuna.pruners.SuccessiveHalvingPruner(
+            min_resource=1, reduction_factor=3)
+    elif pruner_name == "":
+        pruner = optuna.pruners.NopPruner()
+    else:
+        sys.exit("optuna_replay.py: unknown pruner " + pruner_name)
+    if sampler_name == "tpe":
+        sampler = optuna.samplers.TPESampler(seed=seed)
+    elif sampler_name == "random":
+        sampler = optuna.samplers.RandomSampler(seed=seed)
+    else:
+        sys.exit("optuna_replay.py: unknown sampler " + sampler_name)
+    # A fixed name: HyperbandPruner draws a trial's bracket from it.
+    study = optuna.create_study(study_name="bench-%d" % seed,
+                                direction="minimize", pruner=pruner,
+                                sampler=sampler)
     study.optimize(objective, n_trials=100000, callbacks=[stop],
                    catch=())
     print(int(state["reached"]), state["ep_to"], state["gpu_to"],

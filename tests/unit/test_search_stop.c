@@ -61,6 +61,8 @@ report(const struct stopper *sp, struct curves *c, size_t t, double step,
 	return stop_decide(sp, &c->h, t, step, v);
 }
 
+static void	test_mark(const struct stopper *, struct curves *);
+
 /* Names, defaults and refused parameters. */
 static void
 test_params(void)
@@ -233,8 +235,43 @@ test_hyperband(void)
 	    "bracket-0 trial alone at rung 1 (bracket 1 has no rung 1)");
 	is_int(report(s, c, a, 3, 0.5), STOP_CONTINUE,
 	    "rung 3 of bracket 0 does not see the bracket-1 trial");
+	test_mark(s, c);
 	stop_free(s);
 	free(c);
+}
+
+/*
+ * stop_mark_brackets() marks exactly the trials of another bracket than
+ * the one asked about, and none for one bracket or no stopper.
+ */
+static void
+test_mark(const struct stopper *hb, struct curves *c)
+{
+	struct stop_params p;
+	struct stopper *s;
+	size_t i, n = MAXT, trial = MAXT + 5;
+	int right = 1, some = 0, none = 1;
+
+	stop_mark_brackets(hb, c->obs, n, trial);
+	for (i = 0; i < n; i++) {
+		right &= c->obs[i].other_bracket == (stop_bracket(hb, i) !=
+		    stop_bracket(hb, trial));
+		some += c->obs[i].other_bracket;
+	}
+	ok(right && some > 0 && some < (int)n, "hyperband: the %d trials of "
+	    "other brackets marked", some);
+	stop_defaults(&p);
+	p.max_resource = 27;
+	s = stop_new("asha", &p, NULL, 0);
+	stop_mark_brackets(s, c->obs, n, trial);
+	for (i = 0; i < n; i++)
+		none &= c->obs[i].other_bracket == 0;
+	stop_mark_brackets(hb, c->obs, n, trial);
+	stop_mark_brackets(NULL, c->obs, n, trial);
+	for (i = 0; i < n; i++)
+		none &= c->obs[i].other_bracket == 0;
+	ok(none, "asha and no stopper: no trial marked");
+	stop_free(s);
 }
 
 /* The median rule against running averages of completed trials. */

@@ -180,16 +180,16 @@ test_determinism(void)
 
 /*
  * Completed trials rank before pruned ones whatever their values (as in
- * Optuna), and a failed trial is never in the good group.
+ * Optuna); failed trials count neither in the start-up nor in the model.
  */
 static void
 test_ranking(void)
 {
 	struct space *sp = space_new();
-	struct search *s;
+	struct search *s, *r;
 	struct th *t;
-	double x[1], xs;
-	int seed, near_done = 0, near_ok = 0, i;
+	double x[1], xs, xr, xa, xb;
+	int seed, near_done = 0, startup = 1, blind = 1, i;
 
 	space_add_float(sp, "x", 0, 1, SCALE_LINEAR, 0);
 	for (seed = 0; seed < 10; seed++) {
@@ -207,24 +207,81 @@ test_ranking(void)
 		search_free(s);
 		free(t);
 
-		/* 19 failed near 0.1, one completed at 0.9. */
+		/* 15 failed near 0.1, 9 completed: still random search. */
 		t = calloc(1, sizeof(*t));
-		for (i = 0; i < 20; i++) {
-			x[0] = i == 7 ? 0.9 : 0.1 + 0.001 * i;
-			th_add(t, x, 1, i == 7 ? OBS_COMPLETE : OBS_FAILED,
-			    i == 7, 1.0);
+		for (i = 0; i < 24; i++) {
+			x[0] = i % 3 == 0 ? 0.9 - 0.01 * i : 0.1 + 0.001 * i;
+			th_add(t, x, 1, i % 3 == 0 || i == 23 ? OBS_COMPLETE :
+			    OBS_FAILED, 1, x[0]);
 		}
 		s = search_new("tpe", sp, seed, NULL, 0);
+		r = search_new("random", sp, seed, NULL, 0);
 		search_suggest(s, &t->h, &xs);
-		near_ok += xs > 0.6;
+		search_suggest(r, &t->h, &xr);
+		startup &= xs == xr;
+
+		/* One more completed: tpe, blind to where the failed ones are. */
+		x[0] = 0.5;
+		th_add(t, x, 1, OBS_COMPLETE, 1, 0.5);
+		search_suggest(s, &t->h, &xa);
+		for (i = 0; i < 25; i++)
+			if (t->obs[i].state == OBS_FAILED)
+				t->x[i][0] = 0.95 - 0.002 * i;
+		search_suggest(s, &t->h, &xb);
+		search_suggest(r, &t->h, &xr);
+		blind &= xa == xb && xa != xr;
 		search_free(s);
+		search_free(r);
 		free(t);
 	}
 	ok(near_done >= 8, "completed trials rank before pruned ones "
 	    "(%d of 10 seeds near them)", near_done);
-	ok(near_ok >= 8, "failed trials are never good (%d of 10 seeds near "
-	    "the one that completed)", near_ok);
+	ok(startup, "failed trials do not count in the 10 start-up trials");
+	ok(blind, "failed trials do not inform the model");
 	space_free(sp);
+}
+
+/*
+ * Trials marked other_bracket count neither in the start-up nor in the
+ * model: the suggestion is the same whatever they hold.
+ */
+static void
+test_brackets(void)
+{
+	struct space *sp = space_new();
+	struct search *s, *r;
+	struct th *t = calloc(1, sizeof(*t));
+	double x[1], xa, xb, xr;
+	int i, startup, blind;
+
+	space_add_float(sp, "x", 0, 1, SCALE_LINEAR, 0);
+	s = search_new("tpe", sp, 3, NULL, 0);
+	r = search_new("random", sp, 3, NULL, 0);
+	/* 9 of this bracket, 20 of others, all completed. */
+	for (i = 0; i < 29; i++) {
+		x[0] = 0.02 * i + 0.1;
+		th_add(t, x, 1, OBS_COMPLETE, 1, i % 3 == 0 ? x[0] : 0.01);
+		t->obs[i].other_bracket = i % 3 != 0 || i > 24;
+	}
+	search_suggest(s, &t->h, &xa);
+	search_suggest(r, &t->h, &xr);
+	startup = xa == xr;
+	t->obs[27].other_bracket = 0;
+	search_suggest(s, &t->h, &xa);
+	for (i = 0; i < 29; i++)
+		if (t->obs[i].other_bracket) {
+			t->x[i][0] = 0.9;
+			t->obs[i].value = 1 - t->obs[i].value;
+		}
+	search_suggest(s, &t->h, &xb);
+	search_suggest(r, &t->h, &xr);
+	blind = xa == xb && xa != xr;
+	ok(startup, "trials of other brackets do not count in the start-up");
+	ok(blind, "trials of other brackets do not inform the model");
+	search_free(s);
+	search_free(r);
+	space_free(sp);
+	free(t);
 }
 
 /* Run every group of checks and report the TAP plan. */
@@ -233,6 +290,7 @@ main(void)
 {
 	test_determinism();
 	test_ranking();
+	test_brackets();
 	test_beats_random();
 	return tap_done();
 }
