@@ -10,27 +10,10 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "file.h"
 
 /* The longest reply accepted. */
 #define CLIENT_REPLY_MAX	(64 << 20)
-
-/* Write all of buf. */
-static int
-client_write(int fd, const char *buf, size_t len)
-{
-	ssize_t	 n;
-
-	while (len > 0) {
-		if ((n = write(fd, buf, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
 
 /* Exchange one request and one reply with the daemon. */
 int
@@ -61,8 +44,8 @@ client_request(const char *path, const cJSON *req, cJSON **reply, char *err,
 		return -1;
 	}
 	text = cJSON_PrintUnformatted(req);
-	if (client_write(fd, text, strlen(text)) == -1 ||
-	    client_write(fd, "\n", 1) == -1) {
+	if (file_write_all(fd, text, strlen(text)) == -1 ||
+	    file_write_all(fd, "\n", 1) == -1) {
 		snprintf(err, errlen, "write to %s: %s", path, strerror(errno));
 		cJSON_free(text);
 		close(fd);

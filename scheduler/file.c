@@ -12,8 +12,8 @@
 
 #include "file.h"
 
-/* Write all of len bytes of buf to fd. */
-static int
+/* Write all of len bytes of buf to fd, resuming after EINTR. */
+int
 file_write_all(int fd, const char *buf, size_t len)
 {
 	ssize_t n;

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+/* Write all of len bytes of buf to fd.  Return 0, or -1 with errno set. */
+int	 file_write_all(int fd, const char *buf, size_t len);
 /*
  * Write text and a newline to path atomically: a temporary file beside it,
  * fsync, rename, fsync of the directory.  Return 0, or -1 with errno set.
