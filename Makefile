@@ -65,7 +65,8 @@ $(BUILD)/hpoctl: $(BUILD)/daemon/hpoctl.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 $(BUILD)/hpo-trial: $(BUILD)/scheduler/trial.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/%: $(BUILD)/workloads/proxies/%.o
+$(BUILD)/%: $(BUILD)/workloads/proxies/%.o \
+	$(BUILD)/workloads/proxies/common/proxy.o
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)

@@ -32,17 +32,14 @@
  * loss diverges, 64 on bad usage, 1 when memory runs out.
  */
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define EXIT_DIVERGED	2
-#define EXIT_USAGE	64
+#include "common/proxy.h"
 
 #define DATA_SEED	0x6465657063616d31ULL	/* default data seed */
 #define GRID_MAX	128		/* largest --grid */
@@ -164,79 +161,6 @@ usage(FILE *f, int status)
 	exit(status);
 }
 
-/* Complain about the value of option name and exit 64. */
-static _Noreturn void
-bad_option(const char *name, const char *arg, const char *why)
-{
-	fprintf(stderr, "minicam: --%s '%s': %s\n", name, arg, why);
-	exit(EXIT_USAGE);
-}
-
-/* Parse a finite real number in [min, max] for option name. */
-static double
-parse_real(const char *name, const char *arg, double min, double max)
-{
-	char	*end;
-	double	 d;
-
-	errno = 0;
-	d = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !isfinite(d))
-		bad_option(name, arg, "not a finite number");
-	if (d < min || d > max) {
-		char	why[96];
-
-		snprintf(why, sizeof(why), "must be in [%g, %g]", min, max);
-		bad_option(name, arg, why);
-	}
-	return d;
-}
-
-/* Parse an integer in [min, max]; "32" and "32.0" are both accepted. */
-static int
-parse_int(const char *name, const char *arg, int min, int max)
-{
-	double	 d;
-
-	d = parse_real(name, arg, min, max);
-	if (d != floor(d))
-		bad_option(name, arg, "not an integer");
-	return (int)d;
-}
-
-/* Parse an unsigned 64-bit seed for option name. */
-static uint64_t
-parse_seed(const char *name, const char *arg)
-{
-	char			*end;
-	unsigned long long	 u;
-
-	errno = 0;
-	u = strtoull(arg, &end, 10);
-	if (end == arg || *end != '\0' || errno != 0 || arg[0] == '-' ||
-	    arg[0] == '+' || arg[0] == ' ')
-		bad_option(name, arg, "not an unsigned 64-bit integer");
-	return u;
-}
-
-/* Return the index of arg in the n names, or exit 64 naming option name. */
-static int
-parse_word(const char *name, const char *arg, const char *const *names,
-    int n)
-{
-	char	 why[96];
-	int	 i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return i;
-	snprintf(why, sizeof(why), "must be %s", names[0]);
-	for (i = 1; i < n; i++)
-		snprintf(why + strlen(why), sizeof(why) - strlen(why),
-		    "%s%s", i == n - 1 ? " or " : ", ", names[i]);
-	bad_option(name, arg, why);
-}
-
 /* Fill o from argv; exit 64 on bad usage. */
 static void
 opts_parse(struct opts *o, int argc, char **argv)
@@ -321,48 +245,11 @@ opts_parse(struct opts *o, int argc, char **argv)
 	}
 }
 
-/* Advance a splitmix64 state and return the next 64 random bits. */
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t	 z;
-
-	z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* A seed for stream number stream derived from seed. */
-static uint64_t
-rng_stream(uint64_t seed, uint64_t stream)
-{
-	uint64_t	 s = seed ^ (stream * 0xd1342543de82ef95ULL);
-
-	return rng_next(&s);
-}
-
-/* A uniform number in (0, 1). */
-static double
-rng_uniform(uint64_t *s)
-{
-	return ((rng_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-
 /* A uniform number in (lo, hi). */
 static double
 rng_range(uint64_t *s, double lo, double hi)
 {
 	return lo + (hi - lo) * rng_uniform(s);
-}
-
-/* A standard normal number (Box-Muller, one of the pair). */
-static double
-rng_normal(uint64_t *s)
-{
-	double	 u = rng_uniform(s), v = rng_uniform(s);
-
-	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
 /*
@@ -975,57 +862,6 @@ net_eval(struct net *net, const struct dataset *d, double *loss)
 	return iou / d->n;
 }
 
-/* Milliseconds since the epoch, as mlperf_logging's time_ms. */
-static long long
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Format d as the shortest JSON number that reads back as d. */
-static void
-json_num(char *buf, size_t len, double d)
-{
-	int	 prec;
-
-	if (!isfinite(d)) {
-		snprintf(buf, len, "%s", d > 0 ? "1e308" : d < 0 ? "-1e308" :
-		    "null");
-		return;
-	}
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			return;
-	}
-	snprintf(buf, len, "%.17g", d);
-}
-
-/*
- * Print one mlperf_logging event; value is a JSON text, meta either empty
- * or JSON members to add after "lineno".
- */
-static void
-mllog(const char *type, const char *key, const char *value, int line,
-    const char *meta)
-{
-	printf(":::MLLOG {\"namespace\": \"\", \"time_ms\": %lld, "
-	    "\"event_type\": \"%s\", \"key\": \"%s\", \"value\": %s, "
-	    "\"metadata\": {\"file\": \"minicam.c\", \"lineno\": %d%s%s}}\n",
-	    now_ms(), type, key, value, line, *meta ? ", " : "", meta);
-	fflush(stdout);
-}
-
-#define MLLOG_EVENT(key, value)	\
-	mllog("POINT_IN_TIME", key, value, __LINE__, "")
-#define MLLOG_START(key, meta)	\
-	mllog("INTERVAL_START", key, "null", __LINE__, meta)
-#define MLLOG_END(key, meta)	\
-	mllog("INTERVAL_END", key, "null", __LINE__, meta)
-
 /* Print a POINT_IN_TIME event with a numeric value, epoch and step. */
 static void
 mllog_point(const char *key, double value, int epoch, long step, int line)
@@ -1107,38 +943,6 @@ train_epoch(struct net *net, const struct opts *o, const struct dataset *d,
 	return total / d->n;
 }
 
-/* Shuffle perm[0..n) with a Fisher-Yates pass driven by s. */
-static void
-shuffle(int *perm, int n, uint64_t *s)
-{
-	int	 i, j, t;
-
-	for (i = n - 1; i > 0; i--) {
-		j = (int)(rng_next(s) % (uint64_t)(i + 1));
-		t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-}
-
-/* Report that training diverged at epoch: stderr, run_stop, exit status 2. */
-static int
-diverged(int epoch, const char *what, double value)
-{
-	char	 num[32];
-
-	if (isnan(value))
-		snprintf(num, sizeof(num), "nan");
-	else if (isinf(value))
-		snprintf(num, sizeof(num), "inf");
-	else
-		snprintf(num, sizeof(num), "%.3g", value);
-	fprintf(stderr, "minicam: diverged at epoch %d (%s %s)\n", epoch,
-	    what, num);
-	MLLOG_END("run_stop", "\"status\": \"aborted\"");
-	return EXIT_DIVERGED;
-}
-
 /*
  * Train net for the epochs of o, evaluating after each as DeepCAM does;
  * stop early at the target or when the loss diverges.  Return the exit
@@ -1162,7 +966,7 @@ run_training(struct net *net, const struct opts *o, const struct dataset *tr,
 		loss = train_epoch(net, o, tr, perm, &step);
 		if (!isfinite(loss) || loss > LOSS_DIVERGED) {
 			MLLOG_END("epoch_stop", meta);
-			return diverged(epoch, "loss", loss);
+			return diverged(epoch, "loss", loss, __LINE__);
 		}
 		mllog_point("train_loss", loss, epoch, step, __LINE__);
 		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
@@ -1196,6 +1000,7 @@ main(int argc, char **argv)
 	size_t		 i, np;
 	int		 c, status;
 
+	proxy_init("minicam", "minicam.c");
 	opts_parse(&o, argc, argv);
 	log_settings(&o);
 	MLLOG_START("init_start", "");

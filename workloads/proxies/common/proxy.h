@@ -1,0 +1,60 @@
+/*
+ * proxy.h: what the proxy trainers share: option parsing, a seeded random
+ * number generator, MLCommons mlperf_logging output and the ending of a
+ * diverged run.  Each proxy links proxy.o; nothing here allocates.
+ */
+#ifndef HPOD_PROXY_H
+#define HPOD_PROXY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EXIT_DIVERGED	2
+#define EXIT_USAGE	64
+
+/*
+ * Call first: prog names the program in messages, file its source file in
+ * the "file" metadata of every MLLOG line; both must outlive the run.
+ */
+void		 proxy_init(const char *prog, const char *file);
+
+/* Complain about the value of option name and exit 64. */
+_Noreturn void	 bad_option(const char *name, const char *arg,
+		    const char *why);
+/* Option values; each exits 64 through bad_option() when arg is bad. */
+double		 parse_real(const char *name, const char *arg, double min,
+		    double max);
+int		 parse_int(const char *name, const char *arg, int min,
+		    int max);
+uint64_t	 parse_seed(const char *name, const char *arg);
+int		 parse_word(const char *name, const char *arg,
+		    const char *const *names, int n);
+
+/* splitmix64: a state is any uint64_t, rng_stream() derives seeds. */
+uint64_t	 rng_next(uint64_t *s);
+uint64_t	 rng_stream(uint64_t seed, uint64_t stream);
+double		 rng_uniform(uint64_t *s);
+double		 rng_normal(uint64_t *s);
+void		 shuffle(int *perm, int n, uint64_t *s);
+
+/* mlperf_logging output on stdout, flushed line by line. */
+long long	 now_ms(void);
+void		 json_num(char *buf, size_t len, double d);
+void		 mllog(const char *type, const char *key, const char *value,
+		    int line, const char *meta);
+
+#define MLLOG_EVENT(key, value)	\
+	mllog("POINT_IN_TIME", key, value, __LINE__, "")
+#define MLLOG_START(key, meta)	\
+	mllog("INTERVAL_START", key, "null", __LINE__, meta)
+#define MLLOG_END(key, meta)	\
+	mllog("INTERVAL_END", key, "null", __LINE__, meta)
+
+/*
+ * Say on stderr that training diverged at epoch (what = value), log an
+ * aborted run_stop at the caller's line and return EXIT_DIVERGED.
+ */
+int		 diverged(int epoch, const char *what, double value,
+		    int line);
+
+#endif
