@@ -27,36 +27,44 @@ jobfile_add_strv(cJSON *o, const char *key, char *const *v)
 	return 0;
 }
 
+/* Render jf as JSON text. */
+char *
+jobfile_render(const struct jobfile *jf)
+{
+	cJSON	*o;
+	char	*text = NULL;
+
+	if ((o = cJSON_CreateObject()) == NULL)
+		return NULL;
+	if (cJSON_AddStringToObject(o, "token", jf->token) != NULL &&
+	    cJSON_AddStringToObject(o, "dir", jf->dir) != NULL &&
+	    jobfile_add_strv(o, "argv", jf->argv) == 0 &&
+	    jobfile_add_strv(o, "env", jf->env) == 0 &&
+	    cJSON_AddNumberToObject(o, "limit", (double)jf->limit) != NULL &&
+	    cJSON_AddNumberToObject(o, "nodes", jf->nodes) != NULL &&
+	    cJSON_AddNumberToObject(o, "gpus", jf->gpus) != NULL &&
+	    cJSON_AddNumberToObject(o, "cpus", jf->cpus) != NULL)
+		text = cJSON_Print(o);
+	cJSON_Delete(o);
+	return text;
+}
+
 /* Write path atomically. */
 int
 jobfile_write(const char *path, const struct jobfile *jf)
 {
-	cJSON	*o;
-	char	*text = NULL;
-	int	 rc = -1, saved;
+	char	*text;
+	int	 rc, saved;
 
-	if ((o = cJSON_CreateObject()) == NULL)
-		goto nomem;
-	if (cJSON_AddStringToObject(o, "token", jf->token) == NULL ||
-	    cJSON_AddStringToObject(o, "dir", jf->dir) == NULL ||
-	    jobfile_add_strv(o, "argv", jf->argv) == -1 ||
-	    jobfile_add_strv(o, "env", jf->env) == -1 ||
-	    cJSON_AddNumberToObject(o, "limit", (double)jf->limit) == NULL ||
-	    cJSON_AddNumberToObject(o, "nodes", jf->nodes) == NULL ||
-	    cJSON_AddNumberToObject(o, "gpus", jf->gpus) == NULL ||
-	    cJSON_AddNumberToObject(o, "cpus", jf->cpus) == NULL ||
-	    (text = cJSON_Print(o)) == NULL)
-		goto nomem;
+	if ((text = jobfile_render(jf)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
 	rc = file_save(path, text);
 	saved = errno;
-	cJSON_Delete(o);
 	free(text);
 	errno = saved;
 	return rc;
-nomem:
-	cJSON_Delete(o);
-	errno = ENOMEM;
-	return -1;
 }
 
 /* Copy the string array called key; NULL with err if it is not one. */

@@ -23,6 +23,8 @@ struct jobfile {
 	int		 nodes, gpus, cpus;	/* requested totals, 0 = ? */
 };
 
+/* The JSON text of jf (malloc'ed), or NULL when out of memory. */
+char	*jobfile_render(const struct jobfile *);
 /* Write path atomically.  Return 0, or -1 with errno set. */
 int	 jobfile_write(const char *path, const struct jobfile *);
 /*

@@ -38,6 +38,7 @@ slurm_job_free(struct slurm *b, struct slurm_job *j)
 	free(j->name);
 	free(j->dir);
 	slurm_strv_free(j->env);
+	free(j->jobfile);
 	free(j->partition);
 	free(j->account);
 	free(j->qos);
@@ -114,6 +115,7 @@ static void
 slurm_work_free(struct slurm_work *w)
 {
 	slurm_desc_release(&w->desc);
+	slurm_strv_free(w->files);
 	slurm_recs_free(w->recs, w->nrecs);
 	free(w->jobs);
 	free(w);
@@ -253,12 +255,9 @@ slurm_submit(struct sched *s, const struct sched_job *job)
 	    job->tasks_per_node < 1 || job->cpus_per_task < 1 ||
 	    job->gpus_per_node < 0 || job->time_limit < 0)
 		return -1;
-	if (slurm_write_jobfile(job) == -1) {
-		slurm_warn(b, "%s/job.json: %s", job->dir,
-		    strerror(errno));
-		return -1;
-	}
 	j = slurm_calloc(1, sizeof(*j));
+	/* Written with the submit, off the loop thread. */
+	j->jobfile = slurm_render_jobfile(job);
 	j->token = slurm_strdup(job->token);
 	j->name = slurm_strdup(job->name != NULL ? job->name : job->token);
 	j->dir = slurm_strdup(job->dir);

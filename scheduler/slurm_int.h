@@ -65,6 +65,10 @@ struct slurm_work {
 	struct slurm_job **jobs;	/* SUBMIT: the jobs it submits */
 	size_t		 njobs;
 	struct slurm_desc desc;		/* SUBMIT */
+	char		**files;	/* SUBMIT: path, text, ... to write
+					   first (NULL-terminated) */
+	int		 file_errno;	/* SUBMIT: writing them failed */
+	char		*file_failed;	/* ... this one */
 	char		 kill_id[32];	/* KILL: "123" or "123_4" */
 	/* The answer. */
 	int		 rc;		/* 0 or a Slurm error number */
@@ -88,6 +92,7 @@ struct slurm_job {
 	enum slurm_job_state state;
 	char		*token, *name, *dir;
 	char		**env;		/* the job's own NAME=VALUE entries */
+	char		*jobfile;	/* the text of its job.json */
 	int		 nodes, tasks_per_node, cpus_per_task, gpus_per_node;
 	long		 time_limit;
 	char		*partition, *account, *qos, *constraint;
@@ -151,7 +156,7 @@ void	 slurm_polled(struct slurm *, struct slurm_work *);
 /* slurm_submit.c */
 void	 slurm_flush(uv_timer_t *);
 void	 slurm_submitted(struct slurm *, struct slurm_work *);
-int	 slurm_write_jobfile(const struct sched_job *);
+char	*slurm_render_jobfile(const struct sched_job *);
 
 /* slurm_util.c */
 char	*slurm_strdup(const char *);

@@ -14,6 +14,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+#include "file.h"
 #include "slurm_int.h"
 
 /*
@@ -60,6 +61,21 @@ slurm_rpc_fini(void)
 	slurm_fini();
 }
 
+/* Write the files a submit needs; 0, or -1 with the failure recorded. */
+static int
+slurm_rpc_files(struct slurm_work *w)
+{
+	size_t	 i;
+
+	for (i = 0; w->files != NULL && w->files[i] != NULL; i += 2)
+		if (file_save(w->files[i], w->files[i + 1]) == -1) {
+			w->file_errno = errno;
+			w->file_failed = w->files[i];
+			return -1;
+		}
+	return 0;
+}
+
 /* Submit one batch job (or job array) described by w->desc. */
 static void
 slurm_rpc_submit(struct slurm_work *w)
@@ -70,6 +86,10 @@ slurm_rpc_submit(struct slurm_work *w)
 	char			 gres[64];
 	uint32_t		 n;
 
+	if (slurm_rpc_files(w) == -1) {
+		w->rc = SLURM_ERROR;
+		return;
+	}
 	slurm_init_job_desc_msg(&jd);
 	jd.name = d->name;
 	jd.comment = d->comment;

@@ -11,7 +11,6 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
-#include "file.h"
 #include "jobfile.h"
 #include "slurm_int.h"
 
@@ -23,7 +22,7 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 {
 	struct sched_event	 ev;
 	struct slurm_job	*j;
-	char			 reason[256];
+	char			 reason[1024];
 	size_t			 i;
 
 	for (i = 0; i < w->njobs; i++) {
@@ -48,8 +47,12 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 			j->absent_after = slurm_errno_unsent(w->rc) ? 0 :
 			    slurm_now() + SLURM_LOST_GRACE_S;
 		} else {
-			snprintf(reason, sizeof(reason), "slurm: %s",
-			    slurm_strerror(w->rc));
+			if (w->file_failed != NULL)
+				snprintf(reason, sizeof(reason), "%s: %s",
+				    w->file_failed, strerror(w->file_errno));
+			else
+				snprintf(reason, sizeof(reason), "slurm: %s",
+				    slurm_strerror(w->rc));
 			memset(&ev, 0, sizeof(ev));
 			ev.type = SCHED_EV_SUBMIT_FAILED;
 			ev.reason = reason;
@@ -151,7 +154,9 @@ slurm_submit_one(struct slurm *b, struct slurm_job *j)
 	w->desc.script = slurm_printf("#!/bin/sh\nexec %s -j %s\n", qw, qf);
 	free(qw);
 	free(qf);
-	free(path);
+	w->files = slurm_calloc(3, sizeof(*w->files));
+	w->files[0] = path;
+	w->files[1] = slurm_strdup(j->jobfile);
 	w->desc.name = slurm_strdup(j->name);
 	w->desc.comment = slurm_strdup(j->token);
 	w->desc.work_dir = slurm_strdup(j->dir);
@@ -176,20 +181,17 @@ slurm_submit_array(struct slurm *b, struct slurm_job **js, size_t n)
 	for (i = 0; i < n; i++)
 		p += sprintf(p, "%s/job.json\n", js[i]->dir);
 	p[-1] = '\0';	/* file_save adds the last newline */
-	if (file_save(list, text) == -1) {
-		/* Fall back to one job each. */
-		slurm_warn(b, "%s: %s", list,
-		    strerror(errno));
-		for (i = 0; i < n; i++)
-			slurm_submit_one(b, js[i]);
-		free(text);
-		free(list);
-		return;
-	}
-	free(text);
 	w = slurm_work_new(b, SLURM_OP_SUBMIT);
 	w->jobs = slurm_calloc(n, sizeof(*w->jobs));
 	w->njobs = n;
+	/* The tasks' job.json files, then the list that names them. */
+	w->files = slurm_calloc(2 * n + 3, sizeof(*w->files));
+	for (i = 0; i < n; i++) {
+		w->files[2 * i] = slurm_printf("%s/job.json", js[i]->dir);
+		w->files[2 * i + 1] = slurm_strdup(js[i]->jobfile);
+	}
+	w->files[2 * n] = slurm_strdup(list);
+	w->files[2 * n + 1] = text;
 	w->desc.comment = slurm_printf("hpod-array %s", list);
 	for (i = 0; i < n; i++) {
 		w->jobs[i] = js[i];
@@ -277,13 +279,12 @@ slurm_flush(uv_timer_t *h)
 	slurm_kick(b);
 }
 
-/* Write the attempt's job.json for hpo-trial. */
-int
-slurm_write_jobfile(const struct sched_job *job)
+/* The text of the attempt's job.json for hpo-trial. */
+char *
+slurm_render_jobfile(const struct sched_job *job)
 {
 	struct jobfile	 jf;
-	char		*path;
-	int		 rc;
+	char		*text;
 
 	memset(&jf, 0, sizeof(jf));
 	jf.token = (char *)job->token;
@@ -295,8 +296,9 @@ slurm_write_jobfile(const struct sched_job *job)
 	jf.nodes = job->nodes;
 	jf.gpus = job->nodes * job->gpus_per_node;
 	jf.cpus = job->nodes * job->tasks_per_node * job->cpus_per_task;
-	path = slurm_printf("%s/job.json", job->dir);
-	rc = jobfile_write(path, &jf);
-	free(path);
-	return rc;
+	if ((text = jobfile_render(&jf)) == NULL) {
+		fprintf(stderr, "hpod: slurm backend: out of memory\n");
+		abort();
+	}
+	return text;
 }
