@@ -10,6 +10,9 @@
 #				stop or restart slurmctld alone (its state
 #				survives in DIR/ctld)
 #
+# HPOD_SLURM_MINJOBAGE and HPOD_SLURM_MAXARRAY set MinJobAge (default 300)
+# and MaxArraySize (1001) of a new cluster.
+#
 # Everything (ports, munge socket, spool, state, logs) is private to DIR, so
 # two clusters never collide and nothing outside DIR is touched.  Needs
 # root, and the Debian packages slurm-wlm and munge (Slurm 22.05).  Each
