@@ -198,7 +198,7 @@ slurm_kick(struct slurm *b)
 			TAILQ_REMOVE(&b->queue, w, entry);
 			slurm_work_free(w);
 		}
-		if (b->nopen == 2) {
+		if (!uv_is_closing((uv_handle_t *)&b->poll)) {
 			uv_close((uv_handle_t *)&b->poll, slurm_closed);
 			uv_close((uv_handle_t *)&b->flush, slurm_closed);
 		}
