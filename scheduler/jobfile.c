@@ -49,24 +49,6 @@ jobfile_render(const struct jobfile *jf)
 	return text;
 }
 
-/* Write path atomically. */
-int
-jobfile_write(const char *path, const struct jobfile *jf)
-{
-	char	*text;
-	int	 rc, saved;
-
-	if ((text = jobfile_render(jf)) == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
-	rc = file_save(path, text);
-	saved = errno;
-	free(text);
-	errno = saved;
-	return rc;
-}
-
 /* Copy the string array called key; NULL with err if it is not one. */
 static char **
 jobfile_strv(const cJSON *o, const char *key, int nonempty, const char *path,
@@ -89,15 +71,16 @@ jobfile_strv(const cJSON *o, const char *key, int nonempty, const char *path,
 	}
 	cJSON_ArrayForEach(e, a) {
 		if (!cJSON_IsString(e) ||
-		    (v[i++] = strdup(e->valuestring)) == NULL) {
+		    (v[i] = strdup(e->valuestring)) == NULL) {
 			snprintf(err, errlen, "%s: %s[%d] must be a string",
-			    path, key, i - 1);
+			    path, key, i);
 			v[n] = NULL;
 			for (i = 0; i < n; i++)
 				free(v[i]);
 			free(v);
 			return NULL;
 		}
+		i++;
 	}
 	return v;
 }

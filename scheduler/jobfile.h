@@ -23,10 +23,11 @@ struct jobfile {
 	int		 nodes, gpus, cpus;	/* requested totals, 0 = ? */
 };
 
-/* The JSON text of jf (malloc'ed), or NULL when out of memory. */
+/*
+ * The JSON text of jf (malloc'ed), or NULL when out of memory; the Slurm
+ * backend writes it with file_save() off the loop thread.
+ */
 char	*jobfile_render(const struct jobfile *);
-/* Write path atomically.  Return 0, or -1 with errno set. */
-int	 jobfile_write(const char *path, const struct jobfile *);
 /*
  * Read path into jf (free with jobfile_release()).  Return 0, or -1 with err
  * naming the file and what is wrong.
