@@ -94,6 +94,8 @@ struct ledger_trial {
 	double		 reached_at;	/* when the target was first met */
 	int		 attempts;	/* number of attempts */
 	double		 created;
+	char		*role;		/* "search", "transfer", "confirm";
+					   NULL on insert: "search" */
 };
 void	 ledger_trial_release(struct ledger_trial *);
 void	 ledger_trial_list_free(struct ledger_trial *, size_t n);

@@ -106,6 +106,15 @@ const char *const ledger_migrations[] = {
 	 */
 	"ALTER TABLE campaigns ADD COLUMN driver TEXT NOT NULL"
 	"  DEFAULT 'daemon' CHECK (driver IN ('daemon', 'foreground'));",
+
+	/*
+	 * 2 -> 3: what a trial is for.  "search": proposed by the search;
+	 * "transfer": a batch-size scaling campaign's start point, carried
+	 * over from a neighbouring batch size; "confirm": a confirmation run
+	 * of the chosen configuration with another seed.
+	 */
+	"ALTER TABLE trials ADD COLUMN role TEXT NOT NULL DEFAULT 'search'"
+	"  CHECK (role IN ('search', 'transfer', 'confirm'));",
 };
 
 /* The schema version this build creates and understands. */

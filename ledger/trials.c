@@ -14,6 +14,7 @@ ledger_trial_release(struct ledger_trial *t)
 		return;
 	free(t->params_json);
 	free(t->state);
+	free(t->role);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -21,7 +22,8 @@ ledger_trial_release(struct ledger_trial *t)
 #define TRIAL_COLUMNS							\
 	"t.id, t.campaign_id, t.number, t.params_json, t.batch_size, t.seed," \
 	" t.state, t.has_best, t.best, t.best_step, t.reached, t.reached_at," \
-	" t.created, (SELECT count(*) FROM attempts a WHERE a.trial_id = t.id)"
+	" t.created, (SELECT count(*) FROM attempts a WHERE a.trial_id = t.id),"\
+	" t.role"
 
 /* Free a list of trials. */
 void
@@ -43,9 +45,9 @@ ledger_trial_insert(struct ledger *l, const struct ledger_trial *t,
 
 	if ((st = ledger_stmt(l, LQ_TRIAL_INSERT, "INSERT INTO trials"
 	    " (campaign_id, number, params_json, batch_size, seed, state,"
-	    " has_best, best, best_step, reached, reached_at, created)"
+	    " has_best, best, best_step, reached, reached_at, created, role)"
 	    " VALUES (?, ?, COALESCE(?, '{}'), ?, ?, COALESCE(?, 'pending'),"
-	    " ?, ?, ?, ?, ?, ?)")) == NULL)
+	    " ?, ?, ?, ?, ?, ?, COALESCE(?, 'search'))")) == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, t->campaign_id);
 	sqlite3_bind_int(st, 2, t->number);
@@ -62,6 +64,7 @@ ledger_trial_insert(struct ledger *l, const struct ledger_trial *t,
 	if (t->reached)
 		ledger_bind_time(st, 11, t->reached_at);
 	ledger_bind_time(st, 12, t->created);
+	ledger_bind_text(st, 13, t->role);
 	if (ledger_exec(l, st, "insert trial %d", t->number) == -1)
 		return -1;
 	if (id != NULL)
@@ -128,7 +131,8 @@ trial_read(struct ledger *l, sqlite3_stmt *st, struct ledger_trial *t)
 	t->created = sqlite3_column_double(st, 12);
 	t->attempts = sqlite3_column_int(st, 13);
 	if (ledger_column_str(st, 3, &t->params_json) == -1 ||
-	    ledger_column_str(st, 6, &t->state) == -1) {
+	    ledger_column_str(st, 6, &t->state) == -1 ||
+	    ledger_column_str(st, 14, &t->role) == -1) {
 		ledger_trial_release(t);
 		return ledger_errorf(l, "read trial: out of memory");
 	}
