@@ -521,6 +521,7 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.started = e->started = engine_now(e);
 	c.max_trials = s->max_trials;
 	c.driver = (char *)e->env.driver;
+	c.workload_json = e->w->json;
 	if (ledger_campaign_insert(e->env.ledger, &c, &e->id) == -1) {
 		snprintf(err, errlen, "%s", ledger_error(e->env.ledger));
 		return -1;

@@ -11,7 +11,8 @@
 
 #define CAMPAIGN_COLUMNS						\
 	"id, name, workload, backend, spec_json, spec_path, state, metric, " \
-	"maximize, has_target, target, started, ended, max_trials, driver"
+	"maximize, has_target, target, started, ended, max_trials, driver, "	\
+	"workload_json"
 
 /* Free the strings of a campaign and clear it. */
 void
@@ -27,6 +28,7 @@ ledger_campaign_release(struct ledger_campaign *c)
 	free(c->state);
 	free(c->metric);
 	free(c->driver);
+	free(c->workload_json);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -60,7 +62,8 @@ campaign_read(struct ledger *l, sqlite3_stmt *st, struct ledger_campaign *c)
 	    ledger_column_str(st, 5, &c->spec_path) == -1 ||
 	    ledger_column_str(st, 6, &c->state) == -1 ||
 	    ledger_column_str(st, 7, &c->metric) == -1 ||
-	    ledger_column_str(st, 14, &c->driver) == -1) {
+	    ledger_column_str(st, 14, &c->driver) == -1 ||
+	    ledger_column_str(st, 15, &c->workload_json) == -1) {
 		ledger_errorf(l, "read campaign %lld: out of memory",
 		    (long long)c->id);
 		ledger_campaign_release(c);
@@ -79,8 +82,9 @@ ledger_campaign_insert(struct ledger *l, const struct ledger_campaign *c,
 	if ((st = ledger_stmt(l, LQ_CAMPAIGN_INSERT, "INSERT INTO campaigns"
 	    " (name, workload, backend, spec_json, spec_path, state, metric,"
 	    " maximize, has_target, target, started, ended, max_trials,"
-	    " driver) VALUES (?, ?, ?, ?, ?, COALESCE(?, 'running'), ?, ?, ?,"
-	    " ?, ?, ?, ?, COALESCE(?, 'daemon'))")) == NULL)
+	    " driver, workload_json) VALUES (?, ?, ?, ?, ?,"
+	    " COALESCE(?, 'running'), ?, ?, ?, ?, ?, ?, ?,"
+	    " COALESCE(?, 'daemon'), ?)")) == NULL)
 		return -1;
 	ledger_bind_text(st, 1, c->name);
 	ledger_bind_text(st, 2, c->workload);
@@ -97,6 +101,7 @@ ledger_campaign_insert(struct ledger *l, const struct ledger_campaign *c,
 	ledger_bind_time(st, 12, c->ended);
 	sqlite3_bind_int(st, 13, c->max_trials);
 	ledger_bind_text(st, 14, c->driver);
+	ledger_bind_text(st, 15, c->workload_json);
 	if (ledger_exec(l, st, "insert campaign '%s'",
 	    c->name ? c->name : "") == -1)
 		return -1;

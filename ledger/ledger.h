@@ -54,6 +54,7 @@ struct ledger_campaign {
 	double		 started, ended;
 	int		 max_trials;
 	char		*driver;	/* "daemon" (default) or "foreground" */
+	char		*workload_json;	/* the workload spec's text, or NULL */
 };
 void	 ledger_campaign_release(struct ledger_campaign *);
 

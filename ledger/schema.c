@@ -108,11 +108,14 @@ const char *const ledger_migrations[] = {
 	"  DEFAULT 'daemon' CHECK (driver IN ('daemon', 'foreground'));",
 
 	/*
-	 * 2 -> 3: what a trial is for.  "search": proposed by the search;
+	 * 2 -> 3: the workload spec a campaign ran (its JSON text: reports
+	 * read its fidelity and FLOPs per sample from the ledger alone), and
+	 * what a trial is for.  "search": proposed by the search;
 	 * "transfer": a batch-size scaling campaign's start point, carried
 	 * over from a neighbouring batch size; "confirm": a confirmation run
 	 * of the chosen configuration with another seed.
 	 */
+	"ALTER TABLE campaigns ADD COLUMN workload_json TEXT;"
 	"ALTER TABLE trials ADD COLUMN role TEXT NOT NULL DEFAULT 'search'"
 	"  CHECK (role IN ('search', 'transfer', 'confirm'));",
 };

@@ -43,6 +43,7 @@ workload_free(struct workload *w)
 		return;
 	free(w->name);
 	free(w->path);
+	cJSON_free(w->json);
 	free(w->description);
 	free(w->program);
 	free(w->program_name);
@@ -450,6 +451,8 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 	}
 	w = calloc(1, sizeof(*w));
 	w->path = strdup(path);
+	if ((w->json = cJSON_PrintUnformatted(root)) == NULL)
+		abort();
 	if (workload_parse(w, root, progdirs, err, errlen) == -1) {
 		workload_free(w);
 		w = NULL;

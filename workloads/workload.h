@@ -41,6 +41,7 @@ struct workload_reader;		/* a line pattern (reader.c) */
 struct workload {
 	char		*name;
 	char		*path;		/* the spec file */
+	char		*json;		/* its text, compact (cJSON_free) */
 	char		*description;
 	char		*program;	/* resolved in progdirs, or NULL */
 	char		*program_name;	/* the program as the spec names it */
