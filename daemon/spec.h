@@ -24,6 +24,29 @@ struct spec_resources {
 	char		*partition, *account, *qos, *constraint;
 };
 
+/* How the learning rate moves from one batch size to another. */
+enum lr_rule { LR_RULE_NONE, LR_RULE_LINEAR, LR_RULE_SQRT };
+
+/*
+ * A batch-size scaling campaign ("batch_sizes" and "scaling" in the spec):
+ * each global batch size is tuned with its share of the trials, then its
+ * best configuration is confirmed with `seeds` runs.  nbatch == 0: an
+ * ordinary campaign.
+ */
+struct spec_scaling {
+	long		*batch_sizes;	/* ascending, distinct */
+	size_t		 nbatch;
+	enum lr_rule	 lr_rule;
+	char		*lr_param;	/* the learning rate's parameter */
+	int		 trials_per_batch; /* tuning trials, transfer included */
+	int		 seeds;		/* confirmation runs per batch size */
+	int		 min_successes;	/* of them, to call it confirmed */
+	long		 local_batch;	/* > 0: ranks = batch / local_batch */
+	char		*batch_param;	/* set by spec_bind(): the workload's
+					   global batch parameter, appended
+					   last to the space as a choice */
+};
+
 struct campaign_spec {
 	char		*path;		/* file it came from ("-" for stdin) */
 	char		*json;		/* the spec, compact JSON */
@@ -52,6 +75,8 @@ struct campaign_spec {
 	struct spec_resources res;
 	int		 retry_limit;	/* extra attempts after infra failures */
 	int		 retry_timeout;	/* also retry TIMEOUT */
+	char		*hardware;	/* what the trials ran on, or NULL */
+	struct spec_scaling scaling;
 };
 
 /* Parse and validate a spec from text; path names it in errors. */
@@ -67,6 +92,24 @@ void			 spec_free(struct campaign_spec *);
  */
 int	 spec_bind(struct campaign_spec *, const struct workload *, char *err,
 	    size_t errlen);
+
+/* "linear", "sqrt" or "none". */
+const char	*spec_lr_rule_name(enum lr_rule);
+/*
+ * The learning rate for batch size `to`, given one that worked at `from`,
+ * by the spec's rule (not clamped to the space).
+ */
+double		 spec_lr_transfer(const struct campaign_spec *, double lr,
+		    long from, long to);
+/*
+ * The resources of a trial at global batch size `batch`: the spec's, or
+ * with scaling.local_batch set, as many ranks as batch / local_batch (one
+ * node, or whole nodes).  Strings are borrowed from the spec.  -1 with err
+ * if the ranks do not fill whole nodes (spec_parse() checks every listed
+ * batch size, so a bound spec never fails here).
+ */
+int		 spec_resources_for(const struct campaign_spec *, long batch,
+		    struct spec_resources *, char *err, size_t errlen);
 
 /* Parse "[D-]HH:MM:SS", "MM:SS" or minutes; -1 if malformed. */
 long	 spec_parse_duration(const char *);
