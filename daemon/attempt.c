@@ -126,6 +126,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	struct ledger_attempt	 la;
 	struct invoke_ctx	 ic;
 	struct invocation	 inv;
+	struct spec_resources	 res;
 	struct sched_job	 job;
 	struct attempt		*a;
 	char			 err[512];
@@ -188,15 +189,16 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	job.dir = a->dir;
 	job.argv = (const char *const *)inv.argv;
 	job.env = (const char *const *)inv.env;
-	job.nodes = s->res.nodes;
-	job.gpus_per_node = s->res.gpus_per_node;
-	job.cpus_per_task = s->res.cpus_per_task;
-	job.tasks_per_node = s->res.tasks_per_node;
-	job.time_limit = s->res.time_limit;
-	job.partition = s->res.partition;
-	job.account = s->res.account;
-	job.qos = s->res.qos;
-	job.constraint = s->res.constraint;
+	invoke_resources(s, x, &res);
+	job.nodes = res.nodes;
+	job.gpus_per_node = res.gpus_per_node;
+	job.cpus_per_task = res.cpus_per_task;
+	job.tasks_per_node = res.tasks_per_node;
+	job.time_limit = res.time_limit;
+	job.partition = res.partition;
+	job.account = res.account;
+	job.qos = res.qos;
+	job.constraint = res.constraint;
 	job.cb = engine_event;
 	job.arg = a;
 	if (sched_submit(e->env.sched, &job) == -1) {

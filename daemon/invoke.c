@@ -42,6 +42,23 @@ invoke_ranks(const struct spec_resources *res)
 	return res->nodes * invoke_ranks_per_node(res);
 }
 
+/* The resources of an attempt at point x. */
+void
+invoke_resources(const struct campaign_spec *s, const double *x,
+    struct spec_resources *r)
+{
+	char	 buf[64], err[256];
+	int	 i;
+
+	*r = s->res;
+	if (x == NULL || s->scaling.batch_param == NULL ||
+	    (i = space_find(s->space, s->scaling.batch_param)) == -1 ||
+	    space_format(s->space, (size_t)i, x[i], buf, sizeof(buf)) <= 0 ||
+	    spec_resources_for(s, strtol(buf, NULL, 10), r, err,
+	    sizeof(err)) == -1)
+		*r = s->res;
+}
+
 /* Upper-case a parameter name into an HPO_ environment variable. */
 static char *
 invoke_envvar(const char *name, const char *value)
@@ -75,8 +92,8 @@ invoke_value(const struct workload *w, const struct workload_var *vars,
 /* Split the global batch size over the ranks; -1 if it does not divide. */
 static int
 invoke_batch(const struct campaign_spec *s, const struct workload *w,
-    const struct workload_var *vars, size_t n, struct invocation *inv,
-    char *err, size_t errlen)
+    const struct spec_resources *res, const struct workload_var *vars,
+    size_t n, struct invocation *inv, char *err, size_t errlen)
 {
 	const char	*v = invoke_value(w, vars, n, w->batch_global);
 	char		*end;
@@ -96,7 +113,7 @@ invoke_batch(const struct campaign_spec *s, const struct workload *w,
 		snprintf(err, errlen, "%s: %s: global batch size %ld does not "
 		    "divide evenly by %d ranks (%d nodes x %d)", s->path,
 		    w->batch_global, inv->global_batch, inv->ranks,
-		    s->res.nodes, invoke_ranks_per_node(&s->res));
+		    res->nodes, invoke_ranks_per_node(res));
 		return -1;
 	}
 	inv->local_batch = inv->global_batch / inv->ranks;
@@ -128,6 +145,7 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
     const struct invoke_ctx *c, struct invocation *inv, char *err,
     size_t errlen)
 {
+	struct spec_resources	 res;
 	struct workload_var	*vars;
 	char			 num[8][24], seed[32], target[32], local[32];
 	char			**vals, **wenv = NULL;
@@ -135,18 +153,19 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 	int			 len, rc = -1;
 
 	memset(inv, 0, sizeof(*inv));
-	inv->ranks = invoke_ranks(&s->res);
+	invoke_resources(s, c->x, &res);
+	inv->ranks = invoke_ranks(&res);
 	vals = calloc(s->space->n + 1, sizeof(*vals));
 	vars = calloc(INVOKE_BUILTINS + s->space->n + s->nfixed, sizeof(*vars));
 	snprintf(num[0], sizeof(num[0]), "%d", c->trial);
 	snprintf(num[1], sizeof(num[1]), "%d", c->attempt);
-	snprintf(num[2], sizeof(num[2]), "%d", s->res.nodes);
-	snprintf(num[3], sizeof(num[3]), "%d", s->res.gpus_per_node);
-	snprintf(num[4], sizeof(num[4]), "%d", s->res.tasks_per_node);
-	snprintf(num[5], sizeof(num[5]), "%d", s->res.cpus_per_task);
+	snprintf(num[2], sizeof(num[2]), "%d", res.nodes);
+	snprintf(num[3], sizeof(num[3]), "%d", res.gpus_per_node);
+	snprintf(num[4], sizeof(num[4]), "%d", res.tasks_per_node);
+	snprintf(num[5], sizeof(num[5]), "%d", res.cpus_per_task);
 	snprintf(num[6], sizeof(num[6]), "%d", inv->ranks);
 	snprintf(num[7], sizeof(num[7]), "%d",
-	    invoke_ranks_per_node(&s->res));
+	    invoke_ranks_per_node(&res));
 	snprintf(seed, sizeof(seed), "%lld", c->seed);
 	space_shortest(s->target, target, sizeof(target));
 	vars[nv++] = (struct workload_var){ "trial", num[0] };
@@ -181,7 +200,7 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 	if (w->batch_global != NULL) {
 		vars[j].name = w->batch_local;
 		vars[j].value = "";
-		if (invoke_batch(s, w, vars, nv, inv, err, errlen) == -1)
+		if (invoke_batch(s, w, &res, vars, nv, inv, err, errlen) == -1)
 			goto out;
 		snprintf(local, sizeof(local), "%ld", inv->local_batch);
 		vars[j].value = local;

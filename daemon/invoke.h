@@ -50,6 +50,12 @@ void	 invoke_release(struct invocation *);
  */
 long long invoke_seed(const struct campaign_spec *, int number,
 	    const double *x);
+/*
+ * The resources of an attempt at point x (x NULL: the spec's): in a
+ * scaling campaign with scaling.local_batch they follow the batch size.
+ */
+void	 invoke_resources(const struct campaign_spec *, const double *x,
+	    struct spec_resources *);
 /* Ranks per node: GPUs per node, or tasks per node without GPUs. */
 int	 invoke_ranks_per_node(const struct spec_resources *);
 /* Ranks of a job: nodes times ranks per node. */

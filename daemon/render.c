@@ -27,6 +27,7 @@ struct render {
 	char			*dir;
 	char			*token;
 	struct invocation	 inv;
+	struct spec_resources	 res;	/* at this trial's batch size */
 };
 
 static void __attribute__((noreturn))
@@ -112,24 +113,24 @@ render_text(const struct render *r)
 	printf("trial: %d, attempt 0, seed %lld\n", r->trial, r->seed);
 	printf("params: %s\n", r->params);
 	printf("resources: %d node%s, %d GPU%s per node, %d task%s per node, "
-	    "%d CPU%s per task", s->res.nodes, s->res.nodes == 1 ? "" : "s",
-	    s->res.gpus_per_node, s->res.gpus_per_node == 1 ? "" : "s",
-	    s->res.tasks_per_node, s->res.tasks_per_node == 1 ? "" : "s",
-	    s->res.cpus_per_task, s->res.cpus_per_task == 1 ? "" : "s");
-	if (s->res.time_limit > 0) {
-		render_duration(s->res.time_limit, t, sizeof(t));
+	    "%d CPU%s per task", r->res.nodes, r->res.nodes == 1 ? "" : "s",
+	    r->res.gpus_per_node, r->res.gpus_per_node == 1 ? "" : "s",
+	    r->res.tasks_per_node, r->res.tasks_per_node == 1 ? "" : "s",
+	    r->res.cpus_per_task, r->res.cpus_per_task == 1 ? "" : "s");
+	if (r->res.time_limit > 0) {
+		render_duration(r->res.time_limit, t, sizeof(t));
 		printf(", time limit %s", t);
 	}
-	if (s->res.partition != NULL)
-		printf(", partition %s", s->res.partition);
-	if (s->res.account != NULL)
-		printf(", account %s", s->res.account);
-	if (s->res.qos != NULL)
-		printf(", qos %s", s->res.qos);
-	if (s->res.constraint != NULL)
-		printf(", constraint %s", s->res.constraint);
-	printf("\nranks: %d (%d nodes x %d)\n", r->inv.ranks, s->res.nodes,
-	    invoke_ranks_per_node(&s->res));
+	if (r->res.partition != NULL)
+		printf(", partition %s", r->res.partition);
+	if (r->res.account != NULL)
+		printf(", account %s", r->res.account);
+	if (r->res.qos != NULL)
+		printf(", qos %s", r->res.qos);
+	if (r->res.constraint != NULL)
+		printf(", constraint %s", r->res.constraint);
+	printf("\nranks: %d (%d nodes x %d)\n", r->inv.ranks, r->res.nodes,
+	    invoke_ranks_per_node(&r->res));
 	if (w->batch_global != NULL)
 		printf("batch: global %s %ld = local %s %ld x %d ranks\n",
 		    w->batch_global, r->inv.global_batch, w->batch_local,
@@ -183,18 +184,18 @@ render_json(const struct render *r)
 	cJSON_AddNumberToObject(o, "seed", (double)r->seed);
 	cJSON_AddRawToObject(o, "params", r->params);
 	j = cJSON_AddObjectToObject(o, "resources");
-	cJSON_AddNumberToObject(j, "nodes", s->res.nodes);
-	cJSON_AddNumberToObject(j, "gpus_per_node", s->res.gpus_per_node);
-	cJSON_AddNumberToObject(j, "tasks_per_node", s->res.tasks_per_node);
-	cJSON_AddNumberToObject(j, "cpus_per_task", s->res.cpus_per_task);
-	if (s->res.time_limit > 0) {
-		render_duration(s->res.time_limit, t, sizeof(t));
+	cJSON_AddNumberToObject(j, "nodes", r->res.nodes);
+	cJSON_AddNumberToObject(j, "gpus_per_node", r->res.gpus_per_node);
+	cJSON_AddNumberToObject(j, "tasks_per_node", r->res.tasks_per_node);
+	cJSON_AddNumberToObject(j, "cpus_per_task", r->res.cpus_per_task);
+	if (r->res.time_limit > 0) {
+		render_duration(r->res.time_limit, t, sizeof(t));
 		cJSON_AddStringToObject(j, "time_limit", t);
 	}
-	render_str(j, "partition", s->res.partition);
-	render_str(j, "account", s->res.account);
-	render_str(j, "qos", s->res.qos);
-	render_str(j, "constraint", s->res.constraint);
+	render_str(j, "partition", r->res.partition);
+	render_str(j, "account", r->res.account);
+	render_str(j, "qos", r->res.qos);
+	render_str(j, "constraint", r->res.constraint);
 	cJSON_AddNumberToObject(o, "ranks", r->inv.ranks);
 	if (w->batch_global != NULL) {
 		j = cJSON_AddObjectToObject(o, "batch");
@@ -233,6 +234,7 @@ render_trial(struct render *r, const char *run_dir, char *err,
 	if (render_point(s, r->trial, x, err, errlen) == -1)
 		goto out;
 	r->params = params_to_json(s->space, x);
+	invoke_resources(s, x, &r->res);
 	r->seed = invoke_seed(s, r->trial, x);
 	/* The campaign id and the token's random part come at submission. */
 	if (asprintf(&r->dir, "%s/ID-%s/trial-%04d/attempt-0", run_dir,
