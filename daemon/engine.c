@@ -74,6 +74,12 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 		search_free(e->search);
 		e->search = NULL;
 	}
+	if (e->search != NULL && spec->scaling.nbatch > 0 &&
+	    (e->scaling = scaling_new(spec, err, errlen)) == NULL) {
+		search_free(e->search);
+		stop_free(e->stopper);
+		e->search = NULL;
+	}
 	if (e->search == NULL) {
 		spec_free(spec);
 		workload_free(w);
@@ -99,6 +105,7 @@ engine_closed(uv_handle_t *h)
 	}
 	search_free(e->search);
 	stop_free(e->stopper);
+	scaling_free(e->scaling);
 	curves_free(e->curves);
 	spec_free(e->spec);
 	workload_free(e->w);
@@ -285,7 +292,7 @@ engine_point(struct attempt *a, const char *key, double step, double value)
 	struct engine		*e = a->e;
 	struct observation	*obs;
 	struct history		 h;
-	int			 i, n;
+	int			 i, n, k, me, lane;
 
 	if (strcmp(key, e->spec->metric) != 0)
 		return;
@@ -296,18 +303,28 @@ engine_point(struct attempt *a, const char *key, double step, double value)
 	if (e->spec->has_target && (e->spec->maximize ?
 	    value >= e->spec->target : value <= e->spec->target))
 		return;
+	/* Scaling: confirmation runs run out; trials compete in their lane. */
+	lane = e->scaling ? scaling_lane_of(e->scaling, a->trial_number) : -1;
+	if (e->scaling != NULL && (lane < 0 || scaling_role_of(e->scaling,
+	    a->trial_number) == ROLE_CONFIRM))
+		return;
 	n = e->ntrials > a->trial_number ? e->ntrials : a->trial_number + 1;
 	if ((obs = calloc((size_t)n, sizeof(*obs))) == NULL)
 		abort();
-	for (i = 0; i < n; i++) {
-		obs[i].state = curves_completed(e->curves, i) ? OBS_COMPLETE :
+	for (i = 0, k = 0, me = 0; i < n; i++) {
+		if (e->scaling != NULL && (scaling_lane_of(e->scaling, i) !=
+		    lane || scaling_role_of(e->scaling, i) == ROLE_CONFIRM))
+			continue;
+		if (i == a->trial_number)
+			me = k;
+		obs[k].state = curves_completed(e->curves, i) ? OBS_COMPLETE :
 		    OBS_RUNNING;
-		curves_fill(e->curves, i, &obs[i]);
+		curves_fill(e->curves, i, &obs[k++]);
 	}
-	h.n = (size_t)n;
+	h.n = (size_t)k;
 	h.obs = obs;
 	h.maximize = e->spec->maximize;
-	if (stop_decide(e->stopper, &h, (size_t)a->trial_number, step, value)
+	if (stop_decide(e->stopper, &h, (size_t)me, step, value)
 	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
 		a->cancel_as = CANCEL_PRUNE;
 		engine_say(e, "trial %d: pruned by %s at %s %g (%s %g)",
@@ -358,7 +375,83 @@ engine_history(struct engine *e, struct history *h, double **xs,
 	return 0;
 }
 
-/* Ask the search for a point, record a new trial and launch it. */
+/* Record trial lt (number, point, role set) and launch its first attempt. */
+static int
+engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
+{
+	const struct campaign_spec *s = e->spec;
+	const char	*bp = s->scaling.batch_param ? s->scaling.batch_param :
+			    "batch_size";
+	char		*pj, buf[64];
+	int64_t		 tid;
+	int		 bi, rc;
+
+	pj = params_to_json(s->space, x);
+	lt->campaign_id = e->id;
+	lt->number = e->ntrials;
+	lt->params_json = pj;
+	lt->seed = invoke_seed(s, e->ntrials, x);
+	lt->state = "pending";
+	lt->created = engine_now(e);
+	if ((bi = space_find(s->space, bp)) != -1 &&
+	    space_format(s->space, bi, x[bi], buf, sizeof(buf)) > 0)
+		lt->batch_size = strtol(buf, NULL, 10);
+	if (ledger_trial_insert(e->env.ledger, lt, &tid) == -1) {
+		log_warnx("campaign '%s': %s", s->name,
+		    ledger_error(e->env.ledger));
+		free(pj);
+		return -1;
+	}
+	e->ntrials++;
+	engine_say(e, "trial %d: %s", lt->number, pj);
+	rc = attempt_launch(e, tid, lt->number, 0, x, pj, lt->seed);
+	free(pj);
+	return rc;
+}
+
+/*
+ * Plan a scaling campaign's next trial and launch it: 0, 1 when every
+ * batch size is done, 2 when it must wait for running trials, -1.
+ */
+static int
+engine_new_scaling_trial(struct engine *e)
+{
+	struct ledger_trial	 lt, *t = NULL;
+	struct scaling_plan	 p;
+	size_t			 n = 0;
+	int			 rc;
+
+	if (ledger_trial_list(e->env.ledger, e->id, &t, &n) == -1) {
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
+		return -1;
+	}
+	p.x = calloc(e->spec->space->n + 1, sizeof(*p.x));
+	switch (scaling_next(e->scaling, t, n, e->curves, &p)) {
+	case SCALING_DONE:
+		e->exhausted = 1;
+		rc = 1;
+		break;
+	case SCALING_WAIT:
+		rc = 2;
+		break;
+	default:
+		engine_say(e, "trial %d: %s", e->ntrials, p.why);
+		scaling_note(e->scaling, e->ntrials, p.lane, p.role);
+		memset(&lt, 0, sizeof(lt));
+		lt.role = (char *)scaling_role_name(p.role);
+		rc = engine_create(e, &lt, p.x);
+		break;
+	}
+	free(p.x);
+	ledger_trial_list_free(t, n);
+	return rc;
+}
+
+/*
+ * Ask the search for a point, record a new trial and launch it: 0, 1 when
+ * the search is exhausted, 2 when it must wait, -1 on error.
+ */
 static int
 engine_new_trial(struct engine *e)
 {
@@ -367,11 +460,10 @@ engine_new_trial(struct engine *e)
 	struct history		 h;
 	struct observation	*obs = NULL;
 	double			*xs = NULL, *x;
-	char			*pj, buf[64];
-	int64_t			 tid;
-	int			 bi, rc;
-	long long		 seed;
+	int			 rc;
 
+	if (e->scaling != NULL)
+		return engine_new_scaling_trial(e);
 	if (engine_history(e, &h, &xs, &obs) == -1)
 		return -1;
 	stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
@@ -384,29 +476,8 @@ engine_new_trial(struct engine *e)
 		free(x);
 		return 1;
 	}
-	pj = params_to_json(s->space, x);
-	seed = invoke_seed(s, e->ntrials, x);
 	memset(&lt, 0, sizeof(lt));
-	lt.campaign_id = e->id;
-	lt.number = e->ntrials;
-	lt.params_json = pj;
-	lt.seed = seed;
-	lt.state = "pending";
-	lt.created = engine_now(e);
-	if ((bi = space_find(s->space, "batch_size")) != -1 &&
-	    space_format(s->space, bi, x[bi], buf, sizeof(buf)) > 0)
-		lt.batch_size = strtol(buf, NULL, 10);
-	if (ledger_trial_insert(e->env.ledger, &lt, &tid) == -1) {
-		log_warnx("campaign '%s': %s", s->name,
-		    ledger_error(e->env.ledger));
-		free(pj);
-		free(x);
-		return -1;
-	}
-	e->ntrials++;
-	engine_say(e, "trial %d: %s", lt.number, pj);
-	rc = attempt_launch(e, tid, lt.number, 0, x, pj, seed);
-	free(pj);
+	rc = engine_create(e, &lt, x);
 	free(x);
 	return rc;
 }
@@ -467,7 +538,8 @@ engine_finish(struct engine *e)
 	uv_timer_stop(&e->timer);
 	ledger_campaign_set_state(e->env.ledger, e->id, state, engine_now(e));
 	engine_say(e, "campaign %s: %s (%d trials)", state,
-	    e->stop_reason ? e->stop_reason : e->exhausted ?
+	    e->stop_reason ? e->stop_reason : e->scaling != NULL ?
+	    "every batch size tuned and confirmed" : e->exhausted ?
 	    "search space exhausted" : "all trials done", e->ntrials);
 	if (e->env.done != NULL)
 		e->env.done(e->env.arg, e);
@@ -480,6 +552,7 @@ engine_tick(uv_timer_t *t)
 	struct engine	*e = t->data;
 	struct attempt	*a;
 	double		 now = engine_now(e);
+	int		 rc = 0;
 
 	if (e->detached || e->done)
 		return;
@@ -493,8 +566,14 @@ engine_tick(uv_timer_t *t)
 	while (!e->cancelled && e->stop_reason == NULL && !e->exhausted &&
 	    e->ntrials < e->spec->max_trials &&
 	    e->nactive < e->spec->max_parallel)
-		if (engine_new_trial(e) == -1)
+		if ((rc = engine_new_trial(e)) == -1 || rc == 2)
 			break;
+	/* Waiting with nothing running would wait forever. */
+	if (rc == 2 && e->nactive == 0 && engine_new_trial(e) == 2) {
+		log_warnx("campaign '%s': scaling plan stuck with nothing "
+		    "running; ending", e->spec->name);
+		e->exhausted = 1;
+	}
 	if (e->nactive == 0 && (e->cancelled || e->stop_reason != NULL ||
 	    e->exhausted || e->ntrials >= e->spec->max_trials))
 		engine_finish(e);
@@ -530,6 +609,11 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	    "parameters, %d trials, %d at a time, %s backend", s->name,
 	    (long long)e->id, s->algorithm, s->space->n, s->max_trials,
 	    s->max_parallel, s->backend);
+	if (e->scaling != NULL)
+		engine_say(e, "scaling over %zu batch sizes: %d tuning trials "
+		    "and %d confirmation runs each, learning rate rule %s",
+		    s->scaling.nbatch, s->scaling.trials_per_batch,
+		    s->scaling.seeds, spec_lr_rule_name(s->scaling.lr_rule));
 	engine_kick(e);
 	return 0;
 }
@@ -603,9 +687,15 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	e->id = id;
 	e->started = c.started;
 	e->ntrials = (int)nt;
-	for (i = 0; i < nt; i++)
+	for (i = 0; i < nt; i++) {
 		if (t[i].reached && e->spec->stop_on_target)
 			e->stop_reason = "target reached";
+		if (e->scaling != NULL)
+			scaling_note(e->scaling, t[i].number,
+			    scaling_lane(e->scaling, t[i].batch_size),
+			    (enum scaling_role)(scaling_role_parse(t[i].role) <
+			    0 ? ROLE_SEARCH : scaling_role_parse(t[i].role)));
+	}
 	engine_say(e, "campaign '%s' (id %lld): resumed with %zu trials, %zu "
 	    "attempts unfinished", e->spec->name, (long long)id, nt, na);
 	for (i = 0; i < na; i++)

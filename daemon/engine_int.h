@@ -9,6 +9,7 @@
 
 #include "curves.h"
 #include "engine.h"
+#include "scaling.h"
 #include "search.h"
 #include "stop.h"
 #include "tail.h"
@@ -44,6 +45,7 @@ struct engine {
 	struct search		*search;
 	struct stopper		*stopper;	/* NULL: no early stopping */
 	struct curves		*curves;	/* what search and stopper see */
+	struct scaling		*scaling;	/* batch-size scaling, or NULL */
 	int64_t			 id;
 	double			 started;
 	uv_timer_t		 timer;
