@@ -21,6 +21,7 @@
 #include "report.h"
 #include "run.h"
 #include "spec.h"
+#include "watch.h"
 
 /* The foreground engine's state. */
 struct fg {
@@ -45,7 +46,9 @@ usage(void)
 	    "       hpoctl submit spec\n"
 	    "       hpoctl status [--ledger file] [--format fmt] [campaign]\n"
 	    "       hpoctl trials [--ledger file] [--format fmt] campaign\n"
-	    "       hpoctl report [--ledger file] [--format fmt] campaign\n"
+	    "       hpoctl report [--ledger file] [--format fmt] [-o file] "
+	    "[--table] campaign\n"
+	    "       hpoctl watch [--interval seconds] [--ledger file] campaign\n"
 	    "       hpoctl cancel campaign\n"
 	    "       hpoctl ping\n"
 	    "       hpoctl mllog [--json] [--metric key] [--target value]\n"
@@ -61,7 +64,9 @@ struct opts {
 	const char	*ledger;
 	const char	*run_dir;
 	const char	*format;
+	const char	*output;
 	int		 quiet;
+	int		 table;
 };
 
 /* Parse a command's options; return the index of its first operand. */
@@ -72,13 +77,15 @@ opts_parse(int argc, char **argv, struct opts *o)
 		{ "ledger", required_argument, NULL, 'l' },
 		{ "run-dir", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "table", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	 ch;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+l:r:F:q", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "+l:r:F:qo:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'l':
@@ -92,6 +99,12 @@ opts_parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'T':
+			o->table = 1;
+			break;
+		case 'o':
+			o->output = optarg;
 			break;
 		default:
 			usage();
@@ -265,10 +278,33 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	return rc;
 }
 
+/* Write a command's output to the file of -o, or to the standard output. */
+static int
+cmd_output(const char *path, const char *text)
+{
+	FILE	*f;
+
+	if (path == NULL) {
+		fputs(text, stdout);
+		return 0;
+	}
+	if ((f = fopen(path, "w")) == NULL) {
+		fprintf(stderr, "hpoctl: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fputs(text, f);
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "hpoctl: write %s: %s\n", path,
+		    strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* status/trials/report straight from a ledger file. */
 static int
 cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
-    enum report_format fmt)
+    enum report_format fmt, const char *output)
 {
 	struct ledger	*l;
 	char		 err[1024], *out = NULL;
@@ -284,14 +320,14 @@ cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
 	}
-	fputs(out, stdout);
+	rc = cmd_output(output, out);
 	free(out);
-	return 0;
+	return rc;
 }
 
-/* Send a request to the daemon and print its output. */
+/* Send a request to the daemon and print its output (to output if set). */
 static int
-cmd_daemon(const char *socket, cJSON *req)
+cmd_daemon(const char *socket, cJSON *req, const char *output)
 {
 	cJSON		*reply = NULL, *j;
 	char		 err[1024];
@@ -309,9 +345,8 @@ cmd_daemon(const char *socket, cJSON *req)
 		    j->valuestring : "the daemon gave no reason");
 	} else {
 		j = cJSON_GetObjectItem(reply, "output");
-		if (cJSON_IsString(j))
-			fputs(j->valuestring, stdout);
-		rc = 0;
+		rc = cJSON_IsString(j) ? cmd_output(output, j->valuestring) :
+		    0;
 	}
 	cJSON_Delete(reply);
 	return rc;
@@ -339,7 +374,7 @@ cmd_submit(int argc, char **argv, const struct config *cfg)
 	free(abs);
 	cJSON_AddItemToObject(req, "spec", cJSON_Parse(s->json));
 	spec_free(s);
-	return cmd_daemon(cfg->socket, req);
+	return cmd_daemon(cfg->socket, req, NULL);
 }
 
 int
@@ -387,6 +422,8 @@ main(int argc, char *argv[])
 		i = cmd_check(argc, argv, &cfg);
 	else if (strcmp(cmd, "render") == 0)
 		i = render_command(argc, argv, &cfg);
+	else if (strcmp(cmd, "watch") == 0)
+		i = watch_command(argc, argv, &cfg);
 	else if (strcmp(cmd, "submit") == 0)
 		i = cmd_submit(argc, argv, &cfg);
 	else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "trials") == 0 ||
@@ -400,11 +437,15 @@ main(int argc, char *argv[])
 		campaign = argc > i ? argv[i] : NULL;
 		if (o.format != NULL && report_format_parse(o.format, &fmt) ==
 		    -1) {
-			fprintf(stderr, "hpoctl: --format: expected text, json "
-			    "or csv, got '%s'\n", o.format);
+			fprintf(stderr, "hpoctl: --format: expected text, json, "
+			    "csv, markdown, rcp or html, got '%s'\n", o.format);
 			config_release(&cfg);
 			return 64;
 		}
+		if (o.table && strcmp(cmd, "report") != 0)
+			usage();
+		if (o.table)
+			cmd = "table";	/* the guideline table's read command */
 		if (o.ledger != NULL && (strcmp(cmd, "cancel") == 0 ||
 		    strcmp(cmd, "ping") == 0)) {
 			fprintf(stderr, "hpoctl: %s needs the daemon; "
@@ -413,7 +454,8 @@ main(int argc, char *argv[])
 			return 64;
 		}
 		if (o.ledger != NULL)
-			i = cmd_read_ledger(cmd, o.ledger, campaign, fmt);
+			i = cmd_read_ledger(cmd, o.ledger, campaign, fmt,
+			    o.output);
 		else {
 			req = cJSON_CreateObject();
 			cJSON_AddStringToObject(req, "cmd", cmd);
@@ -422,7 +464,7 @@ main(int argc, char *argv[])
 				    campaign);
 			cJSON_AddStringToObject(req, "format", o.format ?
 			    o.format : "text");
-			i = cmd_daemon(cfg.socket, req);
+			i = cmd_daemon(cfg.socket, req, o.output);
 		}
 	} else if (strcmp(cmd, "mllog") == 0)
 		i = mllog_command(argc, argv);

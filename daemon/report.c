@@ -10,8 +10,11 @@
 #include <cjson/cJSON.h>
 
 #include "account.h"
+#include "guide.h"
 #include "report.h"
+#include "report_html.h"
 #include "space.h"
+#include "watch.h"
 
 /* Parse a format name. */
 int
@@ -23,6 +26,12 @@ report_format_parse(const char *s, enum report_format *f)
 		*f = REPORT_JSON;
 	else if (strcmp(s, "csv") == 0)
 		*f = REPORT_CSV;
+	else if (strcmp(s, "markdown") == 0)
+		*f = REPORT_MARKDOWN;
+	else if (strcmp(s, "rcp") == 0)
+		*f = REPORT_RCP;
+	else if (strcmp(s, "html") == 0)
+		*f = REPORT_HTML;
 	else
 		return -1;
 	return 0;
@@ -161,7 +170,8 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 
 /* The report as text. */
 static char *
-report_text(const struct ledger_campaign *c, const struct account *a)
+report_text(const struct ledger_campaign *c, const struct account *a,
+    const struct guide *g)
 {
 	char	*buf = NULL, d[64];
 	size_t	 len = 0;
@@ -206,13 +216,15 @@ report_text(const struct ledger_campaign *c, const struct account *a)
 		    a->best_params_json : "{}");
 	else
 		fprintf(f, "best: none (no trial reported %s)\n", c->metric);
+	guide_report_text(f, g);
 	fclose(f);
 	return buf;
 }
 
 /* The report as CSV: a header line and one row. */
 static char *
-report_csv(const struct ledger_campaign *c, const struct account *a)
+report_csv(const struct ledger_campaign *c, const struct account *a,
+    const struct guide *g)
 {
 	char	*buf = NULL;
 	size_t	 len = 0;
@@ -225,7 +237,9 @@ report_csv(const struct ledger_campaign *c, const struct account *a)
 		fprintf(f, ",%s", account_state_names[i]);
 	fprintf(f, ",reached_target,attempts,retried_attempts,node_hours,"
 	    "gpu_hours,cpu_hours,queue_hours,wall_s,time_to_solution_s,"
-	    "best_trial,best_value\n");
+	    "best_trial,best_value");
+	guide_report_csv_head(f);
+	fprintf(f, "\n");
 	fprintf(f, "%lld,%s,%s,%s,%s,%s,", (long long)c->id, c->name,
 	    c->workload, c->state, c->metric, c->maximize ? "max" : "min");
 	if (c->has_target)
@@ -244,6 +258,7 @@ report_csv(const struct ledger_campaign *c, const struct account *a)
 		fprintf(f, "%d,%.17g", a->best_trial, a->best_value);
 	else
 		fprintf(f, ",");
+	guide_report_csv_row(f, g);
 	fprintf(f, "\n");
 	fclose(f);
 	return buf;
@@ -255,30 +270,65 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
     char **out, char *err, size_t errlen)
 {
 	struct ledger_campaign	 c;
-	struct account		 a;
+	struct guide		 g;
+	cJSON			*root;
 	int			 rc;
 
+	if (fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) {
+		snprintf(err, errlen, "the report is in text, json, csv or html; "
+		    "markdown and rcp are for the guideline table (--table)");
+		return -2;
+	}
 	memset(&c, 0, sizeof(c));
 	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
 		return rc;
-	if (account_campaign(l, &c, report_now(), &a) == -1) {
-		snprintf(err, errlen, "%s", ledger_error(l));
+	/* The guide holds the account, with a scaling campaign's TTS. */
+	if (guide_compute(l, &c, report_now(), &g, err, errlen) == -1) {
 		ledger_campaign_release(&c);
 		return -1;
 	}
 	switch (fmt) {
 	case REPORT_JSON:
-		*out = report_json_text(report_tree(&c, &a));
+		root = report_tree(&c, &g.acct);
+		guide_report_json(root, &g);
+		*out = report_json_text(root);
+		break;
+	case REPORT_HTML:
+		root = report_tree(&c, &g.acct);
+		guide_report_json(root, &g);
+		rc = report_html(l, &g, root, out, err, errlen);
+		cJSON_Delete(root);
 		break;
 	case REPORT_CSV:
-		*out = report_csv(&c, &a);
+		*out = report_csv(&c, &g.acct, &g);
 		break;
 	default:
-		*out = report_text(&c, &a);
+		*out = report_text(&c, &g.acct, &g);
 		break;
 	}
-	account_release(&a);
+	guide_release(&g);
 	ledger_campaign_release(&c);
+	return rc;
+}
+
+/* The guideline table. */
+int
+report_table(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	struct ledger_campaign	 c;
+	struct guide		 g;
+	int			 rc;
+
+	memset(&c, 0, sizeof(c));
+	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
+		return rc;
+	rc = guide_compute(l, &c, report_now(), &g, err, errlen);
+	ledger_campaign_release(&c);
+	if (rc == -1)
+		return -1;
+	*out = guide_table(&g, fmt);
+	guide_release(&g);
 	return 0;
 }
 
@@ -340,13 +390,14 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 	if (n > 0)
 		names = cJSON_Parse(t[0].params_json);
 	if (f != NULL && fmt == REPORT_CSV) {
-		fprintf(f, "trial,state,attempts,seed,best,best_step,reached");
+		fprintf(f, "trial,state,role,attempts,seed,best,best_step,"
+		    "reached");
 		cJSON_ArrayForEach(v, names)
 			fprintf(f, ",%s", v->string);
 		fprintf(f, "\n");
 	} else if (f != NULL) {
-		fprintf(f, "%5s  %-9s  %3s  %12s  %5s  %s\n", "TRIAL", "STATE",
-		    "ATT", c.metric, "HIT", "PARAMETERS");
+		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %s\n", "TRIAL",
+		    "STATE", "ROLE", "ATT", c.metric, "HIT", "PARAMETERS");
 	}
 	for (i = 0; i < n; i++) {
 		p = cJSON_Parse(t[i].params_json);
@@ -354,6 +405,7 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			o = cJSON_CreateObject();
 			cJSON_AddNumberToObject(o, "trial", t[i].number);
 			cJSON_AddStringToObject(o, "state", t[i].state);
+			cJSON_AddStringToObject(o, "role", t[i].role);
 			cJSON_AddNumberToObject(o, "attempts", t[i].attempts);
 			cJSON_AddNumberToObject(o, "seed", (double)t[i].seed);
 			report_add_number(o, "best", t[i].has_best, t[i].best);
@@ -367,8 +419,9 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			continue;
 		}
 		if (fmt == REPORT_CSV) {
-			fprintf(f, "%d,%s,%d,%lld,", t[i].number, t[i].state,
-			    t[i].attempts, (long long)t[i].seed);
+			fprintf(f, "%d,%s,%s,%d,%lld,", t[i].number,
+			    t[i].state, t[i].role, t[i].attempts,
+			    (long long)t[i].seed);
 			if (t[i].has_best)
 				fprintf(f, "%.17g,%g", t[i].best,
 				    t[i].best_step);
@@ -387,9 +440,9 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 				snprintf(val, sizeof(val), "%.6g", t[i].best);
 			else
 				snprintf(val, sizeof(val), "-");
-			fprintf(f, "%5d  %-9s  %3d  %12s  %5s ", t[i].number,
-			    t[i].state, t[i].attempts, val, t[i].reached ?
-			    "yes" : "no");
+			fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s ",
+			    t[i].number, t[i].state, t[i].role, t[i].attempts,
+			    val, t[i].reached ? "yes" : "no");
 			cJSON_ArrayForEach(v, p) {
 				report_param_text(v, 0, val, sizeof(val));
 				fprintf(f, " %s=%s", v->string, val);
@@ -538,12 +591,25 @@ int
 report_command(struct ledger *l, const char *cmd, const char *campaign,
     enum report_format fmt, char **out, char *err, size_t errlen)
 {
+	if (fmt == REPORT_HTML && strcmp(cmd, "report") != 0) {
+		snprintf(err, errlen, "--format html is for the report");
+		return -2;
+	}
+	if (strcmp(cmd, "table") == 0)
+		return report_table(l, campaign, fmt, out, err, errlen);
+	if (fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) {
+		snprintf(err, errlen, "--format %s is for the guideline table "
+		    "(report --table)", fmt == REPORT_RCP ? "rcp" : "markdown");
+		return -2;
+	}
 	if (strcmp(cmd, "status") == 0)
 		return report_status(l, campaign, fmt, out, err, errlen);
 	if (strcmp(cmd, "trials") == 0)
 		return report_trials(l, campaign, fmt, out, err, errlen);
 	if (strcmp(cmd, "report") == 0)
 		return report_campaign(l, campaign, fmt, out, err, errlen);
+	if (strcmp(cmd, "watch") == 0)
+		return watch_snapshot(l, campaign, out, err, errlen);
 	snprintf(err, errlen, "unknown command '%s'", cmd);
 	return -2;
 }

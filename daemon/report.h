@@ -11,9 +11,16 @@
 
 #include "ledger.h"
 
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+/*
+ * Markdown and RCP are for the guideline table only; HTML is the report
+ * page of report_html.c.
+ */
+enum report_format {
+	REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_MARKDOWN, REPORT_RCP,
+	REPORT_HTML
+};
 
-/* Parse "text", "json" or "csv"; -1 otherwise. */
+/* Parse "text", "json", "csv", "markdown", "rcp" or "html"; -1 otherwise. */
 int	 report_format_parse(const char *, enum report_format *);
 
 /*
@@ -24,14 +31,18 @@ int	 report_campaign(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
 int	 report_trials(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
+/* The guideline table: one row per global batch size (guide.h). */
+int	 report_table(struct ledger *, const char *campaign,
+	    enum report_format, char **out, char *err, size_t errlen);
 /* campaign NULL: one line per campaign. */
 int	 report_status(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
 
 /*
- * Render the output of a read command by name ("status", "trials" or
- * "report"), as both the daemon and `hpoctl --ledger` answer it.  Return
- * as the functions above, or -2 for an unknown command (err says so).
+ * Render the output of a read command by name ("status", "trials",
+ * "report" or "watch", whose output is always JSON), as both the daemon
+ * and `hpoctl --ledger` answer it.  Return as the functions above, or -2
+ * for an unknown command (err says so).
  */
 int	 report_command(struct ledger *, const char *cmd, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);

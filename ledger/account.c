@@ -12,6 +12,29 @@ const char *const account_state_names[ACCT_NSTATES] = {
 	"pending", "running", "completed", "failed", "pruned", "cancelled"
 };
 
+const char *const account_outcome_names[ACCT_NOUTCOMES] = {
+	"completed", "pruned", "failed", "retried", "cancelled", "running"
+};
+
+/*
+ * The seconds attempt a (of the query) is charged for, ?2 being now: from
+ * its start to its end, or to now while it runs; nothing if it never
+ * started.  account_attempt_add() is the same in C.
+ */
+#define ACCT_ELAPSED \
+	"CASE WHEN a.started > 0 THEN" \
+	"  max(coalesce(nullif(a.ended, 0), ?2) - a.started, 0) END"
+
+/* The outcome bucket of attempt a, named as in account_outcome_names. */
+#define ACCT_OUTCOME \
+	"CASE WHEN EXISTS (SELECT 1 FROM attempts r" \
+	"    WHERE r.trial_id = a.trial_id AND r.number > a.number)" \
+	"  THEN 'retried'" \
+	"  WHEN a.state IN ('submitting', 'pending', 'running')" \
+	"    OR coalesce(a.ended, 0) = 0 THEN 'running'" \
+	"  WHEN a.state IN ('completed', 'pruned', 'cancelled') THEN a.state" \
+	"  ELSE 'failed' END"
+
 /* Count the campaign's trials by state and those that reached the target. */
 static int
 account_trials(struct ledger *l, const struct ledger_campaign *c,
@@ -63,9 +86,7 @@ account_attempts(struct ledger *l, const struct ledger_campaign *c,
 	    " total(CASE WHEN state = 'pruned' THEN e * gpus END),"
 	    " total(CASE WHEN state = 'pruned' THEN e * cpus END)"
 	    " FROM (SELECT a.number, a.nodes, a.gpus, a.cpus, a.state,"
-	    "   CASE WHEN a.started > 0 THEN"
-	    "     max(coalesce(nullif(a.ended, 0), ?2) - a.started, 0)"
-	    "     END AS e,"
+	    "   " ACCT_ELAPSED " AS e,"
 	    "   CASE WHEN a.submitted > 0 THEN"
 	    "     max(coalesce(nullif(a.started, 0), nullif(a.ended, 0), ?2)"
 	    "     - a.submitted, 0) END AS q"
@@ -91,6 +112,44 @@ account_attempts(struct ledger *l, const struct ledger_campaign *c,
 		    (long long)c->id);
 	ledger_stmt_done(st);
 	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Sum the cost of the campaign's attempts by outcome. */
+static int
+account_outcomes(struct ledger *l, const struct ledger_campaign *c,
+    double now, struct account *acct)
+{
+	struct account_cost *b;
+	sqlite3_stmt *st;
+	const char *o;
+	int i, rc;
+
+	if ((st = ledger_stmt(l, LQ_ACCT_OUTCOMES, "SELECT o, count(*),"
+	    " total(e * nodes), total(e * gpus), total(e * cpus)"
+	    " FROM (SELECT " ACCT_OUTCOME " AS o, a.nodes, a.gpus, a.cpus,"
+	    "   " ACCT_ELAPSED " AS e"
+	    "   FROM attempts a JOIN trials t ON t.id = a.trial_id"
+	    "   WHERE t.campaign_id = ?1) GROUP BY o")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, c->id);
+	sqlite3_bind_double(st, 2, now);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		o = (const char *)sqlite3_column_text(st, 0);
+		for (i = 0; i < ACCT_NOUTCOMES && o != NULL; i++) {
+			if (strcmp(o, account_outcome_names[i]) != 0)
+				continue;
+			b = &acct->by_outcome[i];
+			b->attempts = sqlite3_column_int(st, 1);
+			b->node_seconds = sqlite3_column_double(st, 2);
+			b->gpu_seconds = sqlite3_column_double(st, 3);
+			b->cpu_seconds = sqlite3_column_double(st, 4);
+		}
+	}
+	if (rc != SQLITE_DONE)
+		ledger_fail(l, "sum attempts of campaign %lld by outcome",
+		    (long long)c->id);
+	ledger_stmt_done(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Time to solution: from campaign start to the first trial reaching. */
@@ -164,6 +223,8 @@ account_campaign(struct ledger *l, const struct ledger_campaign *c,
 	if (rc == 0)
 		rc = account_attempts(l, c, now, acct);
 	if (rc == 0)
+		rc = account_outcomes(l, c, now, acct);
+	if (rc == 0)
 		rc = account_tts(l, c, acct);
 	if (rc == 0)
 		rc = account_best(l, c, acct);
@@ -186,4 +247,90 @@ account_release(struct account *acct)
 		return;
 	free(acct->best_params_json);
 	acct->best_params_json = NULL;
+}
+
+/* The campaign's cost by batch size and role. */
+int
+account_groups(struct ledger *l, const struct ledger_campaign *c, double now,
+    struct account_group **out, size_t *n)
+{
+	struct account_group *g, *list = NULL;
+	sqlite3_stmt *st;
+	size_t cap = 0, len = 0;
+	int opened, rc;
+
+	*out = NULL;
+	*n = 0;
+	if (ledger_read_begin(l, &opened) == -1)
+		return -1;
+	if ((st = ledger_stmt(l, LQ_ACCT_GROUPS, "SELECT t.batch_size,"
+	    " t.role = 'confirm' AS confirm, count(DISTINCT t.id),"
+	    " count(a.id), total(e * a.nodes), total(e * a.gpus),"
+	    " total(e * a.cpus)"
+	    " FROM trials t LEFT JOIN (SELECT a.*, " ACCT_ELAPSED " AS e"
+	    "   FROM attempts a) a ON a.trial_id = t.id"
+	    " WHERE t.campaign_id = ?1"
+	    " GROUP BY t.batch_size, confirm"
+	    " ORDER BY t.batch_size, confirm")) == NULL) {
+		ledger_read_end(l, opened);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, c->id);
+	sqlite3_bind_double(st, 2, now);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (ledger_grow(l, (void **)&list, &cap, len,
+		    sizeof(*list)) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		g = &list[len++];
+		memset(g, 0, sizeof(*g));
+		g->batch_size = (long)sqlite3_column_int64(st, 0);
+		g->confirm = sqlite3_column_int(st, 1);
+		g->trials = sqlite3_column_int(st, 2);
+		g->cost.attempts = sqlite3_column_int(st, 3);
+		g->cost.node_seconds = sqlite3_column_double(st, 4);
+		g->cost.gpu_seconds = sqlite3_column_double(st, 5);
+		g->cost.cpu_seconds = sqlite3_column_double(st, 6);
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_NOMEM)
+		ledger_fail(l, "sum attempts of campaign %lld by batch size",
+		    (long long)c->id);
+	ledger_stmt_done(st);
+	ledger_read_end(l, opened);
+	if (rc != SQLITE_DONE) {
+		free(list);
+		return -1;
+	}
+	*out = list;
+	*n = len;
+	return 0;
+}
+
+/* Add one attempt's cost, as ACCT_ELAPSED charges it. */
+void
+account_attempt_add(const struct ledger_attempt *a, double now,
+    struct account_cost *cost)
+{
+	double e = 0;
+
+	if (a->started > 0) {
+		e = (a->ended > 0 ? a->ended : now) - a->started;
+		if (e < 0)
+			e = 0;
+	}
+	cost->attempts++;
+	cost->node_seconds += e * a->nodes;
+	cost->gpu_seconds += e * a->gpus;
+	cost->cpu_seconds += e * a->cpus;
+}
+
+/* Add b to a. */
+void
+account_cost_add(struct account_cost *a, const struct account_cost *b)
+{
+	a->attempts += b->attempts;
+	a->node_seconds += b->node_seconds;
+	a->gpu_seconds += b->gpu_seconds;
+	a->cpu_seconds += b->cpu_seconds;
 }

@@ -19,6 +19,37 @@ enum {
 };
 extern const char *const account_state_names[ACCT_NSTATES];
 
+/*
+ * What became of an attempt; each attempt is in exactly one bucket.
+ * "retried": followed by a later attempt of the same trial, whatever its
+ * end; "failed": failed, timeout, node_fail, preempted or lost, and not
+ * retried; "running": not ended yet (submitting, pending or running).
+ */
+enum {
+	ACCT_OUT_COMPLETED, ACCT_OUT_PRUNED, ACCT_OUT_FAILED, ACCT_OUT_RETRIED,
+	ACCT_OUT_CANCELLED, ACCT_OUT_RUNNING, ACCT_NOUTCOMES
+};
+extern const char *const account_outcome_names[ACCT_NOUTCOMES];
+
+/* The cost of a set of attempts. */
+struct account_cost {
+	int		 attempts;
+	double		 node_seconds;
+	double		 gpu_seconds;
+	double		 cpu_seconds;
+};
+
+/*
+ * The cost of a campaign's trials grouped by global batch size and by
+ * what they were for (confirm: confirmation runs; else tuning).
+ */
+struct account_group {
+	long		 batch_size;
+	int		 confirm;
+	int		 trials;
+	struct account_cost cost;
+};
+
 struct account {
 	int		 trials[ACCT_NSTATES];
 	int		 trials_total;
@@ -43,11 +74,24 @@ struct account {
 	int		 best_reached;
 	char		*best_params_json;	/* owned */
 	double		 wall_seconds;		/* campaign start -> end/now */
+	struct account_cost by_outcome[ACCT_NOUTCOMES];
 };
 
 /* Fill acct for campaign c at time now; release with account_release(). */
 int	 account_campaign(struct ledger *, const struct ledger_campaign *c,
 	    double now, struct account *acct);
 void	 account_release(struct account *);
+
+/*
+ * The campaign's cost by batch size and role at time now, ordered by batch
+ * size, tuning first; *out is malloc'ed (free() it), *n its length.
+ */
+int	 account_groups(struct ledger *, const struct ledger_campaign *c,
+	    double now, struct account_group **out, size_t *n);
+/* Add one attempt's cost at time now to cost, as the SQL above counts it. */
+void	 account_attempt_add(const struct ledger_attempt *, double now,
+	    struct account_cost *cost);
+/* Add b to a. */
+void	 account_cost_add(struct account_cost *a, const struct account_cost *b);
 
 #endif

@@ -50,7 +50,7 @@ is "an unknown command exits 64" "$rc" 64
 rc=0
 "$HPOCTL" report --ledger "$T/x.db" --format xml x 2>"$T/err.txt" || rc=$?
 is "an unknown format exits 64" "$rc" 64
-check "and names the option" grep -q -- "--format: expected text, json or csv, got 'xml'" "$T/err.txt"
+check "and names the option" grep -q -- "--format: expected text, json, csv, markdown, rcp or html, got 'xml'" "$T/err.txt"
 rc=0
 "$HPOCTL" report --ledger "$T/none.db" x 2>"$T/err.txt" || rc=$?
 is "reading a ledger that does not exist fails" "$rc" 1

@@ -1,0 +1,499 @@
+/*
+ * guide.c: gather a campaign's runs from the ledger (each trial's last
+ * attempt and its curve) and group them into the rows of the guideline
+ * table, one per global batch size.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "guide_int.h"
+#include "invoke.h"
+#include "spec.h"
+
+/* What guide_compute() reads besides trials and attempts. */
+struct guide_points {
+	struct ledger_metric	*obj;	/* the objective */
+	size_t			 nobj;
+	struct ledger_metric	*samples;	/* train_samples */
+	size_t			 nsamples;
+	struct account_group	*groups;
+	size_t			 ngroups;
+};
+
+/* Duplicate a string or abort. */
+static char *
+guide_strdup(const char *s)
+{
+	char	*p;
+
+	if (s == NULL)
+		return NULL;
+	if ((p = strdup(s)) == NULL)
+		abort();
+	return p;
+}
+
+/* Grow an array to hold n + 1 elements of size. */
+static void *
+guide_grow(void *p, size_t n, size_t size)
+{
+	if ((p = reallocarray(p, n + 1, size)) == NULL)
+		abort();
+	return p;
+}
+
+/* The run of trial number, or NULL. */
+const struct guide_run *
+guide_run_of(const struct guide *g, int number)
+{
+	size_t	 i;
+
+	for (i = 0; i < g->ntrials; i++)
+		if (g->runs[i].trial == number)
+			return &g->runs[i];
+	return NULL;
+}
+
+/*
+ * What the spec and the workload say: the scaling plan, the hardware, the
+ * global batch parameter and the FLOPs per sample.
+ */
+static void
+guide_spec(struct guide *g)
+{
+	const struct ledger_campaign *c = &g->c;
+	struct campaign_spec	*s;
+	cJSON			*w = NULL, *j;
+	char			 err[512];
+
+	if (c->spec_json != NULL && (s = spec_parse(c->spec_json,
+	    strlen(c->spec_json), c->spec_path ? c->spec_path : "spec", err,
+	    sizeof(err))) != NULL) {
+		g->spec = s;
+		g->hardware = guide_strdup(s->hardware);
+		if (s->scaling.nbatch > 0) {
+			g->scaling = 1;
+			g->lr_rule = spec_lr_rule_name(s->scaling.lr_rule);
+			g->lr_param = guide_strdup(s->scaling.lr_param);
+			g->seeds = s->scaling.seeds;
+			g->min_successes = s->scaling.min_successes;
+		}
+	}
+	if (c->workload_json != NULL)
+		w = cJSON_Parse(c->workload_json);
+	j = cJSON_GetObjectItemCaseSensitive(w, "flops_per_sample");
+	if (cJSON_IsNumber(j) && j->valuedouble > 0)
+		g->flops_per_sample = j->valuedouble;
+	j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    w, "batch"), "global");
+	g->batch_param = guide_strdup(cJSON_IsString(j) ? j->valuestring :
+	    "batch_size");
+	cJSON_Delete(w);
+}
+
+/*
+ * The global batch size of trials that have none recorded: the spec's
+ * fixed value, else the workload's default; 0 if neither says.
+ */
+static long
+guide_default_batch(const struct guide *g)
+{
+	cJSON	*w, *j;
+	long	 b = 0;
+	size_t	 i;
+
+	if (g->spec != NULL)
+		for (i = 0; i < g->spec->nfixed; i++)
+			if (strcmp(g->spec->fixed[i].name, g->batch_param) == 0)
+				return strtol(g->spec->fixed[i].value, NULL,
+				    10);
+	if (g->c.workload_json == NULL)
+		return 0;
+	w = cJSON_Parse(g->c.workload_json);
+	j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    w, "defaults"), g->batch_param);
+	if (cJSON_IsNumber(j))
+		b = (long)j->valuedouble;
+	cJSON_Delete(w);
+	return b;
+}
+
+/* Whether a trial's state is an end that counts as a run. */
+static int
+guide_counts(const struct ledger_trial *t)
+{
+	return t->reached || strcmp(t->state, "completed") == 0 ||
+	    strcmp(t->state, "failed") == 0 || strcmp(t->state, "pruned") == 0;
+}
+
+/* The attempt of id among attempts [a0, a1), or NULL. */
+static struct ledger_attempt *
+guide_attempt_by_id(struct guide *g, size_t a0, size_t a1, int64_t id)
+{
+	for (; a0 < a1; a0++)
+		if (g->attempts[a0].id == id)
+			return &g->attempts[a0];
+	return NULL;
+}
+
+/*
+ * Fill run r of trial t, whose attempts are [a0, a1) and objective points
+ * [p0, p1) of the lists.
+ */
+static void
+guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
+    size_t a0, size_t a1, const struct guide_points *pt, size_t p0,
+    size_t p1)
+{
+	const struct ledger_metric *m;
+	struct ledger_attempt	*a;
+	size_t			 i;
+
+	memset(r, 0, sizeof(*r));
+	r->trial = t->number;
+	r->confirm = t->role != NULL && strcmp(t->role, "confirm") == 0;
+	r->batch = t->batch_size;
+	r->state = t->state;
+	r->counts = guide_counts(t);
+	r->value = t->has_best ? t->best : NAN;
+	r->epochs = r->ttt_s = NAN;
+	if (a1 > a0) {
+		r->has_attempt = 1;
+		r->attempt = &g->attempts[a1 - 1];
+		if (r->attempt->started > 0) {
+			r->run_s = (r->attempt->ended > 0 ? r->attempt->ended :
+			    g->now) - r->attempt->started;
+			if (r->run_s < 0)
+				r->run_s = 0;
+		}
+	}
+	for (i = p0; i < p1; i++) {
+		m = &pt->obj[i];
+		a = guide_attempt_by_id(g, a0, a1, m->attempt_id);
+		if (a == r->attempt && m->step > r->epochs_run)
+			r->epochs_run = m->step;
+		if (r->reached || !g->c.has_target ||
+		    !guide_meets(m->value, g->c.maximize, g->c.target))
+			continue;
+		r->reached = 1;
+		r->epochs = m->step;
+		if (a != NULL && a->started > 0)
+			r->ttt_s = m->time - a->started;
+	}
+	if (!r->reached && t->reached) {
+		/* Met the target by the ledger, its point not kept. */
+		r->reached = 1;
+		if (r->has_attempt && r->attempt->started > 0 &&
+		    t->reached_at > 0)
+			r->ttt_s = t->reached_at - r->attempt->started;
+	}
+	for (i = 0; i < pt->nsamples && r->has_attempt; i++)
+		if (pt->samples[i].attempt_id == r->attempt->id &&
+		    pt->samples[i].value > 0)
+			r->train_samples = pt->samples[i].value;
+	if (r->has_attempt && r->attempt->ended > 0 && r->run_s > 0 &&
+	    r->train_samples > 0 && r->epochs_run > 0)
+		r->samples_per_s = r->train_samples * r->epochs_run / r->run_s;
+}
+
+/* One run per trial, walking trials, attempts and points in step. */
+static void
+guide_runs(struct guide *g, const struct guide_points *pt)
+{
+	size_t	 i, a0 = 0, a1, p0 = 0, p1;
+	int	 num;
+
+	g->runs = calloc(g->ntrials ? g->ntrials : 1, sizeof(*g->runs));
+	if (g->runs == NULL)
+		abort();
+	for (i = 0; i < g->ntrials; i++) {
+		num = g->trials[i].number;
+		while (a0 < g->nattempts && g->attempts[a0].trial_number < num)
+			a0++;
+		for (a1 = a0; a1 < g->nattempts &&
+		    g->attempts[a1].trial_number == num; a1++)
+			;
+		while (p0 < pt->nobj && pt->obj[p0].trial_number < num)
+			p0++;
+		for (p1 = p0; p1 < pt->nobj && pt->obj[p1].trial_number == num;
+		    p1++)
+			;
+		guide_run(g, &g->trials[i], &g->runs[i], a0, a1, pt, p0, p1);
+		a0 = a1;
+		p0 = p1;
+	}
+}
+
+/* Add a batch size to a sorted set of them. */
+static void
+guide_key_add(long **keys, size_t *n, long k)
+{
+	size_t	 i;
+
+	for (i = 0; i < *n && (*keys)[i] < k; i++)
+		;
+	if (i < *n && (*keys)[i] == k)
+		return;
+	*keys = guide_grow(*keys, *n, sizeof(**keys));
+	memmove(*keys + i + 1, *keys + i, (*n - i) * sizeof(**keys));
+	(*keys)[i] = k;
+	(*n)++;
+}
+
+/*
+ * Whether run a is a better choice of hyperparameters than run b: it
+ * reached the target in fewer epochs, else it has the better value.
+ */
+static int
+guide_better(const struct guide *g, const struct guide_run *a,
+    const struct guide_run *b)
+{
+	int	 ae = a->reached && isfinite(a->epochs);
+	int	 be = b->reached && isfinite(b->epochs);
+
+	if (ae != be)
+		return ae;
+	if (ae && a->epochs != b->epochs)
+		return a->epochs < b->epochs;
+	if (isfinite(a->value) != isfinite(b->value))
+		return isfinite(a->value);
+	if (isfinite(a->value) && a->value != b->value)
+		return g->c.maximize ? a->value > b->value :
+		    a->value < b->value;
+	return 0;
+}
+
+/* The ranks and local batch of a row, from the spec's resources. */
+static void
+guide_row_ranks(const struct guide *g, struct guide_row *row)
+{
+	struct spec_resources	 res;
+	char			 err[256];
+
+	if (g->spec == NULL || row->batch_size <= 0 ||
+	    spec_resources_for(g->spec, row->batch_size, &res, err,
+	    sizeof(err)) == -1)
+		return;
+	row->ranks = invoke_ranks(&res);
+	if (row->ranks > 0)
+		row->local_batch = row->batch_size / row->ranks;
+}
+
+/* The runs of a row: its confirmation runs, or (ordinary) its trials. */
+static void
+guide_row_runs(const struct guide *g, struct guide_row *row)
+{
+	const struct guide_run	*r, *best = NULL, *first_confirm = NULL;
+	double			*ttt = NULL, sps = 0;
+	size_t			 i, nttt = 0, nsps = 0, nconf = 0;
+	int			 all_ended = 1;
+
+	for (i = 0; i < g->ntrials; i++) {
+		r = &g->runs[i];
+		if (r->batch != row->key)
+			continue;
+		if (r->confirm) {
+			row->trials_confirm++;
+			if (first_confirm == NULL)
+				first_confirm = r;
+		} else {
+			row->trials_tuning++;
+			if (best == NULL || guide_better(g, r, best))
+				best = r;
+		}
+		if (g->scaling && !r->confirm)
+			continue;
+		if (r->confirm) {
+			nconf++;
+			if (strcmp(r->state, "pending") == 0 ||
+			    strcmp(r->state, "running") == 0)
+				all_ended = 0;
+			else if (r->has_attempt && r->attempt->ended >
+			    row->done_at) {
+				row->done_at = r->attempt->ended;
+				row->done_trial = r->trial;
+			}
+		}
+		if (r->samples_per_s > 0) {
+			sps += r->samples_per_s;
+			nsps++;
+		}
+		if (!r->counts)
+			continue;
+		row->runs++;
+		if (!r->reached)
+			continue;
+		row->successes++;
+		if (isfinite(r->epochs)) {
+			row->epochs_list = guide_grow(row->epochs_list,
+			    row->nepochs, sizeof(double));
+			row->epochs_list[row->nepochs++] = r->epochs;
+		}
+		if (isfinite(r->ttt_s)) {
+			ttt = guide_grow(ttt, nttt, sizeof(double));
+			ttt[nttt++] = r->ttt_s;
+		}
+	}
+	if (first_confirm != NULL)
+		best = first_confirm;
+	if (best != NULL) {
+		row->params_trial = best->trial;
+		for (i = 0; i < g->ntrials; i++)
+			if (g->trials[i].number == best->trial)
+				row->params_json = guide_strdup(
+				    g->trials[i].params_json);
+	}
+	row->success_rate = guide_rate(row->successes, row->runs);
+	guide_stats(row->epochs_list, row->nepochs, &row->epochs);
+	guide_stats(ttt, nttt, &row->ttt);
+	free(ttt);
+	row->samples_per_s = nsps > 0 ? sps / (double)nsps : 0;
+	row->confirmed = g->scaling && nconf > 0 && all_ended &&
+	    ((int)nconf >= g->seeds || strcmp(g->c.state, "running") != 0) &&
+	    row->successes >= g->min_successes && row->successes > 0;
+	if (!row->confirmed) {
+		row->done_at = 0;
+		row->done_trial = -1;
+	}
+}
+
+/* The rows: every batch size of the spec, of the trials, of the cost. */
+static void
+guide_rows(struct guide *g, const struct guide_points *pt)
+{
+	struct guide_row	*row;
+	long			*keys = NULL, dflt;
+	size_t			 nkeys = 0, i, j;
+
+	if (g->scaling)
+		for (i = 0; i < g->spec->scaling.nbatch; i++)
+			guide_key_add(&keys, &nkeys,
+			    g->spec->scaling.batch_sizes[i]);
+	for (i = 0; i < g->ntrials; i++)
+		guide_key_add(&keys, &nkeys, g->trials[i].batch_size);
+	for (i = 0; i < pt->ngroups; i++)
+		guide_key_add(&keys, &nkeys, pt->groups[i].batch_size);
+	g->rows = calloc(nkeys ? nkeys : 1, sizeof(*g->rows));
+	if (g->rows == NULL)
+		abort();
+	g->nrows = nkeys;
+	dflt = guide_default_batch(g);
+	for (i = 0; i < nkeys; i++) {
+		row = &g->rows[i];
+		row->key = keys[i];
+		row->batch_size = keys[i] > 0 ? keys[i] : dflt;
+		row->params_trial = row->done_trial = -1;
+		guide_row_ranks(g, row);
+		guide_row_runs(g, row);
+		for (j = 0; j < pt->ngroups; j++) {
+			if (pt->groups[j].batch_size != row->key)
+				continue;
+			account_cost_add(pt->groups[j].confirm ?
+			    &row->confirm : &row->tuning, &pt->groups[j].cost);
+			account_cost_add(&row->total, &pt->groups[j].cost);
+			account_cost_add(&g->total, &pt->groups[j].cost);
+			g->total_trials += pt->groups[j].trials;
+		}
+	}
+	free(keys);
+}
+
+/* The distinct hosts the attempts ran on, sorted. */
+static void
+guide_hosts(struct guide *g)
+{
+	const char	*h;
+	size_t		 i, j;
+
+	for (i = 0; i < g->nattempts; i++) {
+		if ((h = g->attempts[i].host) == NULL || *h == '\0')
+			continue;
+		for (j = 0; j < g->nhosts && strcmp(g->hosts[j], h) < 0; j++)
+			;
+		if (j < g->nhosts && strcmp(g->hosts[j], h) == 0)
+			continue;
+		g->hosts = guide_grow(g->hosts, g->nhosts, sizeof(char *));
+		memmove(g->hosts + j + 1, g->hosts + j,
+		    (g->nhosts - j) * sizeof(char *));
+		g->hosts[j] = guide_strdup(h);
+		g->nhosts++;
+	}
+}
+
+/* Compute everything for campaign c at time now. */
+int
+guide_compute(struct ledger *l, const struct ledger_campaign *c, double now,
+    struct guide *g, char *err, size_t errlen)
+{
+	struct guide_points	 pt;
+	const char		*metric = c->metric ? c->metric : "";
+	int			 rc = -1;
+
+	memset(g, 0, sizeof(*g));
+	memset(&pt, 0, sizeof(pt));
+	g->now = now;
+	if ((rc = ledger_campaign_get(l, c->id, &g->c)) != 0) {
+		if (rc == 1)
+			snprintf(err, errlen, "no campaign id %lld in the "
+			    "ledger", (long long)c->id);
+		else
+			snprintf(err, errlen, "%s", ledger_error(l));
+		return -1;
+	}
+	rc = -1;
+	if (account_campaign(l, &g->c, now, &g->acct) == -1 ||
+	    ledger_trial_list(l, c->id, &g->trials, &g->ntrials) == -1 ||
+	    ledger_attempt_list(l, c->id, 0, &g->attempts, &g->nattempts) ==
+	    -1 || ledger_metric_list(l, c->id, metric, &pt.obj, &pt.nobj) ==
+	    -1 || ledger_metric_list(l, c->id, "train_samples", &pt.samples,
+	    &pt.nsamples) == -1 ||
+	    account_groups(l, &g->c, now, &pt.groups, &pt.ngroups) == -1)
+		goto fail;
+	guide_spec(g);
+	guide_runs(g, &pt);
+	guide_rows(g, &pt);
+	guide_hosts(g);
+	guide_solution(g);
+	rc = 0;
+ fail:
+	if (rc == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		guide_release(g);
+	}
+	ledger_metric_list_free(pt.obj, pt.nobj);
+	ledger_metric_list_free(pt.samples, pt.nsamples);
+	free(pt.groups);
+	return rc;
+}
+
+/* Free what guide_compute() allocated. */
+void
+guide_release(struct guide *g)
+{
+	size_t	 i;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < g->nrows; i++) {
+		free(g->rows[i].params_json);
+		free(g->rows[i].epochs_list);
+	}
+	free(g->rows);
+	for (i = 0; i < g->nhosts; i++)
+		free(g->hosts[i]);
+	free(g->hosts);
+	free(g->runs);
+	ledger_trial_list_free(g->trials, g->ntrials);
+	ledger_attempt_list_free(g->attempts, g->nattempts);
+	account_release(&g->acct);
+	ledger_campaign_release(&g->c);
+	spec_free(g->spec);
+	free(g->lr_param);
+	free(g->hardware);
+	free(g->batch_param);
+	memset(g, 0, sizeof(*g));
+}

@@ -1,0 +1,180 @@
+/*
+ * guide.h: the guideline table of a campaign and the figures of its
+ * time-to-solution report that come from single runs, computed from the
+ * ledger alone (see hpoctl(1), "Reports and guideline tables").
+ *
+ * The table has one row per global batch size: ranks and local batch, the
+ * hyperparameters found, epochs and time to target over the runs that
+ * reached it (the confirmation runs of a scaling campaign, the trials of
+ * an ordinary one), success rate, throughput, and the trials and cost
+ * spent on it.  The report adds the time to solution of a scaling
+ * campaign, the winning run and its cost, MLPerf-style figures and an
+ * honesty checklist.  guide_format.c and guide_report.c render them.
+ */
+#ifndef HPOD_GUIDE_H
+#define HPOD_GUIDE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "account.h"
+#include "ledger.h"
+#include "report.h"
+
+/* Summary of a set of values; the members are meaningful when n > 0. */
+struct guide_stats {
+	size_t		 n;
+	double		 olympic_mean;	/* without one min and one max */
+	double		 mean;
+	double		 std;		/* sample standard deviation */
+	double		 min, max;
+};
+
+/* A trial as a run: its last attempt and what its curve says. */
+struct guide_run {
+	int		 trial;		/* number */
+	int		 confirm;	/* a confirmation run */
+	long		 batch;		/* trials.batch_size */
+	const char	*state;		/* the trial's, borrowed */
+	int		 counts;	/* a run for the success rate */
+	int		 reached;
+	double		 epochs;	/* step of the first point on target */
+	double		 ttt_s;		/* that point's time - attempt start */
+	double		 value;		/* best value, NAN if none */
+	int		 has_attempt;
+	struct ledger_attempt *attempt;	/* the last one, borrowed */
+	double		 run_s;		/* its start -> end (or now) */
+	double		 epochs_run;	/* highest step of its objective */
+	double		 train_samples;	/* per epoch, 0 if not reported */
+	double		 samples_per_s;	/* 0 if unknown */
+};
+
+struct guide_row {
+	long		 batch_size;
+	int		 ranks;		/* 0 if unknown */
+	long		 local_batch;
+	char		*params_json;	/* hyperparameters found, or NULL */
+	int		 params_trial;	/* whose they are, -1 if none */
+	int		 confirmed;
+	int		 runs, successes;
+	double		 success_rate;	/* NAN when runs == 0 */
+	struct guide_stats epochs;	/* of the runs that reached */
+	struct guide_stats ttt;		/* time to target, seconds */
+	double		 samples_per_s;	/* mean over the runs, 0 if none */
+	int		 trials_tuning, trials_confirm;
+	struct account_cost tuning, confirm, total;
+	double		*epochs_list;	/* of the runs that reached */
+	size_t		 nepochs;
+	double		 done_at;	/* confirmed: its last run's end */
+	int		 done_trial;
+	long		 key;		/* trials.batch_size of its trials */
+};
+
+/* One line of the honesty checklist. */
+struct guide_check {
+	const char	*item;
+	int		 ok;
+	char		 detail[512];
+};
+#define GUIDE_NCHECKS	4
+
+struct campaign_spec;
+
+/* What the report and the table say; release with guide_release(). */
+struct guide {
+	struct ledger_campaign c;	/* owned copy */
+	struct campaign_spec *spec;	/* parsed from c.spec_json, or NULL */
+	/*
+	 * The campaign's account; for a scaling campaign, its time to
+	 * solution is the confirmed one (has_tts ... below), and the first
+	 * trial on target is kept in first_reach.
+	 */
+	struct account	 acct;
+	int		 has_first_reach;
+	int		 first_reach;
+	double		 now;
+	int		 scaling;	/* a batch-size scaling campaign */
+	const char	*lr_rule;	/* scaling: "linear", "sqrt", "none" */
+	char		*lr_param;
+	int		 seeds, min_successes;
+	char		*hardware;	/* the spec's "hardware", or NULL */
+	char		*batch_param;	/* the global batch parameter */
+	double		 flops_per_sample;	/* 0 if not declared */
+	struct ledger_trial *trials;
+	size_t		 ntrials;
+	struct ledger_attempt *attempts;
+	size_t		 nattempts;
+	struct guide_run *runs;		/* one per trial, same order */
+	struct guide_row *rows;		/* by batch size */
+	size_t		 nrows;
+	int		 total_trials;
+	struct account_cost total;
+	char		**hosts;	/* distinct hosts of the attempts */
+	size_t		 nhosts;
+
+	/* Time to solution (a scaling campaign: first confirmed size). */
+	int		 has_tts;
+	double		 tts_s;
+	int		 tts_trial;
+	const struct guide_row *tts_row; /* scaling only, else NULL */
+
+	/* The winning run, its cost and the tuning overhead. */
+	const struct guide_run *winner;	/* NULL if none */
+	struct account_cost winner_cost;
+	double		 overhead;	/* total / winner, 0 if unknown */
+	const char	*overhead_unit;	/* "gpu_hours", "node_hours", ... */
+
+	/* MLPerf-style figures. */
+	struct guide_stats ttt;		/* time to train of ttt_from runs */
+	const char	*ttt_from;	/* "confirm" or "reached" */
+	int		 reached_runs;
+	double		 models_per_min;	/* 0 if none */
+	int		 has_flops;
+	double		 flops, valid_flops, quality_ratio;
+
+	struct guide_check checks[GUIDE_NCHECKS];
+};
+
+/*
+ * Compute everything for campaign c at time now.  Return 0, or -1 with err
+ * (a ledger error); a spec that does not parse any more leaves the
+ * scaling figures out.
+ */
+int	 guide_compute(struct ledger *, const struct ledger_campaign *c,
+	    double now, struct guide *, char *err, size_t errlen);
+void	 guide_release(struct guide *);
+
+/* The plain mean; NAN for no value. */
+double	 guide_mean(const double *, size_t);
+/* The mean without one min and one max (MLPerf); plain under 3 values. */
+double	 guide_olympic_mean(const double *, size_t);
+/* The sample standard deviation (n - 1); 0 under 2 values. */
+double	 guide_std(const double *, size_t);
+/* All of the above, min and max. */
+void	 guide_stats(const double *, size_t, struct guide_stats *);
+/* successes / runs; NAN when runs == 0. */
+double	 guide_rate(int successes, int runs);
+/* Whether value meets target for the goal. */
+int	 guide_meets(double value, int maximize, double target);
+/*
+ * The quality ratio of HPC AI500's Valid FLOPS: achieved / target when
+ * maximizing, target / achieved when minimizing.
+ */
+double	 guide_quality_ratio(double achieved, int maximize, double target);
+/* FLOPS * q^5 (HPC AI500, n = 5). */
+double	 guide_valid_flops(double flops, double q);
+
+/* The report's parts that come from the guide (guide_report.c). */
+struct cJSON;
+void	 guide_report_json(struct cJSON *root, const struct guide *);
+void	 guide_report_text(FILE *, const struct guide *);
+void	 guide_report_csv_head(FILE *);
+void	 guide_report_csv_row(FILE *, const struct guide *);
+
+/*
+ * Render the table (guide_format.c): text, csv, json, markdown or rcp;
+ * the result is malloc'ed.
+ */
+char	*guide_table(const struct guide *, enum report_format);
+
+#endif

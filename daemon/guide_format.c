@@ -1,0 +1,464 @@
+/*
+ * guide_format.c: the guideline table as text, CSV, JSON, Markdown and
+ * the MLCommons reference-convergence-point (RCP) JSON.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "guide.h"
+#include "space.h"
+
+/* Add a number in its shortest exact form, or null. */
+static void
+guide_json_number(cJSON *o, const char *k, int has, double v)
+{
+	char	 num[64];
+
+	if (has && isfinite(v)) {
+		space_shortest(v, num, sizeof(num));
+		cJSON_AddRawToObject(o, k, num);
+	} else
+		cJSON_AddNullToObject(o, k);
+}
+
+/* Hand a cJSON tree back as text, freeing the tree. */
+static char *
+guide_json_text(cJSON *root)
+{
+	char	*s = cJSON_Print(root);
+	char	*out;
+
+	cJSON_Delete(root);
+	if (s == NULL || asprintf(&out, "%s\n", s) == -1)
+		abort();
+	cJSON_free(s);
+	return out;
+}
+
+/* The cost of a set of attempts in hours. */
+static cJSON *
+guide_json_cost(const struct account_cost *c)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	guide_json_number(o, "node_hours", 1, c->node_seconds / 3600);
+	guide_json_number(o, "gpu_hours", 1, c->gpu_seconds / 3600);
+	guide_json_number(o, "cpu_hours", 1, c->cpu_seconds / 3600);
+	return o;
+}
+
+/* The params of a row as a JSON object (empty if none). */
+static cJSON *
+guide_json_params(const struct guide_row *r)
+{
+	cJSON	*p = r->params_json ? cJSON_Parse(r->params_json) : NULL;
+
+	if (!cJSON_IsObject(p)) {
+		cJSON_Delete(p);
+		p = cJSON_CreateObject();
+	}
+	return p;
+}
+
+/* One row as a JSON object. */
+static cJSON *
+guide_json_row(const struct guide_row *r)
+{
+	cJSON	*o = cJSON_CreateObject(), *s;
+
+	cJSON_AddNumberToObject(o, "batch_size", (double)r->batch_size);
+	guide_json_number(o, "ranks", r->ranks > 0, r->ranks);
+	guide_json_number(o, "local_batch", r->ranks > 0,
+	    (double)r->local_batch);
+	cJSON_AddItemToObject(o, "params", guide_json_params(r));
+	cJSON_AddBoolToObject(o, "confirmed", r->confirmed);
+	cJSON_AddNumberToObject(o, "runs", r->runs);
+	cJSON_AddNumberToObject(o, "successes", r->successes);
+	guide_json_number(o, "success_rate", r->runs > 0, r->success_rate);
+	s = cJSON_AddObjectToObject(o, "epochs");
+	guide_json_number(s, "olympic_mean", r->epochs.n > 0,
+	    r->epochs.olympic_mean);
+	guide_json_number(s, "mean", r->epochs.n > 0, r->epochs.mean);
+	guide_json_number(s, "std", r->epochs.n > 0, r->epochs.std);
+	guide_json_number(s, "min", r->epochs.n > 0, r->epochs.min);
+	guide_json_number(s, "max", r->epochs.n > 0, r->epochs.max);
+	s = cJSON_AddObjectToObject(o, "time_to_target_s");
+	guide_json_number(s, "olympic_mean", r->ttt.n > 0,
+	    r->ttt.olympic_mean);
+	guide_json_number(s, "min", r->ttt.n > 0, r->ttt.min);
+	guide_json_number(s, "max", r->ttt.n > 0, r->ttt.max);
+	guide_json_number(o, "samples_per_s", r->samples_per_s > 0,
+	    r->samples_per_s);
+	s = cJSON_AddObjectToObject(o, "trials");
+	cJSON_AddNumberToObject(s, "tuning", r->trials_tuning);
+	cJSON_AddNumberToObject(s, "confirm", r->trials_confirm);
+	s = cJSON_AddObjectToObject(o, "cost");
+	cJSON_AddItemToObject(s, "tuning", guide_json_cost(&r->tuning));
+	cJSON_AddItemToObject(s, "confirm", guide_json_cost(&r->confirm));
+	cJSON_AddItemToObject(s, "total", guide_json_cost(&r->total));
+	return o;
+}
+
+/* The table as JSON (the schema of hpoctl(1)). */
+static char *
+guide_json(const struct guide *g)
+{
+	cJSON	*root = cJSON_CreateObject(), *o, *rows;
+	size_t	 i;
+
+	o = cJSON_AddObjectToObject(root, "campaign");
+	cJSON_AddNumberToObject(o, "id", (double)g->c.id);
+	cJSON_AddStringToObject(o, "name", g->c.name);
+	cJSON_AddStringToObject(o, "workload", g->c.workload);
+	cJSON_AddStringToObject(o, "metric", g->c.metric);
+	cJSON_AddStringToObject(o, "goal", g->c.maximize ? "max" : "min");
+	guide_json_number(o, "target", g->c.has_target, g->c.target);
+	if (g->scaling) {
+		cJSON_AddStringToObject(root, "lr_rule", g->lr_rule);
+		cJSON_AddStringToObject(root, "lr_param", g->lr_param);
+		cJSON_AddNumberToObject(root, "seeds", g->seeds);
+		cJSON_AddNumberToObject(root, "min_successes",
+		    g->min_successes);
+	} else {
+		cJSON_AddNullToObject(root, "lr_rule");
+		cJSON_AddNullToObject(root, "lr_param");
+		cJSON_AddNullToObject(root, "seeds");
+		cJSON_AddNullToObject(root, "min_successes");
+	}
+	rows = cJSON_AddArrayToObject(root, "rows");
+	for (i = 0; i < g->nrows; i++)
+		cJSON_AddItemToArray(rows, guide_json_row(&g->rows[i]));
+	o = cJSON_AddObjectToObject(root, "total");
+	cJSON_AddNumberToObject(o, "trials", g->total_trials);
+	guide_json_number(o, "node_hours", 1, g->total.node_seconds / 3600);
+	guide_json_number(o, "gpu_hours", 1, g->total.gpu_seconds / 3600);
+	guide_json_number(o, "cpu_hours", 1, g->total.cpu_seconds / 3600);
+	return guide_json_text(root);
+}
+
+/*
+ * The table in MLCommons' RCP form: one entry per batch size with runs
+ * that reached the target (a scaling campaign: confirmed ones only),
+ * keyed "<benchmark>_hpod_<BS>".
+ */
+static char *
+guide_rcp(const struct guide *g)
+{
+	const struct guide_row	*r;
+	cJSON			*root = cJSON_CreateObject(), *o, *a, *h, *p, *v;
+	char			 key[256], num[64];
+	size_t			 i, j;
+
+	for (i = 0; i < g->nrows; i++) {
+		r = &g->rows[i];
+		if (r->nepochs == 0 || (g->scaling && !r->confirmed))
+			continue;
+		snprintf(key, sizeof(key), "%s_hpod_%ld", g->c.workload,
+		    r->batch_size);
+		o = cJSON_AddObjectToObject(root, key);
+		cJSON_AddStringToObject(o, "Benchmark", g->c.workload);
+		cJSON_AddNumberToObject(o, "BS", (double)r->batch_size);
+		a = cJSON_AddArrayToObject(o, "Epochs to converge");
+		for (j = 0; j < r->nepochs; j++) {
+			space_shortest(r->epochs_list[j], num, sizeof(num));
+			cJSON_AddItemToArray(a, cJSON_CreateRaw(num));
+		}
+		h = cJSON_AddObjectToObject(o, "Hyperparams");
+		cJSON_AddNumberToObject(h, "global_batch_size",
+		    (double)r->batch_size);
+		p = guide_json_params(r);
+		while ((v = p->child) != NULL) {
+			cJSON_DetachItemViaPointer(p, v);
+			if (strcmp(v->string, g->batch_param) == 0)
+				cJSON_Delete(v);
+			else
+				cJSON_AddItemToObject(h, v->string, v);
+		}
+		cJSON_Delete(p);
+	}
+	return guide_json_text(root);
+}
+
+/* The unit the text and Markdown tables show cost in. */
+static const char *
+guide_unit(const struct guide *g, int *which)
+{
+	if (g->total.gpu_seconds > 0) {
+		*which = 1;
+		return "GPU-h";
+	}
+	if (g->total.node_seconds > 0) {
+		*which = 0;
+		return "node-h";
+	}
+	*which = 2;
+	return "CPU-h";
+}
+
+/* Hours of a cost in the unit chosen by guide_unit(). */
+static double
+guide_hours(const struct account_cost *c, int which)
+{
+	switch (which) {
+	case 1:
+		return c->gpu_seconds / 3600;
+	case 0:
+		return c->node_seconds / 3600;
+	default:
+		return c->cpu_seconds / 3600;
+	}
+}
+
+/* Parameters as "k=v k=v" (without the batch size), or "-". */
+static void
+guide_params_text(const struct guide *g, const struct guide_row *r,
+    FILE *f)
+{
+	cJSON	*p = guide_json_params(r), *v;
+	int	 n = 0;
+
+	cJSON_ArrayForEach(v, p) {
+		if (strcmp(v->string, g->batch_param) == 0)
+			continue;
+		if (cJSON_IsString(v))
+			fprintf(f, "%s%s=%s", n++ ? " " : "", v->string,
+			    v->valuestring);
+		else if (cJSON_IsNumber(v))
+			fprintf(f, "%s%s=%.6g", n++ ? " " : "", v->string,
+			    v->valuedouble);
+	}
+	if (n == 0)
+		fputs("-", f);
+	cJSON_Delete(p);
+}
+
+/* A number with %.*f, or "-" when there is none. */
+static void
+guide_num(char *buf, size_t len, int has, int prec, double v)
+{
+	if (has && isfinite(v))
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The cells shared by the text and Markdown tables. */
+struct guide_cells {
+	char	 batch[32], ranks[48], conf[8], ok[32], rate[16];
+	char	 epochs[80], range[48], ttt[32], sps[32], trials[32];
+	char	 cost[64];
+};
+
+/* Fill the cells of a row. */
+static void
+guide_cells(const struct guide *g, const struct guide_row *r, int which,
+    struct guide_cells *c)
+{
+	char	 a[32], b[32];
+
+	snprintf(c->batch, sizeof(c->batch), "%ld", r->batch_size);
+	if (r->ranks > 0)
+		snprintf(c->ranks, sizeof(c->ranks), "%dx%ld", r->ranks,
+		    r->local_batch);
+	else
+		snprintf(c->ranks, sizeof(c->ranks), "-");
+	snprintf(c->conf, sizeof(c->conf), "%s", !g->scaling ? "-" :
+	    r->confirmed ? "yes" : "no");
+	snprintf(c->ok, sizeof(c->ok), "%d/%d", r->successes, r->runs);
+	guide_num(c->rate, sizeof(c->rate), r->runs > 0, 2, r->success_rate);
+	guide_num(a, sizeof(a), r->epochs.n > 0, 2, r->epochs.olympic_mean);
+	guide_num(b, sizeof(b), r->epochs.n > 0, 2, r->epochs.std);
+	if (r->epochs.n > 0)
+		snprintf(c->epochs, sizeof(c->epochs), "%s +-%s", a, b);
+	else
+		snprintf(c->epochs, sizeof(c->epochs), "-");
+	if (r->epochs.n > 0)
+		snprintf(c->range, sizeof(c->range), "%g-%g", r->epochs.min,
+		    r->epochs.max);
+	else
+		snprintf(c->range, sizeof(c->range), "-");
+	guide_num(c->ttt, sizeof(c->ttt), r->ttt.n > 0, 1,
+	    r->ttt.olympic_mean);
+	guide_num(c->sps, sizeof(c->sps), r->samples_per_s > 0, 0,
+	    r->samples_per_s);
+	snprintf(c->trials, sizeof(c->trials), "%d+%d", r->trials_tuning,
+	    r->trials_confirm);
+	snprintf(c->cost, sizeof(c->cost), "%.4f+%.4f",
+	    guide_hours(&r->tuning, which), guide_hours(&r->confirm, which));
+}
+
+/* The lines above the table: what it is about. */
+static void
+guide_head(const struct guide *g, FILE *f, const char *pre)
+{
+	fprintf(f, "%sguideline table of campaign %s (id %lld): workload %s, "
+	    "%s %s %g\n", pre, g->c.name, (long long)g->c.id, g->c.workload,
+	    g->c.metric, g->c.maximize ? ">=" : "<=", g->c.target);
+	if (g->scaling)
+		fprintf(f, "%sscaling campaign: learning rate by the %s rule on "
+		    "%s; %d confirmation runs per batch size, %d must reach "
+		    "the target\n", pre, g->lr_rule, g->lr_param ?
+		    g->lr_param : "-", g->seeds, g->min_successes);
+	else
+		fprintf(f, "%sordinary campaign: the runs of a batch size are "
+		    "its trials; hyperparameters of its best trial\n", pre);
+}
+
+/* The total line. */
+static void
+guide_foot(const struct guide *g, FILE *f)
+{
+	fprintf(f, "total: %d trials, %.4f node-hours, %.4f GPU-hours, "
+	    "%.4f CPU-hours\n", g->total_trials, g->total.node_seconds / 3600,
+	    g->total.gpu_seconds / 3600, g->total.cpu_seconds / 3600);
+}
+
+/* The table as aligned text. */
+static char *
+guide_text(const struct guide *g)
+{
+	struct guide_cells	 c;
+	char			*buf = NULL, hdr[32];
+	size_t			 len = 0, i;
+	FILE			*f = open_memstream(&buf, &len);
+	int			 which;
+
+	snprintf(hdr, sizeof(hdr), "%s(T+C)", guide_unit(g, &which));
+	guide_head(g, f, "");
+	fprintf(f, "%6s  %-9s  %4s  %7s  %4s  %-14s  %-9s  %8s  %9s  %6s  "
+	    "%-15s  %s\n", "BATCH", "RANKSxLB", "CONF", "OK/RUNS", "RATE",
+	    "EPOCHS", "MIN-MAX", "TTT-S", "SAMPLES/S", "TRIALS", hdr,
+	    "PARAMETERS");
+	for (i = 0; i < g->nrows; i++) {
+		guide_cells(g, &g->rows[i], which, &c);
+		fprintf(f, "%6s  %-9s  %4s  %7s  %4s  %-14s  %-9s  %8s  %9s  "
+		    "%6s  %-15s  ", c.batch, c.ranks, c.conf, c.ok, c.rate,
+		    c.epochs, c.range, c.ttt, c.sps, c.trials, c.cost);
+		guide_params_text(g, &g->rows[i], f);
+		fputc('\n', f);
+	}
+	guide_foot(g, f);
+	fclose(f);
+	return buf;
+}
+
+/* The table in Markdown, with the header as a paragraph. */
+static char *
+guide_markdown(const struct guide *g)
+{
+	struct guide_cells	 c;
+	char			*buf = NULL;
+	size_t			 len = 0, i;
+	FILE			*f = open_memstream(&buf, &len);
+	const char		*unit;
+	int			 which;
+
+	unit = guide_unit(g, &which);
+	guide_head(g, f, "");
+	fprintf(f, "\n| batch | ranks x local | confirmed | reached/runs | "
+	    "success rate | epochs (olympic mean +- std) | epochs min-max | "
+	    "time to target (s) | samples/s | trials (tuning+confirm) | "
+	    "%s (tuning+confirm) | hyperparameters |\n", unit);
+	fprintf(f, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	    "---|\n");
+	for (i = 0; i < g->nrows; i++) {
+		guide_cells(g, &g->rows[i], which, &c);
+		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | "
+		    "%s | ", c.batch, c.ranks, c.conf, c.ok, c.rate, c.epochs,
+		    c.range, c.ttt, c.sps, c.trials, c.cost);
+		guide_params_text(g, &g->rows[i], f);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	guide_foot(g, f);
+	fclose(f);
+	return buf;
+}
+
+/* A double for CSV: empty when there is none. */
+static void
+guide_csv_num(FILE *f, int has, double v)
+{
+	fputc(',', f);
+	if (has && isfinite(v))
+		fprintf(f, "%.17g", v);
+}
+
+/* A cost's three figures for CSV. */
+static void
+guide_csv_cost(FILE *f, const struct account_cost *c)
+{
+	fprintf(f, ",%.6f,%.6f,%.6f", c->node_seconds / 3600,
+	    c->gpu_seconds / 3600, c->cpu_seconds / 3600);
+}
+
+/* The table as CSV: a header and one line per batch size. */
+static char *
+guide_csv(const struct guide *g)
+{
+	const struct guide_row	*r;
+	char			*buf = NULL;
+	size_t			 len = 0, i;
+	FILE			*f = open_memstream(&buf, &len);
+	const char		*s;
+
+	fprintf(f, "batch_size,ranks,local_batch,confirmed,runs,successes,"
+	    "success_rate,epochs_olympic_mean,epochs_mean,epochs_std,"
+	    "epochs_min,epochs_max,ttt_olympic_mean_s,ttt_min_s,ttt_max_s,"
+	    "samples_per_s,trials_tuning,trials_confirm,tuning_node_hours,"
+	    "tuning_gpu_hours,tuning_cpu_hours,confirm_node_hours,"
+	    "confirm_gpu_hours,confirm_cpu_hours,total_node_hours,"
+	    "total_gpu_hours,total_cpu_hours,params\n");
+	for (i = 0; i < g->nrows; i++) {
+		r = &g->rows[i];
+		fprintf(f, "%ld", r->batch_size);
+		guide_csv_num(f, r->ranks > 0, r->ranks);
+		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
+		fprintf(f, ",%d,%d,%d", r->confirmed, r->runs, r->successes);
+		guide_csv_num(f, r->runs > 0, r->success_rate);
+		guide_csv_num(f, r->epochs.n > 0, r->epochs.olympic_mean);
+		guide_csv_num(f, r->epochs.n > 0, r->epochs.mean);
+		guide_csv_num(f, r->epochs.n > 0, r->epochs.std);
+		guide_csv_num(f, r->epochs.n > 0, r->epochs.min);
+		guide_csv_num(f, r->epochs.n > 0, r->epochs.max);
+		guide_csv_num(f, r->ttt.n > 0, r->ttt.olympic_mean);
+		guide_csv_num(f, r->ttt.n > 0, r->ttt.min);
+		guide_csv_num(f, r->ttt.n > 0, r->ttt.max);
+		guide_csv_num(f, r->samples_per_s > 0, r->samples_per_s);
+		fprintf(f, ",%d,%d", r->trials_tuning, r->trials_confirm);
+		guide_csv_cost(f, &r->tuning);
+		guide_csv_cost(f, &r->confirm);
+		guide_csv_cost(f, &r->total);
+		fputs(",\"", f);
+		for (s = r->params_json ? r->params_json : "{}"; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputs("\"\n", f);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Render the table in a format. */
+char *
+guide_table(const struct guide *g, enum report_format fmt)
+{
+	switch (fmt) {
+	case REPORT_JSON:
+		return guide_json(g);
+	case REPORT_CSV:
+		return guide_csv(g);
+	case REPORT_MARKDOWN:
+		return guide_markdown(g);
+	case REPORT_RCP:
+		return guide_rcp(g);
+	default:
+		return guide_text(g);
+	}
+}

@@ -1,0 +1,16 @@
+/*
+ * guide_int.h: what the files of the guide share: guide.c gathers runs
+ * and rows, guide_solution.c derives the time to solution, the winning
+ * run, the MLPerf-style figures and the checklist from them.
+ */
+#ifndef HPOD_GUIDE_INT_H
+#define HPOD_GUIDE_INT_H
+
+#include "guide.h"
+
+/* The run of trial number, or NULL. */
+const struct guide_run *guide_run_of(const struct guide *, int number);
+/* Fill the time to solution, winner, MLPerf figures and checklist. */
+void	 guide_solution(struct guide *);
+
+#endif
