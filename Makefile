@@ -76,7 +76,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
 	libcjson-dev libslurm-dev
 # slurm-wlm and munge only start the throwaway cluster of tests/slurm/.
-DEB_TEST  := clang perl sqlite3 jq mandoc procps slurm-wlm munge
+DEB_TEST  := clang perl sqlite3 jq mandoc procps slurm-wlm munge chromium
 deps:
 	@missing=; for p in $(DEB_BUILD) $(DEB_TEST); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \

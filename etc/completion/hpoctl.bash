@@ -5,9 +5,9 @@
 #
 # Completes the commands, their options, campaign spec files (*.json) for
 # run, check, render and submit, the formats of --format, and campaign names for
-# status, trials, report and cancel (asked of the daemon, or read from the
-# ledger given with --ledger), and result logs or their directories for
-# mllog.
+# status, trials, report, watch and cancel (asked of the daemon, or read
+# from the ledger given with --ledger), and result logs or their
+# directories for mllog.
 
 _hpoctl_campaigns()
 {
@@ -38,8 +38,8 @@ _hpoctl_campaigns()
 _hpoctl()
 {
 	local cur prev cmd= cmd_index=0 i
-	local commands="run check render submit status trials report cancel ping
-	    mllog"
+	local commands="run check render submit status trials report watch
+	    cancel ping mllog"
 
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -69,7 +69,7 @@ _hpoctl()
 			return
 		fi
 		;;
-	--ledger|-l)
+	--ledger|-l|--output|-o)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
@@ -78,7 +78,7 @@ _hpoctl()
 		return
 		;;
 	--format|-F)
-		COMPREPLY=($(compgen -W "text json csv" -- "$cur"))
+		COMPREPLY=($(compgen -W "text json csv html" -- "$cur"))
 		return
 		;;
 	--metric)
@@ -118,7 +118,16 @@ _hpoctl()
 		;;
 	status|trials|report)
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--ledger --format" -- "$cur"))
+			COMPREPLY=($(compgen -W "--ledger --format --output" \
+			    -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+		fi
+		return
+		;;
+	watch)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--interval --ledger" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
 		fi

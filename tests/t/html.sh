@@ -1,0 +1,108 @@
+#!/bin/sh
+# hpoctl report --format html: the page of a real campaign renders in a
+# headless browser (its plots and the guideline table are in the DOM), and
+# every number on it equals the one of the JSON report or table it names.
+. "$(dirname "$0")/lib.subr"
+
+if ! command -v chromium >/dev/null 2>&1; then
+	echo "1..0 # SKIP chromium is not installed (make deps installs it)"
+	exit 0
+fi
+
+write_campaign ht 6 2 3
+"$HPOCTL" -f "$CONF" run -q "$T/ht.json" >/dev/null
+rc=0
+"$HPOCTL" report --ledger "$LEDGER" --format html -o "$T/page.html" ht ||
+    rc=$?
+is "report --format html -o exits 0" "$rc" 0
+"$HPOCTL" report --ledger "$LEDGER" --format json ht >"$T/report.json"
+"$HPOCTL" report --ledger "$LEDGER" --table --format json ht >"$T/table.json"
+"$HPOCTL" report --ledger "$LEDGER" --format html ht >"$T/stdout.html"
+is "without -o it goes to the standard output" \
+    "$(sed '/^<p class="muted">Written by hpoctl/d' "$T/stdout.html" | cksum)" \
+    "$(sed '/^<p class="muted">Written by hpoctl/d' "$T/page.html" | cksum)"
+check "the page is self-contained: no script, no external resource" \
+    sh -c "! grep -Eqi '<script|<link|src=|href=|url\\(' '$T/page.html'"
+
+# Render it.  Chromium wants a writable home and, as root, no sandbox.
+export HOME="$T/home"
+mkdir -p "$HOME"
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	    --no-first-run --user-data-dir="$T/chrome" "$@" 2>>"$T/chrome.log"
+}
+chrome --dump-dom "file://$T/page.html" >"$T/dom.html" || true
+check "chromium renders the page" grep -q '</html>' "$T/dom.html"
+check "the plots are in the DOM" test "$(grep -c '<svg' "$T/dom.html")" -ge 4
+check "plot (a): a line per batch size" \
+    test "$(grep -c '<polyline class="series"' "$T/dom.html")" -eq 2
+check "plot (c): a bar per outcome" \
+    test "$(grep -c '<rect class="bar"' "$T/dom.html")" -eq \
+    "$(jq '.cost.by_outcome | length' "$T/report.json")"
+check "the guideline table" grep -q '<table id="guideline">' "$T/dom.html"
+is "one table row per batch size" \
+    "$(sed -n '/<table id="guideline">/,/<\/table>/p' "$T/dom.html" |
+    grep -o '<tr>' | wc -l)" $(( $(jq '.rows | length' "$T/table.json") + 1 ))
+
+# Every marked number: its key's value in the JSON, and the text shown.
+grep -o 'data-key="[^"]*" data-value="[^"]*">[^<]*<' "$T/dom.html" |
+    sed 's/^data-key="\([^"]*\)" data-value="\([^"]*\)">\([^<]*\)<$/\1 \2 \3/' \
+    >"$T/marked.txt"
+check "the page marks its numbers" test "$(wc -l <"$T/marked.txt")" -ge 40
+check "the headline numbers are marked" sh -c "grep -q '^time_to_solution_s ' \
+    '$T/marked.txt' && grep -q '^cost.cpu_hours ' '$T/marked.txt' &&
+    grep -q '^cost.by_outcome.completed.cpu_hours ' '$T/marked.txt' &&
+    grep -q '^table.rows.0.batch_size ' '$T/marked.txt'"
+# The JSON value of each key: table.* from the table, the rest the report.
+lookup() {
+	jq -r --arg k "$2" '[getpath($k | split(".") |
+	    map(tonumber? // .))] | .[0] | tostring' "$1"
+}
+bad=0
+while read -r key value text; do
+	case $key in
+	table.*) json=$(lookup "$T/table.json" "${key#table.}") ;;
+	*) json=$(lookup "$T/report.json" "$key") ;;
+	esac
+	if ! awk -v a="$value" -v b="$json" -v t="$text" 'BEGIN {
+	    d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b
+	    if (b == "null" || d > 1e-12 * (m > 1 ? m : 1)) exit 1
+	    if (t == "") exit 0	# a point of a plot: no text
+	    d = a - t; if (d < 0) d = -d; m = a < 0 ? -a : a
+	    exit !(d <= 5e-4 * m + 1e-12) }'; then
+		echo "#   $key: page $value ($text), json $json"
+		bad=$((bad + 1))
+	fi
+done <"$T/marked.txt"
+is "every number on the page equals its JSON value" "$bad" 0
+
+# A screenshot.
+chrome --screenshot="$T/shot.png" --window-size=1200,2400 \
+    "file://$T/page.html" >/dev/null || true
+check "a screenshot is taken" test -s "$T/shot.png"
+is "and it is a PNG" "$(head -c 8 "$T/shot.png" | od -An -c | tr -d ' ')" \
+    '211PNG\r\n032\n'
+
+# The daemon serves the same page.
+start_daemon
+"$HPOCTL" report --format html -o "$T/daemon.html" ht
+is "the daemon's page is the same" \
+    "$(sed '/^<p class="muted">Written by hpoctl/d' "$T/daemon.html" | cksum)" \
+    "$(sed '/^<p class="muted">Written by hpoctl/d' "$T/page.html" | cksum)"
+check "the daemon stops cleanly" stop_daemon
+
+# Text from the ledger is escaped.
+sqlite3 "$LEDGER" "update campaigns set workload = '<i>w&x</i>'"
+"$HPOCTL" report --ledger "$LEDGER" --format html ht >"$T/esc.html"
+check "text from the ledger is escaped" grep -q '&lt;i&gt;w&amp;x&lt;/i&gt;' \
+    "$T/esc.html"
+check "and never raw" sh -c "! grep -q '<i>w' '$T/esc.html'"
+
+rc=0
+"$HPOCTL" report --ledger "$LEDGER" --format html nosuch 2>"$T/err.txt" ||
+    rc=$?
+is "an unknown campaign: exit 1" "$rc" 1
+rc=0
+"$HPOCTL" status --ledger "$LEDGER" --format html 2>"$T/err.txt" || rc=$?
+is "html is for the report only" "$rc" 1
+done_testing
