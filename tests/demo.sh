@@ -23,3 +23,21 @@ else
 	echo "demo: no trial reached the target" >&2
 	exit 1
 fi
+
+# The second example: a batch-size scaling campaign over four batch sizes,
+# then its guideline table.
+echo
+echo "demo: hpoctl run etc/campaigns/scaling-minicosmo.json"
+"$TOP/$BUILD/hpoctl" run -q --ledger "$STATE/ledger.db" --run-dir "$STATE/runs" \
+    "$TOP/etc/campaigns/scaling-minicosmo.json"
+echo
+"$TOP/$BUILD/hpoctl" report --ledger "$STATE/ledger.db" --table scaling-minicosmo
+rows=$("$TOP/$BUILD/hpoctl" report --ledger "$STATE/ledger.db" --table \
+    --format csv scaling-minicosmo | tail -n +2 | wc -l)
+if [ "${rows:-0}" -ne 4 ]; then
+	echo "demo: the guideline table has ${rows:-no} rows, not 4" >&2
+	exit 1
+fi
+echo
+echo "demo: the time-to-solution report: $BUILD/hpoctl report --ledger $STATE/ledger.db scaling-minicosmo"
+echo "demo: as a web page: $BUILD/hpoctl report --ledger $STATE/ledger.db --format html scaling-minicosmo > report.html"
