@@ -207,7 +207,7 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	if (f != NULL && (!cJSON_IsString(f) ||
 	    report_format_parse(f->valuestring, &fmt) == -1)) {
 		reply_error(reply, "request.format: expected \"text\", "
-		    "\"json\" or \"csv\"");
+		    "\"json\", \"csv\", \"markdown\", \"rcp\" or \"html\"");
 		return;
 	}
 	if (strcmp(cmd, "ping") == 0) {

@@ -78,7 +78,8 @@ _hpoctl()
 		return
 		;;
 	--format|-F)
-		COMPREPLY=($(compgen -W "text json csv html" -- "$cur"))
+		COMPREPLY=($(compgen -W "text json csv markdown rcp html" \
+		    -- "$cur"))
 		return
 		;;
 	--metric)
@@ -118,7 +119,7 @@ _hpoctl()
 		;;
 	status|trials|report)
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--ledger --format --output" \
+			COMPREPLY=($(compgen -W "--ledger --format --output --table" \
 			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))

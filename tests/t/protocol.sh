@@ -17,7 +17,7 @@ is "missing cmd" "$(send '{"campaign": "x"}' | jq -r .error)" \
 is "unknown command" "$(send '{"cmd": "explode", "campaign": "x"}' | jq -r .error)" \
     "unknown command 'explode'"
 is "bad format" "$(send '{"cmd": "status", "format": "xml"}' | jq -r .error)" \
-    'request.format: expected "text", "json" or "csv"'
+    'request.format: expected "text", "json", "csv", "markdown", "rcp" or "html"'
 is "report without a campaign" "$(send '{"cmd": "report"}' | jq -r .error)" \
     "request.campaign: required"
 is "campaign of the wrong type" "$(send '{"cmd": "report", "campaign": 3}' | jq -r .error)" \
