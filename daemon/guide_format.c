@@ -10,34 +10,8 @@
 #include <cjson/cJSON.h>
 
 #include "guide.h"
+#include "report_int.h"
 #include "space.h"
-
-/* Add a number in its shortest exact form, or null. */
-static void
-guide_json_number(cJSON *o, const char *k, int has, double v)
-{
-	char	 num[64];
-
-	if (has && isfinite(v)) {
-		space_shortest(v, num, sizeof(num));
-		cJSON_AddRawToObject(o, k, num);
-	} else
-		cJSON_AddNullToObject(o, k);
-}
-
-/* Hand a cJSON tree back as text, freeing the tree. */
-static char *
-guide_json_text(cJSON *root)
-{
-	char	*s = cJSON_Print(root);
-	char	*out;
-
-	cJSON_Delete(root);
-	if (s == NULL || asprintf(&out, "%s\n", s) == -1)
-		abort();
-	cJSON_free(s);
-	return out;
-}
 
 /* The cost of a set of attempts in hours. */
 static cJSON *
@@ -45,9 +19,9 @@ guide_json_cost(const struct account_cost *c)
 {
 	cJSON	*o = cJSON_CreateObject();
 
-	guide_json_number(o, "node_hours", 1, c->node_seconds / 3600);
-	guide_json_number(o, "gpu_hours", 1, c->gpu_seconds / 3600);
-	guide_json_number(o, "cpu_hours", 1, c->cpu_seconds / 3600);
+	report_json_number(o, "node_hours", 1, c->node_seconds / 3600);
+	report_json_number(o, "gpu_hours", 1, c->gpu_seconds / 3600);
+	report_json_number(o, "cpu_hours", 1, c->cpu_seconds / 3600);
 	return o;
 }
 
@@ -71,27 +45,27 @@ guide_json_row(const struct guide_row *r)
 	cJSON	*o = cJSON_CreateObject(), *s;
 
 	cJSON_AddNumberToObject(o, "batch_size", (double)r->batch_size);
-	guide_json_number(o, "ranks", r->ranks > 0, r->ranks);
-	guide_json_number(o, "local_batch", r->ranks > 0,
+	report_json_number(o, "ranks", r->ranks > 0, r->ranks);
+	report_json_number(o, "local_batch", r->ranks > 0,
 	    (double)r->local_batch);
 	cJSON_AddItemToObject(o, "params", guide_json_params(r));
 	cJSON_AddBoolToObject(o, "confirmed", r->confirmed);
 	cJSON_AddNumberToObject(o, "runs", r->runs);
 	cJSON_AddNumberToObject(o, "successes", r->successes);
-	guide_json_number(o, "success_rate", r->runs > 0, r->success_rate);
+	report_json_number(o, "success_rate", r->runs > 0, r->success_rate);
 	s = cJSON_AddObjectToObject(o, "epochs");
-	guide_json_number(s, "olympic_mean", r->epochs.n > 0,
+	report_json_number(s, "olympic_mean", r->epochs.n > 0,
 	    r->epochs.olympic_mean);
-	guide_json_number(s, "mean", r->epochs.n > 0, r->epochs.mean);
-	guide_json_number(s, "std", r->epochs.n > 0, r->epochs.std);
-	guide_json_number(s, "min", r->epochs.n > 0, r->epochs.min);
-	guide_json_number(s, "max", r->epochs.n > 0, r->epochs.max);
+	report_json_number(s, "mean", r->epochs.n > 0, r->epochs.mean);
+	report_json_number(s, "std", r->epochs.n > 0, r->epochs.std);
+	report_json_number(s, "min", r->epochs.n > 0, r->epochs.min);
+	report_json_number(s, "max", r->epochs.n > 0, r->epochs.max);
 	s = cJSON_AddObjectToObject(o, "time_to_target_s");
-	guide_json_number(s, "olympic_mean", r->ttt.n > 0,
+	report_json_number(s, "olympic_mean", r->ttt.n > 0,
 	    r->ttt.olympic_mean);
-	guide_json_number(s, "min", r->ttt.n > 0, r->ttt.min);
-	guide_json_number(s, "max", r->ttt.n > 0, r->ttt.max);
-	guide_json_number(o, "samples_per_s", r->samples_per_s > 0,
+	report_json_number(s, "min", r->ttt.n > 0, r->ttt.min);
+	report_json_number(s, "max", r->ttt.n > 0, r->ttt.max);
+	report_json_number(o, "samples_per_s", r->samples_per_s > 0,
 	    r->samples_per_s);
 	s = cJSON_AddObjectToObject(o, "trials");
 	cJSON_AddNumberToObject(s, "tuning", r->trials_tuning);
@@ -116,7 +90,7 @@ guide_json(const struct guide *g)
 	cJSON_AddStringToObject(o, "workload", g->c.workload);
 	cJSON_AddStringToObject(o, "metric", g->c.metric);
 	cJSON_AddStringToObject(o, "goal", g->c.maximize ? "max" : "min");
-	guide_json_number(o, "target", g->c.has_target, g->c.target);
+	report_json_number(o, "target", g->c.has_target, g->c.target);
 	if (g->scaling) {
 		cJSON_AddStringToObject(root, "lr_rule", g->lr_rule);
 		cJSON_AddStringToObject(root, "lr_param", g->lr_param);
@@ -134,10 +108,10 @@ guide_json(const struct guide *g)
 		cJSON_AddItemToArray(rows, guide_json_row(&g->rows[i]));
 	o = cJSON_AddObjectToObject(root, "total");
 	cJSON_AddNumberToObject(o, "trials", g->total_trials);
-	guide_json_number(o, "node_hours", 1, g->total.node_seconds / 3600);
-	guide_json_number(o, "gpu_hours", 1, g->total.gpu_seconds / 3600);
-	guide_json_number(o, "cpu_hours", 1, g->total.cpu_seconds / 3600);
-	return guide_json_text(root);
+	report_json_number(o, "node_hours", 1, g->total.node_seconds / 3600);
+	report_json_number(o, "gpu_hours", 1, g->total.gpu_seconds / 3600);
+	report_json_number(o, "cpu_hours", 1, g->total.cpu_seconds / 3600);
+	return report_json_text(root);
 }
 
 /*
@@ -180,7 +154,7 @@ guide_rcp(const struct guide *g)
 		}
 		cJSON_Delete(p);
 	}
-	return guide_json_text(root);
+	return report_json_text(root);
 }
 
 /* The unit the text and Markdown tables show cost in. */

@@ -12,25 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "guide.h"
+#include "report_int.h"
 #include "space.h"
-
-/* Set a number in its shortest exact form, or null. */
-static void
-guide_report_number(cJSON *o, const char *k, int has, double v)
-{
-	char	 num[64];
-	cJSON	*j;
-
-	if (has && isfinite(v)) {
-		space_shortest(v, num, sizeof(num));
-		j = cJSON_CreateRaw(num);
-	} else
-		j = cJSON_CreateNull();
-	if (cJSON_GetObjectItemCaseSensitive(o, k) != NULL)
-		cJSON_ReplaceItemInObjectCaseSensitive(o, k, j);
-	else
-		cJSON_AddItemToObject(o, k, j);
-}
 
 /* A cost's attempts and hours. */
 static cJSON *
@@ -39,9 +22,9 @@ guide_report_cost(const struct account_cost *c)
 	cJSON	*o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "attempts", c->attempts);
-	guide_report_number(o, "node_hours", 1, c->node_seconds / 3600);
-	guide_report_number(o, "gpu_hours", 1, c->gpu_seconds / 3600);
-	guide_report_number(o, "cpu_hours", 1, c->cpu_seconds / 3600);
+	report_json_number(o, "node_hours", 1, c->node_seconds / 3600);
+	report_json_number(o, "gpu_hours", 1, c->gpu_seconds / 3600);
+	report_json_number(o, "cpu_hours", 1, c->cpu_seconds / 3600);
 	return o;
 }
 
@@ -60,16 +43,16 @@ guide_report_winner(const struct guide *g)
 	    w->attempt->number : 0);
 	cJSON_AddNumberToObject(o, "batch_size", (double)w->batch);
 	cJSON_AddStringToObject(o, "role", w->confirm ? "confirm" : "tuning");
-	guide_report_number(o, "value", 1, w->value);
+	report_json_number(o, "value", 1, w->value);
 	cJSON_AddBoolToObject(o, "reached", w->reached);
-	guide_report_number(o, "epochs_to_target", w->reached, w->epochs);
-	guide_report_number(o, "time_to_target_s", w->reached, w->ttt_s);
-	guide_report_number(o, "run_s", w->has_attempt, w->run_s);
-	guide_report_number(o, "node_hours", 1,
+	report_json_number(o, "epochs_to_target", w->reached, w->epochs);
+	report_json_number(o, "time_to_target_s", w->reached, w->ttt_s);
+	report_json_number(o, "run_s", w->has_attempt, w->run_s);
+	report_json_number(o, "node_hours", 1,
 	    g->winner_cost.node_seconds / 3600);
-	guide_report_number(o, "gpu_hours", 1,
+	report_json_number(o, "gpu_hours", 1,
 	    g->winner_cost.gpu_seconds / 3600);
-	guide_report_number(o, "cpu_hours", 1,
+	report_json_number(o, "cpu_hours", 1,
 	    g->winner_cost.cpu_seconds / 3600);
 	return o;
 }
@@ -81,26 +64,26 @@ guide_report_mlperf(const struct guide *g)
 	cJSON	*o = cJSON_CreateObject(), *t;
 
 	t = cJSON_AddObjectToObject(o, "time_to_train_s");
-	guide_report_number(t, "olympic_mean", g->ttt.n > 0,
+	report_json_number(t, "olympic_mean", g->ttt.n > 0,
 	    g->ttt.olympic_mean);
-	guide_report_number(t, "min", g->ttt.n > 0, g->ttt.min);
-	guide_report_number(t, "max", g->ttt.n > 0, g->ttt.max);
+	report_json_number(t, "min", g->ttt.n > 0, g->ttt.min);
+	report_json_number(t, "max", g->ttt.n > 0, g->ttt.max);
 	cJSON_AddNumberToObject(o, "runs", (double)g->ttt.n);
 	cJSON_AddStringToObject(o, "runs_from", g->ttt_from);
 	cJSON_AddNumberToObject(o, "reached_runs", g->reached_runs);
-	guide_report_number(o, "models_per_minute", g->models_per_min > 0,
+	report_json_number(o, "models_per_minute", g->models_per_min > 0,
 	    g->models_per_min);
 	if (!g->has_flops) {
 		cJSON_AddNullToObject(o, "valid_flops");
 		return o;
 	}
 	t = cJSON_AddObjectToObject(o, "valid_flops");
-	guide_report_number(t, "flops_per_sample", 1, g->flops_per_sample);
-	guide_report_number(t, "flops", 1, g->flops);
-	guide_report_number(t, "quality_ratio", g->quality_ratio > 0,
+	report_json_number(t, "flops_per_sample", 1, g->flops_per_sample);
+	report_json_number(t, "flops", 1, g->flops);
+	report_json_number(t, "quality_ratio", g->quality_ratio > 0,
 	    g->quality_ratio);
 	cJSON_AddNumberToObject(t, "n", 5);
-	guide_report_number(t, "valid_flops", g->quality_ratio > 0,
+	report_json_number(t, "valid_flops", g->quality_ratio > 0,
 	    g->valid_flops);
 	return o;
 }
@@ -117,13 +100,13 @@ guide_report_json(cJSON *root, const struct guide *g)
 	for (i = 0; i < ACCT_NOUTCOMES; i++)
 		cJSON_AddItemToObject(b, account_outcome_names[i],
 		    guide_report_cost(&g->acct.by_outcome[i]));
-	guide_report_number(root, "time_to_solution_batch_size",
+	report_json_number(root, "time_to_solution_batch_size",
 	    g->tts_row != NULL, g->tts_row ? (double)g->tts_row->batch_size :
 	    0);
 	cJSON_AddItemToObject(root, "winner", guide_report_winner(g));
 	if (g->overhead > 0) {
 		o = cJSON_AddObjectToObject(root, "tuning_overhead");
-		guide_report_number(o, "ratio", 1, g->overhead);
+		report_json_number(o, "ratio", 1, g->overhead);
 		cJSON_AddStringToObject(o, "unit", g->overhead_unit);
 	} else
 		cJSON_AddNullToObject(root, "tuning_overhead");

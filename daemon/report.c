@@ -12,6 +12,7 @@
 #include "account.h"
 #include "guide.h"
 #include "report.h"
+#include "report_int.h"
 #include "report_html.h"
 #include "space.h"
 #include "watch.h"
@@ -61,53 +62,6 @@ report_find(struct ledger *l, const char *name, struct ledger_campaign *c,
 	return rc;
 }
 
-/* Render a duration as "1h 02m 03s", "2m 05s" or "4.2 s". */
-static void
-report_duration(char *buf, size_t len, double s)
-{
-	long	 t = lround(s);
-
-	if (s < 60)
-		snprintf(buf, len, "%.1f s", s);
-	else if (t < 3600)
-		snprintf(buf, len, "%ldm %02lds", t / 60, t % 60);
-	else
-		snprintf(buf, len, "%ldh %02ldm %02lds", t / 3600,
-		    (t / 60) % 60, t % 60);
-}
-
-/* Hand a cJSON tree back as text, freeing the tree. */
-static char *
-report_json_text(cJSON *root)
-{
-	char	*s = cJSON_Print(root);
-	char	*out;
-
-	cJSON_Delete(root);
-	if (s == NULL)
-		abort();
-	if (asprintf(&out, "%s\n", s) == -1)
-		abort();
-	cJSON_free(s);
-	return out;
-}
-
-/*
- * Add a number in its shortest exact form (cJSON's printing may drop the
- * last bit of a double), or null when there is none.
- */
-static void
-report_add_number(cJSON *o, const char *k, int has, double v)
-{
-	char	 num[64];
-
-	if (has && isfinite(v)) {
-		space_shortest(v, num, sizeof(num));
-		cJSON_AddRawToObject(o, k, num);
-	} else
-		cJSON_AddNullToObject(o, k);
-}
-
 /* The report as a JSON tree. */
 static cJSON *
 report_tree(const struct ledger_campaign *c, const struct account *a)
@@ -123,13 +77,13 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	cJSON_AddStringToObject(o, "backend", c->backend);
 	cJSON_AddStringToObject(o, "driver", c->driver ? c->driver : "daemon");
 	cJSON_AddStringToObject(o, "state", c->state);
-	report_add_number(o, "started", 1, c->started);
-	report_add_number(o, "ended", c->ended > 0, c->ended);
-	report_add_number(o, "wall_s", 1, a->wall_seconds);
+	report_json_number(o, "started", 1, c->started);
+	report_json_number(o, "ended", c->ended > 0, c->ended);
+	report_json_number(o, "wall_s", 1, a->wall_seconds);
 	o = cJSON_AddObjectToObject(root, "objective");
 	cJSON_AddStringToObject(o, "metric", c->metric);
 	cJSON_AddStringToObject(o, "goal", c->maximize ? "max" : "min");
-	report_add_number(o, "target", c->has_target, c->target);
+	report_json_number(o, "target", c->has_target, c->target);
 	o = cJSON_AddObjectToObject(root, "trials");
 	cJSON_AddNumberToObject(o, "total", a->trials_total);
 	for (i = 0; i < ACCT_NSTATES; i++)
@@ -137,23 +91,23 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 		    a->trials[i]);
 	cJSON_AddNumberToObject(o, "reached_target", a->reached);
 	o = cJSON_AddObjectToObject(root, "cost");
-	report_add_number(o, "node_hours", 1, a->node_seconds / 3600);
-	report_add_number(o, "gpu_hours", 1, a->gpu_seconds / 3600);
-	report_add_number(o, "cpu_hours", 1, a->cpu_seconds / 3600);
+	report_json_number(o, "node_hours", 1, a->node_seconds / 3600);
+	report_json_number(o, "gpu_hours", 1, a->gpu_seconds / 3600);
+	report_json_number(o, "cpu_hours", 1, a->cpu_seconds / 3600);
 	cJSON_AddNumberToObject(o, "attempts", a->attempts);
 	cJSON_AddNumberToObject(o, "retried_attempts", a->attempts_retried);
-	report_add_number(o, "elapsed_hours", 1, a->elapsed_seconds / 3600);
-	report_add_number(o, "queue_hours", 1, a->queue_seconds / 3600);
+	report_json_number(o, "elapsed_hours", 1, a->elapsed_seconds / 3600);
+	report_json_number(o, "queue_hours", 1, a->queue_seconds / 3600);
 	cJSON_AddNumberToObject(o, "pruned_attempts", a->pruned_attempts);
-	report_add_number(o, "pruned_node_hours", 1,
+	report_json_number(o, "pruned_node_hours", 1,
 	    a->pruned_node_seconds / 3600);
-	report_add_number(o, "pruned_gpu_hours", 1,
+	report_json_number(o, "pruned_gpu_hours", 1,
 	    a->pruned_gpu_seconds / 3600);
-	report_add_number(o, "pruned_cpu_hours", 1,
+	report_json_number(o, "pruned_cpu_hours", 1,
 	    a->pruned_cpu_seconds / 3600);
-	report_add_number(root, "time_to_solution_s", a->has_tts,
+	report_json_number(root, "time_to_solution_s", a->has_tts,
 	    a->tts_seconds);
-	report_add_number(root, "time_to_solution_trial", a->has_tts,
+	report_json_number(root, "time_to_solution_trial", a->has_tts,
 	    a->tts_trial);
 	if (!a->has_best) {
 		cJSON_AddNullToObject(root, "best");
@@ -163,7 +117,7 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	cJSON_AddNumberToObject(o, "trial", a->best_trial);
 	cJSON_AddRawToObject(o, "params", a->best_params_json ?
 	    a->best_params_json : "{}");
-	report_add_number(o, "value", 1, a->best_value);
+	report_json_number(o, "value", 1, a->best_value);
 	cJSON_AddBoolToObject(o, "reached", a->best_reached);
 	return root;
 }
@@ -408,8 +362,8 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			cJSON_AddStringToObject(o, "role", t[i].role);
 			cJSON_AddNumberToObject(o, "attempts", t[i].attempts);
 			cJSON_AddNumberToObject(o, "seed", (double)t[i].seed);
-			report_add_number(o, "best", t[i].has_best, t[i].best);
-			report_add_number(o, "best_step", t[i].has_best,
+			report_json_number(o, "best", t[i].has_best, t[i].best);
+			report_json_number(o, "best_step", t[i].has_best,
 			    t[i].best_step);
 			cJSON_AddBoolToObject(o, "reached", t[i].reached);
 			cJSON_AddRawToObject(o, "params", p ?
@@ -483,7 +437,7 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 	cJSON_AddNumberToObject(o, "done", a.trials_total -
 	    a.trials[ACCT_RUNNING] - a.trials[ACCT_PENDING]);
 	cJSON_AddNumberToObject(o, "reached_target", a.reached);
-	report_add_number(o, "best", a.has_best, a.best_value);
+	report_json_number(o, "best", a.has_best, a.best_value);
 	cJSON_AddNumberToObject(o, "node_hours", a.node_seconds / 3600);
 	cJSON_AddNumberToObject(o, "gpu_hours", a.gpu_seconds / 3600);
 	cJSON_AddNumberToObject(o, "wall_s", a.wall_seconds);

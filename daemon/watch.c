@@ -17,6 +17,7 @@
 
 #include "account.h"
 #include "client.h"
+#include "report_int.h"
 #include "run.h"
 #include "spec.h"
 #include "watch.h"
@@ -269,23 +270,6 @@ watch_str(const cJSON *o, const char *k1, const char *k2)
 	return cJSON_IsString(j) ? j->valuestring : "?";
 }
 
-/* Render a duration as "1h 02m 03s", "2m 05s" or "4.2 s". */
-static void
-watch_duration(char *buf, size_t len, double s)
-{
-	long	 t = lround(s);
-
-	if (!isfinite(s))
-		snprintf(buf, len, "-");
-	else if (s < 60)
-		snprintf(buf, len, "%.1f s", s);
-	else if (t < 3600)
-		snprintf(buf, len, "%ldm %02lds", t / 60, t % 60);
-	else
-		snprintf(buf, len, "%ldh %02ldm %02lds", t / 3600,
-		    (t / 60) % 60, t % 60);
-}
-
 /*
  * The part of a snapshot that changes by events, not by the clock: the
  * state, the trials by state and the best value, as one line.
@@ -338,7 +322,7 @@ watch_eta_text(const cJSON *snap, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	watch_duration(d, sizeof(d), s);
+	report_duration(d, sizeof(d), s);
 	snprintf(buf, len, "%s to %s", d, watch_str(snap, "eta", "limit"));
 }
 
@@ -352,7 +336,7 @@ watch_line(struct watch *w, const cJSON *snap)
 		free(p);
 		return;
 	}
-	watch_duration(el, sizeof(el), watch_num(snap, "elapsed_s", NULL));
+	report_duration(el, sizeof(el), watch_num(snap, "elapsed_s", NULL));
 	watch_eta_text(snap, eta, sizeof(eta));
 	printf("%s; cost %.4f node-h, %.4f GPU-h, %.4f CPU-h; elapsed %s; "
 	    "eta %s\n", p, watch_num(snap, "cost", "node_hours"),
@@ -378,7 +362,7 @@ watch_screen(struct watch *w, const cJSON *snap)
 
 	target = cJSON_GetObjectItem(cJSON_GetObjectItem(snap, "campaign"),
 	    "target");
-	watch_duration(el, sizeof(el), watch_num(snap, "elapsed_s", NULL));
+	report_duration(el, sizeof(el), watch_num(snap, "elapsed_s", NULL));
 	watch_eta_text(snap, eta, sizeof(eta));
 	/* Home the cursor and clear the screen, then draw the block. */
 	printf("\033[H\033[J");

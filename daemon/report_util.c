@@ -1,0 +1,63 @@
+/*
+ * report_util.c: small pieces every report renderer uses (report_int.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report_int.h"
+#include "space.h"
+
+/* Set a number member, or null. */
+void
+report_json_number(cJSON *o, const char *k, int has, double v)
+{
+	char	 num[64];
+	cJSON	*j;
+
+	if (has && isfinite(v)) {
+		space_shortest(v, num, sizeof(num));
+		j = cJSON_CreateRaw(num);
+	} else
+		j = cJSON_CreateNull();
+	if (j == NULL)
+		abort();
+	if (cJSON_GetObjectItemCaseSensitive(o, k) != NULL)
+		cJSON_ReplaceItemInObjectCaseSensitive(o, k, j);
+	else
+		cJSON_AddItemToObject(o, k, j);
+}
+
+/* Hand a cJSON tree back as text, freeing the tree. */
+char *
+report_json_text(cJSON *root)
+{
+	char	*s = cJSON_Print(root);
+	char	*out;
+
+	cJSON_Delete(root);
+	if (s == NULL || asprintf(&out, "%s\n", s) == -1)
+		abort();
+	cJSON_free(s);
+	return out;
+}
+
+/* Render a duration. */
+void
+report_duration(char *buf, size_t len, double s)
+{
+	long	 t;
+
+	if (!isfinite(s)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	t = lround(s);
+	if (s < 60)
+		snprintf(buf, len, "%.1f s", s);
+	else if (t < 3600)
+		snprintf(buf, len, "%ldm %02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%ldh %02ldm %02lds", t / 3600,
+		    (t / 60) % 60, t % 60);
+}
