@@ -41,7 +41,7 @@ is "status through the daemon" "$(jq -r '.[0].state' "$T/status.json")" \
     finished
 
 # Cancel: a campaign of long trials is cancelled and its cost still counts.
-write_campaign cx 3 2 200
+write_campaign cx 3 2 200 0.0001
 "$HPOCTL" submit "$T/cx.json" >/dev/null
 for _ in $(seq 1 50); do
 	[ "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cx' and a.started is not null")" -ge 2 ] && break

@@ -30,7 +30,7 @@ check "the daemon stops" stop_daemon
 
 # A foreground run that died (killed) stays its own: the daemon does not
 # take it over behind the user's back.
-write_campaign fg 2 2 200
+write_campaign fg 2 2 200 0.0001
 "$HPOCTL" -f "$CONF" run "$T/fg.json" >/dev/null 2>"$T/fg.err" &
 FG=$!
 for _ in $(seq 1 100); do
