@@ -60,7 +60,9 @@ guide_run_of(const struct guide *g, int number)
 
 /*
  * What the spec and the workload say: the scaling plan, the hardware, the
- * global batch parameter and the FLOPs per sample.
+ * global batch parameter, the FLOPs per sample, and the batch size of
+ * trials that have none recorded (the spec's fixed value, else the
+ * workload's default; 0 if neither says).
  */
 static void
 guide_spec(struct guide *g)
@@ -69,6 +71,7 @@ guide_spec(struct guide *g)
 	struct campaign_spec	*s;
 	cJSON			*w = NULL, *j;
 	char			 err[512];
+	size_t			 i;
 
 	if (c->spec_json != NULL && (s = spec_parse(c->spec_json,
 	    strlen(c->spec_json), c->spec_path ? c->spec_path : "spec", err,
@@ -92,34 +95,15 @@ guide_spec(struct guide *g)
 	    w, "batch"), "global");
 	g->batch_param = guide_strdup(cJSON_IsString(j) ? j->valuestring :
 	    "batch_size");
-	cJSON_Delete(w);
-}
-
-/*
- * The global batch size of trials that have none recorded: the spec's
- * fixed value, else the workload's default; 0 if neither says.
- */
-static long
-guide_default_batch(const struct guide *g)
-{
-	cJSON	*w, *j;
-	long	 b = 0;
-	size_t	 i;
-
-	if (g->spec != NULL)
-		for (i = 0; i < g->spec->nfixed; i++)
-			if (strcmp(g->spec->fixed[i].name, g->batch_param) == 0)
-				return strtol(g->spec->fixed[i].value, NULL,
-				    10);
-	if (g->c.workload_json == NULL)
-		return 0;
-	w = cJSON_Parse(g->c.workload_json);
 	j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    w, "defaults"), g->batch_param);
 	if (cJSON_IsNumber(j))
-		b = (long)j->valuedouble;
+		g->default_batch = (long)j->valuedouble;
+	for (i = 0; g->spec != NULL && i < g->spec->nfixed; i++)
+		if (strcmp(g->spec->fixed[i].name, g->batch_param) == 0)
+			g->default_batch = strtol(g->spec->fixed[i].value,
+			    NULL, 10);
 	cJSON_Delete(w);
-	return b;
 }
 
 /* Whether a trial's state is an end that counts as a run. */
@@ -381,7 +365,7 @@ guide_rows(struct guide *g, const struct guide_points *pt)
 	if (g->rows == NULL)
 		abort();
 	g->nrows = nkeys;
-	dflt = guide_default_batch(g);
+	dflt = g->default_batch;
 	for (i = 0; i < nkeys; i++) {
 		row = &g->rows[i];
 		row->key = keys[i];
@@ -458,6 +442,11 @@ guide_compute(struct ledger *l, const struct ledger_campaign *c, double now,
 	guide_rows(g, &pt);
 	guide_hosts(g);
 	guide_solution(g);
+	/* The HTML page draws its curves from them. */
+	g->points = pt.obj;
+	g->npoints = pt.nobj;
+	pt.obj = NULL;
+	pt.nobj = 0;
 	rc = 0;
  fail:
 	if (rc == -1) {
@@ -489,6 +478,7 @@ guide_release(struct guide *g)
 	free(g->runs);
 	ledger_trial_list_free(g->trials, g->ntrials);
 	ledger_attempt_list_free(g->attempts, g->nattempts);
+	ledger_metric_list_free(g->points, g->npoints);
 	account_release(&g->acct);
 	ledger_campaign_release(&g->c);
 	spec_free(g->spec);

@@ -99,11 +99,14 @@ struct guide {
 	int		 seeds, min_successes;
 	char		*hardware;	/* the spec's "hardware", or NULL */
 	char		*batch_param;	/* the global batch parameter */
+	long		 default_batch;	/* of trials without one, or 0 */
 	double		 flops_per_sample;	/* 0 if not declared */
 	struct ledger_trial *trials;
 	size_t		 ntrials;
 	struct ledger_attempt *attempts;
 	size_t		 nattempts;
+	struct ledger_metric *points;	/* the objective's, by attempt, step */
+	size_t		 npoints;
 	struct guide_run *runs;		/* one per trial, same order */
 	struct guide_row *rows;		/* by batch size */
 	size_t		 nrows;
@@ -176,5 +179,7 @@ void	 guide_report_csv_row(FILE *, const struct guide *);
  * the result is malloc'ed.
  */
 char	*guide_table(const struct guide *, enum report_format);
+/* The table as the tree `--table --format json` prints; cJSON_Delete() it. */
+struct cJSON	*guide_table_json(const struct guide *);
 
 #endif

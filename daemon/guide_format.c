@@ -77,9 +77,9 @@ guide_json_row(const struct guide_row *r)
 	return o;
 }
 
-/* The table as JSON (the schema of hpoctl(1)). */
-static char *
-guide_json(const struct guide *g)
+/* The table as a JSON tree (the schema of hpoctl(1)). */
+cJSON *
+guide_table_json(const struct guide *g)
 {
 	cJSON	*root = cJSON_CreateObject(), *o, *rows;
 	size_t	 i;
@@ -111,7 +111,7 @@ guide_json(const struct guide *g)
 	report_json_number(o, "node_hours", 1, g->total.node_seconds / 3600);
 	report_json_number(o, "gpu_hours", 1, g->total.gpu_seconds / 3600);
 	report_json_number(o, "cpu_hours", 1, g->total.cpu_seconds / 3600);
-	return report_json_text(root);
+	return root;
 }
 
 /*
@@ -425,7 +425,7 @@ guide_table(const struct guide *g, enum report_format fmt)
 {
 	switch (fmt) {
 	case REPORT_JSON:
-		return guide_json(g);
+		return report_json_text(guide_table_json(g));
 	case REPORT_CSV:
 		return guide_csv(g);
 	case REPORT_MARKDOWN:

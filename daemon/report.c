@@ -250,7 +250,7 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 	case REPORT_HTML:
 		root = report_tree(&c, &g.acct);
 		guide_report_json(root, &g);
-		rc = report_html(l, &g, root, out, err, errlen);
+		*out = report_html(&g, root);
 		cJSON_Delete(root);
 		break;
 	case REPORT_CSV:

@@ -378,16 +378,17 @@ html_series_of(struct series **ss, size_t *ns, long batch)
  * (one series if the campaign has one batch size): ended attempts in the
  * order they ended, each adding its cost and its best value.
  */
-static int
-html_series(struct page *p, struct ledger *l, struct series **out,
-    size_t *nout, char *err, size_t errlen)
+static void
+html_series(struct page *p, const struct guide *g, struct series **out,
+    size_t *nout)
 {
-	struct ledger_trial	*t = NULL;
-	struct ledger_attempt	*a = NULL, **byend;
-	struct ledger_metric	*m = NULL;
+	const struct ledger_trial	*t = g->trials;
+	const struct ledger_metric	*m = g->points;
+	const struct ledger_attempt	**byend;
 	struct attempt_best	*ab, key, *hit;
 	struct series		*ss = NULL, *s;
-	size_t			 nt = 0, na = 0, nm = 0, nab = 0, ne = 0;
+	size_t			 nt = g->ntrials, na = g->nattempts;
+	size_t			 nm = g->npoints, nab = 0, ne = 0;
 	size_t			 i, nb;
 	double			 v;
 	int			 gpu = strcmp(p->unit, "gpu_hours") == 0;
@@ -395,14 +396,6 @@ html_series(struct page *p, struct ledger *l, struct series **out,
 
 	*out = NULL;
 	*nout = 0;
-	if (ledger_trial_list(l, p->c->id, &t, &nt) == -1 ||
-	    ledger_attempt_list(l, p->c->id, 0, &a, &na) == -1 ||
-	    ledger_metric_list(l, p->c->id, p->c->metric, &m, &nm) == -1) {
-		snprintf(err, errlen, "%s", ledger_error(l));
-		ledger_trial_list_free(t, nt);
-		ledger_attempt_list_free(a, na);
-		return -1;
-	}
 	/* Each attempt's best value (the points come attempt by attempt). */
 	ab = calloc(nm + 1, sizeof(*ab));
 	for (i = 0; i < nm; i++) {
@@ -424,8 +417,8 @@ html_series(struct page *p, struct ledger *l, struct series **out,
 		}
 	byend = calloc(na + 1, sizeof(*byend));
 	for (i = 0; i < na; i++)
-		if (a[i].ended > 0)
-			byend[ne++] = &a[i];
+		if (g->attempts[i].ended > 0)
+			byend[ne++] = &g->attempts[i];
 	qsort(byend, ne, sizeof(*byend), html_ended_cmp);
 	for (i = 0; i < ne; i++) {
 		s = html_series_of(&ss, nout, nb > 1 ? html_trial_batch(t, nt,
@@ -454,11 +447,7 @@ html_series(struct page *p, struct ledger *l, struct series **out,
 	}
 	free(byend);
 	free(ab);
-	ledger_metric_list_free(m, nm);
-	ledger_attempt_list_free(a, na);
-	ledger_trial_list_free(t, nt);
 	*out = ss;
-	return 0;
 }
 
 /* Order series by batch size. */
@@ -471,9 +460,8 @@ html_series_cmp(const void *a, const void *b)
 }
 
 /* Plot (a): the best value so far against the cost. */
-static int
-html_plot_progress(struct page *p, struct ledger *l, char *err,
-    size_t errlen)
+static void
+html_plot_progress(struct page *p, const struct guide *g)
 {
 	struct series	*ss;
 	struct svg_plot	 pl;
@@ -481,8 +469,7 @@ html_plot_progress(struct page *p, struct ledger *l, char *err,
 	double		 x1 = 0, y0 = INFINITY, y1 = -INFINITY, pad;
 	char		 label[256], title[256];
 
-	if (html_series(p, l, &ss, &ns, err, errlen) == -1)
-		return -1;
+	html_series(p, g, &ss, &ns);
 	qsort(ss, ns, sizeof(*ss), html_series_cmp);
 	fprintf(p->f, "<h2 id=\"progress\">Best value against cost</h2>\n");
 	for (i = 0; i < ns; i++)
@@ -495,7 +482,7 @@ html_plot_progress(struct page *p, struct ledger *l, char *err,
 		fprintf(p->f, "<p class=\"muted\">No attempt has ended with a "
 		    "value of the objective yet.</p>\n");
 		free(ss);
-		return 0;
+		return;
 	}
 	pad = (y1 - y0) * 0.05;
 	snprintf(title, sizeof(title), "best %s so far against cumulative %s",
@@ -526,7 +513,6 @@ html_plot_progress(struct page *p, struct ledger *l, char *err,
 		free(ss[i].y);
 	}
 	free(ss);
-	return 0;
 }
 
 /* Plot (c) and its table: the cost by outcome. */
@@ -723,11 +709,11 @@ html_guideline(struct page *p)
 }
 
 /* Render the page from the report and the table. */
-static int
-html_page(struct ledger *l, const struct ledger_campaign *c,
-    const cJSON *report, const cJSON *table, char **out, char *err,
-    size_t errlen)
+static void
+html_page(const struct guide *g, const cJSON *report, const cJSON *table,
+    char **out)
 {
+	const struct ledger_campaign *c = &g->c;
 	struct page	 p;
 	char		*buf = NULL, when[64];
 	size_t		 len = 0;
@@ -755,11 +741,7 @@ html_page(struct ledger *l, const struct ledger_campaign *c,
 	    html_style);
 	html_header(&p);
 	html_headline(&p);
-	if (html_plot_progress(&p, l, err, errlen) == -1) {
-		fclose(p.f);
-		free(buf);
-		return -1;
-	}
+	html_plot_progress(&p, g);
 	html_outcomes(&p);
 	if (table != NULL)
 		html_guideline(&p);
@@ -769,22 +751,16 @@ html_page(struct ledger *l, const struct ledger_campaign *c,
 	    "%s.</p>\n</body>\n</html>\n", when);
 	fclose(p.f);
 	*out = buf;
-	return 0;
 }
 
 /* Render the report page, with the guideline table of the guide. */
-int
-report_html(struct ledger *l, const struct guide *g, const cJSON *report,
-    char **out, char *err, size_t errlen)
+char *
+report_html(const struct guide *g, const cJSON *report)
 {
-	cJSON	*table;
-	char	*text;
-	int	 rc;
+	cJSON	*table = guide_table_json(g);
+	char	*out;
 
-	text = guide_table(g, REPORT_JSON);
-	table = text != NULL ? cJSON_Parse(text) : NULL;
-	free(text);
-	rc = html_page(l, &g->c, report, table, out, err, errlen);
+	html_page(g, report, table, &out);
 	cJSON_Delete(table);
-	return rc;
+	return out;
 }

@@ -20,10 +20,9 @@ struct guide;
  * json`.  Every number the page takes from them is marked with its path
  * (data-key="cost.gpu_hours", data-key="table.rows.0.runs") and its exact
  * value (data-value).  The curves of the best value against the cost come
- * from the ledger's attempts and metrics.  Return 0 with *out (malloc'ed),
- * -1 on a ledger error (err says so).
+ * from the attempts and objective points the guide read from the ledger.
+ * Return the page (malloc'ed).
  */
-int	 report_html(struct ledger *, const struct guide *g,
-	    const cJSON *report, char **out, char *err, size_t errlen);
+char	*report_html(const struct guide *g, const cJSON *report);
 
 #endif
