@@ -10,39 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "json_nul.h"
 #include "spec_int.h"
 
-#define SP_NUL_ESC	"\\u0000"
 #define SP_NUL_MARK	"\\uffff"
 #define SP_NUL_UTF8	"\xef\xbf\xbf"
-
-/* Offset of the next \u0000 escape inside a string at or after from. */
-static size_t
-sp_nul_next(const char *text, size_t len, size_t from)
-{
-	size_t	 i;
-	int	 in = 0;
-
-	for (i = 0; i < len; i++) {
-		if (!in) {
-			in = text[i] == '"';
-			continue;
-		}
-		if (text[i] == '"') {
-			in = 0;
-			continue;
-		}
-		if (text[i] != '\\' || i + 1 >= len)
-			continue;
-		if (i >= from && len - i >= 6 &&
-		    strncasecmp(text + i, SP_NUL_ESC, 6) == 0)
-			return i;
-		i++;	/* the escaped character */
-	}
-	return len;
-}
 
 /* The key path of the first string (or key) holding the mark, into buf. */
 static int
@@ -85,12 +58,12 @@ sp_nul_check(struct sp *sp, const char *text, size_t len)
 	if (memchr(text, '\0', len) != NULL)
 		return sp_fail(sp, NULL, "a NUL byte at offset %zu",
 		    (size_t)((const char *)memchr(text, '\0', len) - text));
-	if ((at = sp_nul_next(text, len, 0)) == len)
+	if ((at = json_nul_find(text, len, 0)) == len)
 		return 0;
 	if ((copy = malloc(len)) == NULL)
 		abort();
 	memcpy(copy, text, len);
-	for (; at < len; at = sp_nul_next(copy, len, at + 6))
+	for (; at < len; at = json_nul_find(copy, len, at + 6))
 		memcpy(copy + at, SP_NUL_MARK, 6);
 	root = cJSON_ParseWithLength(copy, len);
 	free(copy);
