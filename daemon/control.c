@@ -172,7 +172,8 @@ conn_line(struct conn *c, const char *line, size_t len)
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request is not a JSON object");
-	} else if (!cJSON_IsString(cJSON_GetObjectItem(req, "cmd"))) {
+	} else if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(req,
+	    "cmd"))) {
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request.cmd: expected a string");

@@ -424,7 +424,6 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 {
 	struct workload	*w;
 	FILE		*f;
-	cJSON		*root;
 	char		*buf;
 	size_t		 n;
 	long		 sz;
@@ -440,12 +439,24 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 		fclose(f);
 		return NULL;
 	}
-	buf = malloc(sz + 1);
+	if ((buf = malloc(sz + 1)) == NULL)
+		abort();
 	n = fread(buf, 1, sz, f);
 	fclose(f);
-	root = cJSON_ParseWithLength(buf, n);
+	w = workload_parse_text(buf, n, path, progdirs, err, errlen);
 	free(buf);
-	if (root == NULL) {
+	return w;
+}
+
+/* Parse a spec from text. */
+struct workload *
+workload_parse_text(const char *text, size_t len, const char *path,
+    const char *const *progdirs, char *err, size_t errlen)
+{
+	struct workload	*w;
+	cJSON		*root;
+
+	if ((root = cJSON_ParseWithLength(text, len)) == NULL) {
 		snprintf(err, errlen, "%s: not valid JSON", path);
 		return NULL;
 	}

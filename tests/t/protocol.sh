@@ -14,6 +14,8 @@ is "malformed JSON" "$(send '{"cmd": ' | jq -r .error)" \
     "request is not a JSON object"
 is "missing cmd" "$(send '{"campaign": "x"}' | jq -r .error)" \
     "request.cmd: expected a string"
+is "cmd is case-sensitive" "$(send '{"cmD": "ping"}' | jq -r .error)" \
+    "request.cmd: expected a string"
 is "unknown command" "$(send '{"cmd": "explode", "campaign": "x"}' | jq -r .error)" \
     "unknown command 'explode'"
 is "bad format" "$(send '{"cmd": "status", "format": "xml"}' | jq -r .error)" \
