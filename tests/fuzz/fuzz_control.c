@@ -48,18 +48,32 @@ fuzz_handler(void *arg, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "output", c->valuestring);
 }
 
+/* The socket's directory, removed at exit. */
+static char	fuzz_dir[] = "/tmp/fuzz_control.XXXXXX";
+
+static void
+fuzz_cleanup(void)
+{
+	char	 path[108];
+
+	snprintf(path, sizeof(path), "%s/s", fuzz_dir);
+	unlink(path);
+	rmdir(fuzz_dir);
+}
+
 /* The socket, made once per process. */
 static const char *
 fuzz_socket(uv_loop_t **loopp)
 {
 	static char		 path[108];
 	static uv_loop_t	*loop;
-	char			 dir[] = "/tmp/fuzz_control.XXXXXX", err[256];
+	char			 err[256];
 
 	if (loop == NULL) {
-		if (mkdtemp(dir) == NULL)
+		if (mkdtemp(fuzz_dir) == NULL)
 			abort();
-		snprintf(path, sizeof(path), "%s/s", dir);
+		atexit(fuzz_cleanup);
+		snprintf(path, sizeof(path), "%s/s", fuzz_dir);
 		loop = uv_default_loop();
 		if (control_open(loop, path, fuzz_handler, NULL, err,
 		    sizeof(err)) == NULL) {
