@@ -39,6 +39,7 @@ struct conn {
 	struct conn	*next;
 	char		*buf;
 	size_t		 len, cap;
+	size_t		 scanned;	/* leading bytes known to hold no \n */
 	size_t		 queued;	/* reply bytes not yet written */
 	int		 reading;
 	int		 eof;		/* no more requests will be read */
@@ -204,13 +205,24 @@ conn_consume(struct conn *c, size_t n)
 {
 	memmove(c->buf, c->buf + n, c->len - n);
 	c->len -= n;
+	c->scanned = 0;
 }
 
-/* The end of the first complete request line, or NULL. */
+/*
+ * The end of the first complete request line, or NULL.  What was searched
+ * is not searched again: a long line arriving in pieces costs linear time.
+ */
 static char *
-conn_eol(const struct conn *c)
+conn_eol(struct conn *c)
 {
-	return c->len > 0 ? memchr(c->buf, '\n', c->len) : NULL;
+	char	*nl;
+
+	if (c->len == c->scanned)
+		return NULL;
+	if ((nl = memchr(c->buf + c->scanned, '\n', c->len - c->scanned)) ==
+	    NULL)
+		c->scanned = c->len;
+	return nl;
 }
 
 /*
@@ -233,14 +245,14 @@ conn_pump(struct conn *c)
 		return;
 	if (c->len > CONTROL_LINE_MAX && conn_eol(c) == NULL) {
 		conn_error(c, "request too long");
-		c->len = 0;
+		c->len = c->scanned = 0;
 		c->eof = 1;
 	}
 	/* A last request without its newline, after the client's EOF. */
 	if (c->eof && c->len > 0 && c->queued < CONTROL_OUT_MAX &&
 	    conn_eol(c) == NULL) {
 		conn_line(c, c->buf, c->len);
-		c->len = 0;
+		c->len = c->scanned = 0;
 	}
 	if (c->closing)
 		return;

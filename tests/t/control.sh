@@ -112,6 +112,20 @@ elif case == "nul":
     s.shutdown(socket.SHUT_WR)
     r = lines(read_all(s))
     print(r[0].get("error") if r else "-")
+elif case == "toolong":
+    # A request line longer than 16 MiB: told so, then closed.
+    import threading
+    s = connect()
+    def send():
+        try:
+            s.sendall(b"x" * (17 << 20))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+    t = threading.Thread(target=send)
+    t.start()
+    r = lines(read_all(s))
+    t.join()
+    print(len(r), r[0].get("error") if r else "-")
 elif case == "many":
     # More clients at once than the daemon serves.
     n = int(sys.argv[3])
@@ -175,6 +189,9 @@ is "a NUL character in a request is refused" \
     "$(python3 "$T/client.py" "$SOCK" nul || true)" \
     "request: a NUL character is not allowed"
 is "  and nothing was recorded" "$(sql 'select count(*) from campaigns')" 1
+
+is "a request line over 16 MiB: one reply, the error" \
+    "$(python3 "$T/client.py" "$SOCK" toolong || true)" "1 request too long"
 
 # Connections beyond the cap.
 python3 "$T/client.py" "$SOCK" many 70 >"$T/many.out" || true
