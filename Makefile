@@ -102,16 +102,23 @@ check: deps
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh $(SLURMTESTS)
+	$(MAKE) fuzz FUZZ_TIME=3
 
-# Coverage-guided fuzzing of the parsers (clang's libFuzzer).
+# Coverage-guided fuzzing of the parsers and the control protocol (clang's
+# libFuzzer), each target from its seed corpus in tests/fuzz/corpus/:
+# FUZZ_TIME seconds each (make fuzz; make check runs them for 3 s).  New
+# inputs go to $(BUILD)/fuzz/corpus/, crashes to $(BUILD)/fuzz/crash-*.
 FUZZ	:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/*.c))
-fuzz:
+FUZZ_TIME ?= 120
+fuzz-build:
 	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang SANITIZE=fuzzer-no-link,address,undefined \
 	  $(BUILD)/fuzz/libhpod.a
 	@for f in $(FUZZ); do echo "  FUZZ    $$f"; \
 	  clang $(XCFLAGS) -fsanitize=fuzzer,address,undefined -g -O1 \
 	    -o $(BUILD)/fuzz/$$f tests/fuzz/$$f.c $(BUILD)/fuzz/libhpod.a \
 	    $(LIBS) || exit 1; done
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_TIME) $(FUZZ)
 
 demo: deps all
 	tests/demo.sh $(BUILD)
@@ -162,5 +169,6 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps units check demo bench bench-slurm bench-proxy bench-search fuzz \
+	fuzz-build \
 	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

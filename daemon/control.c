@@ -11,18 +11,38 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "json_nul.h"
 #include "log.h"
 #include "paths.h"
 
 /* A request line may not be longer than this. */
 #define CONTROL_LINE_MAX	(16 << 20)
+/*
+ * Back-pressure: while more reply bytes than this wait for a client that
+ * does not read them, its further requests are left unread (in its socket,
+ * where they block it).  One reply may be larger; it is still sent whole.
+ */
+#define CONTROL_OUT_MAX		(1 << 20)
+/* Clients served at once; one more is told so and closed. */
+#define CONTROL_CONNS_MAX	64
 
+/*
+ * A client connection.  Its memory is bounded: at most CONTROL_LINE_MAX
+ * (plus one read) of unanswered input, and CONTROL_OUT_MAX plus one reply
+ * of output.  Every complete request line gets a reply, in order, and a
+ * client that half-closes after its requests still gets them all: the
+ * connection closes once its last reply is written.
+ */
 struct conn {
 	uv_pipe_t	 pipe;
 	struct control	*ctl;
 	struct conn	*next;
 	char		*buf;
 	size_t		 len, cap;
+	size_t		 scanned;	/* leading bytes known to hold no \n */
+	size_t		 queued;	/* reply bytes not yet written */
+	int		 reading;
+	int		 eof;		/* no more requests will be read */
 	int		 closing;
 };
 
@@ -32,13 +52,18 @@ struct control {
 	control_handler	 handler;
 	void		*arg;
 	struct conn	*conns;
+	size_t		 nconns;
 	int		 closing;
 };
 
 struct reply_write {
 	uv_write_t	 req;
 	char		*text;
+	size_t		 len;
 };
+
+static void	conn_pump(struct conn *);
+static void	conn_read(uv_stream_t *, ssize_t, const uv_buf_t *);
 
 /* Free a connection once its handle is closed. */
 static void
@@ -50,7 +75,7 @@ conn_closed(uv_handle_t *h)
 	free(c);
 }
 
-/* Close a connection (once). */
+/* Close a connection (once); writes still queued are dropped. */
 static void
 conn_close(struct conn *c)
 {
@@ -62,22 +87,31 @@ conn_close(struct conn *c)
 	for (pp = &c->ctl->conns; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
+			c->ctl->nconns--;
 			break;
 		}
 	uv_close((uv_handle_t *)&c->pipe, conn_closed);
 }
 
-/* A reply was written. */
+/* A reply was written (or dropped by a close): take up the requests. */
 static void
 conn_written(uv_write_t *req, int status)
 {
 	struct reply_write	*w = (struct reply_write *)req;
+	struct conn		*c = req->handle->data;
 
+	c->queued -= w->len;
 	cJSON_free(w->text);
 	free(w);
+	if (c->closing)
+		return;
+	if (status < 0)
+		conn_close(c);
+	else
+		conn_pump(c);
 }
 
-/* Send one JSON object as a line. */
+/* Queue one JSON object as a line. */
 static void
 conn_send(struct conn *c, cJSON *reply)
 {
@@ -90,33 +124,57 @@ conn_send(struct conn *c, cJSON *reply)
 	if (s == NULL)
 		abort();
 	n = strlen(s);
-	w = calloc(1, sizeof(*w));
-	w->text = cJSON_malloc(n + 2);
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->text = cJSON_malloc(n + 2)) == NULL)
+		abort();
 	memcpy(w->text, s, n);
 	w->text[n] = '\n';
 	w->text[n + 1] = '\0';
+	w->len = n + 1;
 	cJSON_free(s);
-	b = uv_buf_init(w->text, (unsigned)(n + 1));
+	b = uv_buf_init(w->text, (unsigned)w->len);
 	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1,
 	    conn_written) != 0) {
 		cJSON_free(w->text);
 		free(w);
 		conn_close(c);
+		return;
 	}
+	c->queued += w->len;
 }
 
-/* Handle one request line. */
+/* Queue an error reply. */
+static void
+conn_error(struct conn *c, const char *msg)
+{
+	cJSON	*reply = cJSON_CreateObject();
+
+	cJSON_AddFalseToObject(reply, "ok");
+	cJSON_AddStringToObject(reply, "error", msg);
+	conn_send(c, reply);
+	cJSON_Delete(reply);
+}
+
+/* Answer one request line. */
 static void
 conn_line(struct conn *c, const char *line, size_t len)
 {
-	cJSON	*req, *reply = cJSON_CreateObject();
+	cJSON	*req, *reply;
 
+	/* cJSON would cut a string at \u0000: refuse it, never truncate. */
+	if (memchr(line, '\0', len) != NULL ||
+	    json_nul_find(line, len, 0) != len) {
+		conn_error(c, "request: a NUL character is not allowed");
+		return;
+	}
+	reply = cJSON_CreateObject();
 	req = cJSON_ParseWithLength(line, len);
 	if (!cJSON_IsObject(req)) {
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request is not a JSON object");
-	} else if (!cJSON_IsString(cJSON_GetObjectItem(req, "cmd"))) {
+	} else if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(req,
+	    "cmd"))) {
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request.cmd: expected a string");
@@ -141,39 +199,93 @@ conn_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 	*buf = uv_buf_init(c->buf + c->len, (unsigned)(c->cap - c->len));
 }
 
-/* Bytes arrived: split them into lines. */
+/* Drop the first n bytes of the input buffer. */
+static void
+conn_consume(struct conn *c, size_t n)
+{
+	memmove(c->buf, c->buf + n, c->len - n);
+	c->len -= n;
+	c->scanned = 0;
+}
+
+/*
+ * The end of the first complete request line, or NULL.  What was searched
+ * is not searched again: a long line arriving in pieces costs linear time.
+ */
+static char *
+conn_eol(struct conn *c)
+{
+	char	*nl;
+
+	if (c->len == c->scanned)
+		return NULL;
+	if ((nl = memchr(c->buf + c->scanned, '\n', c->len - c->scanned)) ==
+	    NULL)
+		c->scanned = c->len;
+	return nl;
+}
+
+/*
+ * Answer the complete request lines in the buffer while the client takes
+ * its replies; then read more, stop reading (back-pressure), or close.
+ */
+static void
+conn_pump(struct conn *c)
+{
+	char	*nl;
+	size_t	 n;
+
+	while (!c->closing && c->queued < CONTROL_OUT_MAX &&
+	    (nl = conn_eol(c)) != NULL) {
+		n = (size_t)(nl - c->buf);
+		conn_line(c, c->buf, n);
+		conn_consume(c, n + 1);
+	}
+	if (c->closing)
+		return;
+	if (c->len > CONTROL_LINE_MAX && conn_eol(c) == NULL) {
+		conn_error(c, "request too long");
+		c->len = c->scanned = 0;
+		c->eof = 1;
+	}
+	/* A last request without its newline, after the client's EOF. */
+	if (c->eof && c->len > 0 && c->queued < CONTROL_OUT_MAX &&
+	    conn_eol(c) == NULL) {
+		conn_line(c, c->buf, c->len);
+		c->len = c->scanned = 0;
+	}
+	if (c->closing)
+		return;
+	if (c->eof || c->queued >= CONTROL_OUT_MAX) {
+		if (c->reading) {
+			uv_read_stop((uv_stream_t *)&c->pipe);
+			c->reading = 0;
+		}
+		if (c->eof && c->len == 0 && c->queued == 0)
+			conn_close(c);
+	} else if (!c->reading) {
+		if (uv_read_start((uv_stream_t *)&c->pipe, conn_alloc,
+		    conn_read) != 0)
+			conn_close(c);
+		else
+			c->reading = 1;
+	}
+}
+
+/* Bytes arrived, or the client half-closed. */
 static void
 conn_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
 	struct conn	*c = s->data;
-	char		*nl, *start;
-	size_t		 off = c->len;
 
-	if (n < 0) {
+	if (n == UV_EOF)
+		c->eof = 1;
+	else if (n < 0) {
 		conn_close(c);
 		return;
-	}
-	c->len += n;
-	start = c->buf;
-	while ((nl = memchr(c->buf + off, '\n', c->len - off)) != NULL &&
-	    !c->closing) {
-		conn_line(c, start, nl - start);
-		off = nl + 1 - c->buf;
-		start = nl + 1;
-		memmove(c->buf, start, c->len - off);
-		c->len -= off;
-		off = 0;
-		start = c->buf;
-	}
-	if (c->len > CONTROL_LINE_MAX) {
-		cJSON *reply = cJSON_CreateObject();
-
-		cJSON_AddFalseToObject(reply, "ok");
-		cJSON_AddStringToObject(reply, "error", "request too long");
-		conn_send(c, reply);
-		cJSON_Delete(reply);
-		conn_close(c);
-	}
+	} else
+		c->len += (size_t)n;
+	conn_pump(c);
 }
 
 /* A client connected. */
@@ -187,7 +299,8 @@ control_accept(uv_stream_t *server, int status)
 		log_warnx("control: accept: %s", uv_strerror(status));
 		return;
 	}
-	c = calloc(1, sizeof(*c));
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		abort();
 	c->ctl = ctl;
 	uv_pipe_init(server->loop, &c->pipe, 0);
 	c->pipe.data = c;
@@ -197,7 +310,14 @@ control_accept(uv_stream_t *server, int status)
 	}
 	c->next = ctl->conns;
 	ctl->conns = c;
-	uv_read_start((uv_stream_t *)&c->pipe, conn_alloc, conn_read);
+	if (ctl->nconns++ >= CONTROL_CONNS_MAX) {
+		/* Told why, then closed once that is written. */
+		log_warnx("control: more than %d clients; one refused",
+		    CONTROL_CONNS_MAX);
+		conn_error(c, "too many clients; try again later");
+		c->eof = 1;
+	}
+	conn_pump(c);
 }
 
 /* Is a daemon answering on path? */

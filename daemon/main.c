@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "control.h"
+#include "daemonize.h"
 #include "engine.h"
 #include "log.h"
 #include "report.h"
@@ -365,6 +366,7 @@ main(int argc, char *argv[])
 	struct hpod	 d;
 	char		 err[1024];
 	int		 ch, foreground = 0, check = 0, verbose = 0;
+	int		 ready = -1;
 
 	memset(&d, 0, sizeof(d));
 	log_init("hpod", 1, 0);
@@ -400,11 +402,9 @@ main(int argc, char *argv[])
 		config_release(&d.cfg);
 		return 0;
 	}
-	if (!foreground) {
-		if (daemon(0, 0) == -1)
-			fatalx("daemon: %s", strerror(errno));
-		log_init("hpod", 0, verbose);
-	}
+	/* In the background, but a start-up failure still exits 1. */
+	if (!foreground && (ready = daemonize_begin(err, sizeof(err))) == -1)
+		fatalx("%s", err);
 
 	d.loop = uv_default_loop();
 	if ((d.ledger = run_ledger(d.cfg.ledger, 0, err, sizeof(err))) == NULL)
@@ -427,6 +427,11 @@ main(int argc, char *argv[])
 	hpod_resume(&d);
 	log_info("hpod %s listening on %s, ledger %s", HPOD_VERSION,
 	    d.cfg.socket, d.cfg.ledger);
+	if (ready != -1) {
+		if (daemonize_ready(ready, err, sizeof(err)) == -1)
+			fatalx("%s", err);
+		log_init("hpod", 0, verbose);
+	}
 
 	uv_run(d.loop, UV_RUN_DEFAULT);
 

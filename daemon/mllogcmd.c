@@ -168,8 +168,9 @@ mllog_run_json(const struct score_run *r)
 	    r->epochs);
 	cJSON_AddStringToObject(o, "epoch_unit", r->epoch_unit);
 	cJSON_AddNumberToObject(o, "evaluations", r->evals);
-	mllog_add_number(o, "time_to_train_s", 1, r->ttt_ms / 1000.0);
+	mllog_add_number(o, "time_to_train_s", r->stopped, r->ttt_ms / 1000.0);
 	mllog_add_string(o, "status", r->status);
+	cJSON_AddNumberToObject(o, "skipped_lines", (double)r->skipped);
 	mllog_print_json(o);
 }
 
@@ -185,6 +186,7 @@ static void
 mllog_run_text(const struct score_run *r)
 {
 	char	 gbs[32], best[32], epochs[32], target[40], status[40];
+	char	 ttt[32];
 
 	snprintf(gbs, sizeof(gbs), r->has_gbs ? "%g" : "-", r->gbs);
 	snprintf(best, sizeof(best), r->has_best ? "%.6g" : "-", r->best);
@@ -194,10 +196,31 @@ mllog_run_text(const struct score_run *r)
 	    r->goal == SCORE_MAX ? ">=" : "<=", r->target);
 	snprintf(status, sizeof(status), "%s%s", r->status[0] ? r->status :
 	    "-", mllog_false_success(r) ? "*" : "");
-	printf("%-10s %6s %-14s %-8s %-9s %-3s %7s %9.3f %-9s %s\n",
+	snprintf(ttt, sizeof(ttt), r->stopped ? "%.3f" : "-",
+	    r->ttt_ms / 1000.0);
+	printf("%-10s %6s %-14s %-8s %-9s %-3s %7s %9s %-9s %s\n",
 	    r->benchmark[0] ? r->benchmark : "-", gbs, r->metric, target,
-	    best, r->reached ? "yes" : "no", epochs, r->ttt_ms / 1000.0,
-	    status, r->file);
+	    best, r->reached ? "yes" : "no", epochs, ttt, status, r->file);
+}
+
+/*
+ * Warn about the lines of a run that were skipped (FILE:LINE: why) and
+ * about the log cut short; the run is scored all the same.
+ */
+static void
+mllog_warn(const struct score_run *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->skipped && i < SCORE_SKIPS_KEPT; i++)
+		fprintf(stderr, "hpoctl: warning: %s:%lu: %s; line skipped\n",
+		    r->file, r->skips[i].line, r->skips[i].why);
+	if (r->skipped > SCORE_SKIPS_KEPT)
+		fprintf(stderr, "hpoctl: warning: %s: %zu malformed lines "
+		    "skipped in all\n", r->file, r->skipped);
+	if (!r->stopped)
+		fprintf(stderr, "hpoctl: warning: %s: no run_stop (the log is "
+		    "cut short): scored as aborted\n", r->file);
 }
 
 /* `hpoctl mllog FILE...`. */
@@ -218,6 +241,8 @@ mllog_files(char **files, int n, const struct mllog_opts *o)
 			rc = 1;
 			continue;
 		}
+		fflush(stdout);
+		mllog_warn(&r);
 		if (o->json)
 			mllog_run_json(&r);
 		else {
@@ -312,6 +337,8 @@ mllog_sets(char **dirs, int n, const struct mllog_opts *o)
 			rc = 1;
 			continue;
 		}
+		for (j = 0; j < nruns[i]; j++)
+			mllog_warn(&runs[j]);
 		if (score_summary(runs, nruns[i], &sets[i], err,
 		    sizeof(err)) == -1) {
 			fprintf(stderr, "hpoctl: %s: %s\n", dirs[i], err);

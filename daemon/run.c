@@ -10,6 +10,18 @@
 #include "paths.h"
 #include "run.h"
 
+/* Prefix err with "PATH: KEY: ", the spec file and key at fault. */
+static void
+run_prefix(const char *path, const char *key, char *err, size_t errlen)
+{
+	char	*msg;
+
+	if ((msg = strdup(err)) == NULL)
+		abort();
+	snprintf(err, errlen, "%s: %s: %s", path, key, msg);
+	free(msg);
+}
+
 /* Find the spec's workload and bind the two. */
 struct workload *
 run_bind(struct campaign_spec *s, const struct config *cfg, char *err,
@@ -24,8 +36,10 @@ run_bind(struct campaign_spec *s, const struct config *cfg, char *err,
 	    (const char *const *)prog, err, errlen);
 	workload_strv_free(dirs);
 	workload_strv_free(prog);
-	if (w == NULL)
+	if (w == NULL) {
+		run_prefix(s->path, "workload", err, errlen);
 		return NULL;
+	}
 	if (spec_bind(s, w, err, errlen) == -1) {
 		workload_free(w);
 		return NULL;

@@ -477,6 +477,8 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 	const cJSON		*o;
 	int			 rc = -1;
 
+	if (sp_nul_check(&sp, text, len) == -1)
+		return NULL;
 	if ((root = cJSON_ParseWithLength(text, len)) == NULL) {
 		sp_syntax(&sp, text, len);
 		return NULL;

@@ -48,6 +48,9 @@ int	 sp_bool(struct sp *, const cJSON *obj, const char *name,
 int	 sp_duration(struct sp *, const cJSON *obj, const char *name,
 	    const char *path, long *out);
 
+/* spec_nul.c: refuse a NUL byte or a \u0000 escape in a spec's text. */
+int	 sp_nul_check(struct sp *, const char *text, size_t len);
+
 /* spec_scaling.c: "batch_sizes" and "scaling" (after the budget). */
 int	 sp_scaling(struct sp *, struct campaign_spec *, const cJSON *root);
 /* spec_scaling.c: complete them from the workload (in spec_bind()). */

@@ -147,7 +147,6 @@ trial_jobfile(struct trial *t, const char *file, const char *list)
 		fprintf(stderr, "hpo-trial: %s\n", err);
 		exit(TRIAL_EX_USAGE);
 	}
-	free(path);
 	for (i = 0; t->jf.env[i] != NULL; i++) {
 		if ((eq = strchr(t->jf.env[i], '=')) == NULL ||
 		    eq == t->jf.env[i]) {
@@ -163,6 +162,8 @@ trial_jobfile(struct trial *t, const char *file, const char *list)
 			exit(TRIAL_EX_USAGE);
 		}
 	}
+	/* file may be path: the messages above still name it. */
+	free(path);
 	t->dir = t->jf.dir;
 	t->argv = t->jf.argv;
 	trial_output(t->dir, "stdout", STDOUT_FILENO);

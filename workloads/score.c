@@ -11,7 +11,14 @@
  * - ranks prefix the lines ("  0: :::MLLOG ..."): mllog_parse_line()
  *   skips anything before the tag;
  * - OpenFold's epoch_num counts training samples, not epochs: it is
- *   reported as logged, with the unit "samples".
+ *   reported as logged, with the unit "samples";
+ * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded):
+ *   an evaluation that never meets the target and is never the best;
+ * - a log cut before run_stop (the job died): aborted, not reached, with
+ *   its partial curve;
+ * - garbage or half-written lines (a node dying mid-write, two ranks
+ *   writing at once): skipped, counted, and the first few kept with their
+ *   line numbers for the caller's warnings.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -107,6 +114,18 @@ score_keep(struct score_scan *s, const struct mllog_event *ev,
 	return 0;
 }
 
+/* Count a skipped line; keep the first few with their reason. */
+static void
+score_skip(struct score_run *r, unsigned long line, const char *why)
+{
+	if (r->skipped < SCORE_SKIPS_KEPT) {
+		r->skips[r->skipped].line = line;
+		snprintf(r->skips[r->skipped].why,
+		    sizeof(r->skips[r->skipped].why), "%s", why);
+	}
+	r->skipped++;
+}
+
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
 static int
 score_event(struct score_scan *s, struct score_run *r,
@@ -191,11 +210,11 @@ score_resolve(struct score_run *r, const struct score_rule *rule,
 }
 
 /* Go through the run's evaluations of the metric, in order. */
-static int
-score_evals(const struct score_scan *s, struct score_run *r,
-    const char *name, char *err, size_t errlen)
+static void
+score_evals(const struct score_scan *s, struct score_run *r)
 {
 	const struct score_point *p;
+	char			  why[128];
 	size_t			  i;
 	int			  hit;
 
@@ -204,11 +223,15 @@ score_evals(const struct score_scan *s, struct score_run *r,
 		if (strcmp(p->key, r->metric) != 0)
 			continue;
 		if (!p->is_num) {
-			snprintf(err, errlen, "%s:%lu: %s: value is not a "
-			    "number", name, p->line, r->metric);
-			return -1;
+			snprintf(why, sizeof(why), "%s: value is not a number",
+			    r->metric);
+			score_skip(r, p->line, why);
+			continue;
 		}
 		r->evals++;
+		/* NaN: evaluated, but neither the best nor on target. */
+		if (isnan(p->value))
+			continue;
 		if (!r->has_best || (r->goal == SCORE_MAX ?
 		    p->value > r->best : p->value < r->best)) {
 			r->has_best = 1;
@@ -222,7 +245,6 @@ score_evals(const struct score_scan *s, struct score_run *r,
 			r->epochs = p->epoch;
 		}
 	}
-	return 0;
 }
 
 /* Score the log read from f. */
@@ -254,8 +276,8 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		case 1:
 			continue;
 		case -1:
-			snprintf(err, errlen, "%s:%lu: %s", name, lineno, why);
-			goto out;
+			score_skip(r, lineno, why);
+			continue;
 		}
 		if (score_event(&s, r, &ev, name, lineno, err, errlen) == -1)
 			goto out;
@@ -264,15 +286,22 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		goto out;
 	}
-	if (s.start_line == 0 || s.stop_line == 0) {
-		snprintf(err, errlen, "%s: no %s event", name,
-		    s.start_line == 0 ? "run_start" : "run_stop");
+	if (s.start_line == 0) {
+		snprintf(err, errlen, "%s: no run_start event", name);
 		goto out;
 	}
-	if (score_resolve(r, rule, name, err, errlen) == -1 ||
-	    score_evals(&s, r, name, err, errlen) == -1)
+	if (score_resolve(r, rule, name, err, errlen) == -1)
 		goto out;
-	r->ttt_ms = s.stop_ms - s.start_ms;
+	score_evals(&s, r);
+	if (s.stop_line != 0) {
+		r->stopped = 1;
+		r->ttt_ms = s.stop_ms - s.start_ms;
+	} else {
+		/* Cut short: the run never ended, so it did not converge. */
+		r->reached = 0;
+		r->has_epochs = 0;
+		snprintf(r->status, sizeof(r->status), "aborted");
+	}
 	rc = 0;
 out:
 	free(line);

@@ -4,7 +4,12 @@
  * and a set of runs' olympic mean.
  *
  * A run is the part of a log between its run_start and run_stop events;
- * evaluations outside it are ignored.  Whether a run reached the target is
+ * evaluations outside it are ignored.  A log cut short before its run_stop
+ * (a run that died) is scored as the MLCommons scorer does: aborted, the
+ * target not reached, with its partial curve (best, evaluations) and no
+ * time to train.  A malformed line (garbage, half-written) is skipped and
+ * counted, never fatal; an evaluation whose value is NaN (Python writes
+ * it) counts as an evaluation that never meets the target.  Whether a run reached the target is
  * decided from its evaluations of the benchmark's metric, never from the
  * status its run_stop claims.  Pure code: nothing is printed.
  */
@@ -28,6 +33,15 @@ struct score_rule {
 	double		 target;
 };
 
+/* A line that was skipped, and why. */
+struct score_skip {
+	unsigned long	 line;
+	char		 why[128];
+};
+
+/* The skipped lines a run keeps the details of; more are only counted. */
+#define SCORE_SKIPS_KEPT	5
+
 /* One scored run.  score_run_release() frees file. */
 struct score_run {
 	char		*file;		/* the name it was read as */
@@ -45,8 +59,12 @@ struct score_run {
 	int		 reached;
 	int		 has_epochs;
 	double		 epochs;	/* epoch_num of the first on target */
-	double		 ttt_ms;	/* run_stop - run_start */
-	char		 status[32];	/* run_stop's status, "" if none */
+	int		 stopped;	/* the log has its run_stop */
+	double		 ttt_ms;	/* run_stop - run_start (stopped) */
+	char		 status[32];	/* run_stop's status, "" if none;
+					   "aborted" without a run_stop */
+	size_t		 skipped;	/* malformed lines skipped */
+	struct score_skip skips[SCORE_SKIPS_KEPT];	/* the first ones */
 };
 
 /* A set of runs scored together. */
@@ -66,8 +84,8 @@ struct score_set {
 
 /*
  * Score the log read from f, called name in messages.  Return 0, or -1
- * with err ("NAME:LINE: ..." or "NAME: ...") when the log is malformed,
- * has no single run_start and run_stop, or its target is unknown.
+ * with err ("NAME:LINE: ..." or "NAME: ...") when the log has no
+ * run_start, two run_starts or run_stops, or its target is unknown.
  */
 int	 score_stream(FILE *f, const char *name, const struct score_rule *,
 	    struct score_run *, char *err, size_t errlen);

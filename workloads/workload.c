@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "workload.h"
+#include "json_nul.h"
 #include "workload_int.h"
 
 const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
@@ -424,7 +425,6 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 {
 	struct workload	*w;
 	FILE		*f;
-	cJSON		*root;
 	char		*buf;
 	size_t		 n;
 	long		 sz;
@@ -440,12 +440,37 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 		fclose(f);
 		return NULL;
 	}
-	buf = malloc(sz + 1);
+	if ((buf = malloc(sz + 1)) == NULL)
+		abort();
 	n = fread(buf, 1, sz, f);
 	fclose(f);
-	root = cJSON_ParseWithLength(buf, n);
+	w = workload_parse_text(buf, n, path, progdirs, err, errlen);
 	free(buf);
-	if (root == NULL) {
+	return w;
+}
+
+/* Parse a spec from text. */
+struct workload *
+workload_parse_text(const char *text, size_t len, const char *path,
+    const char *const *progdirs, char *err, size_t errlen)
+{
+	struct workload	*w;
+	cJSON		*root;
+	const char	*p;
+	size_t		 at;
+	int		 line = 1;
+
+	/* cJSON would cut a string at \u0000: refuse it, never truncate. */
+	if ((p = memchr(text, '\0', len)) != NULL ||
+	    (at = json_nul_find(text, len, 0)) != len) {
+		at = p != NULL ? (size_t)(p - text) : at;
+		for (p = text; p < text + at; p++)
+			line += *p == '\n';
+		snprintf(err, errlen, "%s: line %d: a NUL character is not "
+		    "allowed in a string", path, line);
+		return NULL;
+	}
+	if ((root = cJSON_ParseWithLength(text, len)) == NULL) {
 		snprintf(err, errlen, "%s: not valid JSON", path);
 		return NULL;
 	}

@@ -78,6 +78,10 @@ extern const char *const workload_builtins[];
  */
 struct workload	*workload_load(const char *path, const char *const *progdirs,
 		    char *err, size_t errlen);
+/* Parse a spec from text (len bytes), called path in errors. */
+struct workload	*workload_parse_text(const char *text, size_t len,
+		    const char *path, const char *const *progdirs, char *err,
+		    size_t errlen);
 /*
  * Find the spec for name: a path if name contains '/' or ends in ".json"
  * (relative to the directory of relative_to when not absolute), otherwise

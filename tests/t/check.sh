@@ -29,6 +29,11 @@ bad min-gt-max 's/"max": 0.5/"max": 0.0001/' 'space.lr: min (0.001) must be <= m
 bad log-nonpositive 's/"min": 0.001/"min": 0/' 'space.lr.min: must be > 0 for scale "log"'
 bad no-cap 's/"max_trials": 2, //' 'budget.max_trials: required'
 bad bad-goal 's/"goal": "min"/"goal": "down"/' 'objective.goal: expected "min" or "max"'
+bad nul-name 's/"name": "ok"/"name": "a\\u0000\/..\/x"/' 'name: a NUL character (\u0000) is not allowed in a string'
+bad nul-nested 's/"scale": "log"/"scale": "lo\\u0000g"/' 'space.lr.scale: a NUL character (\u0000) is not allowed in a string'
+sed 's/"name": "ok",/"name": "ok", "description": "dir\\\\u0000",/' "$T/ok.json" \
+    >"$T/bs.json"
+check "an escaped backslash before u0000 is no NUL" "$HPOCTL" check "$T/bs.json"
 bad unused-parameter 's/"fixed": {/"fixed": {"colour": 1, /' "fixed.colour: not used by workload 'minicosmo'"
 rc=0
 "$HPOCTL" check "$T/missing.json" 2>"$T/err.txt" || rc=$?
@@ -39,6 +44,14 @@ rc=0
 "$HPOCTL" check "$T/nw.json" 2>"$T/err.txt" || rc=$?
 is "an unknown workload is reported" "$rc" 1
 check "by name" grep -q "workload 'nosuch' not found" "$T/err.txt"
+check "  naming the spec file and key" grep -q \
+    "^hpoctl: $T/nw.json: workload: workload 'nosuch' not found" "$T/err.txt"
+printf '{"name": "a\000b"}' >"$T/nulbyte.json"
+rc=0
+"$HPOCTL" check "$T/nulbyte.json" 2>"$T/err.txt" || rc=$?
+is "a raw NUL byte in a spec is refused" "$rc" 1
+check "  named by offset" grep -q "$T/nulbyte.json: a NUL byte at offset 11" \
+    "$T/err.txt"
 # Usage errors exit 64 and say what is expected.
 rc=0
 "$HPOCTL" 2>"$T/err.txt" || rc=$?

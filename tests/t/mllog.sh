@@ -111,11 +111,6 @@ check "  named" grep -q "^hpoctl: $T/nosuch.txt: No such file or directory$" \
     "$T/err.txt"
 is "  the other file is scored" "$(jq -r .file "$T/out.json")" \
     deepcam-clemson-18x2a100/result_0.txt
-grep -v run_stop deepcam-clemson-18x2a100/result_0.txt >"$T/nostop.txt"
-rc=0
-"$HPOCTL" mllog "$T/nostop.txt" 2>"$T/err.txt" >/dev/null || rc=$?
-is "no run_stop: exit 1" "$rc" 1
-check "  named" grep -q "$T/nostop.txt: no run_stop event" "$T/err.txt"
 sed 's/"value": "deepcam"/"value": "climate"/' \
     deepcam-clemson-18x2a100/result_0.txt >"$T/unknown.txt"
 rc=0
@@ -129,16 +124,74 @@ check "  named, with what to give" grep -q \
 is "  scored with --metric, --target and --maximize" \
     "$(jq -c '[.reached, .epochs_to_target, .time_to_train_s]' \
     "$T/unknown.json")" "[true,8,2972.276]"
-sed '40s/}}$/}/' deepcam-clemson-18x2a100/result_0.txt >"$T/broken.txt"
-rc=0
-"$HPOCTL" mllog "$T/broken.txt" 2>"$T/err.txt" >/dev/null || rc=$?
-is "a malformed line: exit 1" "$rc" 1
-check "  named by file and line" grep -q \
-    "$T/broken.txt:40: bad JSON after ':::MLLOG'" "$T/err.txt"
 rc=0
 "$HPOCTL" mllog --summary "$T" 2>"$T/err.txt" >/dev/null || rc=$?
 is "a directory without result files: exit 1" "$rc" 1
 check "  named" grep -q "$T: no result_\*.txt files" "$T/err.txt"
+
+# Real faults (tests/fixtures/mllog/../mllog-faults/, made by its make.sh from the
+# logs above): scored as the MLCommons scorer would, never refused.
+# jqrun FILE: the fields of a scored run that do not name it.
+jqrun() { jq -c 'del(.file)' "$1"; }
+"$HPOCTL" mllog --json deepcam-clemson-18x2a100/result_0.txt >"$T/dc.json"
+"$HPOCTL" mllog --json cosmoflow-nvidia-eos-n64/result_0.txt >"$T/cf.json"
+
+rc=0
+"$HPOCTL" mllog --json ../mllog-faults/deepcam-nan.txt >"$T/nan.json" \
+    2>"$T/err.txt" || rc=$?
+is "\"value\": NaN: exit 0" "$rc" 0
+is "  scored as the log without it (the NaN is not the best, never on target)" \
+    "$(jqrun "$T/nan.json")" "$(jqrun "$T/dc.json")"
+is "  no warning" "$(cat "$T/err.txt")" ""
+
+rc=0
+"$HPOCTL" mllog --json ../mllog-faults/deepcam-truncated.txt >"$T/cut.json" \
+    2>"$T/err.txt" || rc=$?
+is "a log cut before run_stop: exit 0" "$rc" 0
+is "  not reached, aborted, no time to train" \
+    "$(jq -c '[.reached, .status, .time_to_train_s, .epochs_to_target]' \
+    "$T/cut.json")" '[false,"aborted",null,null]'
+# Its partial curve, read from the fixture without hpod.
+evals=$(grep '"key": "eval_accuracy"' ../mllog-faults/deepcam-truncated.txt |
+    sed 's/^:::MLLOG //' | jq -s -c '[length, (map(.value) | max)]')
+is "  with its partial curve: evaluations and best" \
+    "$(jq -c '[.evaluations, .best]' "$T/cut.json")" "$evals"
+is "  the half-written last line skipped and counted" \
+    "$(jq .skipped_lines "$T/cut.json")" 1
+check "  warned with FILE:LINE" grep -q \
+    "^hpoctl: warning: ../mllog-faults/deepcam-truncated.txt:95: bad JSON after ':::MLLOG'; line skipped$" \
+    "$T/err.txt"
+check "  and said to be cut short" grep -q \
+    "^hpoctl: warning: ../mllog-faults/deepcam-truncated.txt: no run_stop (the log is cut short): scored as aborted$" \
+    "$T/err.txt"
+"$HPOCTL" mllog ../mllog-faults/deepcam-truncated.txt >"$T/cut.txt" 2>/dev/null
+check "  text: a row with no time and the status aborted" grep -Eq \
+    '^deepcam +[0-9]+ eval_accuracy +>=0.82 +[0-9.]+ +no +- +- +aborted +../mllog-faults/deepcam-truncated.txt$' \
+    "$T/cut.txt"
+
+rc=0
+"$HPOCTL" mllog --json ../mllog-faults/cosmoflow-garbage.txt >"$T/gb.json" \
+    2>"$T/err.txt" || rc=$?
+is "garbage and half-written lines: exit 0" "$rc" 0
+is "  scored as the log without them" \
+    "$(jq -c 'del(.skipped_lines)' "$T/gb.json" | jq -c 'del(.file)')" \
+    "$(jq -c 'del(.skipped_lines)' "$T/cf.json" | jq -c 'del(.file)')"
+is "  3 lines skipped" "$(jq .skipped_lines "$T/gb.json")" 3
+is "  each warned with FILE:LINE" \
+    "$(sed -n 's/^hpoctl: warning: ..\/mllog-faults\/cosmoflow-garbage.txt:\([0-9]*\): .*; line skipped$/\1/p' \
+    "$T/err.txt" | tr '\n' ' ')" "101 202 303 "
+
+# A set with a run cut short: that run counts as not converged.
+mkdir "$T/set"
+for i in 1 2 3 4; do
+	cp deepcam-clemson-18x2a100/result_$i.txt "$T/set/"
+done
+cp ../mllog-faults/deepcam-truncated.txt "$T/set/result_0.txt"
+rc=0
+"$HPOCTL" mllog --summary --json "$T/set" >"$T/set.json" 2>/dev/null || rc=$?
+is "a set with a truncated run: exit 0" "$rc" 0
+is "  4 of 5 converged, and it scores (one miss is dropped)" \
+    "$(jq -c '[.runs, .converged, .scores]' "$T/set.json")" '[5,4,true]'
 
 # Usage errors exit 64.
 for args in "" "--json" "--target x f" "--target 1e999 f" \

@@ -14,6 +14,8 @@ is "malformed JSON" "$(send '{"cmd": ' | jq -r .error)" \
     "request is not a JSON object"
 is "missing cmd" "$(send '{"campaign": "x"}' | jq -r .error)" \
     "request.cmd: expected a string"
+is "cmd is case-sensitive" "$(send '{"cmD": "ping"}' | jq -r .error)" \
+    "request.cmd: expected a string"
 is "unknown command" "$(send '{"cmd": "explode", "campaign": "x"}' | jq -r .error)" \
     "unknown command 'explode'"
 is "bad format" "$(send '{"cmd": "status", "format": "xml"}' | jq -r .error)" \
@@ -28,8 +30,8 @@ is "submit of an invalid spec names the key" \
     "$(send '{"cmd": "submit", "path": "x.json", "spec": {"name": "a", "workload": "minicosmo", "space": {"lr": {"type": "float", "min": 1, "max": 0}}, "budget": {"max_trials": 1}}}' | jq -r .error)" \
     "x.json: space.lr: min (1) must be <= max (0)"
 is "submit of an unknown workload" \
-    "$(send '{"cmd": "submit", "path": "y.json", "spec": {"name": "a", "workload": "nosuch", "space": {"lr": {"type": "float", "min": 0, "max": 1}}, "budget": {"max_trials": 1}}}' | jq -r .error | cut -c1-28)" \
-    "workload 'nosuch' not found "
+    "$(send '{"cmd": "submit", "path": "y.json", "spec": {"name": "a", "workload": "nosuch", "space": {"lr": {"type": "float", "min": 0, "max": 1}}, "budget": {"max_trials": 1}}}' | jq -r .error | cut -c1-46)" \
+    "y.json: workload: workload 'nosuch' not found "
 is "ledger untouched by refused submissions" \
     "$(sql 'select count(*) from campaigns')" 0
 check "still serving after bad requests" "$HPOCTL" ping

@@ -2,6 +2,7 @@
  * test_mllog.c: MLLOG lines from real MLPerf HPC results parse, and
  * anything else is told apart without crashing.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,5 +158,24 @@ main(void)
 			bad++;
 	}
 	is_int(bad, 0, "every prefix of a line: only the whole one parses");
+	/* Python's json writes NaN and the infinities as bare words. */
+	is_int(parse(":::MLLOG {\"key\": \"eval_accuracy\", \"value\": NaN, "
+	    "\"metadata\": {\"epoch_num\": 3}}", &ev, err, sizeof(err)), 0,
+	    "value NaN (Python's json)");
+	ok(ev.has_num && isnan(ev.num), "  a number, NaN");
+	is_int(ev.has_epoch, 1, "  the rest of the line read");
+	is_int(parse(":::MLLOG {\"key\": \"x\", \"value\": -Infinity}", &ev,
+	    err, sizeof(err)), 0, "value -Infinity");
+	ok(ev.has_num && isinf(ev.num) && ev.num < 0, "  -inf");
+	is_int(parse(":::MLLOG {\"key\": \"x\", \"value\": \"NaN\"}", &ev,
+	    err, sizeof(err)), 0, "value \"NaN\", a string");
+	ok(!ev.has_num && strcmp(ev.str, "NaN") == 0, "  stays a string");
+	is_int(parse(":::MLLOG {\"key\": \"a NaN, b\", \"value\": Infinity, "
+	    "\"metadata\": {\"s\": \"\\\"NaN\"}}", &ev, err, sizeof(err)), 0,
+	    "bare words only outside strings");
+	ok(strcmp(ev.key, "a NaN, b") == 0 && ev.has_num && isinf(ev.num),
+	    "  the strings untouched");
+	is_int(parse(":::MLLOG {\"key\": \"x\", \"value\": NaNa}", &ev, err,
+	    sizeof(err)), -1, "NaNa is not NaN");
 	return tap_done();
 }

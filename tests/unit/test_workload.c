@@ -170,6 +170,9 @@ test_bad_specs(void)
 	bad_workload("b12.json", "{\"name\": \"b\", \"program\": \"p\", "
 	    "\"flops_per_sample\": -1}",
 	    "b12.json: flops_per_sample: expected a positive number");
+	bad_workload("b13.json", "{\"name\": \"b\",\n \"program\": "
+	    "\"p\\u0000/../x\"}",
+	    "b13.json: line 2: a NUL character is not allowed in a string");
 }
 
 /* Render one attempt of a campaign of the tuned workload. */
