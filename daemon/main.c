@@ -14,6 +14,7 @@
 #include "config.h"
 #include "control.h"
 #include "engine.h"
+#include "lockfile.h"
 #include "log.h"
 #include "report.h"
 #include "run.h"
@@ -30,6 +31,7 @@ struct hpod {
 	struct sched	*slurm;		/* made for the first Slurm campaign */
 	int		 nsched;	/* backends still open */
 	struct control	*control;
+	int		 lockfd;	/* the ledger's lock (lockfile.h) */
 	struct engine	**engines;
 	size_t		 nengines;
 	uv_signal_t	 sigterm, sigint, sighup;
@@ -409,6 +411,8 @@ main(int argc, char *argv[])
 	d.loop = uv_default_loop();
 	if ((d.ledger = run_ledger(d.cfg.ledger, 0, err, sizeof(err))) == NULL)
 		fatalx("%s", err);
+	if ((d.lockfd = lockfile_take(d.cfg.ledger, err, sizeof(err))) == -1)
+		fatalx("%s", err);
 	if ((d.local = run_backend(d.loop, "local", &d.cfg, err,
 	    sizeof(err))) == NULL)
 		fatalx("%s", err);
@@ -433,6 +437,7 @@ main(int argc, char *argv[])
 	if (uv_loop_close(d.loop) != 0)
 		log_warnx("event loop closed with handles still open");
 	ledger_close(d.ledger);
+	close(d.lockfd);
 	free(d.engines);
 	config_release(&d.cfg);
 	log_info("stopped");
