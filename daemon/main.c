@@ -105,6 +105,7 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 	env.run_dir = d->cfg.run_dir;
 	env.poll_interval = d->cfg.poll_interval;
 	env.driver = "daemon";
+	env.min_free = d->cfg.min_free;
 	env.progress = hpod_progress;
 	env.done = hpod_done;
 	env.arg = d;
