@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -87,6 +88,35 @@ attempt_write_params(const struct attempt *a, const char *params_json,
 	return rc;
 }
 
+/*
+ * Make the attempt's directory, its parents as needed.  The directory
+ * itself must be new: output files are appended to, so an old run's lines
+ * (another ledger's campaign of the same id and name, say) would be read
+ * as this attempt's.  Such a clash stops the campaign.
+ */
+static int
+attempt_mkdir(struct engine *e, const struct attempt *a, char *err,
+    size_t errlen)
+{
+	char	*parent = paths_dirname(a->dir);
+	int	 rc;
+
+	rc = paths_mkdir(parent, 0700);
+	free(parent);
+	if (rc == 0 && mkdir(a->dir, 0700) == 0)
+		return 0;
+	if (errno != EEXIST) {
+		snprintf(err, errlen, "mkdir %s: %s", a->dir, strerror(errno));
+		return -1;
+	}
+	snprintf(err, errlen, "attempt directory %s exists already (left by "
+	    "another ledger's campaign?); it is not reused: move it away or "
+	    "set another run_dir", a->dir);
+	if (e->stop_reason == NULL)
+		e->stop_reason = "an attempt directory exists already";
+	return -1;
+}
+
 /* Unlink an attempt from the active list and free it. */
 void
 attempt_forget(struct engine *e, struct attempt *a)
@@ -158,9 +188,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	a->next = e->active;
 	e->active = a;
 	e->nactive++;
-	if (paths_mkdir(a->dir, 0755) == -1) {
-		snprintf(err, sizeof(err), "mkdir %s: %s", a->dir,
-		    strerror(errno));
+	if (attempt_mkdir(e, a, err, sizeof(err)) == -1) {
 		attempt_submit_failed(e, a, err);
 		goto out;
 	}

@@ -49,6 +49,10 @@ static const struct conf_option conf_table[] = {
 	{ "slurm_array_min", CONF_INT, 0, 1000000, "2",
 	  offsetof(struct config, slurm_array_min),
 	  "submit at least this many alike trials as one job array (0: never)" },
+	{ "min_free", CONF_INT, 0, 1048576, "64",
+	  offsetof(struct config, min_free),
+	  "MiB that must stay free under run_dir and the ledger for new "
+	  "trials to start (0: no check)" },
 };
 #define CONF_N	(sizeof(conf_table) / sizeof(conf_table[0]))
 

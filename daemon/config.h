@@ -19,6 +19,7 @@ struct config {
 	long	 slurm_poll_min;	/* ms between slurmctld queries */
 	long	 slurm_poll_max;	/* ... at most, after back-off */
 	long	 slurm_array_min;	/* alike trials per job array, 0 = off */
+	long	 min_free;	/* MiB kept free under run_dir and ledger */
 };
 
 /*

@@ -565,7 +565,7 @@ engine_tick(uv_timer_t *t)
 		engine_cancel_all(e, CANCEL_BUDGET, 1);
 	while (!e->cancelled && e->stop_reason == NULL && !e->exhausted &&
 	    e->ntrials < e->spec->max_trials &&
-	    e->nactive < e->spec->max_parallel)
+	    e->nactive < e->spec->max_parallel && !diskfull_wait(e))
 		if ((rc = engine_new_trial(e)) == -1 || rc == 2)
 			break;
 	/* Waiting with nothing running would wait forever. */

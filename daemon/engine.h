@@ -31,6 +31,7 @@ struct engine_env {
 	const char	*run_dir;	/* attempt directories go below */
 	long		 poll_interval;	/* ms between output polls */
 	const char	*driver;	/* "daemon" or "foreground" */
+	long		 min_free;	/* MiB to keep free, 0: no check */
 	/* A line of progress ("trial 3: completed ..."); may be NULL. */
 	void		(*progress)(void *arg, struct engine *, const char *);
 	/* The campaign ended (finished or cancelled); may free the engine. */

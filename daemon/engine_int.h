@@ -57,6 +57,7 @@ struct engine {
 	int			 cancelled;
 	int			 detached;
 	int			 done;
+	int			 disk_low;	/* submissions paused (diskfull.c) */
 };
 
 /* engine.c */
@@ -90,5 +91,12 @@ void	 attempt_follow(struct attempt *, int final);
 /* Unlink an attempt from the engine's active list and free it. */
 void	 attempt_forget(struct engine *, struct attempt *);
 void	 attempt_free(struct attempt *);
+
+/* diskfull.c */
+/*
+ * Return 1 while the run directory's or the ledger's file system has less
+ * than min_free left: submit nothing then.  Says so once each way.
+ */
+int	 diskfull_wait(struct engine *);
 
 #endif

@@ -243,6 +243,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	env.run_dir = cfg->run_dir;
 	env.poll_interval = cfg->poll_interval;
 	env.driver = "foreground";
+	env.min_free = cfg->min_free;
 	env.progress = fg_progress;
 	env.done = fg_done;
 	env.arg = &fg;

@@ -15,6 +15,7 @@
 #include "control.h"
 #include "daemonize.h"
 #include "engine.h"
+#include "lockfile.h"
 #include "log.h"
 #include "report.h"
 #include "run.h"
@@ -31,6 +32,7 @@ struct hpod {
 	struct sched	*slurm;		/* made for the first Slurm campaign */
 	int		 nsched;	/* backends still open */
 	struct control	*control;
+	int		 lockfd;	/* the ledger's lock (lockfile.h) */
 	struct engine	**engines;
 	size_t		 nengines;
 	uv_signal_t	 sigterm, sigint, sighup;
@@ -104,6 +106,7 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 	env.run_dir = d->cfg.run_dir;
 	env.poll_interval = d->cfg.poll_interval;
 	env.driver = "daemon";
+	env.min_free = d->cfg.min_free;
 	env.progress = hpod_progress;
 	env.done = hpod_done;
 	env.arg = d;
@@ -409,6 +412,8 @@ main(int argc, char *argv[])
 	d.loop = uv_default_loop();
 	if ((d.ledger = run_ledger(d.cfg.ledger, 0, err, sizeof(err))) == NULL)
 		fatalx("%s", err);
+	if ((d.lockfd = lockfile_take(d.cfg.ledger, err, sizeof(err))) == -1)
+		fatalx("%s", err);
 	if ((d.local = run_backend(d.loop, "local", &d.cfg, err,
 	    sizeof(err))) == NULL)
 		fatalx("%s", err);
@@ -438,6 +443,7 @@ main(int argc, char *argv[])
 	if (uv_loop_close(d.loop) != 0)
 		log_warnx("event loop closed with handles still open");
 	ledger_close(d.ledger);
+	close(d.lockfd);
 	free(d.engines);
 	config_release(&d.cfg);
 	log_info("stopped");

@@ -165,7 +165,7 @@ paths_mkdir(const char *path, int mode)
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) == -1 && errno != EEXIST) {
+		if (mkdir(p, mode) == -1 && errno != EEXIST) {
 			free(p);
 			return -1;
 		}

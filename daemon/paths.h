@@ -24,7 +24,7 @@ char	**paths_progdirs(void);
  * beside the executable, DATADIR/workloads.
  */
 char	**paths_workdirs(const char *extra);
-/* mkdir -p with mode for the last component. Return 0 or -1 (errno). */
+/* mkdir -p; what it creates gets mode.  Return 0 or -1 (errno). */
 int	 paths_mkdir(const char *path, int mode);
 /* The directory part of path ("." if none). */
 char	*paths_dirname(const char *path);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "log.h"
 #include "paths.h"
@@ -47,13 +48,18 @@ run_bind(struct campaign_spec *s, const struct config *cfg, char *err,
 	return w;
 }
 
-/* Open a ledger, creating its directory when writing. */
+/*
+ * Open a ledger, creating its directory when writing.  A writer (hpod or
+ * `hpoctl run`) first sets umask 077: the ledger, the run directories and
+ * the trials' output it creates are its user's alone.
+ */
 struct ledger *
 run_ledger(const char *path, int readonly, char *err, size_t errlen)
 {
 	char	*dir;
 
 	if (!readonly) {
+		umask(077);
 		dir = paths_dirname(path);
 		if (paths_mkdir(dir, 0700) == -1) {
 			snprintf(err, errlen, "%s: %s", dir, strerror(errno));

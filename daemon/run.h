@@ -22,7 +22,11 @@
  */
 struct workload	*run_bind(struct campaign_spec *, const struct config *,
 		    char *err, size_t errlen);
-/* Open the ledger of cfg, creating its directory. */
+/*
+ * Open the ledger at path, creating its directory (0700) unless readonly.
+ * A writer sets the process's umask to 077 first, so that everything it
+ * and its trials create is private to its user.
+ */
 struct ledger	*run_ledger(const char *path, int readonly, char *err,
 		    size_t errlen);
 /* Create the backend a spec asks for ("local" or "slurm"). */

@@ -2,10 +2,12 @@
  * ledger.c: opening, migrating and closing the ledger, its errors and its
  * transactions.  The statement cache is in stmt.c.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ledger_int.h"
 
@@ -37,6 +39,13 @@ ledger_fail(struct ledger *l, const char *fmt, ...)
 		snprintf(l->err + n, sizeof(l->err) - n, ": %s",
 		    sqlite3_errmsg(l->db));
 	return -1;
+}
+
+/* The file the ledger is in. */
+const char *
+ledger_path(struct ledger *l)
+{
+	return sqlite3_db_filename(l->db, "main");
 }
 
 /* The last error message of this handle. */
@@ -245,11 +254,38 @@ ledger_setup(struct ledger *l)
 		return -1;
 	if (l->flags & LEDGER_READONLY)
 		return 0;
+	/* SQLite falls back to reading a file it cannot write: refuse that. */
+	if (sqlite3_db_readonly(l->db, "main") == 1)
+		return ledger_errorf(l, "cannot be written (a read-only file)");
 	if (ledger_wal(l) == -1 ||
 	    ledger_sql(l, "PRAGMA synchronous = NORMAL", "set synchronous")
 	    == -1)
 		return -1;
 	return v < latest ? ledger_migrate(l) : 0;
+}
+
+/*
+ * A writer needs the ledger and its directory (for the WAL and its index)
+ * writable; say which is not, rather than SQLite's "unable to open".
+ */
+static int
+ledger_writable(struct ledger *l, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+
+	if (access(path, W_OK) == -1 && errno != ENOENT)
+		return ledger_errorf(l, "cannot be written (%s)",
+		    strerror(errno));
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
+		    (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) == -1)
+		return ledger_errorf(l, "cannot be written: its directory "
+		    "'%s': %s", dir, strerror(errno));
+	return 0;
 }
 
 /* Open (and create or migrate, unless read-only) the ledger at path. */
@@ -266,10 +302,13 @@ ledger_open(const char *path, int flags, char *err, size_t errlen)
 	l->flags = flags;
 	oflags = (flags & LEDGER_READONLY) ? SQLITE_OPEN_READONLY :
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (!(flags & LEDGER_READONLY) && ledger_writable(l, path) == -1)
+		goto fail;
 	if (sqlite3_open_v2(path, &l->db, oflags, NULL) != SQLITE_OK)
 		ledger_fail(l, "open");
 	else if (ledger_setup(l) == 0)
 		return l;
+fail:
 	snprintf(err, errlen, "ledger '%s': %s", path, l->err);
 	ledger_close(l);
 	return NULL;

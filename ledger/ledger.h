@@ -29,6 +29,8 @@ struct ledger	*ledger_open(const char *path, int flags, char *err,
 void		 ledger_close(struct ledger *);
 /* The last error message of this handle. */
 const char	*ledger_error(const struct ledger *);
+/* The path of the ledger's file (owned by the ledger). */
+const char	*ledger_path(struct ledger *);
 /* Schema version (PRAGMA user_version) and the version this build writes. */
 int		 ledger_schema_version(struct ledger *);
 int		 ledger_schema_latest(void);

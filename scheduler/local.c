@@ -270,6 +270,19 @@ local_exited(uv_process_t *p, int64_t status, int sig)
 	int rc;
 
 	rc = result_read(j->dir, &r, err, sizeof(err));
+	if (rc == 0 && r.running && sig == 0) {
+		/*
+		 * hpo-trial ran the workload and exited with its status but
+		 * could not record it (a full disk): its exit status and this
+		 * moment are the outcome, not a lost job to run again.
+		 */
+		r.running = 0;
+		r.end = local_now();
+		r.exit_code = status > 128 && status < 128 + 65 ? -1 :
+		    (int)status;
+		r.signal = status > 128 && status < 128 + 65 ?
+		    (int)status - 128 : 0;
+	}
 	if (rc == 0 && !r.running) {
 		local_end_result(j, &r);
 		local_job_finish(j);
@@ -391,7 +404,7 @@ local_open_output(const struct ljob *j, const char *name, char *reason,
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", j->dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd == -1)
 		snprintf(reason, len, "cannot open '%s': %s", path,
 		    strerror(errno));

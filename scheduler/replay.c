@@ -156,7 +156,7 @@ replay_write(struct replay *r, const struct rjob *j, const char *key,
 		    strcmp(key, "run_stop") == 0 ? ", \"status\": \"success\"" :
 		    "");
 	if ((fd = open(j->out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-	    0644)) == -1)
+	    0600)) == -1)
 		return;
 	if (write(fd, line, (size_t)n) != n)
 		fprintf(stderr, "hpod: replay: %s: short write\n", j->out);

@@ -2,7 +2,8 @@
  * trial.c: hpo-trial, the wrapper that runs inside every job.  It records
  * the attempt in result.json before the workload starts, runs the workload
  * in its own process group, forwards signals to that group, enforces an
- * optional time limit, and records how the workload ended.
+ * optional time limit, ends what the workload left in its group when it
+ * exits, and records how the workload ended.
  *
  * The wrapper waits with every interesting signal blocked and collects them
  * with sigtimedwait(), so it needs no handlers and no global state.
@@ -23,6 +24,7 @@
 #include "result.h"
 
 #define TRIAL_GRACE	10	/* seconds from SIGTERM to SIGKILL */
+#define TRIAL_REAP_GRACE 2	/* the same for what the workload left */
 #define TRIAL_EX_USAGE	64	/* sysexits.h EX_USAGE */
 #define TRIAL_EX_IOERR	74	/* sysexits.h EX_IOERR */
 #define TRIAL_EX_NOEXEC	127	/* the shell's "command not found" */
@@ -103,7 +105,7 @@ trial_output(const char *dir, const char *name, int fd)
 	int out;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if ((out = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644)) == -1) {
+	if ((out = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600)) == -1) {
 		fprintf(stderr, "hpo-trial: %s: %s\n", path, strerror(errno));
 		exit(TRIAL_EX_IOERR);
 	}
@@ -349,6 +351,26 @@ trial_wait(struct trial *t)
 	}
 }
 
+/*
+ * The workload's main process has ended: end what it left behind in its
+ * process group (`sleep 300 &` in a script), SIGTERM first, SIGKILL after
+ * TRIAL_REAP_GRACE seconds.  The group's id stays reserved while any
+ * member lives, so signalling it after the leader is reaped is safe.
+ */
+static void
+trial_reap_group(const struct trial *t)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	double until;
+
+	if (t->child <= 0 || kill(-t->child, SIGTERM) == -1)
+		return;
+	until = trial_now(CLOCK_MONOTONIC) + TRIAL_REAP_GRACE;
+	while (kill(-t->child, 0) == 0 && trial_now(CLOCK_MONOTONIC) < until)
+		nanosleep(&nap, NULL);
+	kill(-t->child, SIGKILL);
+}
+
 /* Run the workload and exit with its exit code (128 + signal if killed). */
 int
 main(int argc, char **argv)
@@ -372,6 +394,7 @@ main(int argc, char **argv)
 		status = TRIAL_EX_NOEXEC << 8;
 	} else
 		status = trial_wait(&t);
+	trial_reap_group(&t);
 
 	t.res.running = 0;
 	t.res.end = trial_now(CLOCK_REALTIME);
