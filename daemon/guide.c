@@ -332,6 +332,8 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 				    g->trials[i].params_json);
 	}
 	row->success_rate = guide_rate(row->successes, row->runs);
+	guide_ci_wilson(row->successes, row->runs, GUIDE_Z, &row->rate_low,
+	    &row->rate_high);
 	guide_stats(row->epochs_list, row->nepochs, &row->epochs);
 	guide_stats(ttt, nttt, &row->ttt);
 	free(ttt);

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "guide.h"
+#include "rcp.h"
 #include "report_int.h"
 #include "space.h"
 
@@ -53,6 +54,10 @@ guide_json_row(const struct guide_row *r)
 	cJSON_AddNumberToObject(o, "runs", r->runs);
 	cJSON_AddNumberToObject(o, "successes", r->successes);
 	report_json_number(o, "success_rate", r->runs > 0, r->success_rate);
+	report_json_number(o, "success_rate_ci_low", r->runs > 0,
+	    r->rate_low);
+	report_json_number(o, "success_rate_ci_high", r->runs > 0,
+	    r->rate_high);
 	s = cJSON_AddObjectToObject(o, "epochs");
 	report_json_number(s, "olympic_mean", r->epochs.n > 0,
 	    r->epochs.olympic_mean);
@@ -60,11 +65,16 @@ guide_json_row(const struct guide_row *r)
 	report_json_number(s, "std", r->epochs.n > 0, r->epochs.std);
 	report_json_number(s, "min", r->epochs.n > 0, r->epochs.min);
 	report_json_number(s, "max", r->epochs.n > 0, r->epochs.max);
+	report_json_number(s, "ci_low", r->epochs.has_ci, r->epochs.ci_low);
+	report_json_number(s, "ci_high", r->epochs.has_ci, r->epochs.ci_high);
 	s = cJSON_AddObjectToObject(o, "time_to_target_s");
 	report_json_number(s, "olympic_mean", r->ttt.n > 0,
 	    r->ttt.olympic_mean);
+	report_json_number(s, "mean", r->ttt.n > 0, r->ttt.mean);
 	report_json_number(s, "min", r->ttt.n > 0, r->ttt.min);
 	report_json_number(s, "max", r->ttt.n > 0, r->ttt.max);
+	report_json_number(s, "ci_low", r->ttt.has_ci, r->ttt.ci_low);
+	report_json_number(s, "ci_high", r->ttt.has_ci, r->ttt.ci_high);
 	report_json_number(o, "samples_per_s", r->samples_per_s > 0,
 	    r->samples_per_s);
 	s = cJSON_AddObjectToObject(o, "trials");
@@ -103,6 +113,11 @@ guide_table_json(const struct guide *g)
 		cJSON_AddNullToObject(root, "seeds");
 		cJSON_AddNullToObject(root, "min_successes");
 	}
+	o = cJSON_AddObjectToObject(root, "intervals");
+	cJSON_AddNumberToObject(o, "level", GUIDE_LEVEL);
+	cJSON_AddStringToObject(o, "epochs", "student-t");
+	cJSON_AddStringToObject(o, "time_to_target", "student-t");
+	cJSON_AddStringToObject(o, "success_rate", "wilson");
 	rows = cJSON_AddArrayToObject(root, "rows");
 	for (i = 0; i < g->nrows; i++)
 		cJSON_AddItemToArray(rows, guide_json_row(&g->rows[i]));
@@ -112,6 +127,62 @@ guide_table_json(const struct guide *g)
 	report_json_number(o, "gpu_hours", 1, g->total.gpu_seconds / 3600);
 	report_json_number(o, "cpu_hours", 1, g->total.cpu_seconds / 3600);
 	return root;
+}
+
+/* A [low, high] pair, or null. */
+static void
+guide_json_pair(cJSON *o, const char *k, int has, double lo, double hi)
+{
+	cJSON	*a;
+
+	if (!has) {
+		cJSON_AddNullToObject(o, k);
+		return;
+	}
+	a = cJSON_AddArrayToObject(o, k);
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(lo));
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(hi));
+}
+
+/*
+ * The statistics of an RCP entry: those rcp_checker derives from the
+ * epochs (RCP Mean, RCP Stdev, Min Epochs and Max Speedup for as many
+ * submission runs as the row has), and the table's own figures under
+ * "hpod": runs, success rate and the intervals.
+ */
+static void
+guide_rcp_stats(cJSON *o, const struct guide_row *r)
+{
+	struct rcp_point	 p;
+	cJSON			*h;
+
+	memset(&p, 0, sizeof(p));
+	p.n = r->nepochs;
+	if ((p.epochs = calloc(p.n + 1, sizeof(double))) == NULL)
+		abort();
+	memcpy(p.epochs, r->epochs_list, p.n * sizeof(double));
+	rcp_point_stats(&p, r->runs > 3 ? r->runs : 3);
+	free(p.epochs);
+	report_json_number(o, "RCP Mean", 1, p.mean);
+	report_json_number(o, "RCP Stdev", 1, p.stdev);
+	report_json_number(o, "Min Epochs", 1, p.min_epochs);
+	report_json_number(o, "Max Speedup", 1, p.max_speedup);
+	h = cJSON_AddObjectToObject(o, "hpod");
+	cJSON_AddNumberToObject(h, "runs", r->runs);
+	cJSON_AddNumberToObject(h, "successes", r->successes);
+	report_json_number(h, "success_rate", r->runs > 0, r->success_rate);
+	guide_json_pair(h, "success_rate_ci", r->runs > 0, r->rate_low,
+	    r->rate_high);
+	report_json_number(h, "epochs_mean", r->epochs.n > 0, r->epochs.mean);
+	guide_json_pair(h, "epochs_ci", r->epochs.has_ci, r->epochs.ci_low,
+	    r->epochs.ci_high);
+	report_json_number(h, "time_to_target_s", r->ttt.n > 0,
+	    r->ttt.olympic_mean);
+	guide_json_pair(h, "time_to_target_ci_s", r->ttt.has_ci,
+	    r->ttt.ci_low, r->ttt.ci_high);
+	cJSON_AddNumberToObject(h, "level", GUIDE_LEVEL);
+	cJSON_AddStringToObject(h, "intervals", "success rate: Wilson; "
+	    "epochs and time to target: Student t of the mean");
 }
 
 /*
@@ -141,6 +212,7 @@ guide_rcp(const struct guide *g)
 			space_shortest(r->epochs_list[j], num, sizeof(num));
 			cJSON_AddItemToArray(a, cJSON_CreateRaw(num));
 		}
+		guide_rcp_stats(o, r);
 		h = cJSON_AddObjectToObject(o, "Hyperparams");
 		cJSON_AddNumberToObject(h, "global_batch_size",
 		    (double)r->batch_size);
@@ -222,18 +294,30 @@ guide_num(char *buf, size_t len, int has, int prec, double v)
 
 /* The cells shared by the text and Markdown tables. */
 struct guide_cells {
-	char	 batch[32], ranks[48], conf[8], ok[32], rate[16];
-	char	 epochs[80], range[48], ttt[32], sps[32], trials[32];
+	char	 batch[32], ranks[48], conf[8], ok[32], rate[48];
+	char	 epochs[96], range[48], ttt[96], sps[32], trials[32];
 	char	 cost[64];
 };
+
+/* A figure and its interval, "x [lo,hi]", or "x" without one, or "-". */
+static void
+guide_ci_cell(char *buf, size_t len, int has, int prec, double v,
+    int has_ci, double lo, double hi)
+{
+	if (!has || !isfinite(v))
+		snprintf(buf, len, "-");
+	else if (has_ci)
+		snprintf(buf, len, "%.*f [%.*f,%.*f]", prec, v, prec, lo, prec,
+		    hi);
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+}
 
 /* Fill the cells of a row. */
 static void
 guide_cells(const struct guide *g, const struct guide_row *r, int which,
     struct guide_cells *c)
 {
-	char	 a[32], b[32];
-
 	snprintf(c->batch, sizeof(c->batch), "%ld", r->batch_size);
 	if (r->ranks > 0)
 		snprintf(c->ranks, sizeof(c->ranks), "%dx%ld", r->ranks,
@@ -243,26 +327,34 @@ guide_cells(const struct guide *g, const struct guide_row *r, int which,
 	snprintf(c->conf, sizeof(c->conf), "%s", !g->scaling ? "-" :
 	    r->confirmed ? "yes" : "no");
 	snprintf(c->ok, sizeof(c->ok), "%d/%d", r->successes, r->runs);
-	guide_num(c->rate, sizeof(c->rate), r->runs > 0, 2, r->success_rate);
-	guide_num(a, sizeof(a), r->epochs.n > 0, 2, r->epochs.olympic_mean);
-	guide_num(b, sizeof(b), r->epochs.n > 0, 2, r->epochs.std);
-	if (r->epochs.n > 0)
-		snprintf(c->epochs, sizeof(c->epochs), "%s +-%s", a, b);
-	else
-		snprintf(c->epochs, sizeof(c->epochs), "-");
+	guide_ci_cell(c->rate, sizeof(c->rate), r->runs > 0, 2,
+	    r->success_rate, r->runs > 0, r->rate_low, r->rate_high);
+	guide_ci_cell(c->epochs, sizeof(c->epochs), r->epochs.n > 0, 2,
+	    r->epochs.olympic_mean, r->epochs.has_ci, r->epochs.ci_low,
+	    r->epochs.ci_high);
 	if (r->epochs.n > 0)
 		snprintf(c->range, sizeof(c->range), "%g-%g", r->epochs.min,
 		    r->epochs.max);
 	else
 		snprintf(c->range, sizeof(c->range), "-");
-	guide_num(c->ttt, sizeof(c->ttt), r->ttt.n > 0, 1,
-	    r->ttt.olympic_mean);
+	guide_ci_cell(c->ttt, sizeof(c->ttt), r->ttt.n > 0, 1,
+	    r->ttt.olympic_mean, r->ttt.has_ci, r->ttt.ci_low, r->ttt.ci_high);
 	guide_num(c->sps, sizeof(c->sps), r->samples_per_s > 0, 0,
 	    r->samples_per_s);
 	snprintf(c->trials, sizeof(c->trials), "%d+%d", r->trials_tuning,
 	    r->trials_confirm);
 	snprintf(c->cost, sizeof(c->cost), "%.4f+%.4f",
 	    guide_hours(&r->tuning, which), guide_hours(&r->confirm, which));
+}
+
+/* The line that says which intervals the table gives. */
+static void
+guide_intervals(FILE *f, const char *pre)
+{
+	fprintf(f, "%sintervals: %.0f%%; success rate: Wilson score; "
+	    "epochs and time to target: olympic mean, then the Student t "
+	    "interval of the mean over the runs that reached the target\n",
+	    pre, GUIDE_LEVEL * 100);
 }
 
 /* The lines above the table: what it is about. */
@@ -280,6 +372,7 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 	else
 		fprintf(f, "%sordinary campaign: the runs of a batch size are "
 		    "its trials; hyperparameters of its best trial\n", pre);
+	guide_intervals(f, pre);
 }
 
 /* The total line. */
@@ -303,14 +396,14 @@ guide_text(const struct guide *g)
 
 	snprintf(hdr, sizeof(hdr), "%s(T+C)", guide_unit(g, &which));
 	guide_head(g, f, "");
-	fprintf(f, "%6s  %-9s  %4s  %7s  %4s  %-14s  %-9s  %8s  %9s  %6s  "
-	    "%-15s  %s\n", "BATCH", "RANKSxLB", "CONF", "OK/RUNS", "RATE",
-	    "EPOCHS", "MIN-MAX", "TTT-S", "SAMPLES/S", "TRIALS", hdr,
-	    "PARAMETERS");
+	fprintf(f, "%6s  %-9s  %4s  %7s  %-16s  %-20s  %-9s  %-17s  %9s  "
+	    "%6s  %-15s  %s\n", "BATCH", "RANKSxLB", "CONF", "OK/RUNS",
+	    "RATE [95%CI]", "EPOCHS [95%CI]", "MIN-MAX", "TTT-S [95%CI]",
+	    "SAMPLES/S", "TRIALS", hdr, "PARAMETERS");
 	for (i = 0; i < g->nrows; i++) {
 		guide_cells(g, &g->rows[i], which, &c);
-		fprintf(f, "%6s  %-9s  %4s  %7s  %4s  %-14s  %-9s  %8s  %9s  "
-		    "%6s  %-15s  ", c.batch, c.ranks, c.conf, c.ok, c.rate,
+		fprintf(f, "%6s  %-9s  %4s  %7s  %-16s  %-20s  %-9s  %-17s  "
+		    "%9s  %6s  %-15s  ", c.batch, c.ranks, c.conf, c.ok, c.rate,
 		    c.epochs, c.range, c.ttt, c.sps, c.trials, c.cost);
 		guide_params_text(g, &g->rows[i], f);
 		fputc('\n', f);
@@ -334,8 +427,8 @@ guide_markdown(const struct guide *g)
 	unit = guide_unit(g, &which);
 	guide_head(g, f, "");
 	fprintf(f, "\n| batch | ranks x local | confirmed | reached/runs | "
-	    "success rate | epochs (olympic mean +- std) | epochs min-max | "
-	    "time to target (s) | samples/s | trials (tuning+confirm) | "
+	    "success rate [95%% CI] | epochs [95%% CI] | epochs min-max | "
+	    "time to target (s) [95%% CI] | samples/s | trials (tuning+confirm) | "
 	    "%s (tuning+confirm) | hyperparameters |\n", unit);
 	fprintf(f, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	    "---|\n");
@@ -381,8 +474,10 @@ guide_csv(const struct guide *g)
 	const char		*s;
 
 	fprintf(f, "batch_size,ranks,local_batch,confirmed,runs,successes,"
-	    "success_rate,epochs_olympic_mean,epochs_mean,epochs_std,"
-	    "epochs_min,epochs_max,ttt_olympic_mean_s,ttt_min_s,ttt_max_s,"
+	    "success_rate,success_rate_ci_low,success_rate_ci_high,"
+	    "epochs_olympic_mean,epochs_mean,epochs_std,epochs_min,epochs_max,"
+	    "epochs_ci_low,epochs_ci_high,ttt_olympic_mean_s,ttt_mean_s,"
+	    "ttt_min_s,ttt_max_s,ttt_ci_low_s,ttt_ci_high_s,"
 	    "samples_per_s,trials_tuning,trials_confirm,tuning_node_hours,"
 	    "tuning_gpu_hours,tuning_cpu_hours,confirm_node_hours,"
 	    "confirm_gpu_hours,confirm_cpu_hours,total_node_hours,"
@@ -394,14 +489,21 @@ guide_csv(const struct guide *g)
 		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
 		fprintf(f, ",%d,%d,%d", r->confirmed, r->runs, r->successes);
 		guide_csv_num(f, r->runs > 0, r->success_rate);
+		guide_csv_num(f, r->runs > 0, r->rate_low);
+		guide_csv_num(f, r->runs > 0, r->rate_high);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.olympic_mean);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.mean);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.std);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.min);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.max);
+		guide_csv_num(f, r->epochs.has_ci, r->epochs.ci_low);
+		guide_csv_num(f, r->epochs.has_ci, r->epochs.ci_high);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.olympic_mean);
+		guide_csv_num(f, r->ttt.n > 0, r->ttt.mean);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.min);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.max);
+		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_low);
+		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_high);
 		guide_csv_num(f, r->samples_per_s > 0, r->samples_per_s);
 		fprintf(f, ",%d,%d", r->trials_tuning, r->trials_confirm);
 		guide_csv_cost(f, &r->tuning);

@@ -411,7 +411,10 @@ test_formats(struct ledger *l)
 		    (cJSON_GetObjectItem(e, r->string)->type & 0xff) !=
 		    (r->type & 0xff))
 			same = 0;
-	ok(same && cJSON_GetArraySize(e) == cJSON_GetArraySize(fe),
+	/* And rcp_checker's four statistics and hpod's figures. */
+	ok(same && cJSON_GetArraySize(e) == cJSON_GetArraySize(fe) + 5 &&
+	    cJSON_IsNumber(cJSON_GetObjectItem(e, "Min Epochs")) &&
+	    cJSON_IsObject(cJSON_GetObjectItem(e, "hpod")),
 	    "RCP entry has the fixture's members with the same types");
 	h = cJSON_GetObjectItem(e, "Hyperparams");
 	fh = cJSON_GetObjectItem(fe, "Hyperparams");
