@@ -144,6 +144,11 @@ struct guide {
 	double		 flops, valid_flops, quality_ratio;
 
 	struct guide_check checks[GUIDE_NCHECKS];
+
+	/* A table of published results (guide_mllog()): no ledger, no cost. */
+	int		 published;
+	const char	*epoch_unit;	/* "epochs", or "samples" (openfold) */
+	int		 nsets;		/* result folders read */
 };
 
 /*
@@ -188,6 +193,19 @@ int	 guide_meets(double value, int maximize, double target);
 double	 guide_quality_ratio(double achieved, int maximize, double target);
 /* FLOPS * q^5 (HPC AI500, n = 5). */
 double	 guide_valid_flops(double flops, double q);
+
+/*
+ * The guideline tables of published MLPerf results (guide_mllog.c): the
+ * result folders dirs (result_*.txt, scored by score.h with rule) grouped
+ * by benchmark, one table each in *out (*n of them, by name), and by
+ * global batch size, one row each: runs, successes, epochs to target and
+ * time to train of the runs that reached it, and the hyperparameters the
+ * logs declare (their opt_* keys).  Return 0, or -1 with err naming the
+ * folder or file at fault.  guide_release() each, then free(*out).
+ */
+struct score_rule;
+int	 guide_mllog(char **dirs, int n, const struct score_rule *,
+	    struct guide **out, size_t *nout, char *err, size_t errlen);
 
 /* The report's parts that come from the guide (guide_report.c). */
 struct cJSON;

@@ -140,7 +140,8 @@ guide_ci_wilson(int successes, int runs, double z, double *lo, double *hi)
 	p = successes / n;
 	c = (p + z2 / (2 * n)) / (1 + z2 / n);
 	h = z / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-	*lo = fmax(0, c - h);
-	*hi = fmin(1, c + h);
+	/* Exact at the ends: no success, or no failure. */
+	*lo = successes == 0 ? 0 : fmax(0, c - h);
+	*hi = successes == runs ? 1 : fmin(1, c + h);
 	return 1;
 }

@@ -39,9 +39,9 @@ guide_json_params(const struct guide_row *r)
 	return p;
 }
 
-/* One row as a JSON object. */
+/* One row as a JSON object; published results have no trials or cost. */
 static cJSON *
-guide_json_row(const struct guide_row *r)
+guide_json_row(const struct guide *g, const struct guide_row *r)
 {
 	cJSON	*o = cJSON_CreateObject(), *s;
 
@@ -77,6 +77,11 @@ guide_json_row(const struct guide_row *r)
 	report_json_number(s, "ci_high", r->ttt.has_ci, r->ttt.ci_high);
 	report_json_number(o, "samples_per_s", r->samples_per_s > 0,
 	    r->samples_per_s);
+	if (g->published) {
+		cJSON_AddNullToObject(o, "trials");
+		cJSON_AddNullToObject(o, "cost");
+		return o;
+	}
 	s = cJSON_AddObjectToObject(o, "trials");
 	cJSON_AddNumberToObject(s, "tuning", r->trials_tuning);
 	cJSON_AddNumberToObject(s, "confirm", r->trials_confirm);
@@ -94,6 +99,17 @@ guide_table_json(const struct guide *g)
 	cJSON	*root = cJSON_CreateObject(), *o, *rows;
 	size_t	 i;
 
+	if (g->published) {
+		o = cJSON_AddObjectToObject(root, "published");
+		cJSON_AddStringToObject(o, "benchmark", g->c.workload);
+		cJSON_AddStringToObject(o, "metric", g->c.metric);
+		cJSON_AddStringToObject(o, "goal", g->c.maximize ? "max" :
+		    "min");
+		cJSON_AddNumberToObject(o, "target", g->c.target);
+		cJSON_AddStringToObject(o, "epoch_unit", g->epoch_unit);
+		cJSON_AddNumberToObject(o, "result_folders", g->nsets);
+		cJSON_AddNumberToObject(o, "runs", g->total_trials);
+	}
 	o = cJSON_AddObjectToObject(root, "campaign");
 	cJSON_AddNumberToObject(o, "id", (double)g->c.id);
 	cJSON_AddStringToObject(o, "name", g->c.name);
@@ -120,7 +136,11 @@ guide_table_json(const struct guide *g)
 	cJSON_AddStringToObject(o, "success_rate", "wilson");
 	rows = cJSON_AddArrayToObject(root, "rows");
 	for (i = 0; i < g->nrows; i++)
-		cJSON_AddItemToArray(rows, guide_json_row(&g->rows[i]));
+		cJSON_AddItemToArray(rows, guide_json_row(g, &g->rows[i]));
+	if (g->published) {
+		cJSON_AddNullToObject(root, "total");
+		return root;
+	}
 	o = cJSON_AddObjectToObject(root, "total");
 	cJSON_AddNumberToObject(o, "trials", g->total_trials);
 	report_json_number(o, "node_hours", 1, g->total.node_seconds / 3600);
@@ -202,8 +222,8 @@ guide_rcp(const struct guide *g)
 		r = &g->rows[i];
 		if (r->nepochs == 0 || (g->scaling && !r->confirmed))
 			continue;
-		snprintf(key, sizeof(key), "%s_hpod_%ld", g->c.workload,
-		    r->batch_size);
+		snprintf(key, sizeof(key), "%s_%s_%ld", g->c.workload,
+		    g->published ? "mllog" : "hpod", r->batch_size);
 		o = cJSON_AddObjectToObject(root, key);
 		cJSON_AddStringToObject(o, "Benchmark", g->c.workload);
 		cJSON_AddNumberToObject(o, "BS", (double)r->batch_size);
@@ -265,6 +285,7 @@ guide_params_text(const struct guide *g, const struct guide_row *r,
     FILE *f)
 {
 	cJSON	*p = guide_json_params(r), *v;
+	char	*t;
 	int	 n = 0;
 
 	cJSON_ArrayForEach(v, p) {
@@ -276,6 +297,11 @@ guide_params_text(const struct guide *g, const struct guide_row *r,
 		else if (cJSON_IsNumber(v))
 			fprintf(f, "%s%s=%.6g", n++ ? " " : "", v->string,
 			    v->valuedouble);
+		else if ((t = cJSON_PrintUnformatted(v)) != NULL) {
+			/* A logged list or flag: opt_betas=[0.9,0.999]. */
+			fprintf(f, "%s%s=%s", n++ ? " " : "", v->string, t);
+			cJSON_free(t);
+		}
 	}
 	if (n == 0)
 		fputs("-", f);
@@ -341,6 +367,11 @@ guide_cells(const struct guide *g, const struct guide_row *r, int which,
 	    r->ttt.olympic_mean, r->ttt.has_ci, r->ttt.ci_low, r->ttt.ci_high);
 	guide_num(c->sps, sizeof(c->sps), r->samples_per_s > 0, 0,
 	    r->samples_per_s);
+	if (g->published) {
+		snprintf(c->trials, sizeof(c->trials), "-");
+		snprintf(c->cost, sizeof(c->cost), "-");
+		return;
+	}
 	snprintf(c->trials, sizeof(c->trials), "%d+%d", r->trials_tuning,
 	    r->trials_confirm);
 	snprintf(c->cost, sizeof(c->cost), "%.4f+%.4f",
@@ -361,6 +392,17 @@ guide_intervals(FILE *f, const char *pre)
 static void
 guide_head(const struct guide *g, FILE *f, const char *pre)
 {
+	if (g->published) {
+		fprintf(f, "%sguideline table of published results: benchmark "
+		    "%s, %s %s %g, %d runs in %d result folder%s; epochs to "
+		    "target in %s; hyperparameters as the logs declare them "
+		    "(opt_*); the logs carry no cost\n", pre, g->c.workload,
+		    g->c.metric, g->c.maximize ? ">=" : "<=", g->c.target,
+		    g->total_trials, g->nsets, g->nsets == 1 ? "" : "s",
+		    g->epoch_unit);
+		guide_intervals(f, pre);
+		return;
+	}
 	fprintf(f, "%sguideline table of campaign %s (id %lld): workload %s, "
 	    "%s %s %g\n", pre, g->c.name, (long long)g->c.id, g->c.workload,
 	    g->c.metric, g->c.maximize ? ">=" : "<=", g->c.target);
@@ -379,6 +421,8 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 static void
 guide_foot(const struct guide *g, FILE *f)
 {
+	if (g->published)
+		return;
 	fprintf(f, "total: %d trials, %.4f node-hours, %.4f GPU-hours, "
 	    "%.4f CPU-hours\n", g->total_trials, g->total.node_seconds / 3600,
 	    g->total.gpu_seconds / 3600, g->total.cpu_seconds / 3600);
@@ -394,7 +438,8 @@ guide_text(const struct guide *g)
 	FILE			*f = open_memstream(&buf, &len);
 	int			 which;
 
-	snprintf(hdr, sizeof(hdr), "%s(T+C)", guide_unit(g, &which));
+	snprintf(hdr, sizeof(hdr), "%s(T+C)", g->published ? "COST" :
+	    guide_unit(g, &which));
 	guide_head(g, f, "");
 	fprintf(f, "%6s  %-9s  %4s  %7s  %-16s  %-20s  %-9s  %-17s  %9s  "
 	    "%6s  %-15s  %s\n", "BATCH", "RANKSxLB", "CONF", "OK/RUNS",
@@ -424,7 +469,7 @@ guide_markdown(const struct guide *g)
 	const char		*unit;
 	int			 which;
 
-	unit = guide_unit(g, &which);
+	unit = g->published ? "cost" : guide_unit(g, &which);
 	guide_head(g, f, "");
 	fprintf(f, "\n| batch | ranks x local | confirmed | reached/runs | "
 	    "success rate [95%% CI] | epochs [95%% CI] | epochs min-max | "
@@ -473,6 +518,8 @@ guide_csv(const struct guide *g)
 	FILE			*f = open_memstream(&buf, &len);
 	const char		*s;
 
+	if (g->published)
+		fputs("benchmark,", f);
 	fprintf(f, "batch_size,ranks,local_batch,confirmed,runs,successes,"
 	    "success_rate,success_rate_ci_low,success_rate_ci_high,"
 	    "epochs_olympic_mean,epochs_mean,epochs_std,epochs_min,epochs_max,"
@@ -484,6 +531,8 @@ guide_csv(const struct guide *g)
 	    "total_gpu_hours,total_cpu_hours,params\n");
 	for (i = 0; i < g->nrows; i++) {
 		r = &g->rows[i];
+		if (g->published)
+			fprintf(f, "%s,", g->c.workload);
 		fprintf(f, "%ld", r->batch_size);
 		guide_csv_num(f, r->ranks > 0, r->ranks);
 		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
@@ -505,10 +554,15 @@ guide_csv(const struct guide *g)
 		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_low);
 		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_high);
 		guide_csv_num(f, r->samples_per_s > 0, r->samples_per_s);
-		fprintf(f, ",%d,%d", r->trials_tuning, r->trials_confirm);
-		guide_csv_cost(f, &r->tuning);
-		guide_csv_cost(f, &r->confirm);
-		guide_csv_cost(f, &r->total);
+		if (g->published)	/* no trials, no cost: empty */
+			fputs(",,,,,,,,,,,", f);
+		else {
+			fprintf(f, ",%d,%d", r->trials_tuning,
+			    r->trials_confirm);
+			guide_csv_cost(f, &r->tuning);
+			guide_csv_cost(f, &r->confirm);
+			guide_csv_cost(f, &r->total);
+		}
 		fputs(",\"", f);
 		for (s = r->params_json ? r->params_json : "{}"; *s; s++) {
 			if (*s == '"')

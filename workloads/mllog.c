@@ -55,6 +55,10 @@ mllog_decode(const cJSON *o, struct mllog_event *ev, char *err,
 		ev->num = cJSON_IsTrue(j) ? 1 : 0;
 	} else
 		mllog_copy(j, ev->str, sizeof(ev->str));
+	if ((cJSON_IsBool(j) || cJSON_IsArray(j) || cJSON_IsObject(j)) &&
+	    !cJSON_PrintPreallocated((cJSON *)j, ev->value_json,
+	    sizeof(ev->value_json), 0))
+		ev->value_json[0] = '\0';
 
 	md = cJSON_GetObjectItemCaseSensitive(o, "metadata");
 	if (cJSON_IsObject(md)) {

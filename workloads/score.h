@@ -28,7 +28,7 @@ struct score_rule {
 	double		 target;
 };
 
-/* One scored run.  score_run_release() frees file. */
+/* One scored run.  score_run_release() frees file and hparams. */
 struct score_run {
 	char		*file;		/* the name it was read as */
 	char		 benchmark[128];	/* submission_benchmark, "" if none */
@@ -47,6 +47,8 @@ struct score_run {
 	double		 epochs;	/* epoch_num of the first on target */
 	double		 ttt_ms;	/* run_stop - run_start */
 	char		 status[32];	/* run_stop's status, "" if none */
+	char		*hparams;	/* the opt_* keys logged before
+					   run_stop, a JSON object */
 };
 
 /* A set of runs scored together. */
