@@ -63,6 +63,7 @@ struct guide_row {
 	char		*params_json;	/* hyperparameters found, or NULL */
 	int		 params_trial;	/* whose they are, -1 if none */
 	int		 confirmed;
+	int		 candidates;	/* configurations confirmed (scaling) */
 	int		 runs, successes;
 	double		 success_rate;	/* NAN when runs == 0 */
 	double		 rate_low, rate_high;	/* Wilson, when runs > 0 */

@@ -51,6 +51,11 @@ guide_json_row(const struct guide *g, const struct guide_row *r)
 	    (double)r->local_batch);
 	cJSON_AddItemToObject(o, "params", guide_json_params(r));
 	cJSON_AddBoolToObject(o, "confirmed", r->confirmed);
+	if (g->scaling) {
+		cJSON_AddNumberToObject(o, "candidates", r->candidates);
+		report_json_number(o, "candidate_trial", r->params_trial >= 0,
+		    r->params_trial);
+	}
 	cJSON_AddNumberToObject(o, "runs", r->runs);
 	cJSON_AddNumberToObject(o, "successes", r->successes);
 	report_json_number(o, "success_rate", r->runs > 0, r->success_rate);
@@ -320,7 +325,7 @@ guide_num(char *buf, size_t len, int has, int prec, double v)
 
 /* The cells shared by the text and Markdown tables. */
 struct guide_cells {
-	char	 batch[32], ranks[48], conf[8], ok[32], rate[48];
+	char	 batch[32], ranks[48], conf[24], ok[32], rate[48];
 	char	 epochs[96], range[48], ttt[96], sps[32], trials[32];
 	char	 cost[64];
 };
@@ -350,8 +355,13 @@ guide_cells(const struct guide *g, const struct guide_row *r, int which,
 		    r->local_batch);
 	else
 		snprintf(c->ranks, sizeof(c->ranks), "-");
-	snprintf(c->conf, sizeof(c->conf), "%s", !g->scaling ? "-" :
-	    r->confirmed ? "yes" : "no");
+	/* "yes#2": the second configuration confirmed passed. */
+	if (g->scaling && r->candidates > 1)
+		snprintf(c->conf, sizeof(c->conf), "%s#%d", r->confirmed ?
+		    "yes" : "no", r->candidates);
+	else
+		snprintf(c->conf, sizeof(c->conf), "%s", !g->scaling ? "-" :
+		    r->confirmed ? "yes" : "no");
 	snprintf(c->ok, sizeof(c->ok), "%d/%d", r->successes, r->runs);
 	guide_ci_cell(c->rate, sizeof(c->rate), r->runs > 0, 2,
 	    r->success_rate, r->runs > 0, r->rate_low, r->rate_high);
@@ -409,7 +419,9 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 	if (g->scaling)
 		fprintf(f, "%sscaling campaign: learning rate by the %s rule on "
 		    "%s; %d confirmation runs per batch size, %d must reach "
-		    "the target\n", pre, g->lr_rule, g->lr_param ?
+		    "the target; CONF yes#k: the k-th configuration "
+		    "confirmed passed, the runs of the others are in the "
+		    "cost\n", pre, g->lr_rule, g->lr_param ?
 		    g->lr_param : "-", g->seeds, g->min_successes);
 	else
 		fprintf(f, "%sordinary campaign: the runs of a batch size are "
@@ -436,18 +448,18 @@ guide_text(const struct guide *g)
 	char			*buf = NULL, hdr[32];
 	size_t			 len = 0, i;
 	FILE			*f = open_memstream(&buf, &len);
-	int			 which;
+	int			 which = 2;
 
 	snprintf(hdr, sizeof(hdr), "%s(T+C)", g->published ? "COST" :
 	    guide_unit(g, &which));
 	guide_head(g, f, "");
-	fprintf(f, "%6s  %-9s  %4s  %7s  %-16s  %-20s  %-9s  %-17s  %9s  "
+	fprintf(f, "%6s  %-9s  %5s  %7s  %-16s  %-20s  %-9s  %-17s  %9s  "
 	    "%6s  %-15s  %s\n", "BATCH", "RANKSxLB", "CONF", "OK/RUNS",
 	    "RATE [95%CI]", "EPOCHS [95%CI]", "MIN-MAX", "TTT-S [95%CI]",
 	    "SAMPLES/S", "TRIALS", hdr, "PARAMETERS");
 	for (i = 0; i < g->nrows; i++) {
 		guide_cells(g, &g->rows[i], which, &c);
-		fprintf(f, "%6s  %-9s  %4s  %7s  %-16s  %-20s  %-9s  %-17s  "
+		fprintf(f, "%6s  %-9s  %5s  %7s  %-16s  %-20s  %-9s  %-17s  "
 		    "%9s  %6s  %-15s  ", c.batch, c.ranks, c.conf, c.ok, c.rate,
 		    c.epochs, c.range, c.ttt, c.sps, c.trials, c.cost);
 		guide_params_text(g, &g->rows[i], f);
@@ -467,7 +479,7 @@ guide_markdown(const struct guide *g)
 	size_t			 len = 0, i;
 	FILE			*f = open_memstream(&buf, &len);
 	const char		*unit;
-	int			 which;
+	int			 which = 2;
 
 	unit = g->published ? "cost" : guide_unit(g, &which);
 	guide_head(g, f, "");
@@ -520,7 +532,8 @@ guide_csv(const struct guide *g)
 
 	if (g->published)
 		fputs("benchmark,", f);
-	fprintf(f, "batch_size,ranks,local_batch,confirmed,runs,successes,"
+	fprintf(f, "batch_size,ranks,local_batch,confirmed,candidates,"
+	    "candidate_trial,runs,successes,"
 	    "success_rate,success_rate_ci_low,success_rate_ci_high,"
 	    "epochs_olympic_mean,epochs_mean,epochs_std,epochs_min,epochs_max,"
 	    "epochs_ci_low,epochs_ci_high,ttt_olympic_mean_s,ttt_mean_s,"
@@ -536,7 +549,9 @@ guide_csv(const struct guide *g)
 		fprintf(f, "%ld", r->batch_size);
 		guide_csv_num(f, r->ranks > 0, r->ranks);
 		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
-		fprintf(f, ",%d,%d,%d", r->confirmed, r->runs, r->successes);
+		fprintf(f, ",%d,%d", r->confirmed, r->candidates);
+		guide_csv_num(f, r->params_trial >= 0, r->params_trial);
+		fprintf(f, ",%d,%d", r->runs, r->successes);
 		guide_csv_num(f, r->runs > 0, r->success_rate);
 		guide_csv_num(f, r->runs > 0, r->rate_low);
 		guide_csv_num(f, r->runs > 0, r->rate_high);
