@@ -295,9 +295,35 @@ scaling_plan_search(struct scaling *sc, const struct ledger_trial *t,
 	p->x[sc->bi] = l;
 	p->role = ROLE_SEARCH;
 	p->from_trial = -1;
-	snprintf(p->why, sizeof(p->why), "batch size %ld: tuning trial %zu "
-	    "of %d", sc->lanes[l].batch, k + 1, sc->s->scaling.trials_per_batch);
+	if ((int)k < sc->s->scaling.trials_per_batch)
+		snprintf(p->why, sizeof(p->why), "batch size %ld: tuning trial "
+		    "%zu of %d", sc->lanes[l].batch, k + 1,
+		    sc->s->scaling.trials_per_batch);
+	else
+		snprintf(p->why, sizeof(p->why), "batch size %ld: tuning trial "
+		    "%zu: no configuration left to confirm reached the "
+		    "target", sc->lanes[l].batch, k + 1);
 	return 1;
+}
+
+/*
+ * Whether lane l's tuning has ended: its trials_per_batch tuning trials
+ * exist (or its search has nothing more), and a candidate passed, is being
+ * confirmed or, not tried yet, reached the target, or its share of the
+ * budget has no room for more tuning beside a confirmation.
+ */
+static int
+scaling_tuned(const struct scaling *sc, size_t l, const struct lane_view *v)
+{
+	const struct spec_scaling *ss = &sc->s->scaling;
+
+	if (sc->lanes[l].exhausted)
+		return 1;
+	if (v->tune < ss->trials_per_batch)
+		return 0;
+	return v->fresh || v->passed >= 0 || v->next_confirms > 0 ||
+	    v->tune + v->confirm + ss->seeds >= sc->s->max_trials /
+	    (int)sc->nlanes;
 }
 
 /* Decide the next trial. */
@@ -319,10 +345,8 @@ scaling_next(struct scaling *sc, const struct ledger_trial *t, size_t n,
 	p->from_trial = -1;
 	/* Confirmation runs first: they end a batch size. */
 	for (l = 0; l < sc->nlanes; l++) {
-		tuned = lv[l].tune >= ss->trials_per_batch ||
-		    sc->lanes[l].exhausted;
-		if (!tuned || lv[l].tune_active > 0 || lv[l].next < 0 ||
-		    lv[l].next_confirms >= ss->seeds)
+		if (!scaling_tuned(sc, l, &lv[l]) || lv[l].tune_active > 0 ||
+		    lv[l].next < 0 || lv[l].next_confirms >= ss->seeds)
 			continue;
 		p->lane = (int)l;
 		p->batch = sc->lanes[l].batch;
@@ -333,13 +357,18 @@ scaling_next(struct scaling *sc, const struct ledger_trial *t, size_t n,
 		goto out;
 	}
 	for (l = 0; l < sc->nlanes; l++) {
-		tuned = lv[l].tune >= ss->trials_per_batch ||
-		    sc->lanes[l].exhausted;
+		tuned = scaling_tuned(sc, l, &lv[l]);
 		if (!tuned || lv[l].tune_active > 0 || lv[l].next >= 0 ||
 		    lv[l].confirm_active > 0)
 			done = 0;
 		if (!open)
 			continue;
+		if (!tuned && lv[l].tune >= ss->trials_per_batch &&
+		    lv[l].tune_active > 0) {
+			/* Wait for its runs before tuning beyond its trials. */
+			open = lv[l].source >= 0;
+			continue;
+		}
 		if (!tuned) {
 			p->lane = (int)l;
 			p->batch = sc->lanes[l].batch;
@@ -353,7 +382,8 @@ scaling_next(struct scaling *sc, const struct ledger_trial *t, size_t n,
 			tuned = 1;
 		}
 		/* The next lane opens on a result of this one. */
-		open = tuned && (lv[l].source >= 0 || lv[l].tune_active == 0);
+		open = (tuned || lv[l].tune >= ss->trials_per_batch) &&
+		    (lv[l].source >= 0 || lv[l].tune_active == 0);
 	}
 	if (done)
 		v = SCALING_DONE;

@@ -26,6 +26,7 @@ struct lane_view {
 	int	 next_rank;	/* next is the rank-th candidate tried (1...) */
 	int	 source;	/* the configuration larger batch sizes
 				   start from: passed, next, else the best */
+	int	 fresh;	/* an untried candidate reached the target */
 };
 
 /* Fill the view of lane batch from the trials and their curves. */

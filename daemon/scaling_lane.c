@@ -247,6 +247,8 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 	share = s->max_trials / (int)ss->nbatch;
 	for (k = 0; k < nc; k++) {
 		lane_score(s, t, n, cv, batch, xs, &c[k]);
+		if (c[k].confirms == 0)
+			v->fresh |= lane_reached(s, &t[c[k].i], cv, &step);
 		if (best < 0 || lane_before(s, t, &c[k], &c[best]))
 			best = (int)k;
 		if (c[k].confirms == 0)

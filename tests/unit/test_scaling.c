@@ -457,6 +457,37 @@ test_candidates(void)
 	    "trial 8 missed too and 3 + 3 + 2 > 7: trial 9 is never tried, "
 	    "batch 32 ends unconfirmed, the campaign is done");
 
+	/* No tuning run reached the target: tune on while the share allows. */
+	clear(&l);
+	curves_free(cv);
+	cv = curves_new();
+	add(&l, 16, "search", "completed", 0.01, 1, 0.3);
+	add(&l, 16, "search", "completed", 0.02, 1, 0.25);
+	add(&l, 16, "search", "completed", 0.04, 1, 0.2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_SEARCH, "none of 3 reached: a 4th tuning trial "
+	    "(3 + 2 < 7), not a confirmation");
+	like(p.why, "tuning trial 4: no configuration left to confirm "
+	    "reached the target", "the log says why");
+	add(&l, 16, "search", "completed", 0.08, 1, 0.2);
+	add(&l, 16, "search", "completed", 0.16, 1, 0.2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM, "5 + 2 = 7: the share is spent on "
+	    "tuning, the best is confirmed");
+
+	/* The only candidate on target failed: tune on rather than confirm. */
+	clear(&l);
+	curves_free(cv);
+	cv = curves_new();
+	add(&l, 16, "search", "completed", 0.01, 1, 0.13);
+	curve(cv, 0, hit, 2);
+	add(&l, 16, "search", "completed", 0.02, 1, 0.25);
+	add(&l, 16, "search", "completed", 0.04, 1, 0.2);
+	add(&l, 16, "confirm", "completed", 0.01, 1, 0.2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_SEARCH, "trial 0 failed its confirmation and no "
+	    "other reached the target: a 4th tuning trial (3 + 1 + 2 < 7)");
+
 	clear(&l);
 	curves_free(cv);
 	scaling_free(sc);
