@@ -191,7 +191,8 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 	struct cand	*c;
 	double		**xs, *buf, step;
 	size_t		 i, k, nc = 0, dim = s->space->n;
-	int		 open = -1, best = -1, tried = 0, share;
+	int		 open = -1, best = -1, last = -1, tried = 0;
+	int		 share, room;
 
 	memset(v, 0, sizeof(*v));
 	v->passed = v->next = v->source = -1;
@@ -245,6 +246,11 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 			c[k].bad++;
 	}
 	share = s->max_trials / (int)ss->nbatch;
+	room = v->tune + v->confirm + ss->seeds <= share;
+	for (k = 0; k < nc; k++)
+		if (c[k].confirms > 0 && (last < 0 || c[k].first_confirm >
+		    c[last].first_confirm))
+			last = (int)k;
 	for (k = 0; k < nc; k++) {
 		lane_score(s, t, n, cv, batch, xs, &c[k]);
 		if (c[k].confirms == 0)
@@ -257,15 +263,23 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 		if (c[k].confirms >= ss->seeds && c[k].active == 0 &&
 		    c[k].ok >= ss->min_successes)
 			v->passed = c[k].i;
-		else if (c[k].bad <= ss->seeds - ss->min_successes &&
-		    (open < 0 || c[k].first_confirm < c[open].first_confirm))
-			open = (int)k;
+		else if (c[k].bad <= ss->seeds - ss->min_successes ||
+		    (!room && (int)k == last && c[k].confirms < ss->seeds)) {
+			/*
+			 * Still able to pass, or the last one tried, doomed,
+			 * with no room for another: its seeds are all run,
+			 * for the table.
+			 */
+			if (open < 0 || c[k].first_confirm <
+			    c[open].first_confirm)
+				open = (int)k;
+		}
 	}
 	if (v->passed < 0 && open >= 0) {
 		v->next = c[open].i;
 		v->next_confirms = c[open].confirms;
 		v->next_rank = tried;
-	} else if (v->passed < 0 && v->tune + v->confirm + ss->seeds <= share) {
+	} else if (v->passed < 0 && room) {
 		/* The best candidate not tried yet, if the share allows. */
 		for (k = 0; k < nc; k++)
 			if (c[k].confirms == 0 && (open < 0 ||
