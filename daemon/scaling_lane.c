@@ -31,6 +31,7 @@ struct cand {
 	double	*x;
 	int	 confirms, active, ok, bad;	/* its confirmation runs */
 	int	 first_confirm;	/* number of its first, or -1 */
+	int	 reached;	/* its tuning run reached the target */
 	double	 score;		/* expected epochs / P(success); INFINITY */
 };
 
@@ -192,7 +193,7 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 	double		**xs, *buf, step;
 	size_t		 i, k, nc = 0, dim = s->space->n;
 	int		 open = -1, best = -1, last = -1, tried = 0;
-	int		 share, room;
+	int		 share, room, go_on;
 
 	memset(v, 0, sizeof(*v));
 	v->passed = v->next = v->source = -1;
@@ -247,14 +248,23 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 	}
 	share = s->max_trials / (int)ss->nbatch;
 	room = v->tune + v->confirm + ss->seeds <= share;
+	for (k = 0; k < nc; k++) {
+		c[k].reached = lane_reached(s, &t[c[k].i], cv, &step);
+		if (c[k].confirms == 0)
+			v->fresh |= c[k].reached;
+	}
+	/*
+	 * Another candidate can follow a failing one: one on target is left
+	 * to confirm, or there is room to tune on (see scaling_tuned()).
+	 */
+	go_on = room && (v->fresh || v->tune + v->confirm + ss->seeds <
+	    share);
 	for (k = 0; k < nc; k++)
 		if (c[k].confirms > 0 && (last < 0 || c[k].first_confirm >
 		    c[last].first_confirm))
 			last = (int)k;
 	for (k = 0; k < nc; k++) {
 		lane_score(s, t, n, cv, batch, xs, &c[k]);
-		if (c[k].confirms == 0)
-			v->fresh |= lane_reached(s, &t[c[k].i], cv, &step);
 		if (best < 0 || lane_before(s, t, &c[k], &c[best]))
 			best = (int)k;
 		if (c[k].confirms == 0)
@@ -264,10 +274,10 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 		    c[k].ok >= ss->min_successes)
 			v->passed = c[k].i;
 		else if (c[k].bad <= ss->seeds - ss->min_successes ||
-		    (!room && (int)k == last && c[k].confirms < ss->seeds)) {
+		    (!go_on && (int)k == last && c[k].confirms < ss->seeds)) {
 			/*
 			 * Still able to pass, or the last one tried, doomed,
-			 * with no room for another: its seeds are all run,
+			 * with nothing to follow it: its seeds are all run,
 			 * for the table.
 			 */
 			if (open < 0 || c[k].first_confirm <
@@ -280,9 +290,13 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 		v->next_confirms = c[open].confirms;
 		v->next_rank = tried;
 	} else if (v->passed < 0 && room) {
-		/* The best candidate not tried yet, if the share allows. */
+		/*
+		 * The best candidate not tried yet, if the share allows;
+		 * after a failure, only one that reached the target.
+		 */
 		for (k = 0; k < nc; k++)
-			if (c[k].confirms == 0 && (open < 0 ||
+			if (c[k].confirms == 0 && (tried == 0 ||
+			    c[k].reached) && (open < 0 ||
 			    lane_before(s, t, &c[k], &c[open])))
 				open = (int)k;
 		if (open >= 0) {

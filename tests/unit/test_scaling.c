@@ -487,6 +487,11 @@ test_candidates(void)
 	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
 	    p.role == ROLE_SEARCH, "trial 0 failed its confirmation and no "
 	    "other reached the target: a 4th tuning trial (3 + 1 + 2 < 7)");
+	add(&l, 16, "search", "completed", 0.03, 1, 0.22);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 0, "4 + 1 + 2 = 7 and "
+	    "nothing else on target: trial 0 runs its last seed, no "
+	    "configuration that never reached the target is confirmed");
 
 	clear(&l);
 	curves_free(cv);
