@@ -267,30 +267,86 @@ guide_row_ranks(const struct guide *g, struct guide_row *row)
 		row->local_batch = row->batch_size / row->ranks;
 }
 
+/*
+ * The configuration whose confirmation runs make a row of a scaling
+ * campaign: each configuration confirmed is a candidate; the one that
+ * passed (seeds runs ended, min_successes on target), else the last one
+ * tried.  Its parameters (borrowed), or NULL; *n is the candidates.
+ */
+static const char *
+guide_row_candidate(const struct guide *g, long key, int *n)
+{
+	const struct guide_run	*r;
+	const char		**pj = NULL, *chosen = NULL;
+	int			*ended = NULL, *ok = NULL, *all = NULL;
+	size_t			 i, k, nc = 0;
+
+	for (i = 0; i < g->ntrials; i++) {
+		r = &g->runs[i];
+		if (r->batch != key || !r->confirm ||
+		    g->trials[i].params_json == NULL)
+			continue;
+		for (k = 0; k < nc && strcmp(pj[k], g->trials[i].params_json);
+		    k++)
+			;
+		if (k == nc) {
+			pj = guide_grow(pj, nc, sizeof(*pj));
+			ended = guide_grow(ended, nc, sizeof(*ended));
+			ok = guide_grow(ok, nc, sizeof(*ok));
+			all = guide_grow(all, nc, sizeof(*all));
+			pj[nc] = g->trials[i].params_json;
+			ended[nc] = ok[nc] = all[nc] = 0;
+			nc++;
+		}
+		all[k]++;
+		if (strcmp(r->state, "pending") != 0 &&
+		    strcmp(r->state, "running") != 0)
+			ended[k]++;
+		ok[k] += r->reached;
+	}
+	for (k = 0; k < nc && chosen == NULL; k++)
+		if (ended[k] == all[k] && all[k] >= g->seeds &&
+		    ok[k] >= g->min_successes)
+			chosen = pj[k];
+	if (chosen == NULL && nc > 0)
+		chosen = pj[nc - 1];
+	*n = (int)nc;
+	free(pj);
+	free(ended);
+	free(ok);
+	free(all);
+	return chosen;
+}
+
 /* The runs of a row: its confirmation runs, or (ordinary) its trials. */
 static void
 guide_row_runs(const struct guide *g, struct guide_row *row)
 {
 	const struct guide_run	*r, *best = NULL, *first_confirm = NULL;
+	const char		*cand = NULL;
 	double			*ttt = NULL, sps = 0;
 	size_t			 i, nttt = 0, nsps = 0, nconf = 0;
 	int			 all_ended = 1;
 
+	if (g->scaling)
+		cand = guide_row_candidate(g, row->key, &row->candidates);
 	for (i = 0; i < g->ntrials; i++) {
 		r = &g->runs[i];
 		if (r->batch != row->key)
 			continue;
-		if (r->confirm) {
+		if (r->confirm)
 			row->trials_confirm++;
-			if (first_confirm == NULL)
-				first_confirm = r;
-		} else {
+		else {
 			row->trials_tuning++;
 			if (best == NULL || guide_better(g, r, best))
 				best = r;
 		}
-		if (g->scaling && !r->confirm)
+		if (g->scaling && (!r->confirm || cand == NULL ||
+		    g->trials[i].params_json == NULL ||
+		    strcmp(g->trials[i].params_json, cand) != 0))
 			continue;
+		if (r->confirm && first_confirm == NULL)
+			first_confirm = r;
 		if (r->confirm) {
 			nconf++;
 			if (strcmp(r->state, "pending") == 0 ||
@@ -322,6 +378,14 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 			ttt[nttt++] = r->ttt_s;
 		}
 	}
+	/* The tuning trial the confirmed configuration came from. */
+	for (i = 0; cand != NULL && i < g->ntrials; i++)
+		if (!g->runs[i].confirm && g->runs[i].batch == row->key &&
+		    g->trials[i].params_json != NULL &&
+		    strcmp(g->trials[i].params_json, cand) == 0) {
+			first_confirm = &g->runs[i];
+			break;
+		}
 	if (first_confirm != NULL)
 		best = first_confirm;
 	if (best != NULL) {
@@ -332,6 +396,8 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 				    g->trials[i].params_json);
 	}
 	row->success_rate = guide_rate(row->successes, row->runs);
+	guide_ci_wilson(row->successes, row->runs, GUIDE_Z, &row->rate_low,
+	    &row->rate_high);
 	guide_stats(row->epochs_list, row->nepochs, &row->epochs);
 	guide_stats(ttt, nttt, &row->ttt);
 	free(ttt);

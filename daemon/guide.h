@@ -28,7 +28,14 @@ struct guide_stats {
 	double		 mean;
 	double		 std;		/* sample standard deviation */
 	double		 min, max;
+	int		 has_ci;	/* n >= 2 */
+	double		 ci_low, ci_high;	/* Student t, GUIDE_LEVEL, of
+					   the mean */
 };
+
+/* The level of every interval of the table and the normal quantile. */
+#define GUIDE_LEVEL	0.95
+#define GUIDE_Z		1.959963984540054
 
 /* A trial as a run: its last attempt and what its curve says. */
 struct guide_run {
@@ -56,8 +63,10 @@ struct guide_row {
 	char		*params_json;	/* hyperparameters found, or NULL */
 	int		 params_trial;	/* whose they are, -1 if none */
 	int		 confirmed;
+	int		 candidates;	/* configurations confirmed (scaling) */
 	int		 runs, successes;
 	double		 success_rate;	/* NAN when runs == 0 */
+	double		 rate_low, rate_high;	/* Wilson, when runs > 0 */
 	struct guide_stats epochs;	/* of the runs that reached */
 	struct guide_stats ttt;		/* time to target, seconds */
 	double		 samples_per_s;	/* mean over the runs, 0 if none */
@@ -136,6 +145,11 @@ struct guide {
 	double		 flops, valid_flops, quality_ratio;
 
 	struct guide_check checks[GUIDE_NCHECKS];
+
+	/* A table of published results (guide_mllog()): no ledger, no cost. */
+	int		 published;
+	const char	*epoch_unit;	/* "epochs", or "samples" (openfold) */
+	int		 nsets;		/* result folders read */
 };
 
 /*
@@ -153,8 +167,22 @@ double	 guide_mean(const double *, size_t);
 double	 guide_olympic_mean(const double *, size_t);
 /* The sample standard deviation (n - 1); 0 under 2 values. */
 double	 guide_std(const double *, size_t);
-/* All of the above, min and max. */
+/* All of the above, min, max and the t interval of the mean. */
 void	 guide_stats(const double *, size_t, struct guide_stats *);
+/* The regularised incomplete beta function I_x(a, b). */
+double	 guide_ibeta(double a, double b, double x);
+/* Student's t: P(T <= t) with df degrees of freedom, and its inverse. */
+double	 guide_t_cdf(double t, double df);
+double	 guide_t_quantile(double p, double df);
+/*
+ * The two-sided Student t interval at level of the mean of n values; 0
+ * (nothing set) under 2 values.
+ */
+int	 guide_ci_t(const double *, size_t n, double level, double *lo,
+	    double *hi);
+/* The Wilson score interval at normal quantile z; 0 without a run. */
+int	 guide_ci_wilson(int successes, int runs, double z, double *lo,
+	    double *hi);
 /* successes / runs; NAN when runs == 0. */
 double	 guide_rate(int successes, int runs);
 /* Whether value meets target for the goal. */
@@ -166,6 +194,19 @@ int	 guide_meets(double value, int maximize, double target);
 double	 guide_quality_ratio(double achieved, int maximize, double target);
 /* FLOPS * q^5 (HPC AI500, n = 5). */
 double	 guide_valid_flops(double flops, double q);
+
+/*
+ * The guideline tables of published MLPerf results (guide_mllog.c): the
+ * result folders dirs (result_*.txt, scored by score.h with rule) grouped
+ * by benchmark, one table each in *out (*n of them, by name), and by
+ * global batch size, one row each: runs, successes, epochs to target and
+ * time to train of the runs that reached it, and the hyperparameters the
+ * logs declare (their opt_* keys).  Return 0, or -1 with err naming the
+ * folder or file at fault.  guide_release() each, then free(*out).
+ */
+struct score_rule;
+int	 guide_mllog(char **dirs, int n, const struct score_rule *,
+	    struct guide **out, size_t *nout, char *err, size_t errlen);
 
 /* The report's parts that come from the guide (guide_report.c). */
 struct cJSON;

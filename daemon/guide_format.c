@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "guide.h"
+#include "rcp.h"
 #include "report_int.h"
 #include "space.h"
 
@@ -38,9 +39,9 @@ guide_json_params(const struct guide_row *r)
 	return p;
 }
 
-/* One row as a JSON object. */
+/* One row as a JSON object; published results have no trials or cost. */
 static cJSON *
-guide_json_row(const struct guide_row *r)
+guide_json_row(const struct guide *g, const struct guide_row *r)
 {
 	cJSON	*o = cJSON_CreateObject(), *s;
 
@@ -50,9 +51,18 @@ guide_json_row(const struct guide_row *r)
 	    (double)r->local_batch);
 	cJSON_AddItemToObject(o, "params", guide_json_params(r));
 	cJSON_AddBoolToObject(o, "confirmed", r->confirmed);
+	if (g->scaling) {
+		cJSON_AddNumberToObject(o, "candidates", r->candidates);
+		report_json_number(o, "candidate_trial", r->params_trial >= 0,
+		    r->params_trial);
+	}
 	cJSON_AddNumberToObject(o, "runs", r->runs);
 	cJSON_AddNumberToObject(o, "successes", r->successes);
 	report_json_number(o, "success_rate", r->runs > 0, r->success_rate);
+	report_json_number(o, "success_rate_ci_low", r->runs > 0,
+	    r->rate_low);
+	report_json_number(o, "success_rate_ci_high", r->runs > 0,
+	    r->rate_high);
 	s = cJSON_AddObjectToObject(o, "epochs");
 	report_json_number(s, "olympic_mean", r->epochs.n > 0,
 	    r->epochs.olympic_mean);
@@ -60,13 +70,23 @@ guide_json_row(const struct guide_row *r)
 	report_json_number(s, "std", r->epochs.n > 0, r->epochs.std);
 	report_json_number(s, "min", r->epochs.n > 0, r->epochs.min);
 	report_json_number(s, "max", r->epochs.n > 0, r->epochs.max);
+	report_json_number(s, "ci_low", r->epochs.has_ci, r->epochs.ci_low);
+	report_json_number(s, "ci_high", r->epochs.has_ci, r->epochs.ci_high);
 	s = cJSON_AddObjectToObject(o, "time_to_target_s");
 	report_json_number(s, "olympic_mean", r->ttt.n > 0,
 	    r->ttt.olympic_mean);
+	report_json_number(s, "mean", r->ttt.n > 0, r->ttt.mean);
 	report_json_number(s, "min", r->ttt.n > 0, r->ttt.min);
 	report_json_number(s, "max", r->ttt.n > 0, r->ttt.max);
+	report_json_number(s, "ci_low", r->ttt.has_ci, r->ttt.ci_low);
+	report_json_number(s, "ci_high", r->ttt.has_ci, r->ttt.ci_high);
 	report_json_number(o, "samples_per_s", r->samples_per_s > 0,
 	    r->samples_per_s);
+	if (g->published) {
+		cJSON_AddNullToObject(o, "trials");
+		cJSON_AddNullToObject(o, "cost");
+		return o;
+	}
 	s = cJSON_AddObjectToObject(o, "trials");
 	cJSON_AddNumberToObject(s, "tuning", r->trials_tuning);
 	cJSON_AddNumberToObject(s, "confirm", r->trials_confirm);
@@ -84,6 +104,17 @@ guide_table_json(const struct guide *g)
 	cJSON	*root = cJSON_CreateObject(), *o, *rows;
 	size_t	 i;
 
+	if (g->published) {
+		o = cJSON_AddObjectToObject(root, "published");
+		cJSON_AddStringToObject(o, "benchmark", g->c.workload);
+		cJSON_AddStringToObject(o, "metric", g->c.metric);
+		cJSON_AddStringToObject(o, "goal", g->c.maximize ? "max" :
+		    "min");
+		cJSON_AddNumberToObject(o, "target", g->c.target);
+		cJSON_AddStringToObject(o, "epoch_unit", g->epoch_unit);
+		cJSON_AddNumberToObject(o, "result_folders", g->nsets);
+		cJSON_AddNumberToObject(o, "runs", g->total_trials);
+	}
 	o = cJSON_AddObjectToObject(root, "campaign");
 	cJSON_AddNumberToObject(o, "id", (double)g->c.id);
 	cJSON_AddStringToObject(o, "name", g->c.name);
@@ -103,15 +134,80 @@ guide_table_json(const struct guide *g)
 		cJSON_AddNullToObject(root, "seeds");
 		cJSON_AddNullToObject(root, "min_successes");
 	}
+	o = cJSON_AddObjectToObject(root, "intervals");
+	cJSON_AddNumberToObject(o, "level", GUIDE_LEVEL);
+	cJSON_AddStringToObject(o, "epochs", "student-t");
+	cJSON_AddStringToObject(o, "time_to_target", "student-t");
+	cJSON_AddStringToObject(o, "success_rate", "wilson");
 	rows = cJSON_AddArrayToObject(root, "rows");
 	for (i = 0; i < g->nrows; i++)
-		cJSON_AddItemToArray(rows, guide_json_row(&g->rows[i]));
+		cJSON_AddItemToArray(rows, guide_json_row(g, &g->rows[i]));
+	if (g->published) {
+		cJSON_AddNullToObject(root, "total");
+		return root;
+	}
 	o = cJSON_AddObjectToObject(root, "total");
 	cJSON_AddNumberToObject(o, "trials", g->total_trials);
 	report_json_number(o, "node_hours", 1, g->total.node_seconds / 3600);
 	report_json_number(o, "gpu_hours", 1, g->total.gpu_seconds / 3600);
 	report_json_number(o, "cpu_hours", 1, g->total.cpu_seconds / 3600);
 	return root;
+}
+
+/* A [low, high] pair, or null. */
+static void
+guide_json_pair(cJSON *o, const char *k, int has, double lo, double hi)
+{
+	cJSON	*a;
+
+	if (!has) {
+		cJSON_AddNullToObject(o, k);
+		return;
+	}
+	a = cJSON_AddArrayToObject(o, k);
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(lo));
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(hi));
+}
+
+/*
+ * The statistics of an RCP entry: those rcp_checker derives from the
+ * epochs (RCP Mean, RCP Stdev, Min Epochs and Max Speedup for as many
+ * submission runs as the row has), and the table's own figures under
+ * "hpod": runs, success rate and the intervals.
+ */
+static void
+guide_rcp_stats(cJSON *o, const struct guide_row *r)
+{
+	struct rcp_point	 p;
+	cJSON			*h;
+
+	memset(&p, 0, sizeof(p));
+	p.n = r->nepochs;
+	if ((p.epochs = calloc(p.n + 1, sizeof(double))) == NULL)
+		abort();
+	memcpy(p.epochs, r->epochs_list, p.n * sizeof(double));
+	rcp_point_stats(&p, r->runs > 3 ? r->runs : 3);
+	free(p.epochs);
+	report_json_number(o, "RCP Mean", 1, p.mean);
+	report_json_number(o, "RCP Stdev", 1, p.stdev);
+	report_json_number(o, "Min Epochs", 1, p.min_epochs);
+	report_json_number(o, "Max Speedup", 1, p.max_speedup);
+	h = cJSON_AddObjectToObject(o, "hpod");
+	cJSON_AddNumberToObject(h, "runs", r->runs);
+	cJSON_AddNumberToObject(h, "successes", r->successes);
+	report_json_number(h, "success_rate", r->runs > 0, r->success_rate);
+	guide_json_pair(h, "success_rate_ci", r->runs > 0, r->rate_low,
+	    r->rate_high);
+	report_json_number(h, "epochs_mean", r->epochs.n > 0, r->epochs.mean);
+	guide_json_pair(h, "epochs_ci", r->epochs.has_ci, r->epochs.ci_low,
+	    r->epochs.ci_high);
+	report_json_number(h, "time_to_target_s", r->ttt.n > 0,
+	    r->ttt.olympic_mean);
+	guide_json_pair(h, "time_to_target_ci_s", r->ttt.has_ci,
+	    r->ttt.ci_low, r->ttt.ci_high);
+	cJSON_AddNumberToObject(h, "level", GUIDE_LEVEL);
+	cJSON_AddStringToObject(h, "intervals", "success rate: Wilson; "
+	    "epochs and time to target: Student t of the mean");
 }
 
 /*
@@ -131,8 +227,8 @@ guide_rcp(const struct guide *g)
 		r = &g->rows[i];
 		if (r->nepochs == 0 || (g->scaling && !r->confirmed))
 			continue;
-		snprintf(key, sizeof(key), "%s_hpod_%ld", g->c.workload,
-		    r->batch_size);
+		snprintf(key, sizeof(key), "%s_%s_%ld", g->c.workload,
+		    g->published ? "mllog" : "hpod", r->batch_size);
 		o = cJSON_AddObjectToObject(root, key);
 		cJSON_AddStringToObject(o, "Benchmark", g->c.workload);
 		cJSON_AddNumberToObject(o, "BS", (double)r->batch_size);
@@ -141,6 +237,7 @@ guide_rcp(const struct guide *g)
 			space_shortest(r->epochs_list[j], num, sizeof(num));
 			cJSON_AddItemToArray(a, cJSON_CreateRaw(num));
 		}
+		guide_rcp_stats(o, r);
 		h = cJSON_AddObjectToObject(o, "Hyperparams");
 		cJSON_AddNumberToObject(h, "global_batch_size",
 		    (double)r->batch_size);
@@ -193,6 +290,7 @@ guide_params_text(const struct guide *g, const struct guide_row *r,
     FILE *f)
 {
 	cJSON	*p = guide_json_params(r), *v;
+	char	*t;
 	int	 n = 0;
 
 	cJSON_ArrayForEach(v, p) {
@@ -204,6 +302,11 @@ guide_params_text(const struct guide *g, const struct guide_row *r,
 		else if (cJSON_IsNumber(v))
 			fprintf(f, "%s%s=%.6g", n++ ? " " : "", v->string,
 			    v->valuedouble);
+		else if ((t = cJSON_PrintUnformatted(v)) != NULL) {
+			/* A logged list or flag: opt_betas=[0.9,0.999]. */
+			fprintf(f, "%s%s=%s", n++ ? " " : "", v->string, t);
+			cJSON_free(t);
+		}
 	}
 	if (n == 0)
 		fputs("-", f);
@@ -222,70 +325,116 @@ guide_num(char *buf, size_t len, int has, int prec, double v)
 
 /* The cells shared by the text and Markdown tables. */
 struct guide_cells {
-	char	 batch[32], ranks[48], conf[8], ok[32], rate[16];
-	char	 epochs[80], range[48], ttt[32], sps[32], trials[32];
+	char	 batch[32], ranks[48], conf[24], ok[32], rate[48];
+	char	 epochs[96], range[48], ttt[96], sps[32], trials[32];
 	char	 cost[64];
 };
+
+/* A figure and its interval, "x [lo,hi]", or "x" without one, or "-". */
+static void
+guide_ci_cell(char *buf, size_t len, int has, int prec, double v,
+    int has_ci, double lo, double hi)
+{
+	if (!has || !isfinite(v))
+		snprintf(buf, len, "-");
+	else if (has_ci)
+		snprintf(buf, len, "%.*f [%.*f,%.*f]", prec, v, prec, lo, prec,
+		    hi);
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+}
 
 /* Fill the cells of a row. */
 static void
 guide_cells(const struct guide *g, const struct guide_row *r, int which,
     struct guide_cells *c)
 {
-	char	 a[32], b[32];
-
 	snprintf(c->batch, sizeof(c->batch), "%ld", r->batch_size);
 	if (r->ranks > 0)
 		snprintf(c->ranks, sizeof(c->ranks), "%dx%ld", r->ranks,
 		    r->local_batch);
 	else
 		snprintf(c->ranks, sizeof(c->ranks), "-");
-	snprintf(c->conf, sizeof(c->conf), "%s", !g->scaling ? "-" :
-	    r->confirmed ? "yes" : "no");
-	snprintf(c->ok, sizeof(c->ok), "%d/%d", r->successes, r->runs);
-	guide_num(c->rate, sizeof(c->rate), r->runs > 0, 2, r->success_rate);
-	guide_num(a, sizeof(a), r->epochs.n > 0, 2, r->epochs.olympic_mean);
-	guide_num(b, sizeof(b), r->epochs.n > 0, 2, r->epochs.std);
-	if (r->epochs.n > 0)
-		snprintf(c->epochs, sizeof(c->epochs), "%s +-%s", a, b);
+	/* "yes#2": the second configuration confirmed passed. */
+	if (g->scaling && r->candidates > 1)
+		snprintf(c->conf, sizeof(c->conf), "%s#%d", r->confirmed ?
+		    "yes" : "no", r->candidates);
 	else
-		snprintf(c->epochs, sizeof(c->epochs), "-");
+		snprintf(c->conf, sizeof(c->conf), "%s", !g->scaling ? "-" :
+		    r->confirmed ? "yes" : "no");
+	snprintf(c->ok, sizeof(c->ok), "%d/%d", r->successes, r->runs);
+	guide_ci_cell(c->rate, sizeof(c->rate), r->runs > 0, 2,
+	    r->success_rate, r->runs > 0, r->rate_low, r->rate_high);
+	guide_ci_cell(c->epochs, sizeof(c->epochs), r->epochs.n > 0, 2,
+	    r->epochs.olympic_mean, r->epochs.has_ci, r->epochs.ci_low,
+	    r->epochs.ci_high);
 	if (r->epochs.n > 0)
 		snprintf(c->range, sizeof(c->range), "%g-%g", r->epochs.min,
 		    r->epochs.max);
 	else
 		snprintf(c->range, sizeof(c->range), "-");
-	guide_num(c->ttt, sizeof(c->ttt), r->ttt.n > 0, 1,
-	    r->ttt.olympic_mean);
+	guide_ci_cell(c->ttt, sizeof(c->ttt), r->ttt.n > 0, 1,
+	    r->ttt.olympic_mean, r->ttt.has_ci, r->ttt.ci_low, r->ttt.ci_high);
 	guide_num(c->sps, sizeof(c->sps), r->samples_per_s > 0, 0,
 	    r->samples_per_s);
+	if (g->published) {
+		snprintf(c->trials, sizeof(c->trials), "-");
+		snprintf(c->cost, sizeof(c->cost), "-");
+		return;
+	}
 	snprintf(c->trials, sizeof(c->trials), "%d+%d", r->trials_tuning,
 	    r->trials_confirm);
 	snprintf(c->cost, sizeof(c->cost), "%.4f+%.4f",
 	    guide_hours(&r->tuning, which), guide_hours(&r->confirm, which));
 }
 
+/* The line that says which intervals the table gives. */
+static void
+guide_intervals(FILE *f, const char *pre)
+{
+	fprintf(f, "%sintervals: %.0f%%; success rate: Wilson score; "
+	    "epochs and time to target: olympic mean, then the Student t "
+	    "interval of the mean over the runs that reached the target\n",
+	    pre, GUIDE_LEVEL * 100);
+}
+
 /* The lines above the table: what it is about. */
 static void
 guide_head(const struct guide *g, FILE *f, const char *pre)
 {
+	if (g->published) {
+		fprintf(f, "%sguideline table of published results: benchmark "
+		    "%s, %s %s %g, %d runs in %d result folder%s; epochs to "
+		    "target in %s; hyperparameters as the logs declare them "
+		    "(opt_*); the logs carry no cost\n", pre, g->c.workload,
+		    g->c.metric, g->c.maximize ? ">=" : "<=", g->c.target,
+		    g->total_trials, g->nsets, g->nsets == 1 ? "" : "s",
+		    g->epoch_unit);
+		guide_intervals(f, pre);
+		return;
+	}
 	fprintf(f, "%sguideline table of campaign %s (id %lld): workload %s, "
 	    "%s %s %g\n", pre, g->c.name, (long long)g->c.id, g->c.workload,
 	    g->c.metric, g->c.maximize ? ">=" : "<=", g->c.target);
 	if (g->scaling)
 		fprintf(f, "%sscaling campaign: learning rate by the %s rule on "
 		    "%s; %d confirmation runs per batch size, %d must reach "
-		    "the target\n", pre, g->lr_rule, g->lr_param ?
+		    "the target; CONF yes#k: the k-th configuration "
+		    "confirmed passed, the runs of the others are in the "
+		    "cost\n", pre, g->lr_rule, g->lr_param ?
 		    g->lr_param : "-", g->seeds, g->min_successes);
 	else
 		fprintf(f, "%sordinary campaign: the runs of a batch size are "
 		    "its trials; hyperparameters of its best trial\n", pre);
+	guide_intervals(f, pre);
 }
 
 /* The total line. */
 static void
 guide_foot(const struct guide *g, FILE *f)
 {
+	if (g->published)
+		return;
 	fprintf(f, "total: %d trials, %.4f node-hours, %.4f GPU-hours, "
 	    "%.4f CPU-hours\n", g->total_trials, g->total.node_seconds / 3600,
 	    g->total.gpu_seconds / 3600, g->total.cpu_seconds / 3600);
@@ -299,18 +448,19 @@ guide_text(const struct guide *g)
 	char			*buf = NULL, hdr[32];
 	size_t			 len = 0, i;
 	FILE			*f = open_memstream(&buf, &len);
-	int			 which;
+	int			 which = 2;
 
-	snprintf(hdr, sizeof(hdr), "%s(T+C)", guide_unit(g, &which));
+	snprintf(hdr, sizeof(hdr), "%s(T+C)", g->published ? "COST" :
+	    guide_unit(g, &which));
 	guide_head(g, f, "");
-	fprintf(f, "%6s  %-9s  %4s  %7s  %4s  %-14s  %-9s  %8s  %9s  %6s  "
-	    "%-15s  %s\n", "BATCH", "RANKSxLB", "CONF", "OK/RUNS", "RATE",
-	    "EPOCHS", "MIN-MAX", "TTT-S", "SAMPLES/S", "TRIALS", hdr,
-	    "PARAMETERS");
+	fprintf(f, "%6s  %-9s  %5s  %7s  %-16s  %-20s  %-9s  %-17s  %9s  "
+	    "%6s  %-15s  %s\n", "BATCH", "RANKSxLB", "CONF", "OK/RUNS",
+	    "RATE [95%CI]", "EPOCHS [95%CI]", "MIN-MAX", "TTT-S [95%CI]",
+	    "SAMPLES/S", "TRIALS", hdr, "PARAMETERS");
 	for (i = 0; i < g->nrows; i++) {
 		guide_cells(g, &g->rows[i], which, &c);
-		fprintf(f, "%6s  %-9s  %4s  %7s  %4s  %-14s  %-9s  %8s  %9s  "
-		    "%6s  %-15s  ", c.batch, c.ranks, c.conf, c.ok, c.rate,
+		fprintf(f, "%6s  %-9s  %5s  %7s  %-16s  %-20s  %-9s  %-17s  "
+		    "%9s  %6s  %-15s  ", c.batch, c.ranks, c.conf, c.ok, c.rate,
 		    c.epochs, c.range, c.ttt, c.sps, c.trials, c.cost);
 		guide_params_text(g, &g->rows[i], f);
 		fputc('\n', f);
@@ -329,13 +479,13 @@ guide_markdown(const struct guide *g)
 	size_t			 len = 0, i;
 	FILE			*f = open_memstream(&buf, &len);
 	const char		*unit;
-	int			 which;
+	int			 which = 2;
 
-	unit = guide_unit(g, &which);
+	unit = g->published ? "cost" : guide_unit(g, &which);
 	guide_head(g, f, "");
 	fprintf(f, "\n| batch | ranks x local | confirmed | reached/runs | "
-	    "success rate | epochs (olympic mean +- std) | epochs min-max | "
-	    "time to target (s) | samples/s | trials (tuning+confirm) | "
+	    "success rate [95%% CI] | epochs [95%% CI] | epochs min-max | "
+	    "time to target (s) [95%% CI] | samples/s | trials (tuning+confirm) | "
 	    "%s (tuning+confirm) | hyperparameters |\n", unit);
 	fprintf(f, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	    "---|\n");
@@ -380,33 +530,54 @@ guide_csv(const struct guide *g)
 	FILE			*f = open_memstream(&buf, &len);
 	const char		*s;
 
-	fprintf(f, "batch_size,ranks,local_batch,confirmed,runs,successes,"
-	    "success_rate,epochs_olympic_mean,epochs_mean,epochs_std,"
-	    "epochs_min,epochs_max,ttt_olympic_mean_s,ttt_min_s,ttt_max_s,"
+	if (g->published)
+		fputs("benchmark,", f);
+	fprintf(f, "batch_size,ranks,local_batch,confirmed,candidates,"
+	    "candidate_trial,runs,successes,"
+	    "success_rate,success_rate_ci_low,success_rate_ci_high,"
+	    "epochs_olympic_mean,epochs_mean,epochs_std,epochs_min,epochs_max,"
+	    "epochs_ci_low,epochs_ci_high,ttt_olympic_mean_s,ttt_mean_s,"
+	    "ttt_min_s,ttt_max_s,ttt_ci_low_s,ttt_ci_high_s,"
 	    "samples_per_s,trials_tuning,trials_confirm,tuning_node_hours,"
 	    "tuning_gpu_hours,tuning_cpu_hours,confirm_node_hours,"
 	    "confirm_gpu_hours,confirm_cpu_hours,total_node_hours,"
 	    "total_gpu_hours,total_cpu_hours,params\n");
 	for (i = 0; i < g->nrows; i++) {
 		r = &g->rows[i];
+		if (g->published)
+			fprintf(f, "%s,", g->c.workload);
 		fprintf(f, "%ld", r->batch_size);
 		guide_csv_num(f, r->ranks > 0, r->ranks);
 		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
-		fprintf(f, ",%d,%d,%d", r->confirmed, r->runs, r->successes);
+		fprintf(f, ",%d,%d", r->confirmed, r->candidates);
+		guide_csv_num(f, r->params_trial >= 0, r->params_trial);
+		fprintf(f, ",%d,%d", r->runs, r->successes);
 		guide_csv_num(f, r->runs > 0, r->success_rate);
+		guide_csv_num(f, r->runs > 0, r->rate_low);
+		guide_csv_num(f, r->runs > 0, r->rate_high);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.olympic_mean);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.mean);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.std);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.min);
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.max);
+		guide_csv_num(f, r->epochs.has_ci, r->epochs.ci_low);
+		guide_csv_num(f, r->epochs.has_ci, r->epochs.ci_high);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.olympic_mean);
+		guide_csv_num(f, r->ttt.n > 0, r->ttt.mean);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.min);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.max);
+		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_low);
+		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_high);
 		guide_csv_num(f, r->samples_per_s > 0, r->samples_per_s);
-		fprintf(f, ",%d,%d", r->trials_tuning, r->trials_confirm);
-		guide_csv_cost(f, &r->tuning);
-		guide_csv_cost(f, &r->confirm);
-		guide_csv_cost(f, &r->total);
+		if (g->published)	/* no trials, no cost: empty */
+			fputs(",,,,,,,,,,,", f);
+		else {
+			fprintf(f, ",%d,%d", r->trials_tuning,
+			    r->trials_confirm);
+			guide_csv_cost(f, &r->tuning);
+			guide_csv_cost(f, &r->confirm);
+			guide_csv_cost(f, &r->total);
+		}
 		fputs(",\"", f);
 		for (s = r->params_json ? r->params_json : "{}"; *s; s++) {
 			if (*s == '"')

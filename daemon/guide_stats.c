@@ -80,6 +80,7 @@ guide_stats(const double *v, size_t n, struct guide_stats *s)
 		if (v[i] > s->max)
 			s->max = v[i];
 	}
+	s->has_ci = guide_ci_t(v, n, GUIDE_LEVEL, &s->ci_low, &s->ci_high);
 }
 
 /* successes / runs; NAN when there is no run. */

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "log.h"
 #include "mllogcmd.h"
+#include "rcpcmd.h"
 #include "render.h"
 #include "report.h"
 #include "run.h"
@@ -55,7 +56,9 @@ usage(void)
 	    "           [--maximize | --minimize] file ...\n"
 	    "       hpoctl mllog --summary [--json] [--metric key] "
 	    "[--target value]\n"
-	    "           [--maximize | --minimize] dir ...\n");
+	    "           [--maximize | --minimize] dir ...\n"
+	    "       hpoctl rcp-check [--json] [--full] [--runs n] rcp-file "
+	    "set ...\n");
 	exit(64);
 }
 
@@ -469,6 +472,8 @@ main(int argc, char *argv[])
 		}
 	} else if (strcmp(cmd, "mllog") == 0)
 		i = mllog_command(argc, argv);
+	else if (strcmp(cmd, "rcp-check") == 0)
+		i = rcp_command(argc, argv);
 	else
 		usage();
 	config_release(&cfg);

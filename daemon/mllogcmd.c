@@ -10,7 +10,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "guide.h"
 #include "mllogcmd.h"
+#include "report.h"
 #include "score.h"
 #include "space.h"
 
@@ -18,6 +20,8 @@
 struct mllog_opts {
 	int			 json;
 	int			 summary;
+	int			 table;
+	enum report_format	 format;
 	struct score_rule	 rule;
 };
 
@@ -30,6 +34,9 @@ mllog_usage(void)
 	    "           [--maximize | --minimize] file ...\n"
 	    "       hpoctl mllog --summary [--json] [--metric key] "
 	    "[--target value]\n"
+	    "           [--maximize | --minimize] dir ...\n"
+	    "       hpoctl mllog --table [--format fmt] [--metric key] "
+	    "[--target value]\n"
 	    "           [--maximize | --minimize] dir ...\n");
 	return 64;
 }
@@ -41,6 +48,8 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "summary", no_argument, NULL, 'S' },
+		{ "table", no_argument, NULL, 'T' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "target", required_argument, NULL, 't' },
 		{ "maximize", no_argument, NULL, 'X' },
@@ -59,6 +68,18 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 			break;
 		case 'S':
 			o->summary = 1;
+			break;
+		case 'T':
+			o->table = 1;
+			break;
+		case 'f':
+			if (report_format_parse(optarg, &o->format) == -1 ||
+			    o->format == REPORT_HTML) {
+				fprintf(stderr, "hpoctl: --format: expected "
+				    "text, json, csv, markdown or rcp, got "
+				    "'%s'\n", optarg);
+				return -1;
+			}
 			break;
 		case 'm':
 			if (optarg[0] == '\0') {
@@ -93,9 +114,18 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 			return -1;
 		}
 	}
+	if (o->table + o->summary + o->json > 1 && !(o->json && o->summary)) {
+		fprintf(stderr, "hpoctl: mllog: --table excludes --summary "
+		    "and --json (use --format json)\n");
+		return -1;
+	}
+	if (o->format != REPORT_TEXT && !o->table) {
+		fprintf(stderr, "hpoctl: mllog: --format goes with --table\n");
+		return -1;
+	}
 	if (optind == argc) {
-		fprintf(stderr, "hpoctl: mllog: expected %s\n", o->summary ?
-		    "a directory" : "a file");
+		fprintf(stderr, "hpoctl: mllog: expected %s\n", o->summary ||
+		    o->table ? "a directory" : "a file");
 		return -1;
 	}
 	return optind;
@@ -371,6 +401,63 @@ mllog_sets(char **dirs, int n, const struct mllog_opts *o)
 	return rc;
 }
 
+/*
+ * `hpoctl mllog --table DIR...`: the guideline table of each benchmark;
+ * JSON is an array of tables, RCP one object of every entry, CSV one
+ * header, text and Markdown the tables one after the other.
+ */
+static int
+mllog_table(char **dirs, int n, const struct mllog_opts *o)
+{
+	struct guide	*g;
+	cJSON		*all = NULL, *t, *e;
+	char		 err[1024], *text, *body;
+	size_t		 ng, i;
+
+	if (guide_mllog(dirs, n, &o->rule, &g, &ng, err, sizeof(err)) == -1) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		return 1;
+	}
+	if (o->format == REPORT_JSON)
+		all = cJSON_CreateArray();
+	else if (o->format == REPORT_RCP)
+		all = cJSON_CreateObject();
+	for (i = 0; i < ng; i++) {
+		if (o->format == REPORT_JSON)
+			cJSON_AddItemToArray(all, guide_table_json(&g[i]));
+		else if (o->format == REPORT_RCP) {
+			text = guide_table(&g[i], REPORT_RCP);
+			t = cJSON_Parse(text);
+			free(text);
+			while (t != NULL && (e = t->child) != NULL) {
+				cJSON_DetachItemViaPointer(t, e);
+				cJSON_AddItemToObject(all, e->string, e);
+			}
+			cJSON_Delete(t);
+		} else {
+			text = guide_table(&g[i], o->format);
+			body = text;
+			/* One CSV header for all the tables. */
+			if (o->format == REPORT_CSV && i > 0 &&
+			    (body = strchr(text, '\n')) != NULL)
+				body++;
+			printf("%s%s", i > 0 && o->format != REPORT_CSV ?
+			    "\n" : "", body != NULL ? body : "");
+			free(text);
+		}
+		guide_release(&g[i]);
+	}
+	free(g);
+	if (all != NULL) {
+		if ((text = cJSON_Print(all)) == NULL)
+			abort();
+		printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(all);
+	}
+	return 0;
+}
+
 /* `hpoctl mllog`. */
 int
 mllog_command(int argc, char **argv)
@@ -380,6 +467,8 @@ mllog_command(int argc, char **argv)
 
 	if ((i = mllog_opts_parse(argc, argv, &o)) == -1)
 		return mllog_usage();
+	if (o.table)
+		return mllog_table(argv + i, argc - i, &o);
 	if (o.summary)
 		return mllog_sets(argv + i, argc - i, &o);
 	return mllog_files(argv + i, argc - i, &o);

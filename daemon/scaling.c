@@ -8,7 +8,7 @@
 
 #include "log.h"
 #include "params.h"
-#include "scaling.h"
+#include "scaling_int.h"
 #include "search.h"
 
 struct lane {
@@ -27,13 +27,6 @@ struct scaling {
 	int		*lane_of;	/* by trial number */
 	unsigned char	*role_of;
 	size_t		 nnoted;
-};
-
-/* What the trials of a lane are up to. */
-struct lane_state {
-	int		 tune, tune_active;
-	int		 confirm, confirm_active;
-	int		 best;		/* index in the trial list, or -1 */
 };
 
 static const char *const role_names[] = { "search", "transfer", "confirm" };
@@ -188,91 +181,24 @@ scaling_active(const struct ledger_trial *t)
 	    strcmp(t->state, "running") == 0;
 }
 
-/*
- * Is trial a a better configuration than trial b (b < 0: none yet)?
- * Reaching the target beats not reaching it; then fewer epochs to the
- * target; then the better value; then the older trial.
- */
-static int
-scaling_better(const struct scaling *sc, const struct ledger_trial *t,
-    const struct curves *cv, int a, int b)
-{
-	struct observation	 oa, ob;
-	double			 sa = 0, sb = 0;
-	int			 ra, rb;
-
-	if (b < 0)
-		return 1;
-	memset(&oa, 0, sizeof(oa));
-	memset(&ob, 0, sizeof(ob));
-	curves_fill(cv, t[a].number, &oa);
-	ra = scaling_reached_step(sc->s, &oa, &sa);
-	curves_fill(cv, t[b].number, &ob);
-	rb = scaling_reached_step(sc->s, &ob, &sb);
-	if (ra != rb)
-		return ra;
-	if (ra && sa != sb)
-		return sa < sb;
-	if (t[a].best != t[b].best)
-		return sc->s->maximize ? t[a].best > t[b].best :
-		    t[a].best < t[b].best;
-	return t[a].number < t[b].number;
-}
-
-/* Sum up one lane's trials. */
-static void
-scaling_lane_state(const struct scaling *sc, const struct ledger_trial *t,
-    size_t n, const struct curves *cv, long batch, struct lane_state *ls)
-{
-	size_t	 i;
-
-	memset(ls, 0, sizeof(*ls));
-	ls->best = -1;
-	for (i = 0; i < n; i++) {
-		if (t[i].batch_size != batch)
-			continue;
-		if (scaling_role_parse(t[i].role) == ROLE_CONFIRM) {
-			ls->confirm++;
-			ls->confirm_active += scaling_active(&t[i]);
-			continue;
-		}
-		ls->tune++;
-		ls->tune_active += scaling_active(&t[i]);
-		/* Diverged, crashed or cancelled runs are no configuration. */
-		if (!t[i].has_best || strcmp(t[i].state, "failed") == 0 ||
-		    strcmp(t[i].state, "cancelled") == 0)
-			continue;
-		if (scaling_better(sc, t, cv, (int)i, ls->best))
-			ls->best = (int)i;
-	}
-}
-
-/* Read trial i's point into x; -1 if its parameters do not parse. */
-static int
-scaling_point(const struct scaling *sc, const struct ledger_trial *t,
-    double *x)
-{
-	char	 err[256];
-
-	if (params_from_json(sc->s->space, t->params_json, x, err,
-	    sizeof(err)) == -1) {
-		log_warnx("campaign '%s': trial %d: %s", sc->s->name, t->number,
-		    err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Plan a confirmation run of lane l's best configuration. */
+/* Plan a confirmation run of lane l's candidate. */
 static void
 scaling_plan_confirm(const struct scaling *sc, const struct ledger_trial *t,
-    int l, const struct lane_state *ls, struct scaling_plan *p)
+    int l, const struct lane_view *v, struct scaling_plan *p)
 {
 	p->role = ROLE_CONFIRM;
-	p->from_trial = t[ls->best].number;
-	snprintf(p->why, sizeof(p->why), "batch size %ld: confirmation run "
-	    "%d of %d of trial %d's configuration", sc->lanes[l].batch,
-	    ls->confirm + 1, sc->s->scaling.seeds, p->from_trial);
+	p->from_trial = t[v->next].number;
+	if (v->next_rank > 1)
+		snprintf(p->why, sizeof(p->why), "batch size %ld: "
+		    "confirmation run %d of %d of trial %d's configuration "
+		    "(candidate %d: the ones before failed)",
+		    sc->lanes[l].batch, v->next_confirms + 1,
+		    sc->s->scaling.seeds, p->from_trial, v->next_rank);
+	else
+		snprintf(p->why, sizeof(p->why), "batch size %ld: "
+		    "confirmation run %d of %d of trial %d's configuration",
+		    sc->lanes[l].batch, v->next_confirms + 1,
+		    sc->s->scaling.seeds, p->from_trial);
 }
 
 /*
@@ -284,20 +210,21 @@ scaling_plan_transfer(struct scaling *sc, const struct ledger_trial *t,
     size_t n, const struct curves *cv, int l, struct scaling_plan *p)
 {
 	const struct param_def	*pd;
-	struct lane_state	 ls;
+	struct lane_view	 v;
 	double			 lr = 0;
 	int			 k;
 	char			 a[32], b[32];
 
 	for (k = l - 1; k >= 0; k--) {
-		scaling_lane_state(sc, t, n, cv, sc->lanes[k].batch, &ls);
-		if (ls.best >= 0 && scaling_point(sc, &t[ls.best], p->x) == 0)
+		scaling_lane_view(sc->s, t, n, cv, sc->lanes[k].batch, &v);
+		if (v.source >= 0 && scaling_point(sc->s, &t[v.source],
+		    p->x) == 0)
 			break;
 	}
 	if (k < 0)
 		return 0;
 	p->role = ROLE_TRANSFER;
-	p->from_trial = t[ls.best].number;
+	p->from_trial = t[v.source].number;
 	p->x[sc->bi] = l;
 	if (sc->li < 0) {
 		snprintf(p->why, sizeof(p->why), "batch size %ld: starts from "
@@ -341,7 +268,7 @@ scaling_plan_search(struct scaling *sc, const struct ledger_trial *t,
 		    scaling_role_parse(t[i].role) == ROLE_CONFIRM)
 			continue;
 		o->x = xs + k * dim;
-		scaling_point(sc, &t[i], xs + k * dim);
+		scaling_point(sc->s, &t[i], xs + k * dim);
 		if (strcmp(t[i].state, "completed") == 0)
 			o->state = OBS_COMPLETE;
 		else if (strcmp(t[i].state, "pruned") == 0)
@@ -368,9 +295,35 @@ scaling_plan_search(struct scaling *sc, const struct ledger_trial *t,
 	p->x[sc->bi] = l;
 	p->role = ROLE_SEARCH;
 	p->from_trial = -1;
-	snprintf(p->why, sizeof(p->why), "batch size %ld: tuning trial %zu "
-	    "of %d", sc->lanes[l].batch, k + 1, sc->s->scaling.trials_per_batch);
+	if ((int)k < sc->s->scaling.trials_per_batch)
+		snprintf(p->why, sizeof(p->why), "batch size %ld: tuning trial "
+		    "%zu of %d", sc->lanes[l].batch, k + 1,
+		    sc->s->scaling.trials_per_batch);
+	else
+		snprintf(p->why, sizeof(p->why), "batch size %ld: tuning trial "
+		    "%zu: no configuration left to confirm reached the "
+		    "target", sc->lanes[l].batch, k + 1);
 	return 1;
+}
+
+/*
+ * Whether lane l's tuning has ended: its trials_per_batch tuning trials
+ * exist (or its search has nothing more), and a candidate passed, is being
+ * confirmed or, not tried yet, reached the target, or its share of the
+ * budget has no room for more tuning beside a confirmation.
+ */
+static int
+scaling_tuned(const struct scaling *sc, size_t l, const struct lane_view *v)
+{
+	const struct spec_scaling *ss = &sc->s->scaling;
+
+	if (sc->lanes[l].exhausted)
+		return 1;
+	if (v->tune < ss->trials_per_batch)
+		return 0;
+	return v->fresh || v->passed >= 0 || v->next_confirms > 0 ||
+	    v->tune + v->confirm + ss->seeds >= sc->s->max_trials /
+	    (int)sc->nlanes;
 }
 
 /* Decide the next trial. */
@@ -379,44 +332,47 @@ scaling_next(struct scaling *sc, const struct ledger_trial *t, size_t n,
     const struct curves *cv, struct scaling_plan *p)
 {
 	const struct spec_scaling *ss = &sc->s->scaling;
-	struct lane_state	*ls;
+	struct lane_view	*lv;
 	size_t			 l;
 	int			 done = 1, open = 1, tuned;
 	enum scaling_verdict	 v = SCALING_WAIT;
 
-	ls = calloc(sc->nlanes, sizeof(*ls));
+	if ((lv = calloc(sc->nlanes, sizeof(*lv))) == NULL)
+		abort();
 	for (l = 0; l < sc->nlanes; l++)
-		scaling_lane_state(sc, t, n, cv, sc->lanes[l].batch, &ls[l]);
+		scaling_lane_view(sc->s, t, n, cv, sc->lanes[l].batch, &lv[l]);
 	memset(p->why, 0, sizeof(p->why));
 	p->from_trial = -1;
 	/* Confirmation runs first: they end a batch size. */
 	for (l = 0; l < sc->nlanes; l++) {
-		tuned = ls[l].tune >= ss->trials_per_batch ||
-		    sc->lanes[l].exhausted;
-		if (!tuned || ls[l].tune_active > 0 || ls[l].best < 0)
+		if (!scaling_tuned(sc, l, &lv[l]) || lv[l].tune_active > 0 ||
+		    lv[l].next < 0 || lv[l].next_confirms >= ss->seeds)
 			continue;
-		if (ls[l].confirm < ss->seeds) {
-			p->lane = (int)l;
-			p->batch = sc->lanes[l].batch;
-			if (scaling_point(sc, &t[ls[l].best], p->x) == -1)
-				continue;
-			scaling_plan_confirm(sc, t, (int)l, &ls[l], p);
-			v = SCALING_NEW;
-			goto out;
-		}
+		p->lane = (int)l;
+		p->batch = sc->lanes[l].batch;
+		if (scaling_point(sc->s, &t[lv[l].next], p->x) == -1)
+			continue;
+		scaling_plan_confirm(sc, t, (int)l, &lv[l], p);
+		v = SCALING_NEW;
+		goto out;
 	}
 	for (l = 0; l < sc->nlanes; l++) {
-		tuned = ls[l].tune >= ss->trials_per_batch ||
-		    sc->lanes[l].exhausted;
-		if (!tuned || ls[l].tune_active > 0 || (ls[l].best >= 0 &&
-		    ls[l].confirm < ss->seeds) || ls[l].confirm_active > 0)
+		tuned = scaling_tuned(sc, l, &lv[l]);
+		if (!tuned || lv[l].tune_active > 0 || lv[l].next >= 0 ||
+		    lv[l].confirm_active > 0)
 			done = 0;
 		if (!open)
 			continue;
+		if (!tuned && lv[l].tune >= ss->trials_per_batch &&
+		    lv[l].tune_active > 0) {
+			/* Wait for its runs before tuning beyond its trials. */
+			open = lv[l].source >= 0;
+			continue;
+		}
 		if (!tuned) {
 			p->lane = (int)l;
 			p->batch = sc->lanes[l].batch;
-			if ((l > 0 && ls[l].tune == 0 && scaling_plan_transfer(sc,
+			if ((l > 0 && lv[l].tune == 0 && scaling_plan_transfer(sc,
 			    t, n, cv, (int)l, p)) || scaling_plan_search(sc, t,
 			    n, cv, (int)l, p)) {
 				v = SCALING_NEW;
@@ -426,11 +382,12 @@ scaling_next(struct scaling *sc, const struct ledger_trial *t, size_t n,
 			tuned = 1;
 		}
 		/* The next lane opens on a result of this one. */
-		open = tuned && (ls[l].best >= 0 || ls[l].tune_active == 0);
+		open = (tuned || lv[l].tune >= ss->trials_per_batch) &&
+		    (lv[l].source >= 0 || lv[l].tune_active == 0);
 	}
 	if (done)
 		v = SCALING_DONE;
 out:
-	free(ls);
+	free(lv);
 	return v;
 }

@@ -8,9 +8,14 @@
  * smaller batch size that has a result, its learning rate moved by the
  * declared rule.  A lane opens once the one below has created all its
  * tuning trials and has a result, so the machine stays full.  When a
- * lane's tuning has ended, its best configuration (the one that reached
- * the target in the fewest epochs, else the best value) is run again with
- * scaling.seeds fresh seeds.  Confirmation runs go first.
+ * lane's tuning has ended, its best candidate configuration (ranked by
+ * expected epochs to target over estimated success probability, from its
+ * runs and its neighbours', see scaling_lane.c) is run again with
+ * scaling.seeds fresh seeds.  A candidate that can no longer have
+ * scaling.min_successes of them reach the target is abandoned and the
+ * next one confirmed, while the lane's trials fit its share of the budget
+ * (budget.max_trials / number of batch sizes).  Confirmation runs go
+ * first.
  *
  * Decisions are a pure function of the spec, the ledger's trials and
  * their curves, so a restarted daemon takes the same ones.

@@ -38,6 +38,9 @@ if [ "${rows:-0}" -ne 4 ]; then
 	echo "demo: the guideline table has ${rows:-no} rows, not 4" >&2
 	exit 1
 fi
+confirmed=$("$TOP/$BUILD/hpoctl" report --ledger "$STATE/ledger.db" --table \
+    --format csv scaling-minicosmo | awk -F, 'NR > 1 { n += $4 } END { print n + 0 }')
+echo "demo: $confirmed of the 4 batch sizes confirmed"
 echo
 echo "demo: the time-to-solution report: $BUILD/hpoctl report --ledger $STATE/ledger.db scaling-minicosmo"
 echo "demo: as a web page: $BUILD/hpoctl report --ledger $STATE/ledger.db --format html scaling-minicosmo > report.html"

@@ -151,6 +151,10 @@ mllog_decode(const cJSON *o, int quoted, struct mllog_event *ev, char *err,
 		ev->has_num = 1;
 	else
 		mllog_copy(j, ev->str, sizeof(ev->str));
+	if ((cJSON_IsBool(j) || cJSON_IsArray(j) || cJSON_IsObject(j)) &&
+	    !cJSON_PrintPreallocated((cJSON *)j, ev->value_json,
+	    sizeof(ev->value_json), 0))
+		ev->value_json[0] = '\0';
 
 	md = cJSON_GetObjectItemCaseSensitive(o, "metadata");
 	if (cJSON_IsObject(md)) {

@@ -19,6 +19,9 @@ struct mllog_event {
 	int		 has_num;	/* value is a number (or a bool) */
 	double		 num;
 	char		 str[128];	/* value when it is a string */
+	char		 value_json[160];	/* value when it is a bool, an
+					   array or an object, as JSON
+					   ("" if longer) */
 	int		 has_epoch;	/* metadata.epoch_num present */
 	double		 epoch;
 	char		 status[32];	/* metadata.status ("" if absent) */

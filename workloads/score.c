@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "mllog.h"
 #include "score.h"
 
@@ -72,6 +74,7 @@ struct score_point {
 
 /* What one pass over the log found. */
 struct score_scan {
+	cJSON		*hparams;	/* the opt_* keys, last value kept */
 	struct score_point *pts;
 	size_t		 npts, cap;
 	unsigned long	 start_line, stop_line;
@@ -126,6 +129,28 @@ score_skip(struct score_run *r, unsigned long line, const char *why)
 	r->skipped++;
 }
 
+/* Keep a hyperparameter (an opt_* key) as the log declares it. */
+static void
+score_hparam(struct score_scan *s, const struct mllog_event *ev)
+{
+	cJSON	*v;
+
+	if (ev->value_json[0] != '\0')
+		v = cJSON_Parse(ev->value_json);
+	else if (ev->has_num)
+		v = cJSON_CreateNumber(ev->num);
+	else
+		v = cJSON_CreateString(ev->str);
+	if (v == NULL)
+		return;
+	if (s->hparams == NULL && (s->hparams = cJSON_CreateObject()) == NULL)
+		abort();
+	if (cJSON_GetObjectItemCaseSensitive(s->hparams, ev->key) != NULL)
+		cJSON_ReplaceItemInObjectCaseSensitive(s->hparams, ev->key, v);
+	else
+		cJSON_AddItemToObject(s->hparams, ev->key, v);
+}
+
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
 static int
 score_event(struct score_scan *s, struct score_run *r,
@@ -162,6 +187,8 @@ score_event(struct score_scan *s, struct score_run *r,
 	}
 	if (s->stop_line != 0)
 		return 0;
+	if (strncmp(ev->key, "opt_", 4) == 0)
+		score_hparam(s, ev);
 	if (strcmp(ev->key, "submission_benchmark") == 0)
 		snprintf(r->benchmark, sizeof(r->benchmark), "%s", ev->str);
 	else if (strcmp(ev->key, "global_batch_size") == 0 && ev->has_num) {
@@ -254,7 +281,7 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 {
 	struct score_scan	 s;
 	struct mllog_event	 ev;
-	char			*line = NULL, why[128];
+	char			*line = NULL, *hp, why[128];
 	size_t			 cap = 0, len;
 	ssize_t			 n;
 	unsigned long		 lineno = 0;
@@ -302,10 +329,15 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		r->has_epochs = 0;
 		snprintf(r->status, sizeof(r->status), "aborted");
 	}
+	hp = s.hparams != NULL ? cJSON_PrintUnformatted(s.hparams) : NULL;
+	if ((r->hparams = strdup(hp != NULL ? hp : "{}")) == NULL)
+		abort();
+	cJSON_free(hp);
 	rc = 0;
 out:
 	free(line);
 	free(s.pts);
+	cJSON_Delete(s.hparams);
 	if (rc == -1)
 		score_run_release(r);
 	return rc;
@@ -335,6 +367,8 @@ score_run_release(struct score_run *r)
 {
 	free(r->file);
 	r->file = NULL;
+	free(r->hparams);
+	r->hparams = NULL;
 }
 
 /* scandir() filter: the result files of a submission. */

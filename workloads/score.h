@@ -42,7 +42,7 @@ struct score_skip {
 /* The skipped lines a run keeps the details of; more are only counted. */
 #define SCORE_SKIPS_KEPT	5
 
-/* One scored run.  score_run_release() frees file. */
+/* One scored run.  score_run_release() frees file and hparams. */
 struct score_run {
 	char		*file;		/* the name it was read as */
 	char		 benchmark[128];	/* submission_benchmark, "" if none */
@@ -65,6 +65,8 @@ struct score_run {
 					   "aborted" without a run_stop */
 	size_t		 skipped;	/* malformed lines skipped */
 	struct score_skip skips[SCORE_SKIPS_KEPT];	/* the first ones */
+	char		*hparams;	/* the opt_* keys logged, a JSON
+					   object */
 };
 
 /* A set of runs scored together. */

@@ -39,7 +39,7 @@ _hpoctl()
 {
 	local cur prev cmd= cmd_index=0 i
 	local commands="run check render submit status trials report watch
-	    cancel ping mllog"
+	    cancel ping mllog rcp-check"
 
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -140,11 +140,26 @@ _hpoctl()
 		;;
 	mllog)
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--json --summary --metric
-			    --target --maximize --minimize" -- "$cur"))
-		elif [[ " ${COMP_WORDS[*]} " == *" --summary "* ]]; then
+			COMPREPLY=($(compgen -W "--json --summary --table
+			    --format --metric --target --maximize --minimize" \
+			    -- "$cur"))
+		elif [[ $prev == --format ]]; then
+			COMPREPLY=($(compgen -W "text json csv markdown rcp" \
+			    -- "$cur"))
+		elif [[ " ${COMP_WORDS[*]} " == *" --summary "* ||
+		    " ${COMP_WORDS[*]} " == *" --table "* ]]; then
 			compopt -o filenames 2>/dev/null
 			COMPREPLY=($(compgen -d -- "$cur"))
+		else
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		return
+		;;
+	rcp-check)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--json --full --runs --metric
+			    --target --maximize --minimize" -- "$cur"))
 		else
 			compopt -o filenames 2>/dev/null
 			COMPREPLY=($(compgen -f -- "$cur"))

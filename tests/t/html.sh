@@ -40,6 +40,7 @@ check "plot (c): a bar per outcome" \
     test "$(grep -c '<rect class="bar"' "$T/dom.html")" -eq \
     "$(jq '.cost.by_outcome | length' "$T/report.json")"
 check "the guideline table" grep -q '<table id="guideline">' "$T/dom.html"
+check "with the intervals" grep -q '<th>95% Wilson</th>' "$T/dom.html"
 is "one table row per batch size" \
     "$(sed -n '/<table id="guideline">/,/<\/table>/p' "$T/dom.html" |
     grep -o '<tr>' | wc -l)" $(( $(jq '.rows | length' "$T/table.json") + 1 ))

@@ -77,9 +77,22 @@ rd report --ledger "$LEDGER" --table --format rcp scale >"$T/rcp.json"
 is "rcp: one entry per confirmed batch size" \
     "$(jq -c 'keys' "$T/rcp.json")" \
     "$(jq -c '[.rows[] | select(.confirmed) | "minicosmo_hpod_\(.batch_size)"] | sort' "$T/table.json")"
-is "rcp: entries have the fixture's members" \
+is "rcp: entries have the fixture's members, and the statistics" \
     "$(jq -c '[.[] | keys] | unique' "$T/rcp.json")" \
-    "$(jq -c '[.[] | keys] | unique' "$TOP/tests/fixtures/rcp/rcps_cosmoflow.json")"
+    "$(jq -c '[.[] | keys + ["RCP Mean", "RCP Stdev", "Min Epochs", "Max Speedup", "hpod"] | sort] | unique' "$TOP/tests/fixtures/rcp/rcps_cosmoflow.json")"
+is "rcp: runs and Wilson interval of the table" \
+    "$(jq -c '[.[] | [.hpod.runs, .hpod.success_rate_ci[0]]]' "$T/rcp.json")" \
+    "$(jq -c '[.rows[] | select(.confirmed) | [.runs, .success_rate_ci_low]]' "$T/table.json")"
+is "rcp: RCP Mean is the olympic mean of its epochs" \
+    "$(jq -c '[.[] | .["RCP Mean"]]' "$T/rcp.json")" \
+    "$(jq -c '[.[] | .["Epochs to converge"] | sort | if length > 2 then .[1:-1] else . end | add / length]' "$T/rcp.json")"
+# Every confirmed row checked against itself (all points kept) passes:
+# its mean is the reference mean, at least the Min Epochs below it.
+rc=0
+rd rcp-check --full "$T/rcp.json" "$T/rcp.json" >"$T/check.txt" || rc=$?
+is "rcp-check: the export against itself passes" "$rc" 0
+is "rcp-check: a line per entry" "$(grep -c ' yes ' "$T/check.txt")" \
+    "$(jq 'length' "$T/rcp.json")"
 is "rcp: epochs to converge of the converged runs" \
     "$(jq -c '[.[] | .["Epochs to converge"] | length]' "$T/rcp.json")" \
     "$(jq -c '[.rows[] | select(.confirmed) | .successes]' "$T/table.json")"

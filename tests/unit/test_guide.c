@@ -411,7 +411,10 @@ test_formats(struct ledger *l)
 		    (cJSON_GetObjectItem(e, r->string)->type & 0xff) !=
 		    (r->type & 0xff))
 			same = 0;
-	ok(same && cJSON_GetArraySize(e) == cJSON_GetArraySize(fe),
+	/* And rcp_checker's four statistics and hpod's figures. */
+	ok(same && cJSON_GetArraySize(e) == cJSON_GetArraySize(fe) + 5 &&
+	    cJSON_IsNumber(cJSON_GetObjectItem(e, "Min Epochs")) &&
+	    cJSON_IsObject(cJSON_GetObjectItem(e, "hpod")),
 	    "RCP entry has the fixture's members with the same types");
 	h = cJSON_GetObjectItem(e, "Hyperparams");
 	fh = cJSON_GetObjectItem(fe, "Hyperparams");
@@ -477,6 +480,78 @@ test_ordinary(struct ledger *l)
 	guide_release(&g);
 }
 
+/*
+ * A scaling campaign whose batch size 16 confirmed two candidates: trial
+ * 0 (lr 0.1) missed with 2 of its 2 runs and was abandoned; trial 1 (lr
+ * 0.05) passed with 4 of 5 runs at epochs 4, 5, 6, 7.  The row has trial
+ * 1's runs and parameters, 2 candidates, and every confirmation run in
+ * the trials and the cost.
+ */
+static void
+test_candidates(struct ledger *l)
+{
+	struct ledger_campaign c = { .name = "cand", .workload = "minicosmo",
+	    .backend = "local", .spec_json = (char *)scaling_spec,
+	    .spec_path = "cand.json", .metric = "eval_error",
+	    .has_target = 1, .target = 0.2, .started = 1000,
+	    .max_trials = 14, .state = "finished" };
+	static const char *const pj[] = { "{\"lr\":0.1,\"batch_size\":16}",
+	    "{\"lr\":0.05,\"batch_size\":16}" };
+	struct ledger_trial t = { .batch_size = 16, .created = 1000 };
+	struct guide g;
+	const struct guide_row *r;
+	char err[512], *text;
+	int64_t cid = 0, id, a;
+	int i, n = 0;
+
+	ok(ledger_campaign_insert(l, &c, &cid) == 0, "insert campaign cand");
+	t.campaign_id = cid;
+	/* 0, 1: tuning; 2, 3: trial 0's runs; 4-8: trial 1's. */
+	for (i = 0; i < 9; i++) {
+		int cand = i < 2 ? i : i < 4 ? 0 : 1;
+		int reached = i < 2 || (i >= 4 && i < 8);
+		int ep = i < 2 ? 3 : 4 + (i - 4);
+
+		t.number = n++;
+		t.seed = i;
+		t.params_json = (char *)pj[cand];
+		t.role = i < 2 ? "search" : "confirm";
+		t.state = "completed";
+		if (ledger_trial_insert(l, &t, &id) == -1 ||
+		    ledger_trial_set_best(l, id, reached ? 0.15 : 0.3, ep,
+		    reached, reached ? 1000 + 10 * ep : 0) == -1)
+			printf("# %s\n", ledger_error(l));
+		a = attempt(l, id, 0, 1000, 1100, "completed", 1, 2, 4);
+		curve(l, a, 1000, ep, reached ? 0.15 : 0.3);
+	}
+	ledger_campaign_set_state(l, cid, "finished", 1200);
+	c.id = cid;
+	if (guide_compute(l, &c, 2000, &g, err, sizeof(err)) == -1) {
+		ok(0, "guide of cand: %s", err);
+		return;
+	}
+	r = g.nrows > 0 ? &g.rows[0] : NULL;
+	ok(r != NULL && r->batch_size == 16, "row of batch 16");
+	if (r == NULL)
+		goto out;
+	is_int(r->candidates, 2, "two candidates confirmed");
+	ok(r->confirmed, "confirmed by the second");
+	is_int(r->params_trial, 1, "its parameters are trial 1's");
+	is_str(r->params_json, pj[1], "lr 0.05");
+	ok(r->runs == 5 && r->successes == 4, "4 of its 5 runs, not 4 of 7");
+	is_near(r->epochs.olympic_mean, 5.5, 1e-12,
+	    "epochs: olympic mean of 4 5 6 7");
+	is_int(r->trials_confirm, 7, "the 7 confirmation runs are counted");
+	is_near(r->confirm.node_seconds, 700, 1e-6,
+	    "and all 7 are in the cost");
+	text = guide_table(&g, REPORT_TEXT);
+	ok(text != NULL && strstr(text, "yes#2") != NULL,
+	    "the text table says the second candidate passed");
+	free(text);
+out:
+	guide_release(&g);
+}
+
 int
 main(void)
 {
@@ -509,6 +584,7 @@ main(void)
 	guide_release(&g);
 	test_formats(l);
 	test_ordinary(l);
+	test_candidates(l);
 	ledger_close(l);
 	nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	return tap_done();

@@ -350,11 +350,165 @@ test_plan(void)
 	workload_free(w);
 }
 
+/* Set trial i's end: state, best value. */
+static void
+end(struct list *l, int i, const char *state, double best)
+{
+	free(l->t[i].state);
+	l->t[i].state = strdup(state);
+	l->t[i].has_best = 1;
+	l->t[i].best = best;
+}
+
+/*
+ * A candidate that fails its confirmation is followed by the next one,
+ * ranked by all the evidence, until one passes or the batch size's share
+ * of the budget is spent.
+ */
+static void
+test_candidates(void)
+{
+	struct campaign_spec	*s, *s12;
+	struct workload		*w = NULL, *w12 = NULL;
+	struct scaling		*sc, *sc12;
+	struct scaling_plan	 p;
+	struct curves		*cv;
+	struct list		 l;
+	char			 err[256];
+	double			 x[3];
+	static const double	 c0[] = { 0.30, 0.15, 0.135 };
+	static const double	 c1[] = { 0.30, 0.20, 0.12 };
+	static const double	 hit[] = { 0.30, 0.13 };
+
+	/* 3 tuning trials and 2 seeds (both must reach) per batch size. */
+	s = load(mk(LR "," WU, "[16, 32]", "\"lr_rule\": \"linear\", "
+	    "\"trials_per_batch\": 3, \"seeds\": 2", "\"max_trials\": 14, "
+	    "\"max_parallel\": 4"), &w);
+	s12 = load(mk(LR "," WU, "[16, 32]", "\"lr_rule\": \"linear\", "
+	    "\"trials_per_batch\": 3, \"seeds\": 2", "\"max_trials\": 12, "
+	    "\"max_parallel\": 4"), &w12);
+	if (s == NULL || s12 == NULL) {
+		ok(0, "specs");
+		return;
+	}
+	sc = scaling_new(s, err, sizeof(err));
+	sc12 = scaling_new(s12, err, sizeof(err));
+	cv = curves_new();
+	memset(&l, 0, sizeof(l));
+	p.x = x;
+
+	/*
+	 * Both reach the target at epoch 3; trial 1 has the better value,
+	 * but its neighbour (lr 0.31) diverged: P(success) of trial 0 is
+	 * (1 + 1) / (1 + 2), of trial 1 (1 + 1) / (1.5 + 2).
+	 */
+	add(&l, 16, "search", "completed", 0.01, 1, 0.135);
+	add(&l, 16, "search", "completed", 0.3, 1, 0.12);
+	add(&l, 16, "search", "failed", 0.31, 1, 0.9);
+	curve(cv, 0, c0, 3);
+	curve(cv, 1, c1, 3);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 0, "trial 0 confirmed "
+	    "first: 3 / (2/3) = 4.5 epochs beats 3 / (2/3.5) = 5.25");
+	add(&l, 16, "confirm", "completed", 0.01, 1, 0.13);
+	curve(cv, 3, hit, 2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 0, "its second run");
+	add(&l, 16, "confirm", "completed", 0.01, 1, 0.2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 1 &&
+	    fabs(x[0] - 0.3) < 1e-12, "it missed (2 of 2 needed): trial 1 is "
+	    "confirmed next (3 + 2 + 2 <= a share of 7)");
+	like(p.why, "confirmation run 1 of 2 of trial 1's configuration "
+	    "(candidate 2", "the log says it is the second candidate");
+	ok(scaling_next(sc12, l.t, l.n, cv, &p) == SCALING_NEW &&
+	    p.lane == 1 && p.role == ROLE_TRANSFER && p.from_trial == 0,
+	    "a share of 6 has no room for it: batch 16 ends unconfirmed and "
+	    "32 starts from the best evidence, trial 0");
+	add(&l, 16, "confirm", "running", 0.3, 0, 0);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 1,
+	    "the second candidate's second run");
+	add(&l, 16, "confirm", "running", 0.3, 0, 0);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 1 &&
+	    p.role == ROLE_TRANSFER && p.from_trial == 1, "both running: "
+	    "batch 32 opens from the candidate being confirmed, trial 1");
+	end(&l, 5, "completed", 0.13);
+	curve(cv, 5, hit, 2);
+	end(&l, 6, "completed", 0.11);
+	curve(cv, 6, hit, 2);
+
+	/* Batch 32: every candidate fails until its share (7) is spent. */
+	add(&l, 32, "transfer", "completed", 0.5, 1, 0.13);
+	curve(cv, 7, hit, 2);
+	add(&l, 32, "search", "completed", 0.05, 1, 0.135);
+	curve(cv, 8, c0, 3);
+	add(&l, 32, "search", "completed", 0.002, 1, 0.5);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 1 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 7,
+	    "batch 32 confirms trial 7 first (2 epochs)");
+	add(&l, 32, "confirm", "completed", 0.5, 1, 0.3);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 1 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 8,
+	    "its first run missed: trial 8 next (3 + 1 + 2 <= 7)");
+	add(&l, 32, "confirm", "completed", 0.05, 1, 0.14);
+	add(&l, 32, "confirm", "completed", 0.05, 1, 0.3);
+	is_int(scaling_next(sc, l.t, l.n, cv, &p), SCALING_DONE,
+	    "trial 8 missed too and 3 + 3 + 2 > 7: trial 9 is never tried, "
+	    "batch 32 ends unconfirmed, the campaign is done");
+
+	/* No tuning run reached the target: tune on while the share allows. */
+	clear(&l);
+	curves_free(cv);
+	cv = curves_new();
+	add(&l, 16, "search", "completed", 0.01, 1, 0.3);
+	add(&l, 16, "search", "completed", 0.02, 1, 0.25);
+	add(&l, 16, "search", "completed", 0.04, 1, 0.2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_SEARCH, "none of 3 reached: a 4th tuning trial "
+	    "(3 + 2 < 7), not a confirmation");
+	like(p.why, "tuning trial 4: no configuration left to confirm "
+	    "reached the target", "the log says why");
+	add(&l, 16, "search", "completed", 0.08, 1, 0.2);
+	add(&l, 16, "search", "completed", 0.16, 1, 0.2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM, "5 + 2 = 7: the share is spent on "
+	    "tuning, the best is confirmed");
+
+	/* The only candidate on target failed: tune on rather than confirm. */
+	clear(&l);
+	curves_free(cv);
+	cv = curves_new();
+	add(&l, 16, "search", "completed", 0.01, 1, 0.13);
+	curve(cv, 0, hit, 2);
+	add(&l, 16, "search", "completed", 0.02, 1, 0.25);
+	add(&l, 16, "search", "completed", 0.04, 1, 0.2);
+	add(&l, 16, "confirm", "completed", 0.01, 1, 0.2);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_SEARCH, "trial 0 failed its confirmation and no "
+	    "other reached the target: a 4th tuning trial (3 + 1 + 2 < 7)");
+	add(&l, 16, "search", "completed", 0.03, 1, 0.22);
+	ok(scaling_next(sc, l.t, l.n, cv, &p) == SCALING_NEW && p.lane == 0 &&
+	    p.role == ROLE_CONFIRM && p.from_trial == 0, "4 + 1 + 2 = 7 and "
+	    "nothing else on target: trial 0 runs its last seed, no "
+	    "configuration that never reached the target is confirmed");
+
+	clear(&l);
+	curves_free(cv);
+	scaling_free(sc);
+	scaling_free(sc12);
+	spec_free(s);
+	spec_free(s12);
+	workload_free(w);
+	workload_free(w12);
+}
+
 int
 main(void)
 {
 	test_spec_errors();
 	test_spec_good();
 	test_plan();
+	test_candidates();
 	return tap_done();
 }

@@ -1,0 +1,16 @@
+/*
+ * rcpcmd.h: `hpoctl rcp-check`, which checks sets of runs (MLPerf result
+ * folders, or the entries of hpod's RCP export) against a reference
+ * convergence point file (rcp.h).
+ */
+#ifndef HPOD_RCPCMD_H
+#define HPOD_RCPCMD_H
+
+/*
+ * Run `hpoctl rcp-check` with its own argv (argv[0] is "rcp-check").
+ * Return 0 if every set passes, 1 if one fails or cannot be read, 64 on
+ * bad usage.
+ */
+int	 rcp_command(int argc, char **argv);
+
+#endif
