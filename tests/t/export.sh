@@ -87,8 +87,10 @@ say("distributions %r" % d,
     d["batch_size"] == optuna.distributions.CategoricalDistribution([32, 64]))
 say("study attributes", study.user_attrs.get("hpod_campaign") == "ex" and
     study.user_attrs.get("hpod_target") == 0.35)
-# And it can go on: a new trial is suggested in the same space.
-t = study.ask()
+# And it can go on: a new trial is suggested in the same space (in a copy).
+import shutil
+shutil.copy(study_db, study_db + ".copy")
+t = optuna.load_study(study_name="ex", storage="sqlite:///" + study_db + ".copy").ask()
 say("the study can be continued", t.number == len(trials) and
     0.001 <= t.suggest_float("lr", 0.001, 0.5, log=True) <= 0.5)
 PY
@@ -101,6 +103,29 @@ while read -r verdict desc; do
 	esac
 done <"$T/compare.out"
 check "optuna: the comparison ran to its end" grep -q 'continued' "$T/compare.out"
+
+# The README's two Python examples run on this ledger and study.
+readme_example() {
+	awk -v h="$1" '$0 == h {f = 1} f && /^```python/ {g = 1; next}
+	    g && /^```/ {exit} g' "$TOP/README.md" |
+	    sed "s/\"demo\"/\"ex\"/; s/'demo'/'ex'/; s#sqlite:///study.db#sqlite:///$T/study.db#;
+	    s#file:ledger.db#file:$LEDGER#" >"$T/example.py"
+	(cd "$T" && "$PY" example.py) >"$T/example.out" 2>&1 || { sed "s/^/#   /" "$T/example.out"; return 1; }
+}
+rc=0
+readme_example '### Export to Optuna' || rc=$?
+is "README: the Optuna example runs" "$rc" 0
+check "... and prints the best value" grep -q "^$("$PY" -c "import optuna; optuna.logging.set_verbosity(0); print(optuna.load_study(study_name='ex', storage='sqlite:///$T/study.db').best_value)") " "$T/example.out"
+if "$PY" -c 'import pandas' 2>/dev/null; then
+	rc=0
+	readme_example '### Read the ledger with pandas' || rc=$?
+	is "README: the pandas example runs" "$rc" 0
+	sed 's/^/#   /' "$T/example.out"
+	check "... and sums the cost by attempt state" grep -q '^pruned ' \
+	    "$T/example.out"
+else
+	ok "# SKIP README's pandas example: python3-pandas is not installed"
+fi
 
 # Never replaces a file; bad usage is refused with a reason.
 echo keep >"$T/keep.db"
