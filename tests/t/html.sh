@@ -17,6 +17,7 @@ rc=0
 is "report --format html -o exits 0" "$rc" 0
 "$HPOCTL" report --ledger "$LEDGER" --format json ht >"$T/report.json"
 "$HPOCTL" report --ledger "$LEDGER" --table --format json ht >"$T/table.json"
+"$HPOCTL" trials --ledger "$LEDGER" --format json ht >"$T/trials.json"
 "$HPOCTL" report --ledger "$LEDGER" --format html ht >"$T/stdout.html"
 is "without -o it goes to the standard output" \
     "$(sed '/^<p class="muted">Written by hpoctl/d' "$T/stdout.html" | cksum)" \
@@ -62,6 +63,7 @@ bad=0
 while read -r key value text; do
 	case $key in
 	table.*) json=$(lookup "$T/table.json" "${key#table.}") ;;
+	trial_list.*) json=$(lookup "$T/trials.json" "${key#trial_list.}") ;;
 	*) json=$(lookup "$T/report.json" "$key") ;;
 	esac
 	if ! awk -v a="$value" -v b="$json" -v t="$text" 'BEGIN {
@@ -76,9 +78,40 @@ while read -r key value text; do
 done <"$T/marked.txt"
 is "every number on the page equals its JSON value" "$bad" 0
 
-# A screenshot.
-chrome --screenshot="$T/shot.png" --window-size=1200,2400 \
+# The trial-level plots: history with the target, every attempt's curve.
+check "the optimization history" grep -q '<figure id="plot-history">' \
+    "$T/dom.html"
+is "a point per trial with a value" \
+    "$(grep -c '<circle class="trial"' "$T/dom.html")" \
+    "$(sql "select count(*) from trials where has_best")"
+check "the best-so-far step line" grep -q '<polyline class="best-so-far"' \
+    "$T/dom.html"
+is "the target line in the history and the curves" \
+    "$(grep -c '<line class="target"' "$T/dom.html")" 2
+is "a learning curve per attempt with points" \
+    "$(grep -c '<polyline class="curve"' "$T/dom.html")" \
+    "$(sql "select count(distinct attempt_id) from metrics where key = 'eval_error'")"
+
+# The table of trials: a row per trial, marked numbers from hpoctl trials,
+# and ranks that order the rows by each column (here: the value).
+rows=$(grep -c '^<div class="r" style="--o0:' "$T/dom.html")
+is "a table row per trial" "$rows" "$(jq length "$T/trials.json")"
+check "its numbers are marked with hpoctl trials' paths" \
+    grep -q '^trial_list\.0\.best ' "$T/marked.txt"
+k=$(grep -o '<div class="h">.*</div>' "$T/dom.html" | grep -o '<label for="ts-[0-9]*">[^<]*<' |
+    sed -n 's/^<label for="ts-\([0-9]*\)">value<$/\1/p') || true
+grep '^<div class="r" style=' "$T/dom.html" |
+    sed -n "s/.*--o$k:\([0-9]*\);.*data-key=\"trial_list\.[0-9]*\.best\" data-value=\"\([^\"]*\)\".*/\1 \2/p" |
+    sort -n >"$T/ranks.txt" || true
+is "every value has a rank" "$(wc -l <"$T/ranks.txt")" \
+    "$(jq '[.[] | select(.best != null)] | length' "$T/trials.json")"
+check "ranked by value, the values ascend" awk '
+    NR > 1 && $2 + 0 < prev + 0 { exit 1 } { prev = $2 }' "$T/ranks.txt"
+
+# A screenshot at 1280 px, kept as an artefact of the test run.
+chrome --screenshot="$T/shot.png" --window-size=1280,4000 \
     "file://$T/page.html" >/dev/null || true
+mkdir -p "$BUILD/artefacts" && cp "$T/shot.png" "$BUILD/artefacts/report.png"
 check "a screenshot is taken" test -s "$T/shot.png"
 is "and it is a PNG" "$(head -c 8 "$T/shot.png" | od -An -c | tr -d ' ')" \
     '211PNG\r\n032\n'
