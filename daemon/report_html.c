@@ -744,6 +744,7 @@ html_page(const struct guide *g, const cJSON *report, const cJSON *table,
 	html_headline(&p);
 	html_plot_progress(&p, g);
 	html_trials_plots(p.f, g);
+	html_params_plots(p.f, g);
 	html_outcomes(&p);
 	if (table != NULL)
 		html_guideline(&p);

@@ -21,8 +21,8 @@
 #include "svg.h"
 
 /* The colour of a trial or attempt state. */
-static const char *
-ht_state_color(const char *state)
+const char *
+html_state_color(const char *state)
 {
 	static const struct { const char *state, *color; } c[] = {
 		{ "completed", "#1f77b4" }, { "pruned", "#ff7f0e" },
@@ -73,7 +73,7 @@ ht_state_legend(FILE *f, const char *const *states, size_t n)
 	fprintf(f, "<p class=\"legend\">");
 	for (i = 0; i < n; i++)
 		fprintf(f, "<span style=\"color:%s\">&#9679;</span> %s%s",
-		    ht_state_color(states[i]), states[i], i + 1 < n ? " " : "");
+		    html_state_color(states[i]), states[i], i + 1 < n ? " " : "");
 	fprintf(f, "</p>\n");
 }
 
@@ -130,7 +130,7 @@ ht_history(FILE *f, const struct guide *g, double y0, double y1)
 			continue;
 		fprintf(f, "<circle class=\"trial\" cx=\"%.1f\" cy=\"%.1f\" "
 		    "r=\"4\" fill=\"%s\"/>\n", svg_x(&pl, t->number),
-		    svg_y(&pl, t->best), ht_state_color(t->state));
+		    svg_y(&pl, t->best), html_state_color(t->state));
 		if (strcmp(t->state, "completed") != 0)
 			continue;
 		if (isnan(best) || ht_better(g, t->best, best))
@@ -193,7 +193,7 @@ ht_curve(struct svg_plot *pl, const struct guide *g, size_t p0, size_t p1)
 	a = ht_attempt_of(g, g->points[p0].attempt_id);
 	confirm = t != NULL && t->role != NULL &&
 	    strcmp(t->role, "confirm") == 0;
-	color = ht_state_color(a != NULL ? a->state : NULL);
+	color = html_state_color(a != NULL ? a->state : NULL);
 	fprintf(pl->f, "<polyline class=\"curve\" data-trial=\"%d\" "
 	    "fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
 	    g->points[p0].trial_number, color, confirm ?

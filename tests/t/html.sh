@@ -92,6 +92,19 @@ is "a learning curve per attempt with points" \
     "$(grep -c '<polyline class="curve"' "$T/dom.html")" \
     "$(sql "select count(distinct attempt_id) from metrics where key = 'eval_error'")"
 
+# The parameters: a slice each, a line per trial with a value through
+# the parallel coordinates, and importance only from 8 completed trials.
+is "a slice per parameter" "$(grep -c '<figure class="plot-slice">' "$T/dom.html")" 2
+is "a point per trial with a value in each slice" \
+    "$(grep -c '<circle class="slice"' "$T/dom.html")" \
+    "$(( 2 * $(sql "select count(*) from trials where has_best") ))"
+is "parallel coordinates: a line per trial with a value" \
+    "$(grep -c '<polyline class="parallel"' "$T/dom.html")" \
+    "$(sql "select count(*) from trials where has_best")"
+check "importance is not drawn from 6 trials, and the page says why" \
+    grep -q 'Parameter importance needs at least 8 completed trials' \
+    "$T/dom.html"
+
 # The table of trials: a row per trial, marked numbers from hpoctl trials,
 # and ranks that order the rows by each column (here: the value).
 rows=$(grep -c '^<div class="r" style="--o0:' "$T/dom.html")
