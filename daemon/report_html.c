@@ -746,6 +746,7 @@ html_page(const struct guide *g, const cJSON *report, const cJSON *table,
 	html_trials_plots(p.f, g);
 	html_params_plots(p.f, g);
 	html_outcomes(&p);
+	html_cost_plot(p.f, g);
 	if (table != NULL)
 		html_guideline(&p);
 	html_trials_table(p.f, g);

@@ -26,6 +26,8 @@ void	 html_trials_table(FILE *, const struct guide *);
  * parameters' importance (report_html_params.c).
  */
 void	 html_params_plots(FILE *, const struct guide *);
+/* Write the cost over wall time by outcome (report_html_cost.c). */
+void	 html_cost_plot(FILE *, const struct guide *);
 /*
  * The share of the variance of n values explained by their groups
  * (0..63): the variance of the group means, weighted by group size, over

@@ -105,6 +105,18 @@ check "importance is not drawn from 6 trials, and the page says why" \
     grep -q 'Parameter importance needs at least 8 completed trials' \
     "$T/dom.html"
 
+# The cost over wall time: a line per outcome and the total, ending at
+# the report's cost, and the time to solution marked (checked above).
+is "cost over time: five outcomes and the total" \
+    "$(grep -c '<polyline class="cost-' "$T/dom.html")" 6
+check "... with the time to solution marked" \
+    grep -q '^time_to_solution_s ' "$T/marked.txt"
+last=$(grep -o '<polyline class="cost-total"[^>]*points="[^"]*"' "$T/dom.html" |
+    sed 's/.*points="//; s/"$//' | tr ' ' '\n' | tail -1 | cut -d, -f2)
+top=$(grep -o '<polyline class="cost-total"[^>]*points="[^"]*"' "$T/dom.html" |
+    sed 's/.*points="//; s/"$//' | tr ' ' '\n' | cut -d, -f2 | sort -n | head -1)
+is "... the total rises to its end" "$last" "$top"
+
 # The table of trials: a row per trial, marked numbers from hpoctl trials,
 # and ranks that order the rows by each column (here: the value).
 rows=$(grep -c '^<div class="r" style="--o0:' "$T/dom.html")
