@@ -64,16 +64,18 @@ ht_target(struct svg_plot *pl, const struct guide *g)
 	    pl->w - pl->right, y, pl->w - pl->right - 2, y - 4, num);
 }
 
-/* A legend of states under the plot, outside the data. */
+/* A legend of the states under a plot, outside the data. */
 static void
-ht_state_legend(FILE *f, const char *const *states, size_t n)
+ht_state_legend(FILE *f)
 {
+	static const char *const states[] = { "completed", "pruned",
+	    "failed", "cancelled", "running" };
 	size_t	 i;
 
 	fprintf(f, "<p class=\"legend\">");
-	for (i = 0; i < n; i++)
-		fprintf(f, "<span style=\"color:%s\">&#9679;</span> %s%s",
-		    html_state_color(states[i]), states[i], i + 1 < n ? " " : "");
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		fprintf(f, "<span style=\"color:%s\">&#9679;</span> %s ",
+		    html_state_color(states[i]), states[i]);
 	fprintf(f, "</p>\n");
 }
 
@@ -105,8 +107,6 @@ ht_value_range(const struct guide *g, double *y0, double *y1)
 static void
 ht_history(FILE *f, const struct guide *g, double y0, double y1)
 {
-	static const char *const states[] = { "completed", "pruned",
-	    "failed", "cancelled", "running" };
 	struct svg_plot	 pl;
 	const struct ledger_trial *t;
 	double		*bx, *by, best = NAN;
@@ -145,7 +145,7 @@ ht_history(FILE *f, const struct guide *g, double y0, double y1)
 		    svg_y(&pl, by[i]), svg_x(&pl, i + 1 < nb ? bx[i + 1] :
 		    pl.x1), svg_y(&pl, by[i]), i + 1 == nb ? "\"/>\n" : "");
 	svg_end(&pl);
-	ht_state_legend(f, states, sizeof(states) / sizeof(states[0]));
+	ht_state_legend(f);
 	fprintf(f, "<figcaption>Each trial's value (its best evaluation), "
 	    "coloured by state; the black step line is the best value so far "
 	    "of the completed trials, the dashed line the target."
@@ -226,8 +226,6 @@ ht_batch(const struct guide *g, size_t i)
 static void
 ht_curves(FILE *f, const struct guide *g, long batch, double y0, double y1)
 {
-	static const char *const states[] = { "completed", "pruned",
-	    "failed", "cancelled", "running" };
 	struct svg_plot	 pl;
 	size_t		 i, j;
 	double		 x1 = 1;
@@ -254,7 +252,7 @@ ht_curves(FILE *f, const struct guide *g, long batch, double y0, double y1)
 			ht_curve(&pl, g, i, j);
 	}
 	svg_end(&pl);
-	ht_state_legend(f, states, sizeof(states) / sizeof(states[0]));
+	ht_state_legend(f);
 	fprintf(f, "<figcaption>");
 	svg_escape(f, title);
 	fprintf(f, ": every attempt, coloured by how it ended; a cross marks "
