@@ -133,6 +133,16 @@ is "every value has a rank" "$(wc -l <"$T/ranks.txt")" \
 check "ranked by value, the values ascend" awk '
     NR > 1 && $2 + 0 < prev + 0 { exit 1 } { prev = $2 }' "$T/ranks.txt"
 
+# Nothing wider than the page's column (72em, 1152 px at 16 px, less its
+# padding): every figure fits, and the wide tables scroll in their box.
+check "every plot fits a 1280 px window" awk '
+    { while (match($0, /<svg [^>]*width="[0-9]+"/)) {
+	w = substr($0, RSTART, RLENGTH); sub(/.*width="/, "", w)
+	if (w + 0 > 1120) exit 1; $0 = substr($0, RSTART + RLENGTH) } }' \
+    "$T/dom.html"
+check "the trial table scrolls in its own box" \
+    grep -q '<div class="wide"><div class="tt"' "$T/dom.html"
+
 # A screenshot at 1280 px, kept as an artefact of the test run.
 chrome --screenshot="$T/shot.png" --window-size=1280,4000 \
     "file://$T/page.html" >/dev/null || true
