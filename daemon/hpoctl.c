@@ -15,6 +15,7 @@
 #include "client.h"
 #include "config.h"
 #include "engine.h"
+#include "export.h"
 #include "log.h"
 #include "mllogcmd.h"
 #include "rcpcmd.h"
@@ -50,6 +51,9 @@ usage(void)
 	    "       hpoctl report [--ledger file] [--format fmt] [-o file] "
 	    "[--table] campaign\n"
 	    "       hpoctl watch [--interval seconds] [--ledger file] campaign\n"
+	    "       hpoctl export --format optuna [--ledger file] "
+	    "[--study name] -o file\n"
+	    "           campaign\n"
 	    "       hpoctl cancel campaign\n"
 	    "       hpoctl ping\n"
 	    "       hpoctl mllog [--json] [--metric key] [--target value]\n"
@@ -428,6 +432,8 @@ main(int argc, char *argv[])
 		i = render_command(argc, argv, &cfg);
 	else if (strcmp(cmd, "watch") == 0)
 		i = watch_command(argc, argv, &cfg);
+	else if (strcmp(cmd, "export") == 0)
+		i = export_command(argc, argv, &cfg);
 	else if (strcmp(cmd, "submit") == 0)
 		i = cmd_submit(argc, argv, &cfg);
 	else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "trials") == 0 ||

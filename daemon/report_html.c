@@ -13,6 +13,7 @@
 
 #include "guide.h"
 #include "report_html.h"
+#include "report_html_trials.h"
 #include "svg.h"
 
 /* The page being written. */
@@ -747,9 +748,13 @@ html_page(const struct guide *g, const cJSON *report, const cJSON *table,
 	html_header(&p);
 	html_headline(&p);
 	html_plot_progress(&p, g);
+	html_trials_plots(p.f, g);
+	html_params_plots(p.f, g);
 	html_outcomes(&p);
+	html_cost_plot(p.f, g);
 	if (table != NULL)
 		html_guideline(&p);
+	html_trials_table(p.f, g);
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	fprintf(p.f, "<p class=\"muted\">Written by hpoctl from the ledger, "

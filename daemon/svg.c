@@ -247,12 +247,15 @@ svg_bar(struct svg_plot *p, double x, double width, double y,
 	fprintf(p->f, ">%s</text>\n", num);
 }
 
-/* A legend entry in the top right corner. */
+/*
+ * A legend entry in the top margin, above the data (entries side by side,
+ * 130 pixels apart), so that it never covers a line or a point.
+ */
 void
 svg_legend(struct svg_plot *p, size_t i, const char *color,
     const char *label)
 {
-	double	 x = p->w - p->right - 130, y = p->top + 6 + 16.0 * i;
+	double	 x = p->left + 130.0 * i, y = p->top - 14;
 
 	fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
 	    "height=\"4\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "

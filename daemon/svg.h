@@ -58,7 +58,7 @@ void	 svg_range(struct svg_plot *, double x, double lo, double hi,
  */
 void	 svg_bar(struct svg_plot *, double x, double width, double y,
 	    const char *color, const char *key);
-/* A legend entry (escaped) in the top right corner, row i. */
+/* Legend entry i (escaped) in the top margin, above the data. */
 void	 svg_legend(struct svg_plot *, size_t i, const char *color,
 	    const char *label);
 

@@ -21,6 +21,7 @@
 #include "run.h"
 #include "spec.h"
 #include "watch.h"
+#include "watch_trials.h"
 
 /* The default and the largest refresh interval, in seconds. */
 #define WATCH_INTERVAL		2.0
@@ -195,16 +196,19 @@ watch_snapshot(struct ledger *l, const char *name, char **out, char *err,
 		s = spec_parse(c.spec_json, strlen(c.spec_json), c.spec_path ?
 		    c.spec_path : c.name, serr, sizeof(serr));
 	root = watch_tree(&c, &a, s, now);
-	if ((text = cJSON_PrintUnformatted(root)) == NULL)
-		abort();
+	/* The running and the most recent trials, for the table. */
+	if ((rc = watch_trials_json(l, &c, now, root, err, errlen)) == 0) {
+		if ((text = cJSON_PrintUnformatted(root)) == NULL)
+			abort();
+		if (asprintf(out, "%s\n", text) == -1)
+			abort();
+		cJSON_free(text);
+	}
 	cJSON_Delete(root);
-	if (asprintf(out, "%s\n", text) == -1)
-		abort();
-	cJSON_free(text);
 	spec_free(s);
 	account_release(&a);
 	ledger_campaign_release(&c);
-	return 0;
+	return rc;
 }
 
 /* Get a snapshot from the ledger or the daemon; NULL with err if none. */
@@ -395,6 +399,7 @@ watch_screen(struct watch *w, const cJSON *snap)
 	    watch_num(snap, "cost", "gpu_hours"),
 	    watch_num(snap, "cost", "cpu_hours"));
 	printf("eta:     %s\n", eta);
+	watch_trials_print(stdout, snap);
 	fflush(stdout);
 }
 

@@ -39,7 +39,7 @@ _hpoctl()
 {
 	local cur prev cmd= cmd_index=0 i
 	local commands="run check render submit status trials report watch
-	    cancel ping mllog rcp-check"
+	    export cancel ping mllog rcp-check"
 
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -78,15 +78,19 @@ _hpoctl()
 		return
 		;;
 	--format|-F)
-		COMPREPLY=($(compgen -W "text json csv markdown rcp html" \
-		    -- "$cur"))
+		if [[ $cmd == export ]]; then
+			COMPREPLY=($(compgen -W "optuna" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "text json csv markdown rcp html" \
+			    -- "$cur"))
+		fi
 		return
 		;;
 	--metric)
 		COMPREPLY=($(compgen -W "eval_error eval_accuracy" -- "$cur"))
 		return
 		;;
-	--target|--trial)
+	--target|--trial|--study)
 		return
 		;;
 	esac
@@ -129,6 +133,15 @@ _hpoctl()
 	watch)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--interval --ledger" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+		fi
+		return
+		;;
+	export)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--format --ledger --study --output" \
+			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
 		fi

@@ -17,6 +17,7 @@ rc=0
 is "report --format html -o exits 0" "$rc" 0
 "$HPOCTL" report --ledger "$LEDGER" --format json ht >"$T/report.json"
 "$HPOCTL" report --ledger "$LEDGER" --table --format json ht >"$T/table.json"
+"$HPOCTL" trials --ledger "$LEDGER" --format json ht >"$T/trials.json"
 "$HPOCTL" report --ledger "$LEDGER" --format html ht >"$T/stdout.html"
 is "without -o it goes to the standard output" \
     "$(sed '/^<p class="muted">Written by hpoctl/d' "$T/stdout.html" | cksum)" \
@@ -63,6 +64,7 @@ bad=0
 while read -r key value text; do
 	case $key in
 	table.*) json=$(lookup "$T/table.json" "${key#table.}") ;;
+	trial_list.*) json=$(lookup "$T/trials.json" "${key#trial_list.}") ;;
 	*) json=$(lookup "$T/report.json" "$key") ;;
 	esac
 	if ! awk -v a="$value" -v b="$json" -v t="$text" 'BEGIN {
@@ -77,9 +79,75 @@ while read -r key value text; do
 done <"$T/marked.txt"
 is "every number on the page equals its JSON value" "$bad" 0
 
-# A screenshot.
-chrome --screenshot="$T/shot.png" --window-size=1200,2400 \
+# The trial-level plots: history with the target, every attempt's curve.
+check "the optimization history" grep -q '<figure id="plot-history">' \
+    "$T/dom.html"
+is "a point per trial with a value" \
+    "$(grep -c '<circle class="trial"' "$T/dom.html")" \
+    "$(sql "select count(*) from trials where has_best")"
+check "the best-so-far step line" grep -q '<polyline class="best-so-far"' \
+    "$T/dom.html"
+is "the target line in the history and the curves" \
+    "$(grep -c '<line class="target"' "$T/dom.html")" 2
+is "a learning curve per attempt with points" \
+    "$(grep -c '<polyline class="curve"' "$T/dom.html")" \
+    "$(sql "select count(distinct attempt_id) from metrics where key = 'eval_error'")"
+
+# The parameters: a slice each, a line per trial with a value through
+# the parallel coordinates, and importance only from 8 completed trials.
+is "a slice per parameter" "$(grep -c '<figure class="plot-slice">' "$T/dom.html")" 2
+is "a point per trial with a value in each slice" \
+    "$(grep -c '<circle class="slice"' "$T/dom.html")" \
+    "$(( 2 * $(sql "select count(*) from trials where has_best") ))"
+is "parallel coordinates: a line per trial with a value" \
+    "$(grep -c '<polyline class="parallel"' "$T/dom.html")" \
+    "$(sql "select count(*) from trials where has_best")"
+check "importance is not drawn from 6 trials, and the page says why" \
+    grep -q 'Parameter importance needs at least 8 completed trials' \
+    "$T/dom.html"
+
+# The cost over wall time: a line per outcome and the total, ending at
+# the report's cost, and the time to solution marked (checked above).
+is "cost over time: five outcomes and the total" \
+    "$(grep -c '<polyline class="cost-' "$T/dom.html")" 6
+check "... with the time to solution marked" \
+    grep -q '<line class="tts"' "$T/dom.html"
+last=$(grep -o '<polyline class="cost-total"[^>]*points="[^"]*"' "$T/dom.html" |
+    sed 's/.*points="//; s/"$//' | tr ' ' '\n' | tail -1 | cut -d, -f2)
+top=$(grep -o '<polyline class="cost-total"[^>]*points="[^"]*"' "$T/dom.html" |
+    sed 's/.*points="//; s/"$//' | tr ' ' '\n' | cut -d, -f2 | sort -n | head -1)
+check "... the total rises to its end" test -n "$last" -a "$last" = "$top"
+
+# The table of trials: a row per trial, marked numbers from hpoctl trials,
+# and ranks that order the rows by each column (here: the value).
+rows=$(grep -c '^<div class="r" style="--o0:' "$T/dom.html")
+is "a table row per trial" "$rows" "$(jq length "$T/trials.json")"
+check "its numbers are marked with hpoctl trials' paths" \
+    grep -q '^trial_list\.0\.best ' "$T/marked.txt"
+k=$(grep -o '<div class="h">.*</div>' "$T/dom.html" | grep -o '<label for="ts-[0-9]*">[^<]*<' |
+    sed -n 's/^<label for="ts-\([0-9]*\)">value<$/\1/p') || true
+grep '^<div class="r" style=' "$T/dom.html" |
+    sed -n "s/.*--o$k:\([0-9]*\);.*data-key=\"trial_list\.[0-9]*\.best\" data-value=\"\([^\"]*\)\".*/\1 \2/p" |
+    sort -n >"$T/ranks.txt" || true
+is "every value has a rank" "$(wc -l <"$T/ranks.txt")" \
+    "$(jq '[.[] | select(.best != null)] | length' "$T/trials.json")"
+check "ranked by value, the values ascend" awk '
+    NR > 1 && $2 + 0 < prev + 0 { exit 1 } { prev = $2 }' "$T/ranks.txt"
+
+# Nothing wider than the page's column (72em, 1152 px at 16 px, less its
+# padding): every figure fits, and the wide tables scroll in their box.
+check "every plot fits a 1280 px window" awk '
+    { while (match($0, /<svg [^>]*width="[0-9]+"/)) {
+	w = substr($0, RSTART, RLENGTH); sub(/.*width="/, "", w)
+	if (w + 0 > 1120) exit 1; $0 = substr($0, RSTART + RLENGTH) } }' \
+    "$T/dom.html"
+check "the trial table scrolls in its own box" \
+    grep -q '<div class="wide"><div class="tt"' "$T/dom.html"
+
+# A screenshot at 1280 px, kept as an artefact of the test run.
+chrome --screenshot="$T/shot.png" --window-size=1280,4000 \
     "file://$T/page.html" >/dev/null || true
+mkdir -p "$BUILD/artefacts" && cp "$T/shot.png" "$BUILD/artefacts/report.png"
 check "a screenshot is taken" test -s "$T/shot.png"
 is "and it is a PNG" "$(head -c 8 "$T/shot.png" | od -An -c | tr -d ' ')" \
     '211PNG\r\n032\n'

@@ -86,6 +86,25 @@ for b in 16 32 64; do
 	fi
 done
 
+# Its report page: learning curves per batch size, confirmation runs
+# dashed; its Optuna export: the batch size a categorical of the sizes.
+"$HPOCTL" report --ledger "$LEDGER" --format html -o "$T/page.html" straight
+is "the page: a learning-curve figure per batch size" \
+    "$(grep -c '<figure class="plot-curves">' "$T/page.html")" 3
+is "the page: confirmation runs' curves dashed" \
+    "$(grep -c '<polyline class="curve" [^>]*stroke-dasharray' "$T/page.html")" \
+    "$(sql "select count(distinct m.attempt_id) from metrics m join attempts a on a.id = m.attempt_id join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'straight' and t.role = 'confirm' and m.key = 'eval_error'")"
+if /usr/bin/python3 -c 'import optuna' 2>/dev/null; then
+	"$HPOCTL" export --format optuna --ledger "$LEDGER" -o "$T/study.db" straight
+	is "the Optuna export: every trial, the batch size a categorical" \
+	    "$(/usr/bin/python3 -c "import optuna; optuna.logging.set_verbosity(0)
+s = optuna.load_study(study_name='straight', storage='sqlite:///$T/study.db')
+print(len(s.trials), sorted(s.trials[0].distributions['batch_size'].choices))")" \
+	    "$(q straight 1) [16, 32, 64]"
+else
+	ok "# SKIP the Optuna export: python3-optuna is not installed"
+fi
+
 # The same campaign in the daemon, stopped and restarted in the middle.
 scaling_campaign restarted
 start_daemon

@@ -60,6 +60,13 @@ if script -qec "true" /dev/null >/dev/null 2>&1; then
 	    grep -q "$(printf '\033\\[H\033\\[J')campaign wt" "$T/tty.txt"
 	check "then the block" grep -q '^trials:  0 running, 0 queued, 4 done of 4' \
 	    "$T/tty.txt"
+	check "and a table of the trials" grep -q \
+	    '^TRIAL  STATE      ATT  HOST          ELAPSED-S   EPOCH    eval_error  PARAMETERS' \
+	    "$T/tty.txt"
+	is "a row per trial, newest first" \
+	    "$(sed -n '/^TRIAL  STATE/,$p' "$T/tty.txt" | tr -d '\r' |
+	    awk 'NR > 1 { printf "%s/%s/%s ", $1, $2, $6 }')" \
+	    "$(sql "select t.number || '/' || t.state || '/' || (select cast(max(m.step) as integer) from metrics m join attempts a on a.id = m.attempt_id where a.trial_id = t.id and m.key = 'eval_error') || ' ' from trials t order by t.number desc" | tr -d '\n')"
 fi
 check "the daemon stops cleanly" stop_daemon
 done_testing

@@ -1,0 +1,163 @@
+/*
+ * report_html_cost.c: the cost of the campaign over wall time in the HTML
+ * report: cumulative GPU-hours (CPU-hours without GPUs) by how the
+ * attempts ended, their total, and the time to solution marked.
+ *
+ * An attempt adds its allocation for every second it runs, so the curves
+ * are piecewise linear between the attempts' starts and ends; they are
+ * drawn exactly through those instants.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_html_trials.h"
+#include "svg.h"
+
+#define HC_GROUPS	5
+
+static const char *const hc_groups[HC_GROUPS] = {
+	"completed", "pruned", "failed", "cancelled", "running"
+};
+
+/* The group of an attempt state. */
+static int
+hc_group(const char *state)
+{
+	if (strcmp(state, "completed") == 0)
+		return 0;
+	if (strcmp(state, "pruned") == 0)
+		return 1;
+	if (strcmp(state, "failed") == 0 || strcmp(state, "timeout") == 0 ||
+	    strcmp(state, "node_fail") == 0 || strcmp(state, "lost") == 0)
+		return 2;
+	if (strcmp(state, "cancelled") == 0 || strcmp(state, "preempted") == 0)
+		return 3;
+	return 4;
+}
+
+/* Cost of group k (-1: all) in unit-hours by time t (epoch seconds). */
+static double
+hc_cost_at(const struct guide *g, int k, double t, int gpu)
+{
+	const struct ledger_attempt	*a;
+	double				 s = 0, end;
+	size_t				 i;
+
+	for (i = 0; i < g->nattempts; i++) {
+		a = &g->attempts[i];
+		if (!(a->started > 0) || (k >= 0 && hc_group(a->state) != k))
+			continue;
+		end = fmin(a->ended > 0 ? a->ended : g->now, t);
+		if (end > a->started)
+			s += (end - a->started) * (gpu ? a->gpus : a->cpus);
+	}
+	return s / 3600;
+}
+
+/* Order doubles. */
+static int
+hc_cmp(const void *a, const void *b)
+{
+	double	 x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The instants where a slope changes: starts and ends, sorted. */
+static size_t
+hc_instants(const struct guide *g, double *t)
+{
+	size_t	 i, n = 0;
+
+	t[n++] = g->c.started;
+	for (i = 0; i < g->nattempts; i++) {
+		if (!(g->attempts[i].started > 0))
+			continue;
+		t[n++] = g->attempts[i].started;
+		t[n++] = g->attempts[i].ended > 0 ? g->attempts[i].ended :
+		    g->now;
+	}
+	qsort(t, n, sizeof(*t), hc_cmp);
+	return n;
+}
+
+/* One cumulative line (k: group, -1: total). */
+static void
+hc_line(struct svg_plot *pl, const struct guide *g, const double *t,
+    size_t n, int k, int gpu)
+{
+	size_t	 i;
+
+	fprintf(pl->f, "<polyline class=\"cost-%s\" fill=\"none\" stroke=\"%s\""
+	    " stroke-width=\"%s\" points=\"", k < 0 ? "total" : hc_groups[k],
+	    k < 0 ? "#222" : html_state_color(hc_groups[k]), k < 0 ? "2.5" :
+	    "1.5");
+	for (i = 0; i < n; i++)
+		fprintf(pl->f, "%s%.1f,%.1f", i ? " " : "",
+		    svg_x(pl, (t[i] - g->c.started) / 3600),
+		    svg_y(pl, hc_cost_at(g, k, t[i], gpu)));
+	fprintf(pl->f, "\"/>\n");
+}
+
+/* The time to solution as a vertical line, its number marked. */
+static void
+hc_tts(struct svg_plot *pl, const struct guide *g)
+{
+	char	 num[32];
+	double	 x;
+
+	if (!g->has_tts)
+		return;
+	x = svg_x(pl, g->tts_s / 3600);
+	svg_number(num, sizeof(num), g->tts_s);
+	fprintf(pl->f, "<line class=\"tts\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+	    "y2=\"%d\" stroke=\"#2ca02c\" stroke-dasharray=\"6 4\"/>"
+	    "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#2ca02c\" "
+	    "text-anchor=\"%s\">time to solution <tspan "
+	    "data-key=\"time_to_solution_s\" data-value=\"%.17g\">%s</tspan> "
+	    "s</text>\n", x, pl->top, x, pl->h - pl->bottom, x > pl->w / 2 ?
+	    x - 4 : x + 4, pl->top + 10, x > pl->w / 2 ? "end" : "start",
+	    g->tts_s, num);
+}
+
+/* Write the cost over wall time. */
+void
+html_cost_plot(FILE *f, const struct guide *g)
+{
+	struct svg_plot	 pl;
+	double		*t, total;
+	size_t		 n, k;
+	int		 gpu = 0;
+	char		 label[128];
+
+	for (k = 0; k < g->nattempts; k++)
+		gpu |= g->attempts[k].gpus > 0;
+	t = calloc(2 * g->nattempts + 2, sizeof(*t));
+	if (t == NULL)
+		abort();
+	n = hc_instants(g, t);
+	total = hc_cost_at(g, -1, t[n - 1], gpu);
+	fprintf(f, "<figure id=\"plot-cost-time\">\n");
+	svg_begin(&pl, f, 640, 360, 0, (t[n - 1] - g->c.started) / 3600 * 1.02,
+	    0, total * 1.05, "cumulative cost over wall time by outcome");
+	snprintf(label, sizeof(label), "cumulative %s", gpu ? "GPU-hours" :
+	    "CPU-hours (no GPUs used)");
+	svg_axes(&pl, "hours since the campaign started", label, 1);
+	for (k = 0; k < HC_GROUPS; k++)
+		hc_line(&pl, g, t, n, (int)k, gpu);
+	hc_line(&pl, g, t, n, -1, gpu);
+	hc_tts(&pl, g);
+	svg_end(&pl);
+	fprintf(f, "<p class=\"legend\"><span style=\"color:#222\">&#9644;"
+	    "</span> total");
+	for (k = 0; k < HC_GROUPS; k++)
+		fprintf(f, " <span style=\"color:%s\">&#9644;</span> %s",
+		    html_state_color(hc_groups[k]), hc_groups[k]);
+	fprintf(f, "</p>\n<figcaption>Every attempt's %s as it runs, by how "
+	    "it ended (failed: also timeout, node failure, lost; cancelled: "
+	    "also preempted); the dashed line is the time to solution."
+	    "</figcaption>\n</figure>\n", gpu ? "GPU-hours" : "CPU-hours");
+	free(t);
+}

@@ -1,0 +1,306 @@
+/*
+ * report_html_trials.c: the optimization history, the learning curves and
+ * the sortable table of trials of the HTML report.
+ *
+ * The history shows each trial's value (its best evaluation) by trial
+ * number, coloured by state, the best value so far of the completed
+ * trials as a step line (as Optuna's history plot does) and the target as
+ * a dashed line.  The learning curves draw every attempt's evaluations of
+ * the objective, one figure per batch size; a pruned attempt's curve ends
+ * in a cross, a confirmation run is dashed.  The table sorts without a
+ * script: each row carries its rank in every column as a CSS custom
+ * property, and the checked radio button of a column orders the cells of
+ * a grid by it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_html_trials.h"
+#include "svg.h"
+
+/* The colour of a trial or attempt state. */
+const char *
+html_state_color(const char *state)
+{
+	static const struct { const char *state, *color; } c[] = {
+		{ "completed", "#1f77b4" }, { "pruned", "#ff7f0e" },
+		{ "failed", "#d62728" }, { "timeout", "#d62728" },
+		{ "node_fail", "#d62728" }, { "lost", "#d62728" },
+		{ "cancelled", "#7f7f7f" }, { "preempted", "#7f7f7f" },
+		{ "running", "#2ca02c" },
+	};
+	size_t	 i;
+
+	for (i = 0; state != NULL && i < sizeof(c) / sizeof(c[0]); i++)
+		if (strcmp(c[i].state, state) == 0)
+			return c[i].color;
+	return "#bcbd22";
+}
+
+/* Whether a is better than b for the campaign's goal. */
+static int
+ht_better(const struct guide *g, double a, double b)
+{
+	return g->c.maximize ? a > b : a < b;
+}
+
+/* The target as a dashed line across the plot, labelled. */
+static void
+ht_target(struct svg_plot *pl, const struct guide *g)
+{
+	char	 num[32];
+	double	 y;
+
+	if (!g->c.has_target || g->c.target < pl->y0 || g->c.target > pl->y1)
+		return;
+	y = svg_y(pl, g->c.target);
+	svg_number(num, sizeof(num), g->c.target);
+	fprintf(pl->f, "<line class=\"target\" x1=\"%d\" y1=\"%.1f\" "
+	    "x2=\"%d\" y2=\"%.1f\" stroke=\"#d62728\" stroke-dasharray=\"6 4\""
+	    "/><text x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#d62728\" "
+	    "text-anchor=\"end\">target %s</text>\n", pl->left, y,
+	    pl->w - pl->right, y, pl->w - pl->right - 2, y - 4, num);
+}
+
+/* A legend of the states under a plot, outside the data. */
+static void
+ht_state_legend(FILE *f)
+{
+	static const char *const states[] = { "completed", "pruned",
+	    "failed", "cancelled", "running" };
+	size_t	 i;
+
+	fprintf(f, "<p class=\"legend\">");
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		fprintf(f, "<span style=\"color:%s\">&#9679;</span> %s ",
+		    html_state_color(states[i]), states[i]);
+	fprintf(f, "</p>\n");
+}
+
+/* The value range of the trials' values and the target. */
+static int
+ht_value_range(const struct guide *g, double *y0, double *y1)
+{
+	size_t	 i;
+
+	*y0 = INFINITY;
+	*y1 = -INFINITY;
+	for (i = 0; i < g->npoints; i++)
+		if (isfinite(g->points[i].value)) {
+			*y0 = fmin(*y0, g->points[i].value);
+			*y1 = fmax(*y1, g->points[i].value);
+		}
+	if (!isfinite(*y0))
+		return -1;
+	if (g->c.has_target) {
+		*y0 = fmin(*y0, g->c.target);
+		*y1 = fmax(*y1, g->c.target);
+	}
+	*y0 -= (*y1 - *y0) * 0.05;
+	*y1 += (*y1 - *y0) * 0.05;
+	return 0;
+}
+
+/* The optimization history: value by trial, best so far, target. */
+static void
+ht_history(FILE *f, const struct guide *g, double y0, double y1)
+{
+	struct svg_plot	 pl;
+	const struct ledger_trial *t;
+	double		*bx, *by, best = NAN;
+	size_t		 i, nb = 0;
+	char		 title[256];
+
+	bx = calloc(g->ntrials + 1, sizeof(*bx));
+	by = calloc(g->ntrials + 1, sizeof(*by));
+	if (bx == NULL || by == NULL)
+		abort();
+	snprintf(title, sizeof(title), "%s of each trial by trial number",
+	    g->c.metric);
+	fprintf(f, "<figure id=\"plot-history\">\n");
+	svg_begin(&pl, f, 640, 360, -0.5, g->ntrials > 0 ?
+	    g->trials[g->ntrials - 1].number + 0.5 : 0.5, y0, y1, title);
+	svg_axes(&pl, "trial", g->c.metric, 1);
+	ht_target(&pl, g);
+	for (i = 0; i < g->ntrials; i++) {
+		t = &g->trials[i];
+		if (!t->has_best || !isfinite(t->best))
+			continue;
+		fprintf(f, "<circle class=\"trial\" cx=\"%.1f\" cy=\"%.1f\" "
+		    "r=\"4\" fill=\"%s\"/>\n", svg_x(&pl, t->number),
+		    svg_y(&pl, t->best), html_state_color(t->state));
+		if (strcmp(t->state, "completed") != 0)
+			continue;
+		if (isnan(best) || ht_better(g, t->best, best))
+			best = t->best;
+		bx[nb] = t->number;
+		by[nb++] = best;
+	}
+	for (i = 0; i < nb; i++)
+		fprintf(f, "%s%.1f,%.1f %.1f,%.1f%s", i == 0 ?
+		    "<polyline class=\"best-so-far\" fill=\"none\" stroke=\"#222\""
+		    " stroke-width=\"1.5\" points=\"" : " ", svg_x(&pl, bx[i]),
+		    svg_y(&pl, by[i]), svg_x(&pl, i + 1 < nb ? bx[i + 1] :
+		    pl.x1), svg_y(&pl, by[i]), i + 1 == nb ? "\"/>\n" : "");
+	svg_end(&pl);
+	ht_state_legend(f);
+	fprintf(f, "<figcaption>Each trial's value (its best evaluation), "
+	    "coloured by state; the black step line is the best value so far "
+	    "of the completed trials, the dashed line the target."
+	    "</figcaption>\n</figure>\n");
+	free(bx);
+	free(by);
+}
+
+/* The trial of a number, or NULL. */
+static const struct ledger_trial *
+ht_trial_of(const struct guide *g, int number)
+{
+	size_t	 i;
+
+	for (i = 0; i < g->ntrials; i++)
+		if (g->trials[i].number == number)
+			return &g->trials[i];
+	return NULL;
+}
+
+/* The attempt of an id, or NULL. */
+static const struct ledger_attempt *
+ht_attempt_of(const struct guide *g, int64_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < g->nattempts; i++)
+		if (g->attempts[i].id == id)
+			return &g->attempts[i];
+	return NULL;
+}
+
+/* One attempt's curve: points [p0, p1) of g->points. */
+static void
+ht_curve(struct svg_plot *pl, const struct guide *g, size_t p0, size_t p1)
+{
+	const struct ledger_trial	*t;
+	const struct ledger_attempt	*a;
+	const char			*color;
+	double				 x, y;
+	size_t				 i;
+	int				 confirm;
+
+	t = ht_trial_of(g, g->points[p0].trial_number);
+	a = ht_attempt_of(g, g->points[p0].attempt_id);
+	confirm = t != NULL && t->role != NULL &&
+	    strcmp(t->role, "confirm") == 0;
+	color = html_state_color(a != NULL ? a->state : NULL);
+	fprintf(pl->f, "<polyline class=\"curve\" data-trial=\"%d\" "
+	    "fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
+	    g->points[p0].trial_number, color, confirm ?
+	    " stroke-dasharray=\"5 3\"" : "");
+	for (i = p0; i < p1; i++)
+		if (isfinite(g->points[i].value))
+			fprintf(pl->f, "%s%.1f,%.1f", i > p0 ? " " : "",
+			    svg_x(pl, g->points[i].step),
+			    svg_y(pl, g->points[i].value));
+	fprintf(pl->f, "\"/>\n");
+	if (a == NULL || strcmp(a->state, "pruned") != 0 ||
+	    !isfinite(g->points[p1 - 1].value))
+		return;
+	x = svg_x(pl, g->points[p1 - 1].step);
+	y = svg_y(pl, g->points[p1 - 1].value);
+	fprintf(pl->f, "<path class=\"cut\" stroke=\"%s\" stroke-width=\"2\" "
+	    "d=\"M%.1f %.1f l8 8 m0 -8 l-8 8\"/>\n", color, x - 4, y - 4);
+}
+
+/* The batch size a point's trial ran at (0 if none). */
+static long
+ht_batch(const struct guide *g, size_t i)
+{
+	const struct ledger_trial *t = ht_trial_of(g, g->points[i].trial_number);
+
+	return t != NULL ? t->batch_size : 0;
+}
+
+/* The learning curves of the attempts at one batch size (all: batch -1). */
+static void
+ht_curves(FILE *f, const struct guide *g, long batch, double y0, double y1)
+{
+	struct svg_plot	 pl;
+	size_t		 i, j;
+	double		 x1 = 1;
+	char		 title[256];
+
+	for (i = 0; i < g->npoints; i++)
+		if (batch < 0 || ht_batch(g, i) == batch)
+			x1 = fmax(x1, g->points[i].step);
+	if (batch < 0)
+		snprintf(title, sizeof(title), "learning curves of %s",
+		    g->c.metric);
+	else
+		snprintf(title, sizeof(title), "learning curves of %s, batch "
+		    "size %ld", g->c.metric, batch);
+	fprintf(f, "<figure class=\"plot-curves\">\n");
+	svg_begin(&pl, f, 640, 360, 0, x1 * 1.02, y0, y1, title);
+	svg_axes(&pl, "epoch (step)", g->c.metric, 1);
+	ht_target(&pl, g);
+	for (i = 0; i < g->npoints; i = j) {
+		for (j = i + 1; j < g->npoints &&
+		    g->points[j].attempt_id == g->points[i].attempt_id; j++)
+			;
+		if (batch < 0 || ht_batch(g, i) == batch)
+			ht_curve(&pl, g, i, j);
+	}
+	svg_end(&pl);
+	ht_state_legend(f);
+	fprintf(f, "<figcaption>");
+	svg_escape(f, title);
+	fprintf(f, ": every attempt, coloured by how it ended; a cross marks "
+	    "where early stopping cut a pruned one, confirmation runs are "
+	    "dashed.</figcaption>\n</figure>\n");
+}
+
+/* Order batch sizes. */
+static int
+ht_long_cmp(const void *a, const void *b)
+{
+	long	 x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Write the history and the learning curves. */
+void
+html_trials_plots(FILE *f, const struct guide *g)
+{
+	long	*sizes;
+	size_t	 i, j, n = 0;
+	double	 y0, y1;
+
+	fprintf(f, "<h2 id=\"history\">Optimization history and learning "
+	    "curves</h2>\n");
+	if (ht_value_range(g, &y0, &y1) == -1) {
+		fprintf(f, "<p class=\"muted\">No evaluation of the objective "
+		    "has been recorded yet.</p>\n");
+		return;
+	}
+	fprintf(f, "<div class=\"figs\">\n");
+	ht_history(f, g, y0, y1);
+	sizes = calloc(g->ntrials + 1, sizeof(*sizes));
+	if (sizes == NULL)
+		abort();
+	for (i = 0; i < g->ntrials; i++) {
+		for (j = 0; j < n && sizes[j] != g->trials[i].batch_size; j++)
+			;
+		if (j == n)
+			sizes[n++] = g->trials[i].batch_size;
+	}
+	qsort(sizes, n, sizeof(*sizes), ht_long_cmp);
+	if (g->scaling && n > 1)
+		for (i = 0; i < n; i++)
+			ht_curves(f, g, sizes[i], y0, y1);
+	else
+		ht_curves(f, g, -1, y0, y1);
+	free(sizes);
+	fprintf(f, "</div>\n");
+}
