@@ -18,9 +18,19 @@
 #include "engine_int.h"
 #include "invoke.h"
 #include "log.h"
+#include "obsbook.h"
 #include "params.h"
 
 static void	engine_tick(uv_timer_t *);
+
+/* Set a trial's state in the ledger and in the search history. */
+void
+engine_trial_state(struct engine *e, int64_t trial_id, int number,
+    const char *state)
+{
+	ledger_trial_set_state(e->env.ledger, trial_id, state);
+	obsbook_state(e->book, number, state);
+}
 
 /* The engine's time in seconds: its backend's clock. */
 double
@@ -87,6 +97,7 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 		return NULL;
 	}
 	e->curves = curves_new();
+	e->book = obsbook_new(spec->space);
 	uv_timer_init(env->loop, &e->timer);
 	e->timer.data = e;
 	return e;
@@ -107,6 +118,7 @@ engine_closed(uv_handle_t *h)
 	stop_free(e->stopper);
 	scaling_free(e->scaling);
 	curves_free(e->curves);
+	obsbook_free(e->book);
 	spec_free(e->spec);
 	workload_free(e->w);
 	free(e);
@@ -183,7 +195,7 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 	    sizeof(err)) == -1) {
 		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
 		    trial_number, err);
-		ledger_trial_set_state(e->env.ledger, trial_id, "failed");
+		engine_trial_state(e, trial_id, trial_number, "failed");
 	} else
 		attempt_launch(e, trial_id, trial_number, number, x,
 		    t.params_json, t.seed);
@@ -262,7 +274,7 @@ engine_event(void *arg, const struct sched_event *ev)
 		tstate = "failed";
 		break;
 	}
-	ledger_trial_set_state(e->env.ledger, tid, tstate);
+	engine_trial_state(e, tid, tnum, tstate);
 	if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "");
@@ -297,6 +309,7 @@ engine_point(struct attempt *a, const char *key, double step, double value)
 	if (strcmp(key, e->spec->metric) != 0)
 		return;
 	curves_add(e->curves, a->trial_number, a->attempt_id, step, value);
+	obsbook_curve(e->book, e->curves, a->trial_number);
 	if (e->stopper == NULL || e->detached || a->cancel_as != CANCEL_NONE)
 		return;
 	/* A trial on target is a solution, whatever the others did. */
@@ -334,47 +347,6 @@ engine_point(struct attempt *a, const char *key, double step, double value)
 	free(obs);
 }
 
-/* Rebuild the search history from the ledger; caller frees *xs, *obs. */
-static int
-engine_history(struct engine *e, struct history *h, double **xs,
-    struct observation **obs)
-{
-	struct ledger_trial	*t = NULL;
-	size_t			 n = 0, i, dim = e->spec->space->n;
-	char			 err[256];
-
-	if (ledger_trial_list(e->env.ledger, e->id, &t, &n) == -1)
-		return -1;
-	*xs = calloc(n * dim + 1, sizeof(**xs));
-	*obs = calloc(n + 1, sizeof(**obs));
-	for (i = 0; i < n; i++) {
-		struct observation *o = &(*obs)[i];
-
-		o->x = *xs + i * dim;
-		if (params_from_json(e->spec->space, t[i].params_json,
-		    *xs + i * dim, err, sizeof(err)) == -1)
-			log_warnx("campaign '%s': trial %d: %s", e->spec->name,
-			    t[i].number, err);
-		if (strcmp(t[i].state, "completed") == 0)
-			o->state = OBS_COMPLETE;
-		else if (strcmp(t[i].state, "pruned") == 0)
-			o->state = OBS_PRUNED;
-		else if (strcmp(t[i].state, "pending") == 0 ||
-		    strcmp(t[i].state, "running") == 0)
-			o->state = OBS_RUNNING;
-		else
-			o->state = OBS_FAILED;
-		o->has_value = t[i].has_best;
-		o->value = t[i].best;
-		curves_fill(e->curves, t[i].number, o);
-	}
-	h->n = n;
-	h->obs = *obs;
-	h->maximize = e->spec->maximize;
-	ledger_trial_list_free(t, n);
-	return 0;
-}
-
 /* Record trial lt (number, point, role set) and launch its first attempt. */
 static int
 engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
@@ -403,6 +375,7 @@ engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
 		return -1;
 	}
 	e->ntrials++;
+	obsbook_add(e->book, lt->number, pj, s->name);
 	engine_say(e, "trial %d: %s", lt->number, pj);
 	rc = attempt_launch(e, tid, lt->number, 0, x, pj, lt->seed);
 	free(pj);
@@ -458,19 +431,20 @@ engine_new_trial(struct engine *e)
 	const struct campaign_spec *s = e->spec;
 	struct ledger_trial	 lt;
 	struct history		 h;
-	struct observation	*obs = NULL;
-	double			*xs = NULL, *x;
+	struct observation	*obs;
+	double			*x;
 	int			 rc;
 
 	if (e->scaling != NULL)
 		return engine_new_scaling_trial(e);
-	if (engine_history(e, &h, &xs, &obs) == -1)
-		return -1;
-	stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
+	/* The history in memory: no read of the ledger per trial. */
+	obs = obsbook_obs(e->book, &h.n);
+	h.obs = obs;
+	h.maximize = s->maximize;
+	if (e->stopper != NULL && stop_nbrackets(e->stopper) > 1)
+		stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
 	x = calloc(s->space->n + 1, sizeof(*x));
 	rc = search_suggest(e->search, &h, x);
-	free(xs);
-	free(obs);
 	if (rc != 0) {
 		e->exhausted = 1;
 		free(x);
@@ -679,7 +653,9 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		    ledger_error(e->env.ledger));
 		goto out;
 	}
-	if (curves_load(e->curves, e->env.ledger, id, e->spec->metric) == -1) {
+	if (curves_load(e->curves, e->env.ledger, id, e->spec->metric) == -1 ||
+	    obsbook_load(e->book, e->env.ledger, id, e->curves,
+	    e->spec->name) == -1) {
 		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
 		    ledger_error(e->env.ledger));
 		goto out;

@@ -45,6 +45,7 @@ struct engine {
 	struct search		*search;
 	struct stopper		*stopper;	/* NULL: no early stopping */
 	struct curves		*curves;	/* what search and stopper see */
+	struct obsbook		*book;		/* the search history */
 	struct scaling		*scaling;	/* batch-size scaling, or NULL */
 	int64_t			 id;
 	double			 started;
@@ -65,6 +66,9 @@ double	 engine_now(const struct engine *);
 void	 engine_say(struct engine *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 engine_kick(struct engine *);
+/* Set a trial's state in the ledger and in the search history. */
+void	 engine_trial_state(struct engine *, int64_t trial_id, int number,
+	    const char *state);
 void	 engine_event(void *, const struct sched_event *);
 /*
  * A point of an attempt's learning curve was recorded in the ledger: keep
