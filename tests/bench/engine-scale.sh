@@ -1,0 +1,60 @@
+#!/bin/sh
+# engine-scale.sh: the engine's CPU per trial as a campaign grows (make
+# bench).  A random-search campaign of N trials on the replay backend
+# (a table of one run of one epoch, so that the backend and the trainer
+# cost next to nothing) goes through the real engine, search, attempt
+# directories and ledger of `hpoctl run`; the CPU seconds of the process
+# (user + system) over N are the engine's cost per trial, which should
+# not grow with N.
+#
+#   tests/bench/engine-scale.sh [BUILD]
+#
+# SIZES (default "1000 10000 100000") and PARALLEL (default 16) in the
+# environment replace the campaign sizes and max_parallel.  The largest
+# campaign writes 100,000 attempt directories (about 1 GB under $TMPDIR)
+# and takes a few minutes.
+set -eu
+BUILD=${1:-build}
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+HPOCTL=$TOP/$BUILD/hpoctl
+SIZES=${SIZES:-"1000 10000 100000"}
+PARALLEL=${PARALLEL:-16}
+T=$(mktemp -d "${TMPDIR:-/tmp}/hpod-scale.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export HPOD_WORKLOAD_PATH=$TOP/workloads
+
+cat >"$T/table.json" <<'JSON'
+{"format": "hpod-replay-1", "workload": "minicosmo",
+ "metric": "eval_error", "goal": "min",
+ "params": [{"name": "lr", "scale": "log"}],
+ "fixed": {"epochs": 1},
+ "runs": [{"x": [0.01], "seed": 0, "start_s": 1, "status": 0,
+   "epoch_s": [10], "values": [0.5]}]}
+JSON
+for n in $SIZES; do
+	cat >"$T/c.json" <<JSON
+{"name": "scale$n", "workload": "minicosmo",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"}},
+ "fixed": {"epochs": 1},
+ "search": {"algorithm": "random", "seed": 1},
+ "budget": {"max_trials": $n, "max_parallel": $PARALLEL},
+ "resources": {"gpus_per_node": 1},
+ "backend": "replay", "replay": {"table": "$T/table.json"},
+ "retry": {"limit": 0}}
+JSON
+	rm -rf "$T/runs" "$T/l.db" "$T/l.db-wal" "$T/l.db-shm"
+	start=$(date +%s.%N)
+	# `times` after the wait: the children's user and system seconds.
+	cpu=$(sh -c '"$1" run -q --ledger "$2/l.db" --run-dir "$2/runs" \
+	    "$2/c.json" >/dev/null && times' sh "$HPOCTL" "$T" | tail -1)
+	end=$(date +%s.%N)
+	echo "$cpu" | awk -v n="$n" -v s="$start" -v e="$end" '{
+	    u = $1; sy = $2
+	    sub(/s$/, "", u); sub(/s$/, "", sy)
+	    split(u, a, "m"); split(sy, b, "m")
+	    c = a[1] * 60 + a[2] + b[1] * 60 + b[2]
+	    printf "engine: %6d random trials (replay): %7.1f s CPU, " \
+	        "%6.1f s wall, %.3f ms CPU per trial\n", n, c, e - s,
+	        c * 1000 / n }'
+done
