@@ -7,7 +7,9 @@
 #  4. the engine's CPU per trial at 10^3, 10^4 and 10^5 trials
 #     (tests/bench/engine-scale.sh);
 #  5. TPE's CPU per suggestion against Optuna's at the same history sizes
-#     (tests/bench/tpe-optuna.sh).
+#     (tests/bench/tpe-optuna.sh);
+#  6. the wall time of writing a 1,000-task Slurm array's job.json files,
+#     one file_save() after another against one file_save_all().
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,3 +55,7 @@ jq -r --arg w "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')
 
 "$TOP/tests/bench/engine-scale.sh" "$BUILD"
 "$TOP/tests/bench/tpe-optuna.sh" "$BUILD"
+mkdir "$T/files"
+"$B/bench/file-save" "$T/files" 1000 | awk '{
+    printf "file_save: %d job.json files, one by one: %.2f s; " \
+        "file_save_all: %.2f s\n", $1, $2, $3 }'
