@@ -4,8 +4,9 @@
 # (a table of one run of one epoch, so that the backend and the trainer
 # cost next to nothing) goes through the real engine, search, attempt
 # directories and ledger of `hpoctl run`; the CPU seconds of the process
-# (user + system) over N are the engine's cost per trial, which should
-# not grow with N.
+# over N are the engine's cost per trial, which should not grow with N:
+# user time is the engine's own work, system time mostly the ledger's
+# and the attempt directories' system calls.
 #
 #   tests/bench/engine-scale.sh [BUILD]
 #
@@ -49,12 +50,11 @@ JSON
 	cpu=$(sh -c '"$1" run -q --ledger "$2/l.db" --run-dir "$2/runs" \
 	    "$2/c.json" >/dev/null && times' sh "$HPOCTL" "$T" | tail -1)
 	end=$(date +%s.%N)
-	echo "$cpu" | awk -v n="$n" -v s="$start" -v e="$end" '{
-	    u = $1; sy = $2
-	    sub(/s$/, "", u); sub(/s$/, "", sy)
-	    split(u, a, "m"); split(sy, b, "m")
-	    c = a[1] * 60 + a[2] + b[1] * 60 + b[2]
-	    printf "engine: %6d random trials (replay): %7.1f s CPU, " \
-	        "%6.1f s wall, %.3f ms CPU per trial\n", n, c, e - s,
-	        c * 1000 / n }'
+	echo "$cpu" | awk -v n="$n" -v s="$start" -v e="$end" '
+	    function sec(t, a) { sub(/s$/, "", t); split(t, a, "m")
+	        return a[1] * 60 + a[2] }
+	    { u = sec($1); sy = sec($2)
+	    printf "engine: %6d random trials (replay): %6.1f s wall, " \
+	        "CPU per trial %.3f ms (user %.3f + system %.3f)\n", n,
+	        e - s, (u + sy) * 1000 / n, u * 1000 / n, sy * 1000 / n }'
 done
