@@ -23,6 +23,23 @@
 
 static void	engine_tick(uv_timer_t *);
 
+/* An attempt's elapsed seconds at end, as the ledger's accounting has it. */
+static double
+engine_elapsed(const struct attempt *a, double end)
+{
+	return a->t_started > 0 ? fmax(end - a->t_started, 0) : 0;
+}
+
+/* Add what an attempt that ended at `end` cost to the campaign's sum. */
+static void
+engine_spend(struct engine *e, const struct attempt *a, double end)
+{
+	double el = engine_elapsed(a, end);
+
+	e->spent_node_s += el * a->nodes;
+	e->spent_gpu_s += el * a->gpus;
+}
+
 /* Set a trial's state in the ledger and in the search history. */
 void
 engine_trial_state(struct engine *e, int64_t trial_id, int number,
@@ -226,6 +243,9 @@ engine_event(void *arg, const struct sched_event *ev)
 		return;
 	case SCHED_EV_STARTED:
 		a->started = 1;
+		a->t_started = ev->time;
+		a->nodes = ev->nodes;
+		a->gpus = ev->gpus;
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
 		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
 		ledger_trial_set_state(e->env.ledger, a->trial_id, "running");
@@ -250,6 +270,7 @@ engine_event(void *arg, const struct sched_event *ev)
 	    ev->reason) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
+	engine_spend(e, a, ev->end > 0 ? ev->end : ev->time);
 	tid = a->trial_id;
 	tnum = a->trial_number;
 	next = a->number + 1;
@@ -470,13 +491,35 @@ engine_cancel_all(struct engine *e, enum cancel_as why, int but_reached)
 	}
 }
 
+/*
+ * The node- and GPU-seconds of the campaign at time now, as
+ * account_campaign() counts them from the ledger (elapsed time from a
+ * recorded start to the end, or to now while running, times the
+ * allocation), but from what the engine recorded: the ended attempts'
+ * sum and its active attempts, not a read of every attempt per tick.
+ */
+static void
+engine_spent(const struct engine *e, double now, double *node_s,
+    double *gpu_s)
+{
+	const struct attempt	*a;
+	double			 el;
+
+	*node_s = e->spent_node_s;
+	*gpu_s = e->spent_gpu_s;
+	for (a = e->active; a != NULL; a = a->next) {
+		el = engine_elapsed(a, now);
+		*node_s += el * a->nodes;
+		*gpu_s += el * a->gpus;
+	}
+}
+
 /* Check the budget caps; set stop_reason when one is spent. */
 static void
 engine_check_budget(struct engine *e, double now)
 {
 	const struct campaign_spec	*s = e->spec;
-	struct ledger_campaign		 c;
-	struct account			 acct;
+	double				 node_s, gpu_s;
 
 	if (e->stop_reason != NULL)
 		return;
@@ -487,19 +530,11 @@ engine_check_budget(struct engine *e, double now)
 	}
 	if (s->max_node_hours <= 0 && s->max_gpu_hours <= 0)
 		return;
-	memset(&c, 0, sizeof(c));
-	c.id = e->id;
-	c.started = e->started;
-	c.maximize = s->maximize;
-	if (account_campaign(e->env.ledger, &c, now, &acct) == -1)
-		return;
-	if (s->max_node_hours > 0 && acct.node_seconds / 3600 >=
-	    s->max_node_hours)
+	engine_spent(e, now, &node_s, &gpu_s);
+	if (s->max_node_hours > 0 && node_s / 3600 >= s->max_node_hours)
 		e->stop_reason = "node-hour budget spent";
-	else if (s->max_gpu_hours > 0 && acct.gpu_seconds / 3600 >=
-	    s->max_gpu_hours)
+	else if (s->max_gpu_hours > 0 && gpu_s / 3600 >= s->max_gpu_hours)
 		e->stop_reason = "GPU-hour budget spent";
-	account_release(&acct);
 }
 
 /* Record the end of the campaign and tell the owner. */
@@ -611,6 +646,9 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	if (asprintf(&a->out, "%s/stdout", a->dir) == -1)
 		abort();
 	a->started = la->started > 0;
+	a->t_started = la->started;
+	a->nodes = la->nodes;
+	a->gpus = la->gpus;
 	a->has_best = t->has_best;
 	a->best = t->best;
 	a->reached = t->reached;
@@ -632,6 +670,32 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	ev.exit_code = -1;
 	ev.reason = "could not be re-adopted after a restart";
 	engine_event(a, &ev);
+}
+
+/*
+ * What the attempts of a resumed campaign that ended have cost: the
+ * ledger's account less its unfinished attempts (at, na), which the
+ * engine follows from here.
+ */
+static int
+engine_spent_load(struct engine *e, struct ledger_campaign *c,
+    const struct ledger_attempt *at, size_t na)
+{
+	struct account	 acct;
+	double		 now = engine_now(e), el;
+	size_t		 i;
+
+	if (account_campaign(e->env.ledger, c, now, &acct) == -1)
+		return -1;
+	e->spent_node_s = acct.node_seconds;
+	e->spent_gpu_s = acct.gpu_seconds;
+	account_release(&acct);
+	for (i = 0; i < na; i++) {
+		el = at[i].started > 0 ? fmax(now - at[i].started, 0) : 0;
+		e->spent_node_s -= el * at[i].nodes;
+		e->spent_gpu_s -= el * at[i].gpus;
+	}
+	return 0;
 }
 
 /* Take over a campaign left running by an earlier process. */
@@ -663,6 +727,11 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	e->id = id;
 	e->started = c.started;
 	e->ntrials = (int)nt;
+	if (engine_spent_load(e, &c, at, na) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
 	for (i = 0; i < nt; i++) {
 		if (t[i].reached && e->spec->stop_on_target)
 			e->stop_reason = "target reached";

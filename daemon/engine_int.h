@@ -28,6 +28,8 @@ struct attempt {
 	char		*dir;
 	char		*out;		/* dir/stdout */
 	int		 started;
+	double		 t_started;	/* as the ledger has it, or 0 */
+	int		 nodes, gpus;	/* allocation, as recorded */
 	enum cancel_as	 cancel_as;
 	struct tail	 tail;
 	int		 has_best;	/* the trial's best so far */
@@ -53,6 +55,8 @@ struct engine {
 	struct attempt		*active;
 	int			 nactive;
 	int			 ntrials;	/* trials created */
+	double			 spent_node_s;	/* node- and GPU-seconds of */
+	double			 spent_gpu_s;	/* the attempts that ended */
 	int			 exhausted;	/* no more trials to create */
 	const char		*stop_reason;	/* why it stops early, or NULL */
 	int			 cancelled;
