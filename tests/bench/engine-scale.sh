@@ -10,15 +10,15 @@
 #
 #   tests/bench/engine-scale.sh [BUILD]
 #
-# SIZES (default "1000 10000 100000") and PARALLEL (default 16) in the
-# environment replace the campaign sizes and max_parallel.  The largest
+# ENGINE_SIZES (default "1000 10000 100000") and PARALLEL (default 16)
+# in the environment replace the campaign sizes and max_parallel.  The largest
 # campaign writes 100,000 attempt directories (about 1 GB under $TMPDIR)
 # and takes a few minutes.
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HPOCTL=$TOP/$BUILD/hpoctl
-SIZES=${SIZES:-"1000 10000 100000"}
+ENGINE_SIZES=${ENGINE_SIZES:-"1000 10000 100000"}
 PARALLEL=${PARALLEL:-16}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hpod-scale.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -32,7 +32,7 @@ cat >"$T/table.json" <<'JSON'
  "runs": [{"x": [0.01], "seed": 0, "start_s": 1, "status": 0,
    "epoch_s": [10], "values": [0.5]}]}
 JSON
-for n in $SIZES; do
+for n in $ENGINE_SIZES; do
 	cat >"$T/c.json" <<JSON
 {"name": "scale$n", "workload": "minicosmo",
  "objective": {"metric": "eval_error", "goal": "min"},

@@ -8,12 +8,12 @@
 #
 #   tests/bench/tpe-optuna.sh [BUILD]
 #
-# SIZES (default "100 1000 5000 10000 20000") and REPS (default 5) in the
+# TPE_SIZES (default "100 1000 5000 10000 20000") and REPS (default 5) in the
 # environment replace the history sizes and suggestions timed per size.
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-SIZES=${SIZES:-"100 1000 5000 10000 20000"}
+TPE_SIZES=${TPE_SIZES:-"100 1000 5000 10000 20000"}
 REPS=${REPS:-5}
 have_optuna=0
 /usr/bin/python3 -c 'import optuna' 2>/dev/null && have_optuna=1
@@ -22,7 +22,7 @@ printf '| trials | hpod tpe | optuna %s |\n' "$([ $have_optuna = 1 ] &&
     /usr/bin/python3 -c 'import optuna; print(optuna.__version__)' ||
     echo '(not installed)')"
 printf '|---|---|---|\n'
-for n in $SIZES; do
+for n in $TPE_SIZES; do
 	h=$("$TOP/$BUILD/bench/tpe-suggest" "$n" "$REPS" | awk '{ print $2 }')
 	o=-
 	[ $have_optuna = 0 ] || o=$(/usr/bin/python3 \
