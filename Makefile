@@ -46,6 +46,8 @@ PROGS	:= $(BUILD)/hpod $(BUILD)/hpoctl $(BUILD)/hpo-trial \
 	$(PROXIES:%=$(BUILD)/%)
 UNITSRC	:= $(wildcard tests/unit/test_*.c)
 UNITS	:= $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Timing programs of make bench.
+BENCHES	:= $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 MANS	:= $(wildcard man/*.[1-8])
 
 all: $(PROGS)
@@ -69,6 +71,9 @@ $(BUILD)/%: $(BUILD)/workloads/proxies/%.o \
 	$(BUILD)/workloads/proxies/common/proxy.o
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
+	@mkdir -p $(@D)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 
@@ -123,7 +128,7 @@ fuzz: fuzz-build
 demo: deps all
 	tests/demo.sh $(BUILD)
 
-bench: deps all
+bench: deps all $(BENCHES)
 	tests/bench/bench.sh $(BUILD)
 
 # Search methods against each other and Optuna on the replay table

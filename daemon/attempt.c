@@ -18,6 +18,7 @@
 #include "invoke.h"
 #include "log.h"
 #include "mllog.h"
+#include "obsbook.h"
 #include "paths.h"
 
 /* Malformed MLLOG lines reported per attempt; later ones only counted. */
@@ -140,7 +141,7 @@ attempt_submit_failed(struct engine *e, struct attempt *a, const char *why)
 
 	ledger_attempt_finished(e->env.ledger, a->attempt_id, "failed", now, -1,
 	    0, why);
-	ledger_trial_set_state(e->env.ledger, a->trial_id, "failed");
+	engine_trial_state(e, a->trial_id, a->trial_number, "failed");
 	engine_say(e, "trial %d: not submitted: %s", a->trial_number, why);
 }
 
@@ -312,6 +313,7 @@ attempt_line(void *arg, const char *line, size_t len)
 		return;
 	a->has_best = 1;
 	a->best = ev.num;
+	obsbook_best(e->book, a->trial_number, ev.num);
 	if (!a->reached && attempt_meets(e, ev.num)) {
 		a->reached = 1;
 		engine_say(e, "trial %d: %s %g at %s %g meets the target",

@@ -18,9 +18,36 @@
 #include "engine_int.h"
 #include "invoke.h"
 #include "log.h"
+#include "obsbook.h"
 #include "params.h"
 
 static void	engine_tick(uv_timer_t *);
+
+/* An attempt's elapsed seconds at end, as the ledger's accounting has it. */
+static double
+engine_elapsed(const struct attempt *a, double end)
+{
+	return a->t_started > 0 ? fmax(end - a->t_started, 0) : 0;
+}
+
+/* Add what an attempt that ended at `end` cost to the campaign's sum. */
+static void
+engine_spend(struct engine *e, const struct attempt *a, double end)
+{
+	double el = engine_elapsed(a, end);
+
+	e->spent_node_s += el * a->nodes;
+	e->spent_gpu_s += el * a->gpus;
+}
+
+/* Set a trial's state in the ledger and in the search history. */
+void
+engine_trial_state(struct engine *e, int64_t trial_id, int number,
+    const char *state)
+{
+	ledger_trial_set_state(e->env.ledger, trial_id, state);
+	obsbook_state(e->book, number, state);
+}
 
 /* The engine's time in seconds: its backend's clock. */
 double
@@ -87,6 +114,7 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 		return NULL;
 	}
 	e->curves = curves_new();
+	e->book = obsbook_new(spec->space);
 	uv_timer_init(env->loop, &e->timer);
 	e->timer.data = e;
 	return e;
@@ -107,6 +135,7 @@ engine_closed(uv_handle_t *h)
 	stop_free(e->stopper);
 	scaling_free(e->scaling);
 	curves_free(e->curves);
+	obsbook_free(e->book);
 	spec_free(e->spec);
 	workload_free(e->w);
 	free(e);
@@ -183,7 +212,7 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 	    sizeof(err)) == -1) {
 		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
 		    trial_number, err);
-		ledger_trial_set_state(e->env.ledger, trial_id, "failed");
+		engine_trial_state(e, trial_id, trial_number, "failed");
 	} else
 		attempt_launch(e, trial_id, trial_number, number, x,
 		    t.params_json, t.seed);
@@ -214,6 +243,9 @@ engine_event(void *arg, const struct sched_event *ev)
 		return;
 	case SCHED_EV_STARTED:
 		a->started = 1;
+		a->t_started = ev->time;
+		a->nodes = ev->nodes;
+		a->gpus = ev->gpus;
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
 		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
 		ledger_trial_set_state(e->env.ledger, a->trial_id, "running");
@@ -238,6 +270,7 @@ engine_event(void *arg, const struct sched_event *ev)
 	    ev->reason) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
+	engine_spend(e, a, ev->end > 0 ? ev->end : ev->time);
 	tid = a->trial_id;
 	tnum = a->trial_number;
 	next = a->number + 1;
@@ -262,7 +295,7 @@ engine_event(void *arg, const struct sched_event *ev)
 		tstate = "failed";
 		break;
 	}
-	ledger_trial_set_state(e->env.ledger, tid, tstate);
+	engine_trial_state(e, tid, tnum, tstate);
 	if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "");
@@ -297,6 +330,7 @@ engine_point(struct attempt *a, const char *key, double step, double value)
 	if (strcmp(key, e->spec->metric) != 0)
 		return;
 	curves_add(e->curves, a->trial_number, a->attempt_id, step, value);
+	obsbook_curve(e->book, e->curves, a->trial_number);
 	if (e->stopper == NULL || e->detached || a->cancel_as != CANCEL_NONE)
 		return;
 	/* A trial on target is a solution, whatever the others did. */
@@ -334,47 +368,6 @@ engine_point(struct attempt *a, const char *key, double step, double value)
 	free(obs);
 }
 
-/* Rebuild the search history from the ledger; caller frees *xs, *obs. */
-static int
-engine_history(struct engine *e, struct history *h, double **xs,
-    struct observation **obs)
-{
-	struct ledger_trial	*t = NULL;
-	size_t			 n = 0, i, dim = e->spec->space->n;
-	char			 err[256];
-
-	if (ledger_trial_list(e->env.ledger, e->id, &t, &n) == -1)
-		return -1;
-	*xs = calloc(n * dim + 1, sizeof(**xs));
-	*obs = calloc(n + 1, sizeof(**obs));
-	for (i = 0; i < n; i++) {
-		struct observation *o = &(*obs)[i];
-
-		o->x = *xs + i * dim;
-		if (params_from_json(e->spec->space, t[i].params_json,
-		    *xs + i * dim, err, sizeof(err)) == -1)
-			log_warnx("campaign '%s': trial %d: %s", e->spec->name,
-			    t[i].number, err);
-		if (strcmp(t[i].state, "completed") == 0)
-			o->state = OBS_COMPLETE;
-		else if (strcmp(t[i].state, "pruned") == 0)
-			o->state = OBS_PRUNED;
-		else if (strcmp(t[i].state, "pending") == 0 ||
-		    strcmp(t[i].state, "running") == 0)
-			o->state = OBS_RUNNING;
-		else
-			o->state = OBS_FAILED;
-		o->has_value = t[i].has_best;
-		o->value = t[i].best;
-		curves_fill(e->curves, t[i].number, o);
-	}
-	h->n = n;
-	h->obs = *obs;
-	h->maximize = e->spec->maximize;
-	ledger_trial_list_free(t, n);
-	return 0;
-}
-
 /* Record trial lt (number, point, role set) and launch its first attempt. */
 static int
 engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
@@ -403,6 +396,7 @@ engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
 		return -1;
 	}
 	e->ntrials++;
+	obsbook_add(e->book, lt->number, pj, s->name);
 	engine_say(e, "trial %d: %s", lt->number, pj);
 	rc = attempt_launch(e, tid, lt->number, 0, x, pj, lt->seed);
 	free(pj);
@@ -458,19 +452,20 @@ engine_new_trial(struct engine *e)
 	const struct campaign_spec *s = e->spec;
 	struct ledger_trial	 lt;
 	struct history		 h;
-	struct observation	*obs = NULL;
-	double			*xs = NULL, *x;
+	struct observation	*obs;
+	double			*x;
 	int			 rc;
 
 	if (e->scaling != NULL)
 		return engine_new_scaling_trial(e);
-	if (engine_history(e, &h, &xs, &obs) == -1)
-		return -1;
-	stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
+	/* The history in memory: no read of the ledger per trial. */
+	obs = obsbook_obs(e->book, &h.n);
+	h.obs = obs;
+	h.maximize = s->maximize;
+	if (e->stopper != NULL && stop_nbrackets(e->stopper) > 1)
+		stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
 	x = calloc(s->space->n + 1, sizeof(*x));
 	rc = search_suggest(e->search, &h, x);
-	free(xs);
-	free(obs);
 	if (rc != 0) {
 		e->exhausted = 1;
 		free(x);
@@ -496,13 +491,35 @@ engine_cancel_all(struct engine *e, enum cancel_as why, int but_reached)
 	}
 }
 
+/*
+ * The node- and GPU-seconds of the campaign at time now, as
+ * account_campaign() counts them from the ledger (elapsed time from a
+ * recorded start to the end, or to now while running, times the
+ * allocation), but from what the engine recorded: the ended attempts'
+ * sum and its active attempts, not a read of every attempt per tick.
+ */
+static void
+engine_spent(const struct engine *e, double now, double *node_s,
+    double *gpu_s)
+{
+	const struct attempt	*a;
+	double			 el;
+
+	*node_s = e->spent_node_s;
+	*gpu_s = e->spent_gpu_s;
+	for (a = e->active; a != NULL; a = a->next) {
+		el = engine_elapsed(a, now);
+		*node_s += el * a->nodes;
+		*gpu_s += el * a->gpus;
+	}
+}
+
 /* Check the budget caps; set stop_reason when one is spent. */
 static void
 engine_check_budget(struct engine *e, double now)
 {
 	const struct campaign_spec	*s = e->spec;
-	struct ledger_campaign		 c;
-	struct account			 acct;
+	double				 node_s, gpu_s;
 
 	if (e->stop_reason != NULL)
 		return;
@@ -513,19 +530,11 @@ engine_check_budget(struct engine *e, double now)
 	}
 	if (s->max_node_hours <= 0 && s->max_gpu_hours <= 0)
 		return;
-	memset(&c, 0, sizeof(c));
-	c.id = e->id;
-	c.started = e->started;
-	c.maximize = s->maximize;
-	if (account_campaign(e->env.ledger, &c, now, &acct) == -1)
-		return;
-	if (s->max_node_hours > 0 && acct.node_seconds / 3600 >=
-	    s->max_node_hours)
+	engine_spent(e, now, &node_s, &gpu_s);
+	if (s->max_node_hours > 0 && node_s / 3600 >= s->max_node_hours)
 		e->stop_reason = "node-hour budget spent";
-	else if (s->max_gpu_hours > 0 && acct.gpu_seconds / 3600 >=
-	    s->max_gpu_hours)
+	else if (s->max_gpu_hours > 0 && gpu_s / 3600 >= s->max_gpu_hours)
 		e->stop_reason = "GPU-hour budget spent";
-	account_release(&acct);
 }
 
 /* Record the end of the campaign and tell the owner. */
@@ -637,6 +646,9 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	if (asprintf(&a->out, "%s/stdout", a->dir) == -1)
 		abort();
 	a->started = la->started > 0;
+	a->t_started = la->started;
+	a->nodes = la->nodes;
+	a->gpus = la->gpus;
 	a->has_best = t->has_best;
 	a->best = t->best;
 	a->reached = t->reached;
@@ -660,6 +672,32 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	engine_event(a, &ev);
 }
 
+/*
+ * What the attempts of a resumed campaign that ended have cost: the
+ * ledger's account less its unfinished attempts (at, na), which the
+ * engine follows from here.
+ */
+static int
+engine_spent_load(struct engine *e, struct ledger_campaign *c,
+    const struct ledger_attempt *at, size_t na)
+{
+	struct account	 acct;
+	double		 now = engine_now(e), el;
+	size_t		 i;
+
+	if (account_campaign(e->env.ledger, c, now, &acct) == -1)
+		return -1;
+	e->spent_node_s = acct.node_seconds;
+	e->spent_gpu_s = acct.gpu_seconds;
+	account_release(&acct);
+	for (i = 0; i < na; i++) {
+		el = at[i].started > 0 ? fmax(now - at[i].started, 0) : 0;
+		e->spent_node_s -= el * at[i].nodes;
+		e->spent_gpu_s -= el * at[i].gpus;
+	}
+	return 0;
+}
+
 /* Take over a campaign left running by an earlier process. */
 int
 engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
@@ -679,7 +717,9 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		    ledger_error(e->env.ledger));
 		goto out;
 	}
-	if (curves_load(e->curves, e->env.ledger, id, e->spec->metric) == -1) {
+	if (curves_load(e->curves, e->env.ledger, id, e->spec->metric) == -1 ||
+	    obsbook_load(e->book, e->env.ledger, id, e->curves,
+	    e->spec->name) == -1) {
 		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
 		    ledger_error(e->env.ledger));
 		goto out;
@@ -687,6 +727,11 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	e->id = id;
 	e->started = c.started;
 	e->ntrials = (int)nt;
+	if (engine_spent_load(e, &c, at, na) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
 	for (i = 0; i < nt; i++) {
 		if (t[i].reached && e->spec->stop_on_target)
 			e->stop_reason = "target reached";

@@ -28,6 +28,8 @@ struct attempt {
 	char		*dir;
 	char		*out;		/* dir/stdout */
 	int		 started;
+	double		 t_started;	/* as the ledger has it, or 0 */
+	int		 nodes, gpus;	/* allocation, as recorded */
 	enum cancel_as	 cancel_as;
 	struct tail	 tail;
 	int		 has_best;	/* the trial's best so far */
@@ -45,6 +47,7 @@ struct engine {
 	struct search		*search;
 	struct stopper		*stopper;	/* NULL: no early stopping */
 	struct curves		*curves;	/* what search and stopper see */
+	struct obsbook		*book;		/* the search history */
 	struct scaling		*scaling;	/* batch-size scaling, or NULL */
 	int64_t			 id;
 	double			 started;
@@ -52,6 +55,8 @@ struct engine {
 	struct attempt		*active;
 	int			 nactive;
 	int			 ntrials;	/* trials created */
+	double			 spent_node_s;	/* node- and GPU-seconds of */
+	double			 spent_gpu_s;	/* the attempts that ended */
 	int			 exhausted;	/* no more trials to create */
 	const char		*stop_reason;	/* why it stops early, or NULL */
 	int			 cancelled;
@@ -66,6 +71,9 @@ double	 engine_now(const struct engine *);
 void	 engine_say(struct engine *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 engine_kick(struct engine *);
+/* Set a trial's state in the ledger and in the search history. */
+void	 engine_trial_state(struct engine *, int64_t trial_id, int number,
+	    const char *state);
 void	 engine_event(void *, const struct sched_event *);
 /*
  * A point of an attempt's learning curve was recorded in the ledger: keep

@@ -50,35 +50,160 @@ file_sync_dir(const char *path)
 	}
 }
 
-/* Write text to path atomically: temporary file, fsync, rename. */
-int
-file_save(const char *path, const char *text)
+/* The temporary file beside path; -1 with errno set if too long. */
+static int
+file_tmp_name(char *tmp, size_t len, const char *path)
 {
-	char tmp[PATH_MAX];
-	int fd, saved;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+	if (snprintf(tmp, len, "%s.tmp", path) >= (int)len) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Write text and a newline to the temporary file tmp, fsync'ed if sync;
+ * -1 with errno set (and no temporary file left).
+ */
+static int
+file_write_tmp(const char *tmp, const char *text, int sync)
+{
+	int fd, saved;
+
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd == -1)
 		return -1;
 	if (file_write_all(fd, text, strlen(text)) == -1 ||
-	    file_write_all(fd, "\n", 1) == -1 || fsync(fd) == -1) {
+	    file_write_all(fd, "\n", 1) == -1 || (sync && fsync(fd) == -1)) {
 		saved = errno;
 		close(fd);
 		unlink(tmp);
 		errno = saved;
 		return -1;
 	}
-	if (close(fd) == -1 || rename(tmp, path) == -1) {
+	if (close(fd) == -1) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+/* Write text to path atomically: temporary file, fsync, rename. */
+int
+file_save(const char *path, const char *text)
+{
+	char tmp[PATH_MAX];
+	int saved;
+
+	if (file_tmp_name(tmp, sizeof(tmp), path) == -1 ||
+	    file_write_tmp(tmp, text, 1) == -1)
+		return -1;
+	if (rename(tmp, path) == -1) {
 		saved = errno;
 		unlink(tmp);
 		errno = saved;
 		return -1;
 	}
 	file_sync_dir(path);
+	return 0;
+}
+
+/*
+ * Flush the file systems of the directories of files[0], files[2], ...
+ * (each once, by syncfs(2)); -1 with errno set and *failed the index of
+ * the path whose file system could not be flushed.
+ */
+static int
+file_sync_fs(char *const *files, size_t *failed)
+{
+	struct stat st;
+	dev_t last = 0;
+	char dir[PATH_MAX], *slash;
+	size_t i;
+	int fd, rc, saved, have = 0;
+
+	for (i = 0; files[i] != NULL; i += 2) {
+		snprintf(dir, sizeof(dir), "%s", files[i]);
+		if ((slash = strrchr(dir, '/')) == NULL)
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			dir[1] = '\0';
+		else
+			*slash = '\0';
+		if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+		    fstat(fd, &st) == -1) {
+			saved = errno;
+			if (fd != -1)
+				close(fd);
+			errno = saved;
+			*failed = i;
+			return -1;
+		}
+		if (have && st.st_dev == last) {
+			close(fd);
+			continue;
+		}
+		rc = syncfs(fd);
+		saved = errno;
+		close(fd);
+		if (rc == -1) {
+			errno = saved;
+			*failed = i;
+			return -1;
+		}
+		have = 1;
+		last = st.st_dev;
+	}
+	return 0;
+}
+
+/* Rename every temporary file; the index where it stopped. */
+static size_t
+file_rename_all(char *const *files)
+{
+	char tmp[PATH_MAX];
+	size_t i;
+
+	for (i = 0; files[i] != NULL; i += 2) {
+		file_tmp_name(tmp, sizeof(tmp), files[i]);
+		if (rename(tmp, files[i]) == -1)
+			break;
+	}
+	return i;
+}
+
+/*
+ * Write many files atomically, with two flushes in all rather than two
+ * fsyncs per file: every temporary file, one syncfs, every rename, one
+ * syncfs for the directories.
+ */
+int
+file_save_all(char *const *files, size_t *failed)
+{
+	char tmp[PATH_MAX];
+	size_t i, j, end;
+	int saved;
+
+	for (i = 0; files[i] != NULL; i += 2)
+		if (file_tmp_name(tmp, sizeof(tmp), files[i]) == -1 ||
+		    file_write_tmp(tmp, files[i + 1], 0) == -1)
+			break;
+	end = i;
+	if (files[i] != NULL || file_sync_fs(files, &i) == -1 ||
+	    (i = file_rename_all(files)) != end) {
+		/* Remove the temporary files that are left. */
+		saved = errno;
+		*failed = i;
+		for (j = 0; j < end; j += 2) {
+			file_tmp_name(tmp, sizeof(tmp), files[j]);
+			unlink(tmp);
+		}
+		errno = saved;
+		return -1;
+	}
+	file_sync_fs(files, &i);
 	return 0;
 }
 

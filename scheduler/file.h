@@ -15,6 +15,15 @@ int	 file_write_all(int fd, const char *buf, size_t len);
  */
 int	 file_save(const char *path, const char *text);
 /*
+ * Write files[0] with text files[1], files[2] with files[3], ... (NULL
+ * after the last text) as file_save() does, but flushing the file system
+ * twice in all rather than twice per file.  Return 0, or -1 with errno
+ * set and *failed the index in files of the path that could not be
+ * written; no temporary file is left, and a file is either its old self
+ * or its new content.
+ */
+int	 file_save_all(char *const *files, size_t *failed);
+/*
  * Read all of path (at most max bytes) into a NUL-terminated malloc'ed
  * buffer.  Return 0, 1 if there is no such file, -1 with err naming the
  * file otherwise.

@@ -59,7 +59,7 @@ struct replay {
 	int		 nactive;	/* END not yet delivered */
 	TAILQ_HEAD(, rjob) jobs;
 	TAILQ_HEAD(revq, rev) events;
-	uv_timer_t	 step;
+	uv_idle_t	 step;		/* runs once per loop iteration */
 	int		 closing;
 	void		(*done)(void *);
 	void		*done_arg;
@@ -205,12 +205,15 @@ replay_advance(struct replay *r)
 }
 
 /*
- * The backend's step: deliver what is queued (the engine reacts, and
- * its own 0-ms timer, started first, runs before this one comes back);
- * with nothing queued, move the clock one epoch.
+ * The backend's step, once per loop iteration: deliver what is queued
+ * (the engine reacts, and its 0-ms timer runs in the next iteration's
+ * timer phase, before this one comes back); with nothing queued, move
+ * the clock one epoch.  An idle handle, not a 0-ms timer re-armed from
+ * its own callback: libuv runs such a timer again within the same pass
+ * over the timers, and the loop would never poll for a signal.
  */
 static void
-replay_step(uv_timer_t *h)
+replay_step(uv_idle_t *h)
 {
 	struct replay *r = h->data;
 	struct rev *e;
@@ -248,8 +251,12 @@ replay_arm(struct replay *r)
 
 	TAILQ_FOREACH(j, &r->jobs, entry)
 		busy |= !j->ended;
-	if (busy && !r->closing && !uv_is_active((uv_handle_t *)&r->step))
-		uv_timer_start(&r->step, replay_step, 0, 0);
+	if (r->closing)
+		return;
+	if (busy)
+		uv_idle_start(&r->step, replay_step);
+	else
+		uv_idle_stop(&r->step);
 }
 
 /* Take a job: find its run, start it now. */
@@ -399,7 +406,7 @@ sched_replay_new(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 	r->now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	TAILQ_INIT(&r->jobs);
 	TAILQ_INIT(&r->events);
-	uv_timer_init(loop, &r->step);
+	uv_idle_init(loop, &r->step);
 	r->step.data = r;
 	return &r->sched;
 }

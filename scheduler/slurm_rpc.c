@@ -61,19 +61,20 @@ slurm_rpc_fini(void)
 	slurm_fini();
 }
 
-/* Write the files a submit needs; 0, or -1 with the failure recorded. */
+/*
+ * Write the files a submit needs (an array's job.json files and list), two
+ * flushes for all of them; 0, or -1 with the failure recorded.
+ */
 static int
 slurm_rpc_files(struct slurm_work *w)
 {
 	size_t	 i;
 
-	for (i = 0; w->files != NULL && w->files[i] != NULL; i += 2)
-		if (file_save(w->files[i], w->files[i + 1]) == -1) {
-			w->file_errno = errno;
-			w->file_failed = w->files[i];
-			return -1;
-		}
-	return 0;
+	if (w->files == NULL || file_save_all(w->files, &i) == 0)
+		return 0;
+	w->file_errno = errno;
+	w->file_failed = w->files[i];
+	return -1;
 }
 
 /* Submit one batch job (or job array) described by w->desc. */

@@ -48,6 +48,7 @@
 #define TPE_PRIOR	1.0	/* prior weight */
 #define TPE_TRIES	1000	/* rejection draws of a truncated normal */
 #define TPE_TINY	1e-300
+#define TPE_EXP_ZERO	-746.0	/* exp(x) == 0 below */
 
 /* A ranked trial: sort key (a, b), then its history index. */
 struct tpe_rank {
@@ -60,6 +61,10 @@ struct parzen {
 	size_t		 n;		/* components, the prior last */
 	double		*w;		/* normalized weights */
 	double		*mu, *sigma;	/* numeric parameters */
+	double		*logw;		/* log w, per component */
+	double		*lognorm;	/* log sigma, per numeric component */
+	double		*logmass;	/* log of its mass within the bounds */
+	double		*t;		/* scratch of parzen_logpdf() */
 	double		*p;		/* n x nchoices probabilities */
 	size_t		 nchoices;	/* 0 for numeric parameters */
 	double		 low, high;	/* bounds, in internal space */
@@ -77,15 +82,6 @@ tpe_rank_cmp(const void *pa, const void *pb)
 	if (x->b != y->b)
 		return x->b < y->b ? -1 : 1;
 	return (x->i > y->i) - (x->i < y->i);
-}
-
-/* Order history indices. */
-static int
-tpe_index_cmp(const void *pa, const void *pb)
-{
-	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
-
-	return (x > y) - (x < y);
 }
 
 /*
@@ -191,18 +187,40 @@ parzen_release(struct parzen *pz)
 	free(pz->mu);
 	free(pz->sigma);
 	free(pz->p);
+	free(pz->logw);
+	free(pz->lognorm);
+	free(pz->logmass);
+	free(pz->t);
 	memset(pz, 0, sizeof(*pz));
+}
+
+/* A component's centre and index, to sort the centres. */
+struct tpe_centre {
+	double		 mu;
+	size_t		 i;
+};
+
+/* Order centres by value, then by index (a stable sort's order). */
+static int
+tpe_centre_cmp(const void *pa, const void *pb)
+{
+	const struct tpe_centre *x = pa, *y = pb;
+
+	if (x->mu != y->mu)
+		return x->mu < y->mu ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 /*
  * Widths of the numeric components: each the larger distance to its
  * neighbours among the sorted centres and the bounds, the outermost ones
  * the distance to their inner neighbour, clipped, the prior's the range.
+ * The centres are sorted in n log n: a long campaign has thousands.
  */
 static int
 parzen_sigmas(struct parzen *pz)
 {
-	struct { double mu; size_t i; } *s;
+	struct tpe_centre *s;
 	double range = pz->high - pz->low, lo, hi, left, right, sg;
 	size_t n = pz->n, k;
 
@@ -212,20 +230,7 @@ parzen_sigmas(struct parzen *pz)
 		s[k].mu = pz->mu[k];
 		s[k].i = k;
 	}
-	/* Insertion sort: stable, and n is small. */
-	for (k = 1; k < n; k++) {
-		size_t j = k;
-
-		while (j > 0 && s[j - 1].mu > s[j].mu) {
-			double tm = s[j].mu;
-			size_t ti = s[j].i;
-
-			s[j] = s[j - 1];
-			s[j - 1].mu = tm;
-			s[j - 1].i = ti;
-			j--;
-		}
-	}
+	qsort(s, n, sizeof(*s), tpe_centre_cmp);
 	lo = range / fmin(100.0, 1.0 + (double)n);
 	hi = range;
 	for (k = 0; k < n; k++) {
@@ -240,6 +245,32 @@ parzen_sigmas(struct parzen *pz)
 	}
 	pz->sigma[n - 1] = range;
 	free(s);
+	return 0;
+}
+
+/*
+ * What parzen_logpdf() adds to every candidate's term of a component,
+ * computed once per estimator rather than per candidate: log w, log
+ * sigma and the log of the truncated normal's mass within the bounds.
+ */
+static int
+parzen_norms(struct parzen *pz)
+{
+	double a, b;
+	size_t k;
+
+	if ((pz->logw = calloc(pz->n, sizeof(double))) == NULL ||
+	    (pz->lognorm = calloc(pz->n, sizeof(double))) == NULL ||
+	    (pz->logmass = calloc(pz->n, sizeof(double))) == NULL ||
+	    (pz->t = calloc(pz->n, sizeof(double))) == NULL)
+		return -1;
+	for (k = 0; k < pz->n; k++) {
+		a = (pz->low - pz->mu[k]) / pz->sigma[k];
+		b = (pz->high - pz->mu[k]) / pz->sigma[k];
+		pz->logw[k] = log(pz->w[k]);
+		pz->lognorm[k] = log(pz->sigma[k]);
+		pz->logmass[k] = log(tpe_mass(a, b));
+	}
 	return 0;
 }
 
@@ -300,7 +331,9 @@ parzen_init(struct parzen *pz, const struct param_def *p, const double *xs,
 	for (k = 0; k < m; k++)
 		pz->mu[k] = xs[k];
 	pz->mu[m] = 0.5 * (pz->low + pz->high);
-	return parzen_sigmas(pz);
+	if (parzen_sigmas(pz) == -1)
+		return -1;
+	return parzen_norms(pz);
 }
 
 /* Draw a component index by weight. */
@@ -344,11 +377,14 @@ parzen_sample(const struct parzen *pz, struct rng *r)
 	return fmin(fmax(pz->mu[k], pz->low), pz->high);
 }
 
-/* Log density (or log mass, for integers and choices) of the estimator. */
+/*
+ * Log density (or log mass, for integers and choices) of the estimator:
+ * per component, the candidate's own term plus what parzen_norms() kept.
+ */
 static double
-parzen_logpdf(const struct parzen *pz, double y)
+parzen_logpdf(struct parzen *pz, double y)
 {
-	double lp, mx = -INFINITY, sum = 0, *t, a, b, z;
+	double lp, mx = -INFINITY, sum = 0, *t = pz->t, z;
 	size_t k;
 
 	if (pz->nchoices > 0) {
@@ -356,11 +392,7 @@ parzen_logpdf(const struct parzen *pz, double y)
 			sum += pz->w[k] * pz->p[k * pz->nchoices + (size_t)y];
 		return log(fmax(sum, TPE_TINY));
 	}
-	if ((t = calloc(pz->n, sizeof(double))) == NULL)
-		return 0;
 	for (k = 0; k < pz->n; k++) {
-		a = (pz->low - pz->mu[k]) / pz->sigma[k];
-		b = (pz->high - pz->mu[k]) / pz->sigma[k];
 		if (pz->quantized)
 			lp = log(tpe_mass((fmax(y - 0.5, pz->low) - pz->mu[k]) /
 			    pz->sigma[k], (fmin(y + 0.5, pz->high) -
@@ -368,14 +400,16 @@ parzen_logpdf(const struct parzen *pz, double y)
 		else {
 			z = (y - pz->mu[k]) / pz->sigma[k];
 			lp = -0.5 * z * z - 0.5 * log(2 * M_PI) -
-			    log(pz->sigma[k]);
+			    pz->lognorm[k];
 		}
-		t[k] = lp - log(tpe_mass(a, b)) + log(pz->w[k]);
-		mx = fmax(mx, t[k]);
+		t[k] = lp - pz->logmass[k] + pz->logw[k];
+		if (t[k] > mx)
+			mx = t[k];
 	}
+	/* exp() of less than TPE_EXP_ZERO is exactly 0: skip it. */
 	for (k = 0; k < pz->n; k++)
-		sum += exp(t[k] - mx);
-	free(t);
+		if (t[k] - mx >= TPE_EXP_ZERO)
+			sum += exp(t[k] - mx);
 	return mx + log(sum);
 }
 
@@ -452,6 +486,7 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 	struct tpe_rank *rk;
 	struct rng r;
 	size_t *below, *above, n = 0, ngood = 0, nb, na, i;
+	unsigned char *group;	/* per trial: 0 left out, 1 bad, 2 good */
 	int good, rc = 0;
 
 	if (h == NULL || h->n == 0)
@@ -476,24 +511,29 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 	na = n - nb;
 	below = calloc(nb + 1, sizeof(*below));
 	above = calloc(na + 1, sizeof(*above));
-	if (below == NULL || above == NULL) {
+	group = calloc(h->n, 1);
+	if (below == NULL || above == NULL || group == NULL) {
 		free(below);
 		free(above);
+		free(group);
 		free(rk);
 		return random_ops.suggest(s, h, x);
 	}
-	for (i = 0; i < nb; i++)
-		below[i] = rk[i].i;
-	for (i = 0; i < na; i++)
-		above[i] = rk[nb + i].i;
-	qsort(below, nb, sizeof(*below), tpe_index_cmp);
-	qsort(above, na, sizeof(*above), tpe_index_cmp);
+	/* Both groups in history order: mark each trial, then one pass. */
+	for (i = 0; i < n; i++)
+		group[rk[i].i] = i < nb ? 2 : 1;
+	for (i = 0, nb = na = 0; i < h->n; i++)
+		if (group[i] == 2)
+			below[nb++] = i;
+		else if (group[i] == 1)
+			above[na++] = i;
 	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
 	for (i = 0; i < s->space->n && rc == 0; i++)
 		if (tpe_param(s, h, i, below, nb, above, na, &r, &x[i]) == -1)
 			rc = random_ops.suggest(s, h, x);
 	free(below);
 	free(above);
+	free(group);
 	free(rk);
 	return rc;
 }

@@ -3,7 +3,13 @@
 #  1. hpod's overhead per trial: a campaign of trials that do nothing but
 #     report one value, through the real engine, local backend and ledger;
 #  2. the proxy trainer's seconds per epoch;
-#  3. the demo campaign's wall time, time to solution and cost.
+#  3. the demo campaign's wall time, time to solution and cost;
+#  4. the engine's CPU per trial at 10^3, 10^4 and 10^5 trials
+#     (tests/bench/engine-scale.sh);
+#  5. TPE's CPU per suggestion against Optuna's at the same history sizes
+#     (tests/bench/tpe-optuna.sh);
+#  6. the wall time of writing a 1,000-task Slurm array's job.json files,
+#     one file_save() after another against one file_save_all().
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,3 +52,10 @@ end=$(date +%s.%N)
 jq -r --arg w "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')" \
     '"demo: 24 trials, 2 at a time: wall \($w) s, time to solution \(.time_to_solution_s * 10 | round / 10) s, \(.trials.reached_target) trials reached the target, \(.cost.cpu_hours * 3600 | round) CPU-seconds over \(.cost.attempts) attempts"' \
     "$T/demo.out"
+
+"$TOP/tests/bench/engine-scale.sh" "$BUILD"
+"$TOP/tests/bench/tpe-optuna.sh" "$BUILD"
+mkdir "$T/files"
+"$B/bench/file-save" "$T/files" 1000 | awk '{
+    printf "file_save: %d job.json files, one by one: %.2f s; " \
+        "file_save_all: %.2f s\n", $1, $2, $3 }'

@@ -1,0 +1,156 @@
+/*
+ * obsbook.c: the search history of a running campaign (see obsbook.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "obsbook.h"
+#include "params.h"
+
+struct obsbook {
+	const struct space	*space;
+	size_t			 n, cap;
+	double			*xs;	/* n x space->n coordinates */
+	struct observation	*obs;
+};
+
+/* An empty book. */
+struct obsbook *
+obsbook_new(const struct space *space)
+{
+	struct obsbook *b;
+
+	if ((b = calloc(1, sizeof(*b))) == NULL)
+		abort();
+	b->space = space;
+	return b;
+}
+
+/* Free the book. */
+void
+obsbook_free(struct obsbook *b)
+{
+	if (b == NULL)
+		return;
+	free(b->xs);
+	free(b->obs);
+	free(b);
+}
+
+/* Make room for one more trial, doubling the arrays. */
+static void
+obsbook_grow(struct obsbook *b)
+{
+	size_t dim = b->space->n, i;
+
+	if (b->n < b->cap)
+		return;
+	b->cap = b->cap ? b->cap * 2 : 64;
+	if ((b->xs = realloc(b->xs, b->cap * dim * sizeof(*b->xs) + 1)) ==
+	    NULL || (b->obs = realloc(b->obs, b->cap * sizeof(*b->obs))) ==
+	    NULL)
+		abort();
+	for (i = 0; i < b->n; i++)
+		b->obs[i].x = b->xs + i * dim;
+}
+
+/* The search's state of a trial in the ledger's state. */
+static enum obs_state
+obsbook_state_of(const char *state)
+{
+	if (strcmp(state, "completed") == 0)
+		return OBS_COMPLETE;
+	if (strcmp(state, "pruned") == 0)
+		return OBS_PRUNED;
+	if (strcmp(state, "pending") == 0 || strcmp(state, "running") == 0)
+		return OBS_RUNNING;
+	return OBS_FAILED;
+}
+
+/* Append a trial at the point params_json gives. */
+static struct observation *
+obsbook_append(struct obsbook *b, int number, const char *params_json,
+    const char *name)
+{
+	struct observation	*o;
+	double			*x;
+	char			 err[256];
+
+	obsbook_grow(b);
+	x = b->xs + b->n * b->space->n;
+	memset(x, 0, b->space->n * sizeof(*x));
+	if (params_from_json(b->space, params_json, x, err, sizeof(err)) ==
+	    -1)
+		log_warnx("campaign '%s': trial %d: %s", name, number, err);
+	o = &b->obs[b->n++];
+	memset(o, 0, sizeof(*o));
+	o->x = x;
+	o->state = OBS_RUNNING;
+	return o;
+}
+
+/* Rebuild the book from the ledger. */
+int
+obsbook_load(struct obsbook *b, struct ledger *l, int64_t campaign_id,
+    const struct curves *cv, const char *name)
+{
+	struct ledger_trial	*t = NULL;
+	struct observation	*o;
+	size_t			 n = 0, i;
+
+	if (ledger_trial_list(l, campaign_id, &t, &n) == -1)
+		return -1;
+	b->n = 0;
+	for (i = 0; i < n; i++) {
+		o = obsbook_append(b, t[i].number, t[i].params_json, name);
+		o->state = obsbook_state_of(t[i].state);
+		o->has_value = t[i].has_best;
+		o->value = t[i].best;
+		curves_fill(cv, t[i].number, o);
+	}
+	ledger_trial_list_free(t, n);
+	return 0;
+}
+
+/* Append the next trial, running. */
+void
+obsbook_add(struct obsbook *b, int number, const char *params_json,
+    const char *name)
+{
+	obsbook_append(b, number, params_json, name);
+}
+
+/* Set a trial's state. */
+void
+obsbook_state(struct obsbook *b, int number, const char *state)
+{
+	if (number >= 0 && (size_t)number < b->n)
+		b->obs[number].state = obsbook_state_of(state);
+}
+
+/* Set a trial's best value. */
+void
+obsbook_best(struct obsbook *b, int number, double best)
+{
+	if (number >= 0 && (size_t)number < b->n) {
+		b->obs[number].has_value = 1;
+		b->obs[number].value = best;
+	}
+}
+
+/* Point a trial's curve at its current points. */
+void
+obsbook_curve(struct obsbook *b, const struct curves *cv, int number)
+{
+	if (number >= 0 && (size_t)number < b->n)
+		curves_fill(cv, number, &b->obs[number]);
+}
+
+/* The observations. */
+struct observation *
+obsbook_obs(struct obsbook *b, size_t *n)
+{
+	*n = b->n;
+	return b->obs;
+}

@@ -1,0 +1,60 @@
+/*
+ * obsbook.h: the search history of a running campaign, kept in memory.
+ *
+ * One observation per trial, indexed by trial number: its point as the
+ * ledger keeps it (parsed back from the recorded params_json), its state,
+ * its best value and its learning curve (borrowed from struct curves).
+ * The engine appends a trial when it records it and updates it beside
+ * every ledger write that changes what a search reads; obsbook_load()
+ * rebuilds the same content from the ledger at a resume, so that a
+ * suggestion does not depend on whether the daemon was restarted.  A new
+ * trial then costs the same at the 100,000th trial as at the first: no
+ * read of every earlier trial and no parse of its parameters.
+ */
+#ifndef HPOD_OBSBOOK_H
+#define HPOD_OBSBOOK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curves.h"
+#include "ledger.h"
+#include "search.h"
+#include "space.h"
+
+struct obsbook;
+
+/* An empty book over space (borrowed; must outlive the book). */
+struct obsbook	*obsbook_new(const struct space *);
+void		 obsbook_free(struct obsbook *);
+
+/*
+ * Replace the content with the campaign's trials in the ledger, their
+ * curves taken from cv.  0, or -1 (ledger error, see ledger_error()).
+ * A trial whose parameters do not parse is kept at the origin, with a
+ * warning naming the campaign and the trial.
+ */
+int	 obsbook_load(struct obsbook *, struct ledger *, int64_t campaign_id,
+	    const struct curves *cv, const char *name);
+/*
+ * Append trial `number` (the next one), running, at the point that
+ * params_json gives; a point that does not parse is kept at the origin,
+ * with a warning naming the campaign.
+ */
+void	 obsbook_add(struct obsbook *, int number, const char *params_json,
+	    const char *name);
+/* Set a trial's state from the ledger's name for it. */
+void	 obsbook_state(struct obsbook *, int number, const char *state);
+/* Set a trial's best value (as ledger_trial_set_best() records it). */
+void	 obsbook_best(struct obsbook *, int number, double best);
+/* Point a trial's curve at its points in cv again (after a change). */
+void	 obsbook_curve(struct obsbook *, const struct curves *cv,
+	    int number);
+/*
+ * The observations, trial number i at index i, and their count; valid
+ * until the next obsbook_add() or obsbook_load().  The caller may set
+ * other_bracket in them.
+ */
+struct observation *obsbook_obs(struct obsbook *, size_t *n);
+
+#endif

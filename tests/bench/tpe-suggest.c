@@ -1,0 +1,104 @@
+/*
+ * tpe-suggest.c: the CPU time of one TPE suggestion over a history of N
+ * finished trials (make bench).  The space is bench-search's (lr
+ * log-uniform in [0.001, 0.2], batch_size in {32, 64, 128}, momentum
+ * uniform in [0.85, 0.95]); the history holds N completed trials at
+ * pseudo-random points with a smooth objective, as a long campaign would.
+ *
+ *   tpe-suggest N [REPS]
+ *
+ * prints "N median_ms min_ms" over REPS suggestions (default 5).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "rng.h"
+#include "search.h"
+#include "space.h"
+
+/* CPU seconds of this process. */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Order doubles. */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct value bs[3];
+	struct space *sp;
+	struct search *s;
+	struct observation *obs;
+	struct history h;
+	struct rng r;
+	double *xs, x[3], *t, t0;
+	size_t n, i;
+	int reps, k;
+
+	if (argc < 2 || (n = strtoul(argv[1], NULL, 10)) == 0) {
+		fprintf(stderr, "usage: tpe-suggest N [REPS]\n");
+		return 1;
+	}
+	reps = argc > 2 ? atoi(argv[2]) : 5;
+	if (reps < 1)
+		reps = 1;
+	sp = space_new();
+	space_add_float(sp, "lr", 0.001, 0.2, SCALE_LOG, 0);
+	for (k = 0; k < 3; k++) {
+		bs[k].is_string = 0;
+		bs[k].num = 32 << k;
+		bs[k].str = NULL;
+	}
+	space_add_choice(sp, "batch_size", bs, 3);
+	space_add_float(sp, "momentum", 0.85, 0.95, SCALE_LINEAR, 0);
+	xs = calloc(n * 3, sizeof(*xs));
+	obs = calloc(n, sizeof(*obs));
+	t = calloc((size_t)reps, sizeof(*t));
+	if (xs == NULL || obs == NULL || t == NULL)
+		return 1;
+	rng_seed(&r, 42, 0);
+	for (i = 0; i < n; i++) {
+		xs[3 * i] = exp(log(0.001) + rng_uniform(&r) * log(200));
+		xs[3 * i + 1] = (double)(rng_next(&r) % 3);
+		xs[3 * i + 2] = 0.85 + 0.1 * rng_uniform(&r);
+		obs[i].x = &xs[3 * i];
+		obs[i].state = OBS_COMPLETE;
+		obs[i].has_value = 1;
+		obs[i].value = fabs(log(xs[3 * i] / 0.03)) * 0.1 +
+		    0.02 * xs[3 * i + 1] + fabs(xs[3 * i + 2] - 0.9) +
+		    0.01 * rng_uniform(&r);
+	}
+	h.n = n;
+	h.obs = obs;
+	h.maximize = 0;
+	s = search_new("tpe", sp, 1, NULL, 0);
+	for (k = 0; k < reps; k++) {
+		t0 = cpu_now();
+		if (search_suggest(s, &h, x) != 0)
+			return 1;
+		t[k] = (cpu_now() - t0) * 1000;
+	}
+	qsort(t, (size_t)reps, sizeof(*t), cmp_double);
+	printf("%zu %.3f %.3f\n", n, t[reps / 2], t[0]);
+	search_free(s);
+	space_free(sp);
+	free(xs);
+	free(obs);
+	free(t);
+	return 0;
+}
