@@ -1,6 +1,7 @@
 /*
  * auto.c: the default search, which picks an algorithm from the space and
- * the budget at its first suggestion and then delegates to it:
+ * the budget when told the budget (or at its first suggestion, if never
+ * told) and then delegates to it:
  *
  * - grid, when every parameter is discrete and the whole grid fits in the
  *   budget: nothing can beat trying every point once;
@@ -97,7 +98,17 @@ auto_choose(struct search *s, struct auto_state *a)
 	return 0;
 }
 
-/* Choose at the first suggestion, then delegate. */
+/* Choose when told the budget, or at the first suggestion. */
+static void
+auto_budget(struct search *s)
+{
+	struct auto_state *a = s->state;
+
+	if (a->inner == NULL)
+		auto_choose(s, a);
+}
+
+/* Delegate to the algorithm chosen. */
 static int
 auto_suggest(struct search *s, const struct history *h, double *x)
 {
@@ -123,4 +134,5 @@ const struct search_ops auto_ops = {
 	.init = auto_init,
 	.free = auto_free,
 	.suggest = auto_suggest,
+	.budget = auto_budget,
 };

@@ -139,7 +139,6 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	double *y, *besty, *t, score, best = -INFINITY;
 	int rc = -1;
 
-	mtpe_configure(s);
 	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
 		return random_ops.suggest(s, h, x);
 	l = calloc(d, sizeof(*l));
@@ -190,4 +189,5 @@ const struct search_ops mtpe_ops = {
 	.init = mtpe_init,
 	.free = NULL,
 	.suggest = mtpe_suggest,
+	.budget = mtpe_configure,
 };

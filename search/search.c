@@ -133,6 +133,8 @@ void
 search_set_budget(struct search *s, size_t budget)
 {
 	s->budget = budget;
+	if (s->ops->budget != NULL)
+		s->ops->budget(s);
 }
 
 /* Return the algorithm that runs and why (see search.h). */

@@ -22,6 +22,8 @@ struct search_ops {
 	/* As search_suggest(). */
 	int		(*suggest)(struct search *s, const struct history *h,
 			    double *x);
+	/* After s->budget changed; may be NULL. */
+	void		(*budget)(struct search *s);
 };
 
 struct search {
