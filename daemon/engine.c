@@ -95,6 +95,8 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	e->w = w;
 	e->search = search_new(spec->algorithm, spec->space, spec->seed, err,
 	    errlen);
+	if (e->search != NULL)
+		search_set_budget(e->search, (size_t)spec->max_trials);
 	if (e->search != NULL && strcmp(spec->stopper, "none") != 0 &&
 	    (e->stopper = stop_new(spec->stopper, &spec->stop, err, errlen)) ==
 	    NULL) {
@@ -593,6 +595,7 @@ int
 engine_start(struct engine *e, char *err, size_t errlen)
 {
 	const struct campaign_spec	*s = e->spec;
+	const char			*why;
 	struct ledger_campaign		 c;
 
 	memset(&c, 0, sizeof(c));
@@ -618,6 +621,8 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	    "parameters, %d trials, %d at a time, %s backend", s->name,
 	    (long long)e->id, s->algorithm, s->space->n, s->max_trials,
 	    s->max_parallel, s->backend);
+	if (*search_chosen(e->search, &why) != '\0' && *why != '\0')
+		engine_say(e, "search: auto chose %s", why);
 	if (e->scaling != NULL)
 		engine_say(e, "scaling over %zu batch sizes: %d tuning trials "
 		    "and %d confirmation runs each, learning rate rule %s",

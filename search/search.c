@@ -14,6 +14,8 @@ static const struct search_ops *const search_table[] = {
 	&random_ops,
 	&sobol_ops,
 	&tpe_ops,
+	&mtpe_ops,
+	&auto_ops,
 };
 
 #define SEARCH_NALGOS	(sizeof(search_table) / sizeof(search_table[0]))
@@ -24,6 +26,8 @@ static const char *const search_names[] = {
 	"random",
 	"sobol",
 	"tpe",
+	"mtpe",
+	"auto",
 	NULL
 };
 
@@ -122,6 +126,28 @@ int
 search_suggest(struct search *s, const struct history *h, double *x)
 {
 	return s->ops->suggest(s, h, x);
+}
+
+/* Set the number of trials the campaign may run (0: unknown). */
+void
+search_set_budget(struct search *s, size_t budget)
+{
+	s->budget = budget;
+	if (s->ops->budget != NULL)
+		s->ops->budget(s);
+}
+
+/* Return the algorithm that runs and why (see search.h). */
+const char *
+search_chosen(const struct search *s, const char **reason)
+{
+	const char *why = "", *name = s->ops->name;
+
+	if (s->ops == &auto_ops)
+		why = auto_reason(s, &name);
+	if (reason != NULL)
+		*reason = why;
+	return name;
 }
 
 /* Return the number of distinct points the search can propose, 0 if any. */

@@ -67,6 +67,19 @@ void		 search_free(struct search *);
  */
 int	 search_suggest(struct search *, const struct history *, double *x);
 
+/*
+ * Tell the search how many trials the campaign may run (0: unknown), before
+ * its first suggestion; mtpe ties its start-up count to it and auto its
+ * choice.
+ */
+void	 search_set_budget(struct search *, size_t budget);
+
+/*
+ * The algorithm that runs: the name given, or what auto chose, with why
+ * in *reason ("" for a named algorithm).  Both borrowed from the search.
+ */
+const char *search_chosen(const struct search *, const char **reason);
+
 /* Number of distinct points the algorithm can propose, 0 if unbounded. */
 size_t	 search_size(const struct search *);
 

@@ -22,6 +22,8 @@ struct search_ops {
 	/* As search_suggest(). */
 	int		(*suggest)(struct search *s, const struct history *h,
 			    double *x);
+	/* After s->budget changed; may be NULL. */
+	void		(*budget)(struct search *s);
 };
 
 struct search {
@@ -29,6 +31,7 @@ struct search {
 	const struct space *space;	/* borrowed */
 	uint64_t	 seed;
 	size_t		 size;		/* distinct points, 0 = unbounded */
+	size_t		 budget;	/* trials the campaign may run, 0 = ? */
 	void		*state;		/* owned by the algorithm */
 };
 
@@ -40,6 +43,14 @@ extern const struct search_ops grid_ops;
 extern const struct search_ops random_ops;
 extern const struct search_ops sobol_ops;
 extern const struct search_ops tpe_ops;
+extern const struct search_ops mtpe_ops;
+extern const struct search_ops auto_ops;
+
+/*
+ * What auto chose (*name, "auto" before its first suggestion) and why
+ * ("" before it).
+ */
+const char *auto_reason(const struct search *, const char **name);
 
 /* Parameters sobol supports (Joe-Kuo direction numbers). */
 #define SOBOL_MAXDIM	32

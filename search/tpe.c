@@ -38,8 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
-#include "search_impl.h"
+#include "tpe_int.h"
 
 #define TPE_STARTUP	10
 #define TPE_CANDIDATES	24
@@ -56,21 +55,6 @@ struct tpe_rank {
 	size_t		 i;
 };
 
-/* A Parzen estimator over one parameter, in its internal coordinates. */
-struct parzen {
-	size_t		 n;		/* components, the prior last */
-	double		*w;		/* normalized weights */
-	double		*mu, *sigma;	/* numeric parameters */
-	double		*logw;		/* log w, per component */
-	double		*lognorm;	/* log sigma, per numeric component */
-	double		*logmass;	/* log of its mass within the bounds */
-	double		*t;		/* scratch of parzen_logpdf() */
-	double		*p;		/* n x nchoices probabilities */
-	size_t		 nchoices;	/* 0 for numeric parameters */
-	double		 low, high;	/* bounds, in internal space */
-	int		 quantized;	/* integers on a linear scale */
-};
-
 /* Order ranked trials by (a, b), then by history index. */
 static int
 tpe_rank_cmp(const void *pa, const void *pb)
@@ -85,13 +69,15 @@ tpe_rank_cmp(const void *pa, const void *pb)
 }
 
 /*
- * Rank key of a finished trial, smaller is better; return 0 if the trial
- * does not count (running, failed, of another bracket).  *good is 0 for a
- * trial that may never be in the good group.
+ * Rank key of a trial, smaller is better; return 1 for a finished trial
+ * that counts, 2 for a running one that joins the bad group (the liar),
+ * 0 if the trial does not count (running or failed, unless conf says
+ * otherwise; of another bracket).  *good is 0 for a trial that may never
+ * be in the good group.
  */
 static int
-tpe_key(const struct observation *o, int maximize, struct tpe_rank *r,
-    int *good)
+tpe_key(const struct observation *o, int maximize,
+    const struct tpe_conf *conf, struct tpe_rank *r, int *good)
 {
 	double sign = maximize ? -1 : 1, v;
 
@@ -100,8 +86,21 @@ tpe_key(const struct observation *o, int maximize, struct tpe_rank *r,
 		return 0;
 	switch (o->state) {
 	case OBS_RUNNING:
+		if (!conf->liar)
+			return 0;
+		/* The constant liar: worse than anything finished. */
+		r->a = INFINITY;
+		r->b = 1;
+		*good = 0;
+		return 2;
 	case OBS_FAILED:
-		return 0;
+		if (!conf->failed_worst)
+			return 0;
+		/* Diverged or crashed: as bad as a trial can be. */
+		r->a = INFINITY;
+		r->b = 0;
+		*good = 0;
+		return 1;
 	case OBS_COMPLETE:
 		if (o->has_value && isfinite(o->value)) {
 			r->a = -INFINITY;
@@ -146,14 +145,14 @@ tpe_weights(double *w, size_t n)
 }
 
 /* Internal coordinate of a value of numeric parameter p. */
-static double
+double
 tpe_to_internal(const struct param_def *p, double x)
 {
 	return p->scale == SCALE_LOG ? log(x) : x;
 }
 
 /* Value of numeric parameter p at internal coordinate y. */
-static double
+double
 tpe_from_internal(const struct param_def *p, double y)
 {
 	double v;
@@ -180,7 +179,7 @@ tpe_mass(double a, double b)
 }
 
 /* Free an estimator's arrays. */
-static void
+void
 parzen_release(struct parzen *pz)
 {
 	free(pz->w);
@@ -218,7 +217,7 @@ tpe_centre_cmp(const void *pa, const void *pb)
  * The centres are sorted in n log n: a long campaign has thousands.
  */
 static int
-parzen_sigmas(struct parzen *pz)
+parzen_sigmas(struct parzen *pz, double mvsigma)
 {
 	struct tpe_centre *s;
 	double range = pz->high - pz->low, lo, hi, left, right, sg;
@@ -241,6 +240,8 @@ parzen_sigmas(struct parzen *pz)
 			sg = right;
 		else if (n >= 2 && k == n - 1)
 			sg = left;
+		if (mvsigma > 0)
+			sg = mvsigma * range;
 		pz->sigma[s[k].i] = fmin(fmax(sg, lo), hi);
 	}
 	pz->sigma[n - 1] = range;
@@ -274,13 +275,10 @@ parzen_norms(struct parzen *pz)
 	return 0;
 }
 
-/*
- * Build the estimator of parameter p from the internal coordinates of
- * the m trials in xs (chronological order).  Return 0 or -1 (memory).
- */
-static int
+/* Build the estimator of parameter p from m trials (see tpe_int.h). */
+int
 parzen_init(struct parzen *pz, const struct param_def *p, const double *xs,
-    size_t m)
+    size_t m, double mvsigma)
 {
 	double total = 0, fill;
 	size_t k, c;
@@ -331,13 +329,13 @@ parzen_init(struct parzen *pz, const struct param_def *p, const double *xs,
 	for (k = 0; k < m; k++)
 		pz->mu[k] = xs[k];
 	pz->mu[m] = 0.5 * (pz->low + pz->high);
-	if (parzen_sigmas(pz) == -1)
+	if (parzen_sigmas(pz, mvsigma) == -1)
 		return -1;
 	return parzen_norms(pz);
 }
 
 /* Draw a component index by weight. */
-static size_t
+size_t
 parzen_component(const struct parzen *pz, struct rng *r)
 {
 	double u = rng_uniform(r), acc = 0;
@@ -351,15 +349,14 @@ parzen_component(const struct parzen *pz, struct rng *r)
 	return pz->n - 1;
 }
 
-/* Draw one internal coordinate from the estimator. */
-static double
-parzen_sample(const struct parzen *pz, struct rng *r)
+/* Draw one internal coordinate from component k of the estimator. */
+double
+parzen_draw(const struct parzen *pz, size_t k, struct rng *r)
 {
 	double u, acc = 0, y;
-	size_t k, c;
+	size_t c;
 	int i;
 
-	k = parzen_component(pz, r);
 	if (pz->nchoices > 0) {
 		u = rng_uniform(r);
 		for (c = 0; c + 1 < pz->nchoices; c++) {
@@ -377,14 +374,45 @@ parzen_sample(const struct parzen *pz, struct rng *r)
 	return fmin(fmax(pz->mu[k], pz->low), pz->high);
 }
 
+/* Draw one internal coordinate from the estimator. */
+static double
+parzen_sample(const struct parzen *pz, struct rng *r)
+{
+	return parzen_draw(pz, parzen_component(pz, r), r);
+}
+
+/*
+ * Log density (or log mass, for integers and choices) of numeric
+ * component k at y, its weight left out: the candidate's own term less
+ * what parzen_norms() kept.  For a choice, the log of its probability.
+ */
+double
+parzen_term(const struct parzen *pz, size_t k, double y)
+{
+	double lp, z;
+
+	if (pz->nchoices > 0)
+		return log(fmax(pz->p[k * pz->nchoices + (size_t)y],
+		    TPE_TINY));
+	if (pz->quantized)
+		lp = log(tpe_mass((fmax(y - 0.5, pz->low) - pz->mu[k]) /
+		    pz->sigma[k], (fmin(y + 0.5, pz->high) - pz->mu[k]) /
+		    pz->sigma[k]));
+	else {
+		z = (y - pz->mu[k]) / pz->sigma[k];
+		lp = -0.5 * z * z - 0.5 * log(2 * M_PI) - pz->lognorm[k];
+	}
+	return lp - pz->logmass[k];
+}
+
 /*
  * Log density (or log mass, for integers and choices) of the estimator:
- * per component, the candidate's own term plus what parzen_norms() kept.
+ * per component, the candidate's own term plus its log weight.
  */
 static double
 parzen_logpdf(struct parzen *pz, double y)
 {
-	double lp, mx = -INFINITY, sum = 0, *t = pz->t, z;
+	double mx = -INFINITY, sum = 0, *t = pz->t;
 	size_t k;
 
 	if (pz->nchoices > 0) {
@@ -393,16 +421,7 @@ parzen_logpdf(struct parzen *pz, double y)
 		return log(fmax(sum, TPE_TINY));
 	}
 	for (k = 0; k < pz->n; k++) {
-		if (pz->quantized)
-			lp = log(tpe_mass((fmax(y - 0.5, pz->low) - pz->mu[k]) /
-			    pz->sigma[k], (fmin(y + 0.5, pz->high) -
-			    pz->mu[k]) / pz->sigma[k]));
-		else {
-			z = (y - pz->mu[k]) / pz->sigma[k];
-			lp = -0.5 * z * z - 0.5 * log(2 * M_PI) -
-			    pz->lognorm[k];
-		}
-		t[k] = lp - pz->logmass[k] + pz->logw[k];
+		t[k] = parzen_term(pz, k, y) + pz->logw[k];
 		if (t[k] > mx)
 			mx = t[k];
 	}
@@ -436,12 +455,12 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 	for (k = 0; k < nb; k++)
 		xs[k] = p->type == PARAM_CHOICE ? h->obs[below[k]].x[i] :
 		    tpe_to_internal(p, h->obs[below[k]].x[i]);
-	if (parzen_init(&l, p, xs, nb) == -1)
+	if (parzen_init(&l, p, xs, nb, 0) == -1)
 		goto out;
 	for (k = 0; k < na; k++)
 		xs[k] = p->type == PARAM_CHOICE ? h->obs[above[k]].x[i] :
 		    tpe_to_internal(p, h->obs[above[k]].x[i]);
-	if (parzen_init(&g, p, xs, na) == -1)
+	if (parzen_init(&g, p, xs, na, 0) == -1)
 		goto out;
 	for (k = 0; k < TPE_CANDIDATES; k++) {
 		y = parzen_sample(&l, r);
@@ -471,39 +490,48 @@ out:
 	return rc;
 }
 
-/* Nothing to prepare: the history is all the state there is. */
+/* Optuna's defaults: failed and running trials left out, 10 start-up. */
 static int
 tpe_init(struct search *s, char *err, size_t errlen)
 {
+	struct tpe_conf *conf;
+
+	if ((conf = calloc(1, sizeof(*conf))) == NULL)
+		return search_error(err, errlen, "tpe: out of memory");
+	conf->startup = TPE_STARTUP;
+	s->state = conf;
 	s->size = 0;
 	return 0;
 }
 
-/* Split the ranked trials into good and bad, then choose each parameter. */
-static int
-tpe_suggest(struct search *s, const struct history *h, double *x)
+/* Split the ranked trials into good and bad (see tpe_int.h). */
+int
+tpe_split(const struct history *h, const struct tpe_conf *conf,
+    size_t **pbelow, size_t *pnb, size_t **pabove, size_t *pna)
 {
 	struct tpe_rank *rk;
-	struct rng r;
-	size_t *below, *above, n = 0, ngood = 0, nb, na, i;
+	size_t *below, *above, n = 0, nfin = 0, ngood = 0, nb, na, i;
 	unsigned char *group;	/* per trial: 0 left out, 1 bad, 2 good */
-	int good, rc = 0;
+	int good, c;
 
 	if (h == NULL || h->n == 0)
-		return random_ops.suggest(s, h, x);
+		return 1;
 	if ((rk = calloc(h->n, sizeof(*rk))) == NULL)
-		return random_ops.suggest(s, h, x);
+		return -1;
 	for (i = 0; i < h->n; i++)
-		if (tpe_key(&h->obs[i], h->maximize, &rk[n], &good)) {
+		if ((c = tpe_key(&h->obs[i], h->maximize, conf, &rk[n],
+		    &good)) != 0) {
 			rk[n++].i = i;
 			ngood += good;
+			nfin += c == 1;
 		}
-	if (n < TPE_STARTUP) {
+	if (nfin < conf->startup) {
 		free(rk);
-		return random_ops.suggest(s, h, x);
+		return 1;
 	}
 	qsort(rk, n, sizeof(*rk), tpe_rank_cmp);
-	nb = (size_t)ceil(0.1 * (double)n);
+	/* Gamma counts the finished trials: the liars only join g. */
+	nb = (size_t)ceil(0.1 * (double)nfin);
 	if (nb > TPE_GAMMA_MAX)
 		nb = TPE_GAMMA_MAX;
 	if (nb > ngood)
@@ -517,7 +545,7 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 		free(above);
 		free(group);
 		free(rk);
-		return random_ops.suggest(s, h, x);
+		return -1;
 	}
 	/* Both groups in history order: mark each trial, then one pass. */
 	for (i = 0; i < n; i++)
@@ -527,14 +555,31 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 			below[nb++] = i;
 		else if (group[i] == 1)
 			above[na++] = i;
+	free(group);
+	free(rk);
+	*pbelow = below;
+	*pabove = above;
+	*pnb = nb;
+	*pna = na;
+	return 0;
+}
+
+/* Split the history into good and bad, then choose each parameter. */
+static int
+tpe_suggest(struct search *s, const struct history *h, double *x)
+{
+	struct rng r;
+	size_t *below, *above, nb, na, i;
+	int rc = 0;
+
+	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
+		return random_ops.suggest(s, h, x);
 	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
 	for (i = 0; i < s->space->n && rc == 0; i++)
 		if (tpe_param(s, h, i, below, nb, above, na, &r, &x[i]) == -1)
 			rc = random_ops.suggest(s, h, x);
 	free(below);
 	free(above);
-	free(group);
-	free(rk);
 	return rc;
 }
 

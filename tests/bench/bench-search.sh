@@ -1,65 +1,89 @@
 #!/bin/sh
-# make bench-search: how cheaply each search method finds a minicosmo
-# configuration that reaches the target, replayed from the recorded table
-# of real learning curves (tests/bench/minicosmo-replay.json) through the
-# real engine, search, stopper and ledger (hpoctl run, replay backend), and
-# Optuna 3.1 (Debian's python3-optuna, always /usr/bin/python3) over the
-# same table through tests/bench/optuna_replay.py.
+# make bench-search: how cheaply each search method finds a configuration
+# that reaches the target, replayed from recorded tables of real learning
+# curves through the real engine, search, stopper and ledger (hpoctl run,
+# replay backend), and Optuna 3.1 (Debian's python3-optuna, always
+# /usr/bin/python3) over the same tables through
+# tests/bench/optuna_replay.py.
 #
 #   tests/bench/bench-search.sh [BUILD]
 #
-# Every method gets the same space (lr log-uniform in [0.001, 0.2],
-# batch_size in {32, 64, 128}, momentum uniform in [0.85, 0.95]), the same
-# target, the same budget (no new trial once BUDGET virtual GPU-seconds
-# are spent, 1 GPU per trial, one trial at a time) and SEEDS seeds.  The
-# optuna-* methods are Optuna's RandomSampler or TPESampler (defaults),
-# with its SuccessiveHalvingPruner (+asha) or HyperbandPruner (+hyperband)
-# set as hpod's stoppers are here (min_resource 1, reduction factor 3,
-# max_resource 12); optuna-random is there to show that both sides draw,
-# replay and count alike.  Per
-# method it prints the median and interquartile range over the seeds of
-# the cost, in epochs and virtual GPU-hours, of every trial until the
-# first one reached the target (">" when fewer than that quantile of the
-# seeds reached it), the fraction of seeds that reached it within the
-# budget, and the median best value at the end.
+# TABLES names the tables (default "minicosmo cifar10-cnn"):
+# - minicosmo: tests/bench/minicosmo-replay.json, 144 runs of the
+#   minicosmo proxy (make-replay-table.sh); lr log-uniform in [0.001,
+#   0.2], batch_size in {32, 64, 128}, momentum uniform in [0.85, 0.95];
+#   target eval_error <= 0.12, budget 150 GPU-seconds, 12 epochs;
+# - cifar10-cnn: tests/bench/cifar10-cnn-replay.json, 265 real runs of a
+#   3-layer CNN on CIFAR-10 (Klein et al. 2017; lcnet-to-replay.py,
+#   LICENSE-data.md); lr log-uniform in [1e-6, 1], batch_size and three
+#   layer widths log-uniform integers in [32, 512] and [16, 1024]; target
+#   validation error <= 0.185 (14% of the runs reach it), budget 200
+#   GPU-hours, 40 epochs.
+# Every method gets the same space, target, budget (no new trial once the
+# GPU-seconds spent reach it, 1 GPU per trial) and SEEDS seeds (default
+# 20), at each PARALLEL trials at a time (default "1 8": suggestions made
+# while the others run).  The optuna-* methods are Optuna's RandomSampler,
+# TPESampler (defaults) or, as optuna-mtpe, TPESampler(multivariate=True,
+# constant_liar=True), with its SuccessiveHalvingPruner (+asha) or
+# HyperbandPruner (+hyperband) set as hpod's stoppers are here
+# (min_resource 1, reduction factor 3, max_resource the epochs).
+#
+# Per method it prints the fraction of seeds that reached the target, and
+# the median over the seeds of the cost, in epochs and GPU-hours, of every
+# trial until the first one reached it (">" when fewer than half the
+# seeds reached it) with a bootstrap 90% interval of that median (2000
+# resamples of the seeds; ">" for a bound no seed reached).  A median
+# inside another method's interval is a tie.
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TABLE=${TABLE:-$TOP/tests/bench/minicosmo-replay.json}
-TARGET=${TARGET:-0.12}
-BUDGET=${BUDGET:-150}
-SEEDS=${SEEDS:-40}
-METHODS=${METHODS:-"random sobol tpe tpe+asha tpe+hyperband random+asha tpe+median optuna-random optuna-tpe optuna-tpe+asha optuna-tpe+hyperband optuna-random+asha"}
+TABLES=${TABLES:-"minicosmo cifar10-cnn"}
+SEEDS=${SEEDS:-20}
+PARALLEL=${PARALLEL:-"1 8"}
+METHODS=${METHODS:-"random sobol tpe tpe+asha mtpe mtpe+asha auto optuna-random optuna-tpe optuna-tpe+asha optuna-mtpe optuna-mtpe+asha"}
 HPOCTL=$TOP/$BUILD/hpoctl
 T=$(mktemp -d /tmp/hpod-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-export HPOD_WORKLOAD_PATH=$TOP/workloads
+export HPOD_WORKLOAD_PATH=$TOP/workloads:$TOP/tests/bench/workloads
 
-# campaign METHOD SEED: the spec of one hpod run.
-campaign() {
+# profile NAME: set the table's file, workload, space, fixed values,
+# target, budget (GPU-seconds) and epochs.
+profile() {
 	case $1 in
-	random*) alg=random ;;
-	sobol*) alg=sobol ;;
-	tpe*) alg=tpe ;;
+	minicosmo)
+		TABLE=$TOP/tests/bench/minicosmo-replay.json
+		WORKLOAD=minicosmo
+		SPACE='{"lr": {"type": "float", "min": 0.001, "max": 0.2, "scale": "log"}, "batch_size": {"type": "choice", "values": [32, 64, 128]}, "momentum": {"type": "float", "min": 0.85, "max": 0.95}}'
+		FIXED='{"epochs": 12, "warmup_epochs": 1, "train_samples": 512, "eval_samples": 256}'
+		TARGET=${TARGET:-0.12} BUDGET=${BUDGET:-150} EPOCHS=12 ;;
+	cifar10-cnn)
+		TABLE=$TOP/tests/bench/cifar10-cnn-replay.json
+		WORKLOAD=cifar10-cnn
+		SPACE='{"lr": {"type": "float", "min": 1e-6, "max": 1, "scale": "log"}, "batch_size": {"type": "int", "min": 32, "max": 512, "scale": "log"}, "n_units_1": {"type": "int", "min": 16, "max": 1024, "scale": "log"}, "n_units_2": {"type": "int", "min": 16, "max": 1024, "scale": "log"}, "n_units_3": {"type": "int", "min": 16, "max": 1024, "scale": "log"}}'
+		FIXED='{"epochs": 40}'
+		TARGET=${TARGET:-0.185} BUDGET=${BUDGET:-720000} EPOCHS=40 ;;
+	*)
+		echo "bench-search: unknown table $1" >&2; exit 1 ;;
 	esac
+}
+
+# campaign METHOD SEED PARALLEL: the spec of one hpod run.
+campaign() {
+	alg=${1%%+*}
 	case $1 in
-	*+asha) stop=', "stopper": {"algorithm": "asha", "min_resource": 1, "eta": 3, "max_resource": 12}' ;;
-	*+hyperband) stop=', "stopper": {"algorithm": "hyperband", "min_resource": 1, "eta": 3, "max_resource": 12}' ;;
+	*+asha) stop=", \"stopper\": {\"algorithm\": \"asha\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
+	*+hyperband) stop=", \"stopper\": {\"algorithm\": \"hyperband\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
 	*+median) stop=', "stopper": {"algorithm": "median"}' ;;
 	*) stop= ;;
 	esac
 	cat <<JSON
 {
-  "name": "b$2", "workload": "minicosmo",
+  "name": "b$2", "workload": "$WORKLOAD",
   "objective": {"metric": "eval_error", "goal": "min", "target": $TARGET},
-  "space": {
-    "lr": {"type": "float", "min": 0.001, "max": 0.2, "scale": "log"},
-    "batch_size": {"type": "choice", "values": [32, 64, 128]},
-    "momentum": {"type": "float", "min": 0.85, "max": 0.95}
-  },
-  "fixed": {"epochs": 12, "warmup_epochs": 1, "train_samples": 512, "eval_samples": 256},
+  "space": $SPACE,
+  "fixed": $FIXED,
   "search": {"algorithm": "$alg", "seed": $2$stop},
-  "budget": {"max_trials": 100000, "max_gpu_hours": $(awk -v b="$BUDGET" 'BEGIN { printf "%.10g", b / 3600 }')},
+  "budget": {"max_trials": 100000, "max_parallel": $3, "max_gpu_hours": $(awk -v b="$BUDGET" 'BEGIN { printf "%.10g", b / 3600 }')},
   "resources": {"gpus_per_node": 1},
   "backend": "replay", "replay": {"table": "$TABLE"},
   "retry": {"limit": 0}
@@ -67,15 +91,17 @@ campaign() {
 JSON
 }
 
-# hpod_run METHOD SEED: print reached epochs gpu_s best trials.
+# hpod_run METHOD SEED PARALLEL: print reached epochs gpu_s best trials.
+# Each run has its own ledger and run directory: no attempt directory of
+# an earlier campaign is ever reused.
 hpod_run() {
-	db=$T/$1.db
+	rm -rf "$T/runs" "$T/l.db" "$T/l.db-wal" "$T/l.db-shm"
+	db=$T/l.db
 	printf 'ledger = %s\nrun_dir = %s/runs\n' "$db" "$T" >"$T/conf"
-	campaign "$1" "$2" >"$T/c.json"
+	campaign "$1" "$2" "$3" >"$T/c.json"
 	"$HPOCTL" -f "$T/conf" run -q "$T/c.json" >/dev/null 2>"$T/err" || {
 		echo "bench-search: $1 seed $2 failed:" >&2; cat "$T/err" >&2
 		exit 1; }
-	rm -rf "$T/runs"
 	sqlite3 "$db" "
 	    with c as (select max(id) id from campaigns),
 	    r as (select min(reached_at) ts from trials, c
@@ -96,18 +122,36 @@ hpod_run() {
 	    tr '|' ' '
 }
 
-# stats FILE: the summary line of one method from its per-seed lines.
+# stats FILE: reach rate, then median and bootstrap 90% interval of the
+# epochs ($2) and of the GPU-seconds ($3) to target, unreached as inf.
 stats() {
-	sort -g -k2 "$1" | awk -v n="$SEEDS" '
-		function q(a, p,  i) { i = int(p * (n - 1) + 0.5); return a[i] }
-		{ ep[NR - 1] = $2; reached += $1; best[NR - 1] = $4; tr += $5 }
-		END { print q(ep, 0.25), q(ep, 0.5), q(ep, 0.75), reached / n, tr / n }'
-	sort -g -k3 "$1" | awk -v n="$SEEDS" '
-		function q(a, p,  i) { i = int(p * (n - 1) + 0.5); return a[i] }
-		{ g[NR - 1] = $3 } END { print q(g, 0.25), q(g, 0.5), q(g, 0.75) }'
-	sort -g -k4 "$1" | awk -v n="$SEEDS" '
-		function q(a, p,  i) { i = int(p * (n - 1) + 0.5); return a[i] }
-		{ b[NR - 1] = $4 } END { print q(b, 0.5) }'
+	awk -v n="$SEEDS" '
+		function med(a, m,  i, j, t, b) {
+			for (i = 0; i < m; i++) b[i] = a[i]
+			for (i = 1; i < m; i++) {
+				t = b[i]
+				for (j = i - 1; j >= 0 && b[j] > t; j--) b[j + 1] = b[j]
+				b[j + 1] = t
+			}
+			return m % 2 ? b[int(m / 2)] : (b[m / 2 - 1] + b[m / 2]) / 2
+		}
+		function boot(a, m,  r, i, s, st, t, j) {
+			srand(1)
+			for (r = 0; r < 2000; r++) {
+				for (i = 0; i < m; i++) s[i] = a[int(rand() * m)]
+				st[r] = med(s, m)
+			}
+			for (i = 1; i < 2000; i++) {
+				t = st[i]
+				for (j = i - 1; j >= 0 && st[j] > t; j--) st[j + 1] = st[j]
+				st[j + 1] = t
+			}
+			return st[100] " " st[1899]
+		}
+		{ reached += $1; ep[NR - 1] = $2 == "inf" ? 1e300 : $2
+		  g[NR - 1] = $3 == "inf" ? 1e300 : $3; tr += $5 }
+		END { print reached / n, med(ep, n), boot(ep, n), med(g, n),
+		    boot(g, n), tr / n }' "$1"
 }
 
 if printf '%s' "$METHODS" | grep -q optuna &&
@@ -115,24 +159,34 @@ if printf '%s' "$METHODS" | grep -q optuna &&
 	echo "bench-search: /usr/bin/python3 cannot import optuna (apt-get install python3-optuna)" >&2
 	exit 1
 fi
-echo "replay table $TABLE: target eval_error <= $TARGET, budget $BUDGET GPU-s per seed, $SEEDS seeds, one trial at a time"
-printf '| method | epochs to target, median [IQR] | GPU-hours to target, median [IQR] | reached | best at end (median) | trials (mean) |\n'
-printf '|---|---|---|---|---|---|\n'
-for m in $METHODS; do
-	: >"$T/$m.txt"
-	s=0
-	while [ "$s" -lt "$SEEDS" ]; do
-		case $m in
-		optuna-*) /usr/bin/python3 "$TOP/tests/bench/optuna_replay.py" \
-		    "$TABLE" "$TARGET" "$BUDGET" "$s" "${m#optuna-}" ;;
-		*) hpod_run "$m" "$s" ;;
-		esac >>"$T/$m.txt"
-		s=$((s + 1))
+for tb in $TABLES; do
+	profile "$tb"
+	for par in $PARALLEL; do
+		echo
+		echo "table $tb: target eval_error <= $TARGET, budget $(awk -v b="$BUDGET" 'BEGIN { printf "%g", b / 3600 }') GPU-hours per seed, $SEEDS seeds, $par trial(s) at a time"
+		echo
+		printf '| method | reached | epochs to target, median [90%% CI] | GPU-hours to target, median [90%% CI] | trials (mean) |\n'
+		printf '|---|---|---|---|---|\n'
+		for m in $METHODS; do
+			: >"$T/$m.txt"
+			s=0
+			while [ "$s" -lt "$SEEDS" ]; do
+				case $m in
+				optuna-*) /usr/bin/python3 -W ignore \
+				    "$TOP/tests/bench/optuna_replay.py" "$TABLE" \
+				    "$TARGET" "$BUDGET" "$s" "${m#optuna-}" \
+				    "$SPACE" "$par" "$EPOCHS" ;;
+				*) hpod_run "$m" "$s" "$par" ;;
+				esac >>"$T/$m.txt"
+				s=$((s + 1))
+			done
+			[ -z "${RESULTS:-}" ] ||
+			    cp "$T/$m.txt" "$RESULTS/$tb-p$par-$m.txt"
+			stats "$T/$m.txt" | awk -v m="$m" '
+			    function e(x) { return x >= 1e299 ? ">" : sprintf("%.0f", x) }
+			    function h(x) { return x >= 1e299 ? ">" : sprintf("%.4g", x / 3600) }
+			    { printf "| %s | %.0f%% | %s [%s-%s] | %s [%s-%s] | %.0f |\n",
+			        m, $1 * 100, e($2), e($3), e($4), h($5), h($6), h($7), $8 }'
+		done
 	done
-	[ -z "${RESULTS:-}" ] || cp "$T/$m.txt" "$RESULTS/$m.txt"
-	stats "$T/$m.txt" | tr '\n' ' ' | awk -v m="$m" '
-		function e(x) { return x == "inf" ? ">" : sprintf("%.0f", x) }
-		function h(x) { return x == "inf" ? ">" : sprintf("%.4f", x / 3600) }
-		{ printf "| %s | %s [%s-%s] | %s [%s-%s] | %.0f%% | %.4f | %.0f |\n",
-		    m, e($2), e($1), e($3), h($7), h($6), h($8), $4 * 100, $9, $5 }'
 done

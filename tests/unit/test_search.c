@@ -185,7 +185,9 @@ test_dispatch(void)
 	is_str(names[1], "random", "second algorithm is random");
 	is_str(names[2], "sobol", "third algorithm is sobol");
 	is_str(names[3], "tpe", "fourth algorithm is tpe");
-	ok(names[4] == NULL, "list ends after tpe");
+	is_str(names[4], "mtpe", "fifth algorithm is mtpe");
+	is_str(names[5], "auto", "sixth algorithm is auto");
+	ok(names[6] == NULL, "list ends after auto");
 	ok(!search_known("annealing") && !search_known(NULL),
 	    "unknown names are not known");
 	sp = space_new();

@@ -1,0 +1,66 @@
+/*
+ * tpe_int.h: what tpe.c shares with the multivariate variant in mtpe.c:
+ * the Parzen estimator of one parameter and the split of the history into
+ * a good and a bad group.  Callers of search.h never include it.
+ */
+#ifndef HPOD_TPE_INT_H
+#define HPOD_TPE_INT_H
+
+#include <stddef.h>
+
+#include "rng.h"
+#include "search_impl.h"
+
+/* A Parzen estimator over one parameter, in its internal coordinates. */
+struct parzen {
+	size_t		 n;		/* components, the prior last */
+	double		*w;		/* normalized weights */
+	double		*mu, *sigma;	/* numeric parameters */
+	double		*logw;		/* log w, per component */
+	double		*lognorm;	/* log sigma, per numeric component */
+	double		*logmass;	/* log of its mass within the bounds */
+	double		*t;		/* scratch of parzen_logpdf() */
+	double		*p;		/* n x nchoices probabilities */
+	size_t		 nchoices;	/* 0 for numeric parameters */
+	double		 low, high;	/* bounds, in internal space */
+	int		 quantized;	/* integers on a linear scale */
+};
+
+/* How a TPE variant treats the history (tpe: all 0). */
+struct tpe_conf {
+	int		 failed_worst;	/* failed trials join the bad group */
+	int		 liar;		/* running trials join the bad group */
+	size_t		 startup;	/* random suggestions before the model */
+};
+
+/*
+ * Build the estimator of parameter p from the internal coordinates of
+ * the m trials in xs (chronological order).  mvsigma > 0 gives every
+ * trial's component that width (times the range) instead of the
+ * distance to its neighbours, as a multivariate estimator does.
+ * Return 0 or -1 (memory).
+ */
+int	 parzen_init(struct parzen *, const struct param_def *p,
+	    const double *xs, size_t m, double mvsigma);
+void	 parzen_release(struct parzen *);
+/* Draw a component index by weight. */
+size_t	 parzen_component(const struct parzen *, struct rng *);
+/* Draw one internal coordinate from component k. */
+double	 parzen_draw(const struct parzen *, size_t k, struct rng *);
+/* Log density of component k at y, its weight left out. */
+double	 parzen_term(const struct parzen *, size_t k, double y);
+
+/* Internal coordinate of a value of numeric parameter p, and back. */
+double	 tpe_to_internal(const struct param_def *p, double x);
+double	 tpe_from_internal(const struct param_def *p, double y);
+
+/*
+ * Split the history as conf says: *below (nb trials, the good group) and
+ * *above (na, the bad one), both in history order, caller frees both.
+ * Return 1 while fewer than conf->startup trials count (nothing
+ * allocated), 0, or -1 (memory).
+ */
+int	 tpe_split(const struct history *h, const struct tpe_conf *conf,
+	    size_t **below, size_t *nb, size_t **above, size_t *na);
+
+#endif
