@@ -34,8 +34,9 @@ local_kill_adopted(const struct ljob *j, int sig)
 }
 
 /*
- * Is process pid the wrapper of token: a live process whose arguments
- * hold "-t TOKEN"?  (A zombie's command line is empty: not alive.)
+ * Is process pid the wrapper of token: a process whose arguments hold
+ * "-t TOKEN"?  1 if so, 0 if not, -1 if it has no arguments to read: a
+ * zombie, or a process in the middle of an execve().
  */
 static int
 local_is_wrapper(long pid, const char *token)
@@ -51,7 +52,7 @@ local_is_wrapper(long pid, const char *token)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return -1;
 	buf[n] = '\0';
 	for (i = 0; i < (size_t)n; i += len + 1) {
 		len = strlen(buf + i);
@@ -60,6 +61,48 @@ local_is_wrapper(long pid, const char *token)
 		after_t = strcmp(buf + i, "-t") == 0;
 	}
 	return 0;
+}
+
+/* Is process pid alive (not a zombie)? */
+static int
+local_pid_alive(long pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last parenthesis. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 0;
+	return p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * Is the wrapper of an adopted job still alive?  Its pid was its own
+ * (from result.json or found by token); between two execve() calls its
+ * arguments may be unreadable for a moment.
+ */
+static int
+local_wrapper_alive(const struct ljob *j)
+{
+	if (j->pid <= 0)
+		return 0;
+	switch (local_is_wrapper(j->pid, j->token)) {
+	case 1:
+		return 1;
+	case 0:
+		return 0;
+	default:
+		return local_pid_alive(j->pid);
+	}
 }
 
 /* The pid of the live wrapper of token on this machine, or 0. */
@@ -76,7 +119,7 @@ local_find_wrapper(const char *token)
 		if (!isdigit((unsigned char)d->d_name[0]))
 			continue;
 		pid = strtol(d->d_name, NULL, 10);
-		if (pid > 0 && local_is_wrapper(pid, token))
+		if (pid > 0 && local_is_wrapper(pid, token) == 1)
 			found = pid;
 	}
 	closedir(dp);
@@ -95,7 +138,7 @@ local_check_adopted(struct ljob *j)
 	 * Look at the wrapper first: if it is gone now, whatever it wrote
 	 * before it went is in result.json when we read it next.
 	 */
-	alive = j->pid > 0 && local_is_wrapper(j->pid, j->token);
+	alive = local_wrapper_alive(j);
 	rc = result_read(j->dir, &r, err, sizeof(err));
 	if (rc == 0 && !r.running) {
 		local_end_result(j, &r);

@@ -563,9 +563,10 @@ test_adopt(struct ctx *c, struct sched *s)
 	/* Spawned, then the daemon died: no job id, no result.json yet. */
 	tjob_init(c, &slow, "adopt-slow", NULL, NULL);
 	pid = spawn_slow(c, &slow, "1.5");
+	usleep(300000);		/* a restart takes longer than the spawn */
 	is_int(adopt(s, &slow, NULL), 0, "adopt a wrapper yet to write "
 	    "result.json");
-	ok(run_until(c, &slow.nend, 1, 15), "  ends");
+	ok(run_until(c, &slow.nend, 1, 15), "  ends (%s)", slow.reason);
 	is_str(sched_state_name(slow.state), "completed", "  completed, "
 	    "not lost beside it");
 	ok(slow.start > 0 && slow.end - slow.start > 0.9,
