@@ -103,6 +103,14 @@ check: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh $(SLURMTESTS)
 
+# The crash test (tests/t/crash.sh) at length: more trials, more kills.
+SOAK_TRIALS ?= 300
+SOAK_KILLS ?= 150
+soak: deps all
+	HPOD_BUILD=$(CURDIR)/$(BUILD) HPOD_CRASH_TRIALS=$(SOAK_TRIALS) \
+	  HPOD_CRASH_KILLS=$(SOAK_KILLS) HPOD_CRASH_EPOCHS=6 HPOD_CRASH_FG_TRIALS=60 \
+	  HPOD_CRASH_FG_KILLS=30 prove -v -e '' tests/t/crash.sh
+
 # Coverage-guided fuzzing of the parsers (clang's libFuzzer).
 FUZZ	:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/*.c))
 fuzz:
@@ -161,6 +169,6 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps units check demo bench bench-slurm bench-proxy bench-search fuzz \
+.PHONY: all deps units check soak demo bench bench-slurm bench-proxy bench-search fuzz \
 	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
