@@ -255,6 +255,7 @@ engine_event(void *arg, const struct sched_event *ev)
 	    ev->reason) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
+	testpause_at("after-end");
 	if (engine_retryable(e, a, ev->state)) {
 		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
 		    a->number, state, ev->reason ? ": " : "",

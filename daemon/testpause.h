@@ -7,7 +7,8 @@
  * moment.  Points: "after-record" (an attempt is in the ledger, nothing is
  * submitted yet) and "after-submit" (the backend says it submitted the
  * job, which the local backend has started if it had the CPUs; its job id
- * is not recorded yet).  Never set it outside a test.
+ * is not recorded yet) and "after-end" (an attempt's end is written, its
+ * trial's new state not yet).  Never set it outside a test.
  */
 #ifndef HPOD_TESTPAUSE_H
 #define HPOD_TESTPAUSE_H

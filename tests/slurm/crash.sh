@@ -1,8 +1,9 @@
 #!/bin/sh
 # Crash consistency on a real Slurm cluster: the daemon SIGKILLed again and
 # again during a campaign of Slurm jobs (at the pause points between
-# "attempt recorded" and "submitted" and between "submitted" and "job id
-# recorded", and at moments just after a restart), restarted each time.
+# "attempt recorded" and "submitted", between "submitted" and "job id
+# recorded", and between an attempt's end and its trial's new state, and
+# at moments just after a restart), restarted each time.
 # At the end every job Slurm ran is exactly one attempt, each costed from
 # its result.json, and nothing is left in the queue.
 #

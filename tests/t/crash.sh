@@ -1,8 +1,8 @@
 #!/bin/sh
 # Crash consistency: hpod SIGKILLed again and again during a campaign (at
-# the test-only pause points between "attempt recorded" and "submitted"
-# and between "submitted" and "job id recorded", and at random moments
-# just after a restart), then a foreground `hpoctl run` killed the same
+# the test-only pause points between "attempt recorded" and "submitted",
+# between "submitted" and "job id recorded", and between an attempt's end
+# and its trial's new state, and at moments just after a restart), then a foreground `hpoctl run` killed the same
 # way and taken back by `hpoctl resume`, and one ended by
 # `hpoctl cancel --ledger`.  At the end every process that ran is exactly
 # one attempt, every attempt that ran is costed from its result.json, and
