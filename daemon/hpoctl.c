@@ -208,6 +208,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	int			 i, rc = 1;
 	int			 cancel = strcmp(argv[0], "cancel") == 0;
 	int			 back = cancel || strcmp(argv[0], "resume") == 0;
+	int			 lockfd = -1;
 	int64_t			 cid = 0;
 
 	i = opts_parse(argc, argv, &o);
@@ -231,7 +232,8 @@ cmd_run(int argc, char **argv, struct config *cfg)
 		s = spec_load(argv[i], err, sizeof(err));
 	if (s == NULL || (w = run_bind(s, cfg, err, sizeof(err))) == NULL ||
 	    (l == NULL && (l = run_ledger(cfg->ledger, 0, err, sizeof(err))) ==
-	    NULL)) {
+	    NULL) || (back && (lockfd = resume_lock(cfg->ledger, cid, s->name,
+	    err, sizeof(err))) == -1)) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		workload_free(w);
 		spec_free(s);
@@ -270,8 +272,14 @@ cmd_run(int argc, char **argv, struct config *cfg)
 		sched_close(fg.sched, fg_sched_closed, &fg);
 		uv_run(fg.loop, UV_RUN_DEFAULT);
 		ledger_close(l);
+		if (lockfd != -1)
+			close(lockfd);
 		return 1;
 	}
+	/* While this process lives, no resume may take the campaign. */
+	if (!back && (lockfd = resume_lock(cfg->ledger, engine_id(fg.engine),
+	    engine_name(fg.engine), err, sizeof(err))) == -1)
+		log_warnx("%s", err);
 	uv_signal_init(fg.loop, &fg.sigint);
 	uv_signal_init(fg.loop, &fg.sigterm);
 	fg.sigint.data = fg.sigterm.data = &fg;
@@ -282,6 +290,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	snprintf(id, sizeof(id), "%lld", (long long)engine_id(fg.engine));
 	rc = strcmp(engine_state(fg.engine), cancel ? "cancelled" :
 	    "finished") == 0 ? 0 : 2;
+	resume_unlock(lockfd, cfg->ledger, engine_id(fg.engine));
 	engine_free(fg.engine);
 	uv_run(fg.loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(fg.loop) != 0)

@@ -95,6 +95,12 @@ for _ in $(seq 1 300); do
 	[ "$(q cx 'count(*)' 'and a.started > 0')" -ge 2 ] && break
 	sleep 0.1
 done
+check "hpoctl resume leaves a live hpoctl run its campaign" \
+    sh -c "! '$HPOCTL' -f '$CONF' resume cx 2>'$T/resume.err'"
+check "and names its process" grep -q "campaign 'cx' (id [0-9]*) is still run by process $pid" "$T/resume.err"
+check "so does hpoctl cancel --ledger, however the ledger is named" \
+    sh -c "! '$HPOCTL' cancel --ledger '$T/state/./ledger.db' cx 2>/dev/null"
+is "the campaign still runs" "$(campaign_state cx)" running
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
 check "hpoctl cancel --ledger ends a campaign no daemon owns" \
@@ -105,6 +111,8 @@ results cx | cut -d' ' -f1 >"$T/cx.ran"
 q cx a.token 'and a.started > 0 order by a.token' >"$T/cx.costed"
 check "cx: every process that ran is one costed attempt" \
     cmp "$T/cx.ran" "$T/cx.costed"
+check "the lock files of ended campaigns are gone" \
+    test -z "$(find "$T/state" -name '*.lock')"
 
 check "PRAGMA integrity_check: ok" \
     test "$(sql 'pragma integrity_check')" = ok
