@@ -109,6 +109,14 @@ check: deps
 	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh $(SLURMTESTS)
 	$(MAKE) fuzz FUZZ_TIME=3
 
+# The crash test (tests/t/crash.sh) at length: more trials, more kills.
+SOAK_TRIALS ?= 300
+SOAK_KILLS ?= 150
+soak: deps all
+	HPOD_BUILD=$(CURDIR)/$(BUILD) HPOD_CRASH_TRIALS=$(SOAK_TRIALS) \
+	  HPOD_CRASH_KILLS=$(SOAK_KILLS) HPOD_CRASH_EPOCHS=6 HPOD_CRASH_FG_TRIALS=60 \
+	  HPOD_CRASH_FG_KILLS=30 prove -v -e '' tests/t/crash.sh
+
 # Coverage-guided fuzzing of the parsers and the control protocol (clang's
 # libFuzzer), each target from its seed corpus in tests/fuzz/corpus/:
 # FUZZ_TIME seconds each (make fuzz; make check runs them for 3 s).  New
@@ -173,7 +181,7 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps units check demo bench bench-slurm bench-proxy bench-search fuzz \
+.PHONY: all deps units check soak demo bench bench-slurm bench-proxy bench-search fuzz \
 	fuzz-build \
 	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -20,6 +20,7 @@
 #include "mllog.h"
 #include "obsbook.h"
 #include "paths.h"
+#include "testpause.h"
 
 /* Malformed MLLOG lines reported per attempt; later ones only counted. */
 #define ATTEMPT_BAD_LINES_SHOWN	3
@@ -133,6 +134,22 @@ attempt_forget(struct engine *e, struct attempt *a)
 	attempt_free(a);
 }
 
+/*
+ * The allocation an attempt asks for, as totals, recorded with it before
+ * it is submitted: what costs it if it ran but its start was never seen.
+ */
+void
+attempt_alloc(const struct engine *e, struct attempt *a, const double *x)
+{
+	struct spec_resources	 res;
+
+	invoke_resources(e->spec, x, &res);
+	a->nodes = res.nodes > 1 ? res.nodes : 1;
+	a->gpus = res.gpus_per_node > 0 ? a->nodes * res.gpus_per_node : 0;
+	a->cpus = a->nodes * (res.tasks_per_node > 1 ? res.tasks_per_node : 1) *
+	    (res.cpus_per_task > 1 ? res.cpus_per_task : 1);
+}
+
 /* Mark an attempt that could not be submitted, and its trial, failed. */
 void
 attempt_submit_failed(struct engine *e, struct attempt *a, const char *why)
@@ -180,6 +197,10 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	la.token = a->token;
 	la.dir = a->dir;
 	la.created = engine_now(e);
+	attempt_alloc(e, a, x);
+	la.nodes = a->nodes;
+	la.gpus = a->gpus;
+	la.cpus = a->cpus;
 	if (ledger_attempt_insert(e->env.ledger, &la, &a->attempt_id) == -1) {
 		log_warnx("campaign '%s': %s", s->name,
 		    ledger_error(e->env.ledger));
@@ -230,6 +251,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	job.constraint = res.constraint;
 	job.cb = engine_event;
 	job.arg = a;
+	testpause_at("after-record");
 	if (sched_submit(e->env.sched, &job) == -1) {
 		snprintf(err, sizeof(err), "the %s backend refused the job "
 		    "(resources beyond what it has?)", e->env.sched->ops->name);

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "obsbook.h"
 #include "params.h"
+#include "testpause.h"
 
 static void	engine_tick(uv_timer_t *);
 
@@ -240,6 +241,7 @@ engine_event(void *arg, const struct sched_event *ev)
 	    ev->job_id ? ev->job_id : "-");
 	switch (ev->type) {
 	case SCHED_EV_SUBMITTED:
+		testpause_at("after-submit");
 		ledger_attempt_submitted(e->env.ledger, a->attempt_id,
 		    ev->job_id, ev->time);
 		return;
@@ -248,6 +250,7 @@ engine_event(void *arg, const struct sched_event *ev)
 		a->t_started = ev->time;
 		a->nodes = ev->nodes;
 		a->gpus = ev->gpus;
+		a->cpus = ev->cpus;
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
 		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
 		ledger_trial_set_state(e->env.ledger, a->trial_id, "running");
@@ -267,19 +270,35 @@ engine_event(void *arg, const struct sched_event *ev)
 	}
 	attempt_follow(a, 1);
 	state = engine_end_state(a, ev);
+	tid = a->trial_id;
+	tnum = a->trial_number;
+	next = a->number + 1;
+	/* The attempt's end and its trial's state, both or neither. */
+	ledger_begin(e->env.ledger);
+	/*
+	 * It ran, but its start was never recorded (the process that
+	 * submitted it died first): take the start from the job's own
+	 * record, with the allocation asked for, so that it is costed.
+	 */
+	if (!a->started && ev->start > 0) {
+		a->t_started = ev->start;
+		if (ledger_attempt_started(e->env.ledger, a->attempt_id, NULL,
+		    ev->start, a->nodes, a->gpus, a->cpus, NULL) == -1)
+			log_warnx("campaign '%s': %s", e->spec->name,
+			    ledger_error(e->env.ledger));
+	}
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
 	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
 	    ev->reason) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
 	engine_spend(e, a, ev->end > 0 ? ev->end : ev->time);
-	tid = a->trial_id;
-	tnum = a->trial_number;
-	next = a->number + 1;
+	testpause_at("after-end");
 	if (engine_retryable(e, a, ev->state)) {
 		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
 		    a->number, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "");
+		ledger_commit(e->env.ledger);
 		attempt_forget(e, a);
 		engine_retry(e, tid, tnum, next);
 		engine_kick(e);
@@ -298,6 +317,7 @@ engine_event(void *arg, const struct sched_event *ev)
 		break;
 	}
 	engine_trial_state(e, tid, tnum, tstate);
+	ledger_commit(e->env.ledger);
 	if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "");
@@ -639,6 +659,8 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 {
 	struct sched_event	 ev;
 	struct attempt		*a;
+	double			*x;
+	char			 err[256];
 
 	a = calloc(1, sizeof(*a));
 	a->e = e;
@@ -654,6 +676,15 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a->t_started = la->started;
 	a->nodes = la->nodes;
 	a->gpus = la->gpus;
+	a->cpus = la->cpus;
+	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
+	    sizeof(*x))) != NULL) {
+		/* A ledger older than the allocation recorded at insert. */
+		if (params_from_json(e->spec->space, t->params_json, x, err,
+		    sizeof(err)) == 0)
+			attempt_alloc(e, a, x);
+		free(x);
+	}
 	a->has_best = t->has_best;
 	a->best = t->best;
 	a->reached = t->reached;
@@ -738,7 +769,8 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		goto out;
 	}
 	for (i = 0; i < nt; i++) {
-		if (t[i].reached && e->spec->stop_on_target)
+		if (t[i].reached && e->spec->stop_on_target &&
+		    e->stop_reason == NULL)
 			e->stop_reason = "target reached";
 		if (e->scaling != NULL)
 			scaling_note(e->scaling, t[i].number,
@@ -752,7 +784,10 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		for (j = 0; j < nt; j++)
 			if (t[j].id == at[i].trial_id)
 				engine_adopt(e, &at[i], &t[j]);
-	/* A trial left between attempts gets its next one now. */
+	/*
+	 * A trial left between attempts gets its next one now, or ends
+	 * cancelled with a campaign cancelled before it was taken back.
+	 */
 	for (j = 0; j < nt; j++) {
 		if (strcmp(t[j].state, "pending") != 0 &&
 		    strcmp(t[j].state, "running") != 0)
@@ -760,9 +795,14 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		for (a = e->active; a != NULL; a = a->next)
 			if (a->trial_id == t[j].id)
 				break;
-		if (a == NULL)
+		if (a == NULL && e->cancelled)
+			ledger_trial_set_state(e->env.ledger, t[j].id,
+			    "cancelled");
+		else if (a == NULL)
 			engine_retry(e, t[j].id, t[j].number, t[j].attempts);
 	}
+	if (e->cancelled)
+		engine_cancel_all(e, CANCEL_USER, 0);
 	engine_kick(e);
 	rc = 0;
 out:

@@ -49,7 +49,8 @@ struct engine	*engine_new(const struct engine_env *, struct campaign_spec *,
 int		 engine_start(struct engine *, char *err, size_t errlen);
 /*
  * Take over a campaign of the ledger left running by an earlier process:
- * re-adopt its unfinished attempts and go on.
+ * re-adopt its unfinished attempts and go on.  An engine cancelled first
+ * (engine_cancel) cancels what it adopts and submits nothing.
  */
 int		 engine_resume(struct engine *, int64_t campaign_id, char *err,
 		    size_t errlen);

@@ -29,7 +29,8 @@ struct attempt {
 	char		*out;		/* dir/stdout */
 	int		 started;
 	double		 t_started;	/* as the ledger has it, or 0 */
-	int		 nodes, gpus;	/* allocation, as recorded */
+	int		 nodes, gpus, cpus;	/* the allocation asked for,
+						   then as started */
 	enum cancel_as	 cancel_as;
 	struct tail	 tail;
 	int		 has_best;	/* the trial's best so far */
@@ -91,6 +92,9 @@ void	 engine_point(struct attempt *, const char *key, double step,
 int	 attempt_launch(struct engine *, int64_t trial_id, int trial_number,
 	    int number, const double *x, const char *params_json,
 	    long long seed);
+/* The allocation (totals) an attempt of point x asks for. */
+void	 attempt_alloc(const struct engine *, struct attempt *,
+	    const double *x);
 /* Record that an attempt could not be submitted. */
 void	 attempt_submit_failed(struct engine *, struct attempt *,
 	    const char *why);

@@ -21,6 +21,7 @@
 #include "rcpcmd.h"
 #include "render.h"
 #include "report.h"
+#include "resume.h"
 #include "run.h"
 #include "spec.h"
 #include "watch.h"
@@ -42,6 +43,8 @@ usage(void)
 	    "usage: hpoctl [-f config] [-s socket] command [argument ...]\n"
 	    "       hpoctl run [-q] [--ledger file] [--run-dir dir] "
 	    "[--format fmt] spec\n"
+	    "       hpoctl resume [-q] [--ledger file] [--run-dir dir] "
+	    "[--format fmt] campaign\n"
 	    "       hpoctl check spec ...\n"
 	    "       hpoctl render [--trial n] [--format fmt] [--run-dir dir] "
 	    "spec\n"
@@ -54,7 +57,7 @@ usage(void)
 	    "       hpoctl export --format optuna [--ledger file] "
 	    "[--study name] -o file\n"
 	    "           campaign\n"
-	    "       hpoctl cancel campaign\n"
+	    "       hpoctl cancel [--ledger file] campaign\n"
 	    "       hpoctl ping\n"
 	    "       hpoctl mllog [--json] [--metric key] [--target value]\n"
 	    "           [--maximize | --minimize] file ...\n"
@@ -193,19 +196,27 @@ fg_signal(uv_signal_t *h, int sig)
 	exit(2);
 }
 
-/* `hpoctl run`: run a campaign in the foreground. */
+/*
+ * `hpoctl run`: run a campaign in the foreground.  `hpoctl resume` and
+ * `hpoctl cancel --ledger` take back one whose foreground run died, to go
+ * on or to cancel it (resume.c).
+ */
 static int
 cmd_run(int argc, char **argv, struct config *cfg)
 {
 	struct opts		 o = { 0 };
 	struct campaign_spec	*s;
-	struct workload		*w;
-	struct ledger		*l;
+	struct workload		*w = NULL;
+	struct ledger		*l = NULL;
 	struct engine_env	 env;
 	enum report_format	 fmt = REPORT_TEXT;
 	struct fg		 fg;
 	char			 err[1024], id[32], *out = NULL;
 	int			 i, rc = 1;
+	int			 cancel = strcmp(argv[0], "cancel") == 0;
+	int			 back = cancel || strcmp(argv[0], "resume") == 0;
+	int			 lockfd = -1;
+	int64_t			 cid = 0;
 
 	i = opts_parse(argc, argv, &o);
 	if (argc - i != 1)
@@ -220,16 +231,21 @@ cmd_run(int argc, char **argv, struct config *cfg)
 		free(cfg->run_dir);
 		cfg->run_dir = strdup(o.run_dir);
 	}
-	if ((s = spec_load(argv[i], err, sizeof(err))) == NULL ||
-	    (w = run_bind(s, cfg, err, sizeof(err))) == NULL) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		spec_free(s);
-		return 1;
-	}
-	if ((l = run_ledger(cfg->ledger, 0, err, sizeof(err))) == NULL) {
+	if (back)
+		s = (l = run_ledger(cfg->ledger, 0, err, sizeof(err))) == NULL ?
+		    NULL : resume_spec(l, cfg->ledger, argv[i], &cid, err,
+		    sizeof(err));
+	else
+		s = spec_load(argv[i], err, sizeof(err));
+	if (s == NULL || (w = run_bind(s, cfg, err, sizeof(err))) == NULL ||
+	    (l == NULL && (l = run_ledger(cfg->ledger, 0, err, sizeof(err))) ==
+	    NULL) || (back && (lockfd = resume_lock(cfg->ledger, cid, s->name,
+	    err, sizeof(err))) == -1)) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		workload_free(w);
 		spec_free(s);
+		if (l != NULL)
+			ledger_close(l);
 		return 1;
 	}
 	memset(&fg, 0, sizeof(fg));
@@ -254,15 +270,24 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	env.progress = fg_progress;
 	env.done = fg_done;
 	env.arg = &fg;
-	if ((fg.engine = engine_new(&env, s, w, err, sizeof(err))) == NULL ||
-	    engine_start(fg.engine, err, sizeof(err)) == -1) {
+	if ((fg.engine = engine_new(&env, s, w, err, sizeof(err))) != NULL &&
+	    cancel)
+		engine_cancel(fg.engine);
+	if (fg.engine == NULL || (back ? engine_resume(fg.engine, cid, err,
+	    sizeof(err)) : engine_start(fg.engine, err, sizeof(err))) == -1) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		engine_free(fg.engine);
 		sched_close(fg.sched, fg_sched_closed, &fg);
 		uv_run(fg.loop, UV_RUN_DEFAULT);
 		ledger_close(l);
+		if (lockfd != -1)
+			close(lockfd);
 		return 1;
 	}
+	/* While this process lives, no resume may take the campaign. */
+	if (!back && (lockfd = resume_lock(cfg->ledger, engine_id(fg.engine),
+	    engine_name(fg.engine), err, sizeof(err))) == -1)
+		log_warnx("%s", err);
 	uv_signal_init(fg.loop, &fg.sigint);
 	uv_signal_init(fg.loop, &fg.sigterm);
 	fg.sigint.data = fg.sigterm.data = &fg;
@@ -271,7 +296,9 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	uv_run(fg.loop, UV_RUN_DEFAULT);
 
 	snprintf(id, sizeof(id), "%lld", (long long)engine_id(fg.engine));
-	rc = strcmp(engine_state(fg.engine), "finished") == 0 ? 0 : 2;
+	rc = strcmp(engine_state(fg.engine), cancel ? "cancelled" :
+	    "finished") == 0 ? 0 : 2;
+	resume_unlock(lockfd, cfg->ledger, engine_id(fg.engine));
 	engine_free(fg.engine);
 	uv_run(fg.loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(fg.loop) != 0)
@@ -424,7 +451,7 @@ main(int argc, char *argv[])
 		cfg.socket = strdup(sock);
 	}
 	cmd = argv[0];
-	if (strcmp(cmd, "run") == 0)
+	if (strcmp(cmd, "run") == 0 || strcmp(cmd, "resume") == 0)
 		i = cmd_run(argc, argv, &cfg);
 	else if (strcmp(cmd, "check") == 0)
 		i = cmd_check(argc, argv, &cfg);
@@ -456,14 +483,14 @@ main(int argc, char *argv[])
 			usage();
 		if (o.table)
 			cmd = "table";	/* the guideline table's read command */
-		if (o.ledger != NULL && (strcmp(cmd, "cancel") == 0 ||
-		    strcmp(cmd, "ping") == 0)) {
+		if (o.ledger != NULL && strcmp(cmd, "cancel") == 0)
+			i = cmd_run(argc, argv, &cfg);
+		else if (o.ledger != NULL && strcmp(cmd, "ping") == 0) {
 			fprintf(stderr, "hpoctl: %s needs the daemon; "
 			    "--ledger is for reading results\n", cmd);
 			config_release(&cfg);
 			return 64;
-		}
-		if (o.ledger != NULL)
+		} else if (o.ledger != NULL)
 			i = cmd_read_ledger(cmd, o.ledger, campaign, fmt,
 			    o.output);
 		else {

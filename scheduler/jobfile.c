@@ -213,3 +213,26 @@ jobfile_list_entry(const char *list, long index, char *err, size_t errlen)
 	free(buf);
 	return entry;
 }
+
+/* The line of a job list that names entry, or -1. */
+long
+jobfile_list_index(const char *list, const char *entry, char *err,
+    size_t errlen)
+{
+	char	*buf, *line, *next;
+	size_t	 len, n = strlen(entry);
+	long	 i, found = -1;
+
+	if (file_slurp(list, JOBFILE_MAX, &buf, &len, err, errlen) != 0)
+		return -1;
+	for (i = 0, line = buf; line != NULL && found == -1; i++) {
+		if ((next = strchr(line, '\n')) != NULL)
+			next++;
+		if (strncmp(line, entry, n) == 0 && (line[n] == '\n' ||
+		    line[n] == '\0'))
+			found = i;
+		line = next;
+	}
+	free(buf);
+	return found;
+}

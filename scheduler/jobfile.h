@@ -41,5 +41,11 @@ void	 jobfile_release(struct jobfile *);
  */
 char	*jobfile_list_entry(const char *list, long index, char *err,
 	    size_t errlen);
+/*
+ * The line (from 0) of a job list that is entry, or -1: not there, or
+ * the list could not be read (err says why).
+ */
+long	 jobfile_list_index(const char *list, const char *entry, char *err,
+	    size_t errlen);
 
 #endif

@@ -2,14 +2,23 @@
  * local_adopt.c: jobs an earlier daemon started, taken back after a
  * restart.  They do not count against the CPUs: adopt() does not say what
  * they use, and they run whatever we do.  They are watched by one shared
- * 1-s timer, through their result.json and their wrapper's pid.
+ * 1-s timer, through their result.json and their wrapper's process.
+ *
+ * A daemon killed right after it spawned a wrapper may have recorded
+ * neither its pid nor seen its result.json: the wrapper is then found by
+ * the token on its command line (hpo-trial -d DIR -t TOKEN ...), so that
+ * a job that may still run is followed, never declared lost beside it.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "local_int.h"
 
@@ -24,21 +33,118 @@ local_kill_adopted(const struct ljob *j, int sig)
 		kill((pid_t)j->pid, sig);
 }
 
+/*
+ * Is process pid the wrapper of token: a process whose arguments hold
+ * "-t TOKEN"?  1 if so, 0 if not, -1 if it has no arguments to read: a
+ * zombie, or a process in the middle of an execve().
+ */
+static int
+local_is_wrapper(long pid, const char *token)
+{
+	char path[64], buf[8192];
+	ssize_t n;
+	size_t i, len;
+	int fd, after_t = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (i = 0; i < (size_t)n; i += len + 1) {
+		len = strlen(buf + i);
+		if (after_t && strcmp(buf + i, token) == 0)
+			return 1;
+		after_t = strcmp(buf + i, "-t") == 0;
+	}
+	return 0;
+}
+
+/* Is process pid alive (not a zombie)? */
+static int
+local_pid_alive(long pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last parenthesis. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 0;
+	return p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * Is the wrapper of an adopted job still alive?  Its pid was its own
+ * (from result.json or found by token); between two execve() calls its
+ * arguments may be unreadable for a moment.
+ */
+static int
+local_wrapper_alive(const struct ljob *j)
+{
+	if (j->pid <= 0)
+		return 0;
+	switch (local_is_wrapper(j->pid, j->token)) {
+	case 1:
+		return 1;
+	case 0:
+		return 0;
+	default:
+		return local_pid_alive(j->pid);
+	}
+}
+
+/* The pid of the live wrapper of token on this machine, or 0. */
+static long
+local_find_wrapper(const char *token)
+{
+	struct dirent *d;
+	DIR *dp;
+	long pid, found = 0;
+
+	if ((dp = opendir("/proc")) == NULL)
+		return 0;
+	while (found == 0 && (d = readdir(dp)) != NULL) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		pid = strtol(d->d_name, NULL, 10);
+		if (pid > 0 && local_is_wrapper(pid, token) == 1)
+			found = pid;
+	}
+	closedir(dp);
+	return found;
+}
+
 /* Check one adopted job; return 1 when it has ended (END queued). */
 static int
 local_check_adopted(struct ljob *j)
 {
 	struct trial_result r;
 	char err[PATH_MAX + 128];
-	int rc;
+	int rc, alive;
 
+	/*
+	 * Look at the wrapper first: if it is gone now, whatever it wrote
+	 * before it went is in result.json when we read it next.
+	 */
+	alive = local_wrapper_alive(j);
 	rc = result_read(j->dir, &r, err, sizeof(err));
 	if (rc == 0 && !r.running) {
 		local_end_result(j, &r);
 		return 1;
 	}
-	if (rc == 0 && j->pid > 0 &&
-	    (kill((pid_t)j->pid, 0) == 0 || errno == EPERM)) {
+	if (alive) {
 		if (j->kill_at > 0 && local_now() >= j->kill_at) {
 			local_kill_adopted(j, SIGKILL);
 			j->kill_at = 0;
@@ -48,8 +154,11 @@ local_check_adopted(struct ljob *j)
 	if (rc == 0)
 		local_end(j, j->cancelled ? SCHED_CANCELLED : SCHED_LOST, &r,
 		    "job vanished");
+	else if (rc == 1)
+		local_end(j, SCHED_LOST, NULL, "never started: no result.json "
+		    "and no wrapper running");
 	else
-		local_end(j, SCHED_LOST, NULL, rc == 1 ? "no result.json" : err);
+		local_end(j, SCHED_LOST, NULL, err);
 	return 1;
 }
 
@@ -84,6 +193,7 @@ local_adopt(struct sched *s, const char *token, const char *job_id,
 	struct trial_result r;
 	struct ljob *j;
 	char err[PATH_MAX + 128], reason[320];
+	int rc;
 
 	if (l->closing || token == NULL || dir == NULL || cb == NULL ||
 	    local_find(l, token) != NULL)
@@ -96,7 +206,7 @@ local_adopt(struct sched *s, const char *token, const char *job_id,
 	}
 	l->nactive++;
 	j->state = LJOB_ADOPTED;
-	if (result_read(dir, &r, err, sizeof(err)) == 0 && r.running) {
+	if ((rc = result_read(dir, &r, err, sizeof(err))) == 0 && r.running) {
 		if (strcmp(r.host, l->host) != 0) {
 			snprintf(reason, sizeof(reason), "job ran on host "
 			    "'%s', not here", r.host);
@@ -106,6 +216,9 @@ local_adopt(struct sched *s, const char *token, const char *job_id,
 		}
 		j->pid = r.pid;
 	}
+	/* Spawned, but its result.json not written yet: find it. */
+	if (rc == 1)
+		j->pid = local_find_wrapper(token);
 	if (local_check_adopted(j)) {
 		ljob_free(j);
 		return 0;

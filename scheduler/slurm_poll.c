@@ -111,6 +111,40 @@ slurm_list_has(const struct slurm_job *j, const char *comment)
 	return yes;
 }
 
+/*
+ * An adopted job whose job id was never recorded may have gone as a task
+ * of an array, whose record carries the array's list, not the token: find
+ * the list that names its job.json, and take the array's id and that line
+ * as its task, as if adopted with them.
+ */
+static void
+slurm_find_task(struct slurm_job *j, const struct slurm_rec *recs, size_t n)
+{
+	const char	*last = NULL, *c;
+	char		*want, err[256];
+	long		 task;
+	size_t		 i;
+
+	want = slurm_printf("%s/job.json", j->dir);
+	for (i = 0; i < n; i++) {
+		c = recs[i].comment;
+		if (c == NULL || strncmp(c, "hpod-array ", 11) != 0 ||
+		    (last != NULL && strcmp(c, last) == 0))
+			continue;
+		last = c;
+		if ((task = jobfile_list_index(c + 11, want, err,
+		    sizeof(err))) < 0)
+			continue;
+		j->id = recs[i].array_job_id ? recs[i].array_job_id :
+		    recs[i].job_id;
+		j->task = (uint32_t)task;
+		free(j->comment);
+		j->comment = NULL;
+		break;
+	}
+	free(want);
+}
+
 /* The record for j in a poll's answer; *pending is set for array tasks
  * still waiting inside their array's record. */
 static const struct slurm_rec *
@@ -228,6 +262,8 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 		next = TAILQ_NEXT(j, entry);
 		if (j->state != SJ_LIVE && j->state != SJ_UNCERTAIN)
 			continue;
+		if (j->adopted && j->id == 0 && j->task == SLURM_NO_TASK)
+			slurm_find_task(j, w->recs, w->nrecs);
 		r = slurm_find(j, w->recs, w->nrecs, &pending);
 		if (r != NULL && j->comment == NULL)
 			j->comment = slurm_strdup(r->comment);

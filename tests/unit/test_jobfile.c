@@ -100,6 +100,16 @@ main(void)
 	    sizeof(err));
 	ok(e == NULL, "an entry past the end is refused");
 	like(err, "no entry 3", "and named");
+	put("array.list", "/a/b/job.json\n/a/job.json\n/c/job.json\n");
+	is_int((int)jobfile_list_index(put("array.list",
+	    "/a/b/job.json\n/a/job.json\n/c/job.json\n"), "/a/job.json", err,
+	    sizeof(err)), 1, "the line that names an entry");
+	is_int((int)jobfile_list_index(put("array.list", "/a/job.json.x\n"),
+	    "/a/job.json", err, sizeof(err)), -1, "  a longer line is not it");
+	is_int((int)jobfile_list_index(put("array.list", "/c/job.json"),
+	    "/c/job.json", err, sizeof(err)), 0, "  the last line, unended");
+	is_int((int)jobfile_list_index("/nonexistent/list", "/c/job.json", err,
+	    sizeof(err)), -1, "  a missing list: -1");
 
 	snprintf(err, sizeof(err), "rm -rf '%s'", dir);
 	if (system(err) != 0)

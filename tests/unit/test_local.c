@@ -261,6 +261,30 @@ spawn_outside(struct ctx *c, struct tjob *t, const char *seconds)
 	return pid;
 }
 
+/*
+ * Start hpo-trial for t as a daemon killed right after the spawn leaves
+ * it: alive, but its result.json not written yet (a shell that waits
+ * `delay` seconds, then becomes the wrapper, same pid and arguments).
+ */
+static pid_t
+spawn_slow(struct ctx *c, struct tjob *t, const char *delay)
+{
+	posix_spawnattr_t attr;
+	pid_t pid;
+	char script[64];
+	char *argv[] = { "/bin/sh", "-c", script, c->trial, "-d", t->dir,
+	    "-t", t->token, "--", "/bin/sleep", "1", NULL };
+
+	snprintf(script, sizeof(script), "sleep %s; exec \"$0\" \"$@\"",
+	    delay);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+	if (posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ) != 0)
+		pid = -1;
+	posix_spawnattr_destroy(&attr);
+	return pid;
+}
+
 /* Wait until t's result.json says running; 1 if it did in time. */
 static int
 wait_running(const struct tjob *t)
@@ -461,7 +485,7 @@ test_queue(struct ctx *c, struct sched *s1)
 static void
 test_adopt(struct ctx *c, struct sched *s)
 {
-	struct tjob done, none, far, gone, run, stop;
+	struct tjob done, none, far, gone, run, stop, slow;
 	struct trial_result r;
 	pid_t pid, pid2;
 	double t0;
@@ -535,6 +559,21 @@ test_adopt(struct ctx *c, struct sched *s)
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "  hpo-trial exit 0");
 	ok(WIFEXITED(st2) && WEXITSTATUS(st2) == 128 + SIGTERM,
 	    "  the cancelled one exit 128+SIGTERM");
+
+	/* Spawned, then the daemon died: no job id, no result.json yet. */
+	tjob_init(c, &slow, "adopt-slow", NULL, NULL);
+	pid = spawn_slow(c, &slow, "1.5");
+	usleep(300000);		/* a restart takes longer than the spawn */
+	is_int(adopt(s, &slow, NULL), 0, "adopt a wrapper yet to write "
+	    "result.json");
+	ok(run_until(c, &slow.nend, 1, 15), "  ends (%s)", slow.reason);
+	is_str(sched_state_name(slow.state), "completed", "  completed, "
+	    "not lost beside it");
+	ok(slow.start > 0 && slow.end - slow.start > 0.9,
+	    "  its times from result.json (%.2f s)", slow.end - slow.start);
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "  hpo-trial exit 0");
 }
 
 /* hpo-trial refuses a bad command line with exit status 64. */

@@ -1,0 +1,19 @@
+/*
+ * testpause.h: pause points for crash tests only.
+ *
+ * When the environment variable HPOD_TEST_PAUSE names a point (or a
+ * comma-separated list of points), the process stops itself with SIGSTOP
+ * each time it gets there, so that a test can SIGKILL it at exactly that
+ * moment.  Points: "after-record" (an attempt is in the ledger, nothing is
+ * submitted yet) and "after-submit" (the backend says it submitted the
+ * job, which the local backend has started if it had the CPUs; its job id
+ * is not recorded yet) and "after-end" (an attempt's end is written, its
+ * trial's new state not yet).  Never set it outside a test.
+ */
+#ifndef HPOD_TESTPAUSE_H
+#define HPOD_TESTPAUSE_H
+
+/* Stop here if HPOD_TEST_PAUSE names this point. */
+void	 testpause_at(const char *point);
+
+#endif

@@ -1,0 +1,120 @@
+#!/bin/sh
+# Crash consistency: hpod SIGKILLed again and again during a campaign (at
+# the test-only pause points between "attempt recorded" and "submitted",
+# between "submitted" and "job id recorded", and between an attempt's end
+# and its trial's new state, and at moments just after a restart), then a foreground `hpoctl run` killed the same
+# way and taken back by `hpoctl resume`, and one ended by
+# `hpoctl cancel --ledger`.  At the end every process that ran is exactly
+# one attempt, every attempt that ran is costed from its result.json, and
+# nothing is left running.
+#
+# HPOD_CRASH_TRIALS, HPOD_CRASH_KILLS and HPOD_CRASH_EPOCHS make it bigger
+# (make soak).
+. "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/crash.subr"
+
+TRIALS=${HPOD_CRASH_TRIALS:-60}
+KILLS=${HPOD_CRASH_KILLS:-24}
+EPOCHS=${HPOD_CRASH_EPOCHS:-2}
+FGTRIALS=${HPOD_CRASH_FG_TRIALS:-12}
+FGKILLS=${HPOD_CRASH_FG_KILLS:-6}
+PAR=3
+
+# spec NAME TRIALS EPOCHS: a campaign whose target nobody reaches.
+spec() {
+	cat >"$T/$1.json" <<JSON
+{"name": "$1", "workload": "minicosmo",
+ "objective": {"metric": "eval_error", "goal": "min", "target": 0.0001},
+ "space": {"lr": {"type": "float", "min": 0.001, "max": 0.5, "scale": "log"},
+           "batch_size": {"type": "choice", "values": [32, 64]}},
+ "fixed": {"epochs": $3, "warmup_epochs": 0, "train_samples": 128,
+           "eval_samples": 64},
+ "search": {"algorithm": "random", "seed": 5},
+ "budget": {"max_trials": $2, "max_parallel": $PAR},
+ "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"}}
+JSON
+}
+
+spec cr "$TRIALS" "$EPOCHS"
+start_daemon
+"$HPOCTL" submit "$T/cr.json" >/dev/null
+# The first kill: right after the submit.
+kill -KILL "$DPID"
+wait "$DPID" 2>/dev/null || true
+DPID=
+KILLED=1
+crash_loop cr "$KILLS" "$HPOD" -d -v -f "$CONF"
+check "hpod was SIGKILLed at least 20 times ($KILLED)" test "$KILLED" -ge 20
+DKILLED=$KILLED
+check "hpoctl resume leaves a campaign of the daemon to the daemon" \
+    sh -c "! '$HPOCTL' -f '$CONF' resume cr 2>'$T/resume.err'"
+check "and says so" grep -q "campaign 'cr'.*belongs to the daemon" "$T/resume.err"
+check "so does hpoctl cancel --ledger" \
+    sh -c "! '$HPOCTL' cancel --ledger '$LEDGER' cr 2>/dev/null"
+check "hpoctl resume of no such campaign fails" \
+    sh -c "! '$HPOCTL' -f '$CONF' resume nope 2>'$T/resume.err'"
+check "and names the ledger" grep -q "$LEDGER: no campaign 'nope'" "$T/resume.err"
+start_daemon
+check "the campaign finishes after the last restart" wait_campaign cr 300
+check "the daemon stops" stop_daemon
+is "the campaign finished" "$(campaign_state cr)" finished
+evidence cr "$TRIALS"
+echo "# cr: $TRIALS trials, hpod SIGKILLed $DKILLED times:" \
+    "$(q cr 'count(*)') attempts," \
+    "$(q cr 'count(*)' "and a.reason like 'never started%'") recorded but never started," \
+    "$(grep -c 'cr: trial .* re-adopted' "$T/hpod.log") re-adoptions," \
+    "$(wc -l <"$T/cr.results") ran, $(awk '{ s += $3 - $2 } END { printf "%.1f", s }' "$T/cr.results") CPU-s"
+
+# A foreground run killed: hpoctl resume takes it back, killed again.
+spec fg "$FGTRIALS" 2
+KILLED=0
+HPOD_TEST_PAUSE=after-submit "$HPOCTL" -f "$CONF" run -q "$T/fg.json" \
+    >>"$T/crash.out" 2>>"$T/hpod.log" &
+pid=$!
+settle "$pid" || true
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+is "a killed hpoctl run leaves its campaign running" "$(campaign_state fg)" running
+crash_loop fg "$FGKILLS" "$HPOCTL" -f "$CONF" resume -q fg
+check "hpoctl resume was SIGKILLed too ($KILLED)" test "$KILLED" -ge 3
+check "hpoctl resume finishes the campaign" \
+    "$HPOCTL" -f "$CONF" resume -q fg
+is "the foreground campaign finished" "$(campaign_state fg)" finished
+evidence fg "$FGTRIALS"
+echo "# fg: $FGTRIALS trials, hpoctl run/resume SIGKILLed $((KILLED + 1)) times:" \
+    "$(q fg 'count(*)') attempts, $(wc -l <"$T/fg.results") ran"
+check "hpoctl resume refuses a finished campaign" \
+    sh -c "! '$HPOCTL' -f '$CONF' resume fg 2>'$T/resume.err'"
+check "and says why" grep -q "campaign 'fg'.*finished" "$T/resume.err"
+
+# A killed foreground run ended with hpoctl cancel --ledger.
+spec cx 6 40
+"$HPOCTL" -f "$CONF" run -q "$T/cx.json" >>"$T/crash.out" 2>>"$T/hpod.log" &
+pid=$!
+for _ in $(seq 1 300); do
+	[ "$(q cx 'count(*)' 'and a.started > 0')" -ge 2 ] && break
+	sleep 0.1
+done
+check "hpoctl resume leaves a live hpoctl run its campaign" \
+    sh -c "! '$HPOCTL' -f '$CONF' resume cx 2>'$T/resume.err'"
+check "and names its process" grep -q "campaign 'cx' (id [0-9]*) is still run by process $pid" "$T/resume.err"
+check "so does hpoctl cancel --ledger, however the ledger is named" \
+    sh -c "! '$HPOCTL' cancel --ledger '$T/state/./ledger.db' cx 2>/dev/null"
+is "the campaign still runs" "$(campaign_state cx)" running
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+check "hpoctl cancel --ledger ends a campaign no daemon owns" \
+    sh -c "'$HPOCTL' cancel --ledger '$LEDGER' cx 2>>'$T/hpod.log'"
+is "it is cancelled" "$(campaign_state cx)" cancelled
+is "cx: every attempt ended" "$(q cx 'count(*)' 'and a.ended is null')" 0
+results cx | cut -d' ' -f1 >"$T/cx.ran"
+q cx a.token 'and a.started > 0 order by a.token' >"$T/cx.costed"
+check "cx: every process that ran is one costed attempt" \
+    cmp "$T/cx.ran" "$T/cx.costed"
+check "the lock files of ended campaigns are gone" \
+    test -z "$(find "$T/state" -name '*.lock')"
+
+check "PRAGMA integrity_check: ok" \
+    test "$(sql 'pragma integrity_check')" = ok
+no_process_left
+done_testing
