@@ -66,11 +66,12 @@ is "its 14 trials finished" "$NSRC" 14
 
 OPT="{\"optuna\": \"$T/study.db\", \"study\": \"src\"}"
 campaign warm 3 "$OPT"
-campaign warm2 3 "$OPT"
+# The same study named relative to the spec's directory.
+campaign warm2 3 '{"optuna": "study.db", "study": "src"}'
 campaign cold 3 ""
 check "a campaign warm-started from the exported study runs" run warm
 sed 's/^/#   /' "$T/warm.err"
-check "the same spec runs again" run warm2
+check "the same spec runs again (the study named relative to it)" run warm2
 check "the cold start runs" run cold
 W=$(cid warm)
 is "the 14 priors are recorded with it" \
@@ -98,6 +99,10 @@ is "its GPU-hours are its own 3 attempts' (2 GPUs x virtual time)" \
 "$HPOCTL" report --ledger "$LEDGER" warm >"$T/warm.txt"
 check "the text report lists the priors as excluded from cost" \
     grep -q "^priors: 14 from optuna:$T/study.db:src: prior knowledge, not in the trials, cost or time to solution" "$T/warm.txt"
+"$HPOCTL" report --ledger "$LEDGER" --format html warm >"$T/warm.html"
+check "so does the HTML report" \
+    grep -q "<th>Priors</th><td><span data-key=\"priors.count\" data-value=\"14\">14</span> from optuna:$T/study.db:src: prior knowledge, not in the trials" "$T/warm.html"
+check "and the guideline table" sh -c "$HPOCTL report --ledger $LEDGER --table warm | grep -q '^priors: 14 from optuna:$T/study.db:src: prior knowledge, not in the trials or the cost above'"
 check "a cold campaign's report has no priors line" \
     sh -c "! $HPOCTL report --ledger $LEDGER cold | grep -q '^priors:'"
 
