@@ -135,6 +135,10 @@ campaign wider 1 "$OPT" '
     "warmup_epochs": {"type": "int", "min": 0, "max": 1},
     "batch_size": {"type": "choice", "values": [32, 64]}'
 refused wider "$T/study.db: study 'src': trial 0: no parameter 'warmup_epochs' (space.warmup_epochs of campaign 'wider'; a prior needs the same space)"
+campaign narrower 1 "$OPT" '
+    "lr": {"type": "float", "min": 0.001, "max": 0.3, "scale": "log"}'
+sed -i 's/"fixed": {"epochs": 3}/"fixed": {"epochs": 3, "batch_size": 32}/' "$T/narrower.json"
+refused narrower "$T/study.db: study 'src': trial 0: parameter 'batch_size' is not in the space of campaign 'narrower' (a prior needs the same space)"
 campaign maxgoal 1 "$OPT" "" tpe max
 refused maxgoal "$T/study.db: study 'src': direction minimize, but campaign 'maxgoal' maximizes 'eval_error'"
 campaign nostudy 1 "{\"optuna\": \"$T/study.db\", \"study\": \"nope\"}"
