@@ -111,6 +111,40 @@ check "a campaign warm-started from the source campaign's ledger runs" run froml
 is "from the same history, the same trials as from the study" \
     "$(params fromledger)" "$(params warm)"
 
+# The daemon: the same priors and seed give the same first trial on the
+# local backend (the real trainer), and a restart keeps the priors.
+cat >"$T/dw.json" <<JSON
+{
+  "name": "dw",
+  "workload": "minicosmo",
+  "objective": {"metric": "eval_error", "goal": "min"},
+  "space": {$SPACE
+  },
+  "fixed": {"epochs": 6, "warmup_epochs": 0, "train_samples": 256, "eval_samples": 128},
+  "search": {"algorithm": "tpe", "seed": 11},
+  "budget": {"max_trials": 2, "max_parallel": 1},
+  "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"},
+  "prior": $OPT
+}
+JSON
+start_daemon
+"$HPOCTL" submit "$T/dw.json" >/dev/null
+for _ in $(seq 1 100); do
+	[ "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $(cid dw) and a.started is not null")" -ge 1 ] && break
+	sleep 0.1
+done
+check "the daemon stops mid-campaign" stop_daemon
+start_daemon
+check "the resumed campaign finishes" wait_campaign dw 180
+check "the daemon stops" stop_daemon
+is "the daemon's first trial is the foreground's: same priors, same seed" \
+    "$(first dw)" "$(first warm)"
+is "the restart kept the 14 priors" \
+    "$(sql "select count(*) from priors where campaign_id = $(cid dw)")" 14
+is "and the campaign's own 2 trials" \
+    "$(sql "select count(*) from trials where campaign_id = $(cid dw) and state = 'completed'")" 2
+check "the resume was logged" grep -q "campaign 'dw' (id [0-9]*): resumed" "$T/hpod.log"
+
 # Values outside the space: those trials are skipped, with a warning.
 campaign narrow 1 "$OPT" '
     "lr": {"type": "float", "min": 0.01, "max": 0.3, "scale": "log"},
