@@ -4,7 +4,9 @@
 # ledger, reads the priors before its first suggestion: it differs from a
 # cold start, is the same when run again and the same from either source.
 # The priors are recorded in the ledger's priors table, are none of the
-# campaign's trials and cost it nothing, and the report says so.  Another
+# campaign's trials and cost it nothing, and the reports say so.  Through
+# the daemon, stopped and restarted mid-campaign, the same priors give the
+# same first trial and stay recorded.  Another
 # space, another direction or another search are refused, naming the file
 # and the key; values outside the space are skipped with a warning.
 . "$(dirname "$0")/lib.subr"
