@@ -19,6 +19,7 @@
 #include "invoke.h"
 #include "log.h"
 #include "obsbook.h"
+#include "prior.h"
 #include "params.h"
 #include "testpause.h"
 
@@ -482,10 +483,11 @@ engine_new_trial(struct engine *e)
 		return engine_new_scaling_trial(e);
 	/* The history in memory: no read of the ledger per trial. */
 	obs = obsbook_obs(e->book, &h.n);
-	h.obs = obs;
-	h.maximize = s->maximize;
 	if (e->stopper != NULL && stop_nbrackets(e->stopper) > 1)
 		stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
+	/* The search reads the priors too, before the trials. */
+	h.obs = obsbook_history(e->book, &h.n);
+	h.maximize = s->maximize;
 	x = calloc(s->space->n + 1, sizeof(*x));
 	rc = search_suggest(e->search, &h, x);
 	if (rc != 0) {
@@ -617,7 +619,12 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	const struct campaign_spec	*s = e->spec;
 	const char			*why;
 	struct ledger_campaign		 c;
+	struct ledger_prior		*pr = NULL;
+	size_t				 npr = 0;
 
+	/* The warm start is read and checked before anything is recorded. */
+	if (prior_read(s, &pr, &npr, err, errlen) == -1)
+		return -1;
 	memset(&c, 0, sizeof(c));
 	c.name = s->name;
 	c.workload = e->w->name;
@@ -633,16 +640,24 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.max_trials = s->max_trials;
 	c.driver = (char *)e->env.driver;
 	c.workload_json = e->w->json;
-	if (ledger_campaign_insert(e->env.ledger, &c, &e->id) == -1) {
+	if (prior_record(e->env.ledger, &c, pr, npr, &e->id) == -1 ||
+	    obsbook_load(e->book, e->env.ledger, e->id, e->curves, s->name) ==
+	    -1) {
 		snprintf(err, errlen, "%s", ledger_error(e->env.ledger));
+		ledger_prior_list_free(pr, npr);
 		return -1;
 	}
+	ledger_prior_list_free(pr, npr);
 	engine_say(e, "campaign '%s' (id %lld): %s search over %zu "
 	    "parameters, %d trials, %d at a time, %s backend", s->name,
 	    (long long)e->id, s->algorithm, s->space->n, s->max_trials,
 	    s->max_parallel, s->backend);
 	if (*search_chosen(e->search, &why) != '\0' && *why != '\0')
 		engine_say(e, "search: auto chose %s", why);
+	if (s->prior.kind != NULL)
+		engine_say(e, "warm start: %zu priors from %s (prior "
+		    "knowledge: no cost and no trials of this campaign)", npr,
+		    s->prior.path);
 	if (e->scaling != NULL)
 		engine_say(e, "scaling over %zu batch sizes: %d tuning trials "
 		    "and %d confirmation runs each, learning rate rule %s",

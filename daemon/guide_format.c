@@ -438,6 +438,10 @@ guide_foot(const struct guide *g, FILE *f)
 	fprintf(f, "total: %d trials, %.4f node-hours, %.4f GPU-hours, "
 	    "%.4f CPU-hours\n", g->total_trials, g->total.node_seconds / 3600,
 	    g->total.gpu_seconds / 3600, g->total.cpu_seconds / 3600);
+	if (g->acct.priors > 0)
+		fprintf(f, "priors: %d from %s: prior knowledge, not in the "
+		    "trials or the cost above\n", g->acct.priors,
+		    g->acct.prior_source);
 }
 
 /* The table as aligned text. */

@@ -1,6 +1,7 @@
 /*
  * obsbook.c: the search history of a running campaign (see obsbook.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 struct obsbook {
 	const struct space	*space;
 	size_t			 n, cap;
+	size_t			 nprior;	/* priors first, then trials */
 	double			*xs;	/* n x space->n coordinates */
 	struct observation	*obs;
 };
@@ -70,7 +72,7 @@ obsbook_state_of(const char *state)
 
 /* Append a trial at the point params_json gives. */
 static struct observation *
-obsbook_append(struct obsbook *b, int number, const char *params_json,
+obsbook_append(struct obsbook *b, const char *label, const char *params_json,
     const char *name)
 {
 	struct observation	*o;
@@ -82,7 +84,7 @@ obsbook_append(struct obsbook *b, int number, const char *params_json,
 	memset(x, 0, b->space->n * sizeof(*x));
 	if (params_from_json(b->space, params_json, x, err, sizeof(err)) ==
 	    -1)
-		log_warnx("campaign '%s': trial %d: %s", name, number, err);
+		log_warnx("campaign '%s': %s: %s", name, label, err);
 	o = &b->obs[b->n++];
 	memset(o, 0, sizeof(*o));
 	o->x = x;
@@ -99,11 +101,29 @@ obsbook_load(struct obsbook *b, struct ledger *l, int64_t campaign_id,
 	struct observation	*o;
 	size_t			 n = 0, i;
 
-	if (ledger_trial_list(l, campaign_id, &t, &n) == -1)
+	struct ledger_prior	*p = NULL;
+	size_t			 np = 0;
+	char			 label[32];
+
+	if (ledger_prior_list(l, campaign_id, &p, &np) == -1)
 		return -1;
+	if (ledger_trial_list(l, campaign_id, &t, &n) == -1) {
+		ledger_prior_list_free(p, np);
+		return -1;
+	}
 	b->n = 0;
+	for (i = 0; i < np; i++) {
+		snprintf(label, sizeof(label), "prior %d", p[i].number);
+		o = obsbook_append(b, label, p[i].params_json, name);
+		o->state = obsbook_state_of(p[i].state);
+		o->has_value = p[i].has_value;
+		o->value = p[i].value;
+	}
+	b->nprior = np;
+	ledger_prior_list_free(p, np);
 	for (i = 0; i < n; i++) {
-		o = obsbook_append(b, t[i].number, t[i].params_json, name);
+		snprintf(label, sizeof(label), "trial %d", t[i].number);
+		o = obsbook_append(b, label, t[i].params_json, name);
 		o->state = obsbook_state_of(t[i].state);
 		o->has_value = t[i].has_best;
 		o->value = t[i].best;
@@ -118,24 +138,27 @@ void
 obsbook_add(struct obsbook *b, int number, const char *params_json,
     const char *name)
 {
-	obsbook_append(b, number, params_json, name);
+	char	 label[32];
+
+	snprintf(label, sizeof(label), "trial %d", number);
+	obsbook_append(b, label, params_json, name);
 }
 
 /* Set a trial's state. */
 void
 obsbook_state(struct obsbook *b, int number, const char *state)
 {
-	if (number >= 0 && (size_t)number < b->n)
-		b->obs[number].state = obsbook_state_of(state);
+	if (number >= 0 && (size_t)number < b->n - b->nprior)
+		b->obs[b->nprior + number].state = obsbook_state_of(state);
 }
 
 /* Set a trial's best value. */
 void
 obsbook_best(struct obsbook *b, int number, double best)
 {
-	if (number >= 0 && (size_t)number < b->n) {
-		b->obs[number].has_value = 1;
-		b->obs[number].value = best;
+	if (number >= 0 && (size_t)number < b->n - b->nprior) {
+		b->obs[b->nprior + number].has_value = 1;
+		b->obs[b->nprior + number].value = best;
 	}
 }
 
@@ -143,13 +166,21 @@ obsbook_best(struct obsbook *b, int number, double best)
 void
 obsbook_curve(struct obsbook *b, const struct curves *cv, int number)
 {
-	if (number >= 0 && (size_t)number < b->n)
-		curves_fill(cv, number, &b->obs[number]);
+	if (number >= 0 && (size_t)number < b->n - b->nprior)
+		curves_fill(cv, number, &b->obs[b->nprior + number]);
 }
 
-/* The observations. */
+/* The trials' observations. */
 struct observation *
 obsbook_obs(struct obsbook *b, size_t *n)
+{
+	*n = b->n - b->nprior;
+	return b->obs != NULL ? b->obs + b->nprior : NULL;
+}
+
+/* The priors, then the trials. */
+struct observation *
+obsbook_history(struct obsbook *b, size_t *n)
 {
 	*n = b->n;
 	return b->obs;

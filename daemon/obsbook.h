@@ -10,6 +10,10 @@
  * suggestion does not depend on whether the daemon was restarted.  A new
  * trial then costs the same at the 100,000th trial as at the first: no
  * read of every earlier trial and no parse of its parameters.
+ *
+ * A warm-started campaign's priors (the ledger's priors table) come first,
+ * before trial 0, and only from obsbook_load(): the engine loads the book
+ * right after recording them, as a resume does.
  */
 #ifndef HPOD_OBSBOOK_H
 #define HPOD_OBSBOOK_H
@@ -29,8 +33,9 @@ struct obsbook	*obsbook_new(const struct space *);
 void		 obsbook_free(struct obsbook *);
 
 /*
- * Replace the content with the campaign's trials in the ledger, their
- * curves taken from cv.  0, or -1 (ledger error, see ledger_error()).
+ * Replace the content with the campaign's priors and trials in the
+ * ledger, the trials' curves taken from cv.  0, or -1 (ledger error,
+ * see ledger_error()).
  * A trial whose parameters do not parse is kept at the origin, with a
  * warning naming the campaign and the trial.
  */
@@ -51,10 +56,15 @@ void	 obsbook_best(struct obsbook *, int number, double best);
 void	 obsbook_curve(struct obsbook *, const struct curves *cv,
 	    int number);
 /*
- * The observations, trial number i at index i, and their count; valid
- * until the next obsbook_add() or obsbook_load().  The caller may set
- * other_bracket in them.
+ * The trials' observations (priors left out), trial number i at index i,
+ * and their count; valid until the next obsbook_add() or obsbook_load().
+ * The caller may set other_bracket in them.
  */
 struct observation *obsbook_obs(struct obsbook *, size_t *n);
+/*
+ * The whole history the search reads: the priors, then the trials (trial
+ * i at index npriors + i); valid as long as obsbook_obs()'s.
+ */
+struct observation *obsbook_history(struct obsbook *, size_t *n);
 
 #endif

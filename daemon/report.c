@@ -90,6 +90,13 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 		cJSON_AddNumberToObject(o, account_state_names[i],
 		    a->trials[i]);
 	cJSON_AddNumberToObject(o, "reached_target", a->reached);
+	o = cJSON_AddObjectToObject(root, "priors");
+	cJSON_AddNumberToObject(o, "count", a->priors);
+	if (a->prior_source != NULL)
+		cJSON_AddStringToObject(o, "source", a->prior_source);
+	else
+		cJSON_AddNullToObject(o, "source");
+	cJSON_AddBoolToObject(o, "in_cost", 0);
 	o = cJSON_AddObjectToObject(root, "cost");
 	report_json_number(o, "node_hours", 1, a->node_seconds / 3600);
 	report_json_number(o, "gpu_hours", 1, a->gpu_seconds / 3600);
@@ -144,6 +151,10 @@ report_text(const struct ledger_campaign *c, const struct account *a,
 		fprintf(f, "%s%s %d", i ? ", " : "", account_state_names[i],
 		    a->trials[i]);
 	fprintf(f, "); %d reached the target\n", a->reached);
+	if (a->priors > 0)
+		fprintf(f, "priors: %d from %s: prior knowledge, not in the "
+		    "trials, cost or time to solution of this campaign\n",
+		    a->priors, a->prior_source);
 	fprintf(f, "cost: %.4f node-hours, %.4f GPU-hours, %.4f CPU-hours "
 	    "over %d attempts (%d retried)\n", a->node_seconds / 3600,
 	    a->gpu_seconds / 3600, a->cpu_seconds / 3600, a->attempts,

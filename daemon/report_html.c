@@ -220,7 +220,8 @@ html_known(const char *k)
 {
 	static const char *const known[] = {
 		"campaign", "objective", "trials", "cost",
-		"time_to_solution_s", "time_to_solution_trial", "best"
+		"time_to_solution_s", "time_to_solution_trial", "best",
+		"priors"
 	};
 	size_t	 i;
 
@@ -288,6 +289,14 @@ html_headline(struct page *p)
 	fprintf(f, "; ");
 	html_at(f, r, "", "trials.reached_target");
 	fprintf(f, " reached the target</td></tr>\n");
+	if (html_double(html_get(r, "priors.count")) > 0) {
+		html_row(f, "Priors");
+		html_at(f, r, "", "priors.count");
+		fprintf(f, " from ");
+		html_at(f, r, "", "priors.source");
+		fprintf(f, ": prior knowledge, not in the trials, cost or time "
+		    "to solution of this campaign</td></tr>\n");
+	}
 	html_row(f, "Wall time");
 	html_at(f, r, "", "campaign.wall_s");
 	fprintf(f, " s</td></tr>\n");

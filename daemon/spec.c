@@ -221,7 +221,7 @@ sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 static const char *const top_keys[] = { "name", "description", "workload",
 	"objective", "space", "fixed", "search", "budget", "resources",
 	"backend", "retry", "replay", "hardware", "batch_sizes", "scaling",
-	NULL };
+	"prior", NULL };
 static const char *const replay_keys[] = { "table", NULL };
 static const char *const objective_keys[] = { "metric", "goal", "target",
 	NULL };
@@ -514,7 +514,7 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 	    sp_fixed(&sp, s, o) == -1 ||
 	    sp_run(&sp, s, root) == -1 ||
 	    sp_string(&sp, root, "hardware", "", 0, NULL, &s->hardware) == -1 ||
-	    sp_scaling(&sp, s, root) == -1)
+	    sp_scaling(&sp, s, root) == -1 || sp_prior(&sp, s, root) == -1)
 		goto out;
 	s->json = cJSON_PrintUnformatted(root);
 	rc = 0;
@@ -668,5 +668,8 @@ spec_free(struct campaign_spec *s)
 	free(s->scaling.batch_sizes);
 	free(s->scaling.lr_param);
 	free(s->scaling.batch_param);
+	free(s->prior.kind);
+	free(s->prior.path);
+	free(s->prior.name);
 	free(s);
 }

@@ -77,6 +77,11 @@ struct campaign_spec {
 	int		 retry_timeout;	/* also retry TIMEOUT */
 	char		*hardware;	/* what the trials ran on, or NULL */
 	struct spec_scaling scaling;
+	struct spec_prior {		/* warm start ("prior"), or kind NULL */
+		char	*kind;		/* "optuna" or "ledger" */
+		char	*path;		/* its file (relative to the spec's) */
+		char	*name;		/* study or campaign, may be NULL */
+	} prior;
 };
 
 /* Parse and validate a spec from text; path names it in errors. */

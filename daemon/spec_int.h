@@ -57,4 +57,7 @@ int	 sp_scaling(struct sp *, struct campaign_spec *, const cJSON *root);
 int	 sp_scaling_bind(struct sp *, struct campaign_spec *,
 	    const struct workload *);
 
+/* spec_prior.c: "prior", the warm start (after search and scaling). */
+int	 sp_prior(struct sp *, struct campaign_spec *, const cJSON *root);
+
 #endif

@@ -228,6 +228,9 @@ account_campaign(struct ledger *l, const struct ledger_campaign *c,
 		rc = account_tts(l, c, acct);
 	if (rc == 0)
 		rc = account_best(l, c, acct);
+	if (rc == 0)
+		rc = ledger_prior_count(l, c->id, &acct->priors,
+		    &acct->prior_source);
 	ledger_read_end(l, opened);
 	if (rc == -1) {
 		account_release(acct);
@@ -247,6 +250,8 @@ account_release(struct account *acct)
 		return;
 	free(acct->best_params_json);
 	acct->best_params_json = NULL;
+	free(acct->prior_source);
+	acct->prior_source = NULL;
 }
 
 /* The campaign's cost by batch size and role. */

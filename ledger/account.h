@@ -74,6 +74,9 @@ struct account {
 	int		 best_reached;
 	char		*best_params_json;	/* owned */
 	double		 wall_seconds;		/* campaign start -> end/now */
+	int		 priors;		/* warm-start observations: in
+						   none of the figures above */
+	char		*prior_source;		/* owned, NULL if none */
 	struct account_cost by_outcome[ACCT_NOUTCOMES];
 };
 

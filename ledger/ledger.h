@@ -170,6 +170,36 @@ int	 ledger_metric_insert(struct ledger *, int64_t attempt_id, double step,
 int	 ledger_metric_list(struct ledger *, int64_t campaign_id,
 	    const char *key, struct ledger_metric **out, size_t *n);
 
+/*
+ * Prior knowledge a campaign was warm-started from: observations that
+ * inform its search but are none of its trials and cost it nothing.
+ * number is the prior's rank (0, 1, ...) in the history the search reads.
+ */
+struct ledger_prior {
+	int		 number;
+	char		*source;	/* "optuna:FILE:STUDY" or
+					   "ledger:FILE:CAMPAIGN" */
+	int		 source_number;	/* the trial's number there */
+	char		*params_json;
+	char		*state;		/* "completed", "pruned", "failed" */
+	int		 has_value;
+	double		 value;
+};
+void	 ledger_prior_list_free(struct ledger_prior *, size_t n);
+/* Insert the priors of a campaign (inside the caller's transaction). */
+int	 ledger_prior_insert(struct ledger *, int64_t campaign_id,
+	    const struct ledger_prior *);
+/* The priors of a campaign, by number. */
+int	 ledger_prior_list(struct ledger *, int64_t campaign_id,
+	    struct ledger_prior **out, size_t *n);
+
+/*
+ * How many priors a campaign has and their source (malloc'ed, NULL when
+ * none); a ledger older than the priors table has none.
+ */
+int	 ledger_prior_count(struct ledger *, int64_t campaign_id, int *n,
+	    char **source);
+
 /* The event log; campaign_id 0 for daemon-wide events. */
 int	 ledger_event(struct ledger *, int64_t campaign_id, const char *kind,
 	    const char *message);

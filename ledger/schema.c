@@ -118,6 +118,28 @@ const char *const ledger_migrations[] = {
 	"ALTER TABLE campaigns ADD COLUMN workload_json TEXT;"
 	"ALTER TABLE trials ADD COLUMN role TEXT NOT NULL DEFAULT 'search'"
 	"  CHECK (role IN ('search', 'transfer', 'confirm'));",
+
+	/*
+	 * 3 -> 4: prior knowledge a campaign was warm-started from (an
+	 * Optuna study or another campaign's trials), copied in when it
+	 * started so that a resume reads the same history.  Priors inform
+	 * the search only: they have no attempts, cost nothing here and are
+	 * never this campaign's trials.
+	 */
+	"CREATE TABLE priors ("
+	"  campaign_id INTEGER NOT NULL"
+	"    REFERENCES campaigns ON DELETE CASCADE,"
+	"  number INTEGER NOT NULL CHECK (number >= 0),"
+	"  source TEXT NOT NULL,"
+	"  source_number INTEGER NOT NULL,"
+	"  params_json TEXT NOT NULL,"
+	"  state TEXT NOT NULL CHECK (state IN"
+	"    ('completed', 'pruned', 'failed')),"
+	"  has_value INTEGER NOT NULL DEFAULT 0"
+	"    CHECK (has_value IN (0, 1)),"
+	"  value REAL,"
+	"  UNIQUE (campaign_id, number)"
+	");",
 };
 
 /* The schema version this build creates and understands. */
