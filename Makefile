@@ -18,9 +18,16 @@ CC	?= cc
 CFLAGS	?= -O2 -g
 SANITIZE ?=
 
+# pkg-config runs when this file is parsed: on a fresh machine that is
+# before `make deps` installed it, so the targets that install (demo, check,
+# bench*) build in a second make, which parses this file again afterwards.
+PKG_CONFIG ?= pkg-config
 PKGS	:= libuv sqlite3 libcjson
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ifeq ($(PKG_LIBS),)
+PKG_MISSING := 1
+endif
 # libslurm 22.05 ships no pkg-config file.
 SLURM_LIBS ?= -lslurm
 
@@ -48,7 +55,13 @@ UNITSRC	:= $(wildcard tests/unit/test_*.c)
 UNITS	:= $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
 MANS	:= $(wildcard man/*.[1-8])
 
-all: $(PROGS)
+all: pkgcheck $(PROGS)
+
+# Say what is missing instead of hundreds of undefined references.
+pkgcheck:
+	@if [ -n "$(PKG_MISSING)" ]; then \
+	  echo "make: '$(PKG_CONFIG) --libs $(PKGS)' found nothing:" \
+	    "run 'make deps' (as root) first" >&2; exit 1; fi
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -72,13 +85,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 
-# Debian packages needed to build and test; installed if missing (as root).
+# Debian packages: DEB_BUILD builds and runs the demo; DEB_CHECK adds what
+# the tests need (slurm-wlm and munge only start the throwaway cluster of
+# tests/slurm/, chromium renders the HTML report's test).
 DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
 	libcjson-dev libslurm-dev
-# slurm-wlm and munge only start the throwaway cluster of tests/slurm/.
-DEB_TEST  := clang perl sqlite3 jq mandoc procps slurm-wlm munge chromium
+DEB_CHECK := clang perl sqlite3 jq mandoc procps slurm-wlm munge chromium
+DEB_PKGS  ?= $(DEB_BUILD) $(DEB_CHECK)
 deps:
-	@missing=; for p in $(DEB_BUILD) $(DEB_TEST); do \
+	@missing=; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
 	    || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all packages present"; \
@@ -87,6 +102,8 @@ deps:
 	else echo "deps: installing$$missing"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -q --no-install-recommends $$missing; fi
+deps-build:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_BUILD)"
 
 units: $(UNITS)
 
@@ -113,15 +130,18 @@ fuzz:
 	    -o $(BUILD)/fuzz/$$f tests/fuzz/$$f.c $(BUILD)/fuzz/libhpod.a \
 	    $(LIBS) || exit 1; done
 
-demo: deps all
+demo: deps-build
+	$(MAKE) all
 	tests/demo.sh $(BUILD)
 
-bench: deps all
+bench: deps
+	$(MAKE) all
 	tests/bench/bench.sh $(BUILD)
 
 # Search methods against each other and Optuna on the replay table
 # (Debian's python3-optuna, run by /usr/bin/python3, installed if missing).
-bench-search: deps all
+bench-search: deps
+	$(MAKE) all
 	@dpkg-query -W -f='$${Status}' python3-optuna 2>/dev/null | \
 	  grep -q 'ok installed' || { [ "$$(id -u)" = 0 ] && \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get \
@@ -130,10 +150,12 @@ bench-search: deps all
 	tests/bench/bench-search.sh $(BUILD)
 
 # The Slurm backend's submission rate on the test cluster (as root).
-bench-slurm: deps all
+bench-slurm: deps
+	$(MAKE) all
 	tests/bench/slurm-submit.sh $(BUILD)
 
-bench-proxy: deps all
+bench-proxy: deps
+	$(MAKE) all
 	tests/bench/proxy-table.sh $(BUILD) minicosmo
 	tests/bench/proxy-table.sh $(BUILD) minicam
 
@@ -161,6 +183,6 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps units check demo bench bench-slurm bench-proxy bench-search fuzz \
+.PHONY: all pkgcheck deps deps-build units check demo bench bench-slurm bench-proxy bench-search fuzz \
 	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
