@@ -2,6 +2,7 @@
  * hpoctl.c: the hpod client, and the foreground engine (`hpoctl run`).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <uv.h>
 
+#include "cli.h"
 #include "client.h"
 #include "config.h"
 #include "engine.h"
@@ -33,30 +35,52 @@ struct fg {
 	int		 interrupts;
 };
 
+/* The subcommands, with the usage line each prints for --help. */
+struct subcmd {
+	const char	*name;
+	int		(*fn)(int, char **, struct config *);
+	const char	*usage;
+};
+static const struct subcmd *subcmd_find(const char *);
+
+/* Print every subcommand's usage on f. */
+static void
+usage_print(FILE *f);
+
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr,
-	    "usage: hpoctl [-f config] [-s socket] command [argument ...]\n"
-	    "       hpoctl run [-q] [--ledger file] [--run-dir dir] "
-	    "[--format fmt] spec\n"
-	    "       hpoctl check spec ...\n"
-	    "       hpoctl render [--trial n] [--format fmt] [--run-dir dir] "
-	    "spec\n"
-	    "       hpoctl submit spec\n"
-	    "       hpoctl status [--ledger file] [--format fmt] [campaign]\n"
-	    "       hpoctl trials [--ledger file] [--format fmt] campaign\n"
-	    "       hpoctl report [--ledger file] [--format fmt] [-o file] "
-	    "[--table] campaign\n"
-	    "       hpoctl watch [--interval seconds] [--ledger file] campaign\n"
-	    "       hpoctl cancel campaign\n"
-	    "       hpoctl ping\n"
-	    "       hpoctl mllog [--json] [--metric key] [--target value]\n"
-	    "           [--maximize | --minimize] file ...\n"
-	    "       hpoctl mllog --summary [--json] [--metric key] "
-	    "[--target value]\n"
-	    "           [--maximize | --minimize] dir ...\n");
-	exit(64);
+	usage_print(stderr);
+	exit(CLI_EX_USAGE);
+}
+
+/* Refuse the command line of subcommand cmd, saying why; exit 64. */
+static void __attribute__((format(printf, 2, 3), noreturn))
+refuse(const char *cmd, const char *fmt, ...)
+{
+	const struct subcmd	*c = subcmd_find(cmd);
+	char			 why[512], prog[64];
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(prog, sizeof(prog), "hpoctl %s", cmd);
+	cli_refuse(prog, c != NULL ? c->usage : "hpoctl --help", "%s", why);
+}
+
+/* Refuse unless argc - i operands, from min to max (-1: any), remain. */
+static void
+operands_check(int argc, char **argv, int i, int min, int max,
+    const char *what)
+{
+	int	 n = argc - i;
+
+	if (n < min)
+		refuse(argv[0], "%s missing", what);
+	if (max >= 0 && n > max)
+		refuse(argv[0], "unexpected argument '%s' (after %s)",
+		    argv[i + max], what);
 }
 
 /* Options shared by the commands. */
@@ -84,8 +108,9 @@ opts_parse(int argc, char **argv, struct opts *o)
 	};
 	int	 ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+l:r:F:qo:", longopts, NULL)) !=
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	opterr = 0;	/* refuse() says what is wrong, naming the command */
+	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'l':
@@ -106,8 +131,14 @@ opts_parse(int argc, char **argv, struct opts *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case ':':
+			refuse(argv[0], "option '%s' needs a value",
+			    argv[optind - 1]);
 		default:
-			usage();
+			if (optopt != 0)
+				refuse(argv[0], "unknown option '-%c'", optopt);
+			refuse(argv[0], "unknown option '%s'",
+			    argv[optind - 1]);
 		}
 	}
 	return optind;
@@ -115,15 +146,14 @@ opts_parse(int argc, char **argv, struct opts *o)
 
 /* `hpoctl check`: validate specs (and their workloads) only. */
 static int
-cmd_check(int argc, char **argv, const struct config *cfg)
+cmd_check(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	struct workload		*w;
 	char			 err[1024];
 	int			 i, rc = 0;
 
-	if (argc < 2)
-		usage();
+	operands_check(argc, argv, 1, 1, -1, "spec");
 	for (i = 1; i < argc; i++) {
 		if ((s = spec_load(argv[i], err, sizeof(err))) == NULL ||
 		    (w = run_bind(s, cfg, err, sizeof(err))) == NULL) {
@@ -201,10 +231,10 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	int			 i, rc = 1;
 
 	i = opts_parse(argc, argv, &o);
-	if (argc - i != 1)
-		usage();
+	operands_check(argc, argv, i, 1, 1, "spec");
 	if (o.format != NULL && report_format_parse(o.format, &fmt) == -1)
-		usage();
+		refuse("run", "--format: expected text, json or csv, got '%s'",
+		    o.format);
 	if (o.ledger != NULL) {
 		free(cfg->ledger);
 		cfg->ledger = strdup(o.ledger);
@@ -354,14 +384,13 @@ cmd_daemon(const char *socket, cJSON *req, const char *output)
 
 /* `hpoctl submit`: hand a spec to the daemon. */
 static int
-cmd_submit(int argc, char **argv, const struct config *cfg)
+cmd_submit(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	cJSON			*req;
 	char			 err[1024], *abs;
 
-	if (argc != 2)
-		usage();
+	operands_check(argc, argv, 1, 1, 1, "spec");
 	/* Validate here too, so that errors name the user's file. */
 	if ((s = spec_load(argv[1], err, sizeof(err))) == NULL) {
 		fprintf(stderr, "hpoctl: %s\n", err);
@@ -377,20 +406,129 @@ cmd_submit(int argc, char **argv, const struct config *cfg)
 	return cmd_daemon(cfg->socket, req, NULL);
 }
 
+/* status, trials, report, cancel and ping: from the daemon or a ledger. */
+static int
+cmd_read(int argc, char **argv, struct config *cfg)
+{
+	struct opts		 o = { 0 };
+	enum report_format	 fmt = REPORT_TEXT;
+	const char		*cmd = argv[0], *campaign;
+	cJSON			*req;
+	int			 i, any = strcmp(cmd, "status") == 0;
+
+	i = opts_parse(argc, argv, &o);
+	if (strcmp(cmd, "ping") == 0)
+		operands_check(argc, argv, i, 0, 0, "ping");
+	else
+		operands_check(argc, argv, i, any ? 0 : 1, 1, "campaign");
+	campaign = argc > i ? argv[i] : NULL;
+	if (o.format != NULL && report_format_parse(o.format, &fmt) == -1)
+		refuse(cmd, "--format: expected text, json, csv, markdown, rcp "
+		    "or html, got '%s'", o.format);
+	if (o.table && strcmp(cmd, "report") != 0)
+		refuse(cmd, "--table is an option of report");
+	if (o.run_dir != NULL || o.quiet)
+		refuse(cmd, "--run-dir and -q are options of run");
+	if (o.table)
+		cmd = "table";	/* the guideline table's read command */
+	if (o.ledger != NULL && (strcmp(cmd, "cancel") == 0 ||
+	    strcmp(cmd, "ping") == 0))
+		refuse(cmd, "needs the daemon; --ledger is for reading "
+		    "results");
+	if (o.ledger != NULL)
+		return cmd_read_ledger(cmd, o.ledger, campaign, fmt, o.output);
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", cmd);
+	if (campaign != NULL)
+		cJSON_AddStringToObject(req, "campaign", campaign);
+	cJSON_AddStringToObject(req, "format", o.format ? o.format : "text");
+	return cmd_daemon(cfg->socket, req, o.output);
+}
+
+/* render, watch and mllog live in their own files. */
+static int
+cmd_render(int argc, char **argv, struct config *cfg)
+{
+	return render_command(argc, argv, cfg);
+}
+
+static int
+cmd_watch(int argc, char **argv, struct config *cfg)
+{
+	return watch_command(argc, argv, cfg);
+}
+
+static int
+cmd_mllog(int argc, char **argv, struct config *cfg)
+{
+	return mllog_command(argc, argv);
+}
+
+static const struct subcmd subcmds[] = {
+	{ "run", cmd_run, "hpoctl run [-q] [--ledger file] [--run-dir dir] "
+	    "[--format fmt] spec" },
+	{ "check", cmd_check, "hpoctl check spec ..." },
+	{ "render", cmd_render, "hpoctl render [--trial n] [--format fmt] "
+	    "[--run-dir dir] spec" },
+	{ "submit", cmd_submit, "hpoctl submit spec" },
+	{ "status", cmd_read, "hpoctl status [--ledger file] [--format fmt] "
+	    "[-o file] [campaign]" },
+	{ "trials", cmd_read, "hpoctl trials [--ledger file] [--format fmt] "
+	    "[-o file] campaign" },
+	{ "report", cmd_read, "hpoctl report [--ledger file] [--format fmt] "
+	    "[-o file] [--table] campaign" },
+	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "
+	    "[--ledger file] campaign" },
+	{ "cancel", cmd_read, "hpoctl cancel campaign" },
+	{ "ping", cmd_read, "hpoctl ping" },
+	{ "mllog", cmd_mllog, "hpoctl mllog [--json] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] file ...\n"
+	    "       hpoctl mllog --summary [--json] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] dir ..." },
+};
+
+static const struct subcmd *
+subcmd_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+		if (strcmp(subcmds[i].name, name) == 0)
+			return &subcmds[i];
+	return NULL;
+}
+
+static void
+usage_print(FILE *f)
+{
+	size_t	 i;
+
+	fprintf(f, "usage: hpoctl [-f config] [-s socket] command "
+	    "[argument ...]\n");
+	fprintf(f, "       hpoctl --help | --version | command --help\n");
+	for (i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+		fprintf(f, "       %s\n", subcmds[i].usage);
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct config	 cfg;
-	struct opts	 o = { 0 };
-	enum report_format fmt = REPORT_TEXT;
-	const char	*conffile = NULL, *sock = getenv("HPOD_SOCKET");
-	const char	*cmd, *campaign = NULL;
-	cJSON		*req;
-	char		 err[1024];
-	int		 ch, i;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct subcmd	*c;
+	struct config		 cfg;
+	const char		*conffile = NULL, *sock = getenv("HPOD_SOCKET");
+	char			 err[1024], prog[64];
+	int			 ch, rc;
 
 	log_init("hpoctl", 1, 0);
-	while ((ch = getopt(argc, argv, "+f:s:")) != -1) {
+	while ((ch = getopt_long(argc, argv, "+f:s:V", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'f':
 			conffile = optarg;
@@ -398,14 +536,28 @@ main(int argc, char *argv[])
 		case 's':
 			sock = optarg;
 			break;
+		case 'h':
+			usage_print(stdout);
+			return 0;
+		case 'V':
+			cli_version("hpoctl");
+			return 0;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1)
+	if (argc < 1) {
+		fprintf(stderr, "hpoctl: no command given\n");
 		usage();
+	}
+	if ((c = subcmd_find(argv[0])) == NULL) {
+		fprintf(stderr, "hpoctl: unknown command '%s'\n", argv[0]);
+		usage();
+	}
+	snprintf(prog, sizeof(prog), "hpoctl %s", c->name);
+	cli_help_version(argc, argv, prog, c->usage);
 	memset(&cfg, 0, sizeof(cfg));
 	if (config_load(conffile, &cfg, err, sizeof(err)) == -1) {
 		fprintf(stderr, "hpoctl: %s\n", err);
@@ -415,61 +567,7 @@ main(int argc, char *argv[])
 		free(cfg.socket);
 		cfg.socket = strdup(sock);
 	}
-	cmd = argv[0];
-	if (strcmp(cmd, "run") == 0)
-		i = cmd_run(argc, argv, &cfg);
-	else if (strcmp(cmd, "check") == 0)
-		i = cmd_check(argc, argv, &cfg);
-	else if (strcmp(cmd, "render") == 0)
-		i = render_command(argc, argv, &cfg);
-	else if (strcmp(cmd, "watch") == 0)
-		i = watch_command(argc, argv, &cfg);
-	else if (strcmp(cmd, "submit") == 0)
-		i = cmd_submit(argc, argv, &cfg);
-	else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "trials") == 0 ||
-	    strcmp(cmd, "report") == 0 || strcmp(cmd, "cancel") == 0 ||
-	    strcmp(cmd, "ping") == 0) {
-		i = opts_parse(argc, argv, &o);
-		if (argc - i > 1 || (argc - i == 0 && strcmp(cmd, "status") &&
-		    strcmp(cmd, "ping")) || (argc - i == 1 &&
-		    strcmp(cmd, "ping") == 0))
-			usage();
-		campaign = argc > i ? argv[i] : NULL;
-		if (o.format != NULL && report_format_parse(o.format, &fmt) ==
-		    -1) {
-			fprintf(stderr, "hpoctl: --format: expected text, json, "
-			    "csv, markdown, rcp or html, got '%s'\n", o.format);
-			config_release(&cfg);
-			return 64;
-		}
-		if (o.table && strcmp(cmd, "report") != 0)
-			usage();
-		if (o.table)
-			cmd = "table";	/* the guideline table's read command */
-		if (o.ledger != NULL && (strcmp(cmd, "cancel") == 0 ||
-		    strcmp(cmd, "ping") == 0)) {
-			fprintf(stderr, "hpoctl: %s needs the daemon; "
-			    "--ledger is for reading results\n", cmd);
-			config_release(&cfg);
-			return 64;
-		}
-		if (o.ledger != NULL)
-			i = cmd_read_ledger(cmd, o.ledger, campaign, fmt,
-			    o.output);
-		else {
-			req = cJSON_CreateObject();
-			cJSON_AddStringToObject(req, "cmd", cmd);
-			if (campaign != NULL)
-				cJSON_AddStringToObject(req, "campaign",
-				    campaign);
-			cJSON_AddStringToObject(req, "format", o.format ?
-			    o.format : "text");
-			i = cmd_daemon(cfg.socket, req, o.output);
-		}
-	} else if (strcmp(cmd, "mllog") == 0)
-		i = mllog_command(argc, argv);
-	else
-		usage();
+	rc = c->fn(argc, argv, &cfg);
 	config_release(&cfg);
-	return i;
+	return rc;
 }

@@ -11,14 +11,14 @@
 #include <cjson/cJSON.h>
 #include <uv.h>
 
+#include "cli.h"
 #include "config.h"
 #include "control.h"
 #include "engine.h"
 #include "log.h"
 #include "report.h"
 #include "run.h"
-
-#define HPOD_VERSION	"0.1"
+#include "version.h"
 
 /* The daemon's top-level state: the only global state hpod has. */
 struct hpod {
@@ -36,11 +36,13 @@ struct hpod {
 	int		 stopping;
 };
 
+#define HPOD_USAGE	"hpod [-dnvV] [-f file] [--help] [--version]"
+
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: hpod [-dnv] [-f file]\n");
-	exit(64);
+	fprintf(stderr, "usage: %s\n", HPOD_USAGE);
+	exit(CLI_EX_USAGE);
 }
 
 /* Relay engine progress to the log. */
@@ -368,7 +370,8 @@ main(int argc, char *argv[])
 
 	memset(&d, 0, sizeof(d));
 	log_init("hpod", 1, 0);
-	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
+	cli_help_version(argc, argv, "hpod", HPOD_USAGE);
+	while ((ch = getopt(argc, argv, "df:nvV")) != -1) {
 		switch (ch) {
 		case 'd':
 			foreground = 1;
@@ -382,12 +385,18 @@ main(int argc, char *argv[])
 		case 'v':
 			verbose++;
 			break;
+		case 'V':
+			cli_version("hpod");
+			return 0;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc) {
+		fprintf(stderr, "hpod: unexpected argument '%s'\n",
+		    argv[optind]);
 		usage();
+	}
 	log_setverbose(verbose);
 
 	/* The whole configuration is read before anything starts. */

@@ -280,8 +280,8 @@ render_command(int argc, char **argv, const struct config *cfg)
 	long			 n = 0;
 	int			 ch, rc = 1;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+t:F:r:", longopts, NULL)) !=
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	while ((ch = getopt_long(argc, argv, "t:F:r:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 't':
@@ -303,8 +303,11 @@ render_command(int argc, char **argv, const struct config *cfg)
 			render_usage();
 		}
 	}
-	if (argc - optind != 1)
+	if (argc - optind != 1) {
+		fprintf(stderr, "hpoctl %s: expected a spec, got %d "
+		    "arguments\n", argv[0], argc - optind);
 		render_usage();
+	}
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
 		fprintf(stderr, "hpoctl: --format: expected text or json, got "
 		    "'%s'\n", format);
