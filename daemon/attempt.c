@@ -199,6 +199,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	job.account = res.account;
 	job.qos = res.qos;
 	job.constraint = res.constraint;
+	job.extra = res.slurm;
 	job.cb = engine_event;
 	job.arg = a;
 	if (sched_submit(e->env.sched, &job) == -1) {

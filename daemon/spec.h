@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched_extra.h"
 #include "space.h"
 #include "stop.h"
 #include "workload.h"
@@ -22,6 +23,7 @@ struct spec_resources {
 	int		 tasks_per_node;
 	long		 time_limit;	/* seconds, 0 = none */
 	char		*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra slurm;	/* reservation: owned */
 };
 
 /* How the learning rate moves from one batch size to another. */

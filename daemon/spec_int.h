@@ -48,6 +48,10 @@ int	 sp_bool(struct sp *, const cJSON *obj, const char *name,
 int	 sp_duration(struct sp *, const cJSON *obj, const char *name,
 	    const char *path, long *out);
 
+/* spec_slurm.c: mem, exclusive, signal, ... of the resources object. */
+int	 sp_slurm(struct sp *, const cJSON *resources,
+	    struct sched_slurm_extra *);
+
 /* spec_scaling.c: "batch_sizes" and "scaling" (after the budget). */
 int	 sp_scaling(struct sp *, struct campaign_spec *, const cJSON *root);
 /* spec_scaling.c: complete them from the workload (in spec_bind()). */
