@@ -3,15 +3,22 @@
 #   make              build hpod, hpoctl, hpo-trial and the proxy trainers
 #   make demo         install what is missing, build, run a demo campaign
 #   make check        install what is missing, build, run every test
-#   make install      PREFIX=/usr/local DESTDIR=
+#   make install      PREFIX=/usr/local DESTDIR= (PREFIX=/usr: config in /etc)
 #   make SANITIZE=address,undefined   build with sanitizers
+#   make SLURM=no     build without libslurm: local and replay backends only
+#   make dist         hpod-VERSION.tar.gz of the committed tree
+#   make deb          the Debian package (dpkg-buildpackage -us -uc)
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/hpod
 DATADIR	?= $(PREFIX)/share/hpod
 MANDIR	?= $(PREFIX)/share/man
-SYSCONFDIR ?= $(PREFIX)/etc
+# The FHS puts /usr's configuration in /etc, not /usr/etc.
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+VERSION	:= $(shell sed -n 's/^\#define HPOD_VERSION[^"]*"\(.*\)"/\1/p' \
+	daemon/version.h)
 
 BUILD	?= build
 CC	?= cc
@@ -28,8 +35,13 @@ PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ifeq ($(PKG_LIBS),)
 PKG_MISSING := 1
 endif
-# libslurm 22.05 ships no pkg-config file.
+# libslurm 22.05 ships no pkg-config file.  SLURM=no builds without it.
+SLURM	?= yes
+ifeq ($(SLURM),no)
+SLURM_LIBS :=
+else
 SLURM_LIBS ?= -lslurm
+endif
 
 XCFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
@@ -37,6 +49,9 @@ XCFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-iquote workloads -iquote daemon \
 	-DHPOD_LIBEXECDIR='"$(LIBEXECDIR)"' -DHPOD_DATADIR='"$(DATADIR)"' \
 	-DHPOD_SYSCONFDIR='"$(SYSCONFDIR)"' $(PKG_CFLAGS)
+ifeq ($(SLURM),no)
+XCFLAGS	+= -DHPOD_NO_SLURM
+endif
 ifneq ($(SANITIZE),)
 XCFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 XLDFLAGS += -fsanitize=$(SANITIZE)
@@ -47,11 +62,19 @@ LIBS	:= $(PKG_LIBS) -lm
 MAINS	:= daemon/main.c daemon/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c scheduler/*.c \
 	search/*.c workloads/*.c ledger/*.c))
+ifeq ($(SLURM),no)
+MODSRC	:= $(filter-out scheduler/slurm%.c,$(MODSRC))
+else
+MODSRC	:= $(filter-out scheduler/noslurm.c,$(MODSRC))
+endif
 MODOBJ	:= $(MODSRC:%.c=$(BUILD)/%.o)
 PROXIES	:= $(patsubst workloads/proxies/%.c,%,$(wildcard workloads/proxies/*.c))
 PROGS	:= $(BUILD)/hpod $(BUILD)/hpoctl $(BUILD)/hpo-trial \
 	$(PROXIES:%=$(BUILD)/%)
 UNITSRC	:= $(wildcard tests/unit/test_*.c)
+ifeq ($(SLURM),no)
+UNITSRC	:= $(filter-out tests/unit/test_slurm%.c,$(UNITSRC))
+endif
 UNITS	:= $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
 MANS	:= $(wildcard man/*.[1-8])
 
@@ -66,7 +89,16 @@ pkgcheck:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(XCFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(XCFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The installed paths are compiled in: `make install PREFIX=/usr` after a
+# plain `make` recompiles what uses them.
+PATHS	:= $(LIBEXECDIR) $(DATADIR) $(SYSCONFDIR)
+$(BUILD)/paths.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PATHS)' | cmp -s - $@ || echo '$(PATHS)' >$@
+$(BUILD)/daemon/paths.o $(BUILD)/daemon/run.o: $(BUILD)/paths.stamp
+FORCE:
 
 $(BUILD)/libhpod.a: $(MODOBJ)
 	@rm -f $@
@@ -169,20 +201,33 @@ install: all
 	  $(DESTDIR)$(LIBEXECDIR)
 	install -m 644 workloads/*.json $(DESTDIR)$(DATADIR)/workloads
 	install -m 644 etc/campaigns/*.json $(DESTDIR)$(DATADIR)/campaigns
-	install -m 644 etc/hpod.conf $(DESTDIR)$(SYSCONFDIR)/hpod/hpod.conf.example
+	install -m 644 etc/hpod.conf $(DESTDIR)$(SYSCONFDIR)/hpod/hpod.conf
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user \
+	install -d $(DESTDIR)$(SYSTEMDUSERDIR) \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 644 etc/systemd/hpod.service \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/user/hpod.service
+	sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
+	    -e 's|/usr/local/etc/|$(SYSCONFDIR)/|g' etc/systemd/hpod.service \
+	  >$(DESTDIR)$(SYSTEMDUSERDIR)/hpod.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUSERDIR)/hpod.service
 	install -m 644 etc/completion/hpoctl.bash \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/hpoctl
+
+# The committed tree as hpod-VERSION.tar.gz (what etc/spack/package.py
+# and debian/ build from).
+DISTDIR	?= .
+dist:
+	git archive --format=tar.gz --prefix=hpod-$(VERSION)/ \
+	  -o $(DISTDIR)/hpod-$(VERSION).tar.gz HEAD
+	@echo "dist: $(DISTDIR)/hpod-$(VERSION).tar.gz"
+
+deb:
+	dpkg-buildpackage -us -uc -b
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all pkgcheck deps deps-build units check demo bench bench-slurm bench-proxy bench-search fuzz \
+.PHONY: FORCE all pkgcheck deps deps-build units dist deb check demo bench bench-slurm bench-proxy bench-search fuzz \
 	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
