@@ -100,7 +100,7 @@ sp_signal_number(const char *s, size_t len)
 	return -1;
 }
 
-/* "signal": sbatch's "[{R|B}:]SIG[@TIME]", TIME in seconds (default 60). */
+/* "signal": sbatch's "[B:]SIG[@TIME]", TIME in seconds (default 60). */
 static int
 sp_signal(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 {
@@ -119,8 +119,7 @@ sp_signal(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 	if (strncmp(s, "B:", 2) == 0) {
 		x->signal_batch = 1;
 		s += 2;
-	} else if (strncmp(s, "R:", 2) == 0)
-		s += 2;
+	}
 	at = strchr(s, '@');
 	x->signal = sp_signal_number(s, at ? (size_t)(at - s) : strlen(s));
 	if (at != NULL) {
@@ -134,7 +133,7 @@ sp_signal(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 	}
 	if (x->signal == -1)
 		return sp_fail(sp, "resources.signal", "\"%s\": expected "
-		    "[{R|B}:]SIGNAL[@SECONDS], e.g. \"USR1@120\"",
+		    "[B:]SIGNAL[@SECONDS], e.g. \"USR1@120\"",
 		    j->valuestring);
 	x->signal_time = (int)t;
 	return 0;
