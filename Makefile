@@ -222,8 +222,15 @@ dist:
 	  -o $(DISTDIR)/hpod-$(VERSION).tar.gz HEAD
 	@echo "dist: $(DISTDIR)/hpod-$(VERSION).tar.gz"
 
+# The Debian package, built from the dist tarball in $(BUILD)/deb-src (so
+# that nothing lands beside the source tree); the .deb is left in $(BUILD).
 deb:
-	dpkg-buildpackage -us -uc -b
+	rm -rf $(BUILD)/deb-src && mkdir -p $(BUILD)/deb-src
+	$(MAKE) --no-print-directory DISTDIR=$(CURDIR)/$(BUILD)/deb-src dist
+	tar xzf $(BUILD)/deb-src/hpod-$(VERSION).tar.gz -C $(BUILD)/deb-src
+	cd $(BUILD)/deb-src/hpod-$(VERSION) && dpkg-buildpackage -us -uc -b
+	cp $(BUILD)/deb-src/hpod_$(VERSION)_*.deb $(BUILD)/
+	@echo "deb: $$(ls $(BUILD)/hpod_$(VERSION)_*.deb)"
 
 clean:
 	rm -rf $(BUILD)
