@@ -23,6 +23,7 @@
 #include "report.h"
 #include "run.h"
 #include "spec.h"
+#include "trials_opts.h"
 #include "watch.h"
 
 /* The foreground engine's state. */
@@ -89,8 +90,11 @@ struct opts {
 	const char	*run_dir;
 	const char	*format;
 	const char	*output;
+	const char	*state;		/* trials --state */
 	int		 quiet;
 	int		 table;
+	int		 noheader;	/* trials -h */
+	int		 parsable;	/* trials --parsable */
 };
 
 /* Parse a command's options; return the index of its first operand. */
@@ -104,13 +108,16 @@ opts_parse(int argc, char **argv, struct opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "table", no_argument, NULL, 'T' },
+		{ "state", required_argument, NULL, 'S' },
+		{ "noheader", no_argument, NULL, 'h' },
+		{ "parsable", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	 ch;
 
 	optind = 0;	/* GNU: start afresh, options anywhere */
 	opterr = 0;	/* refuse() says what is wrong, naming the command */
-	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:h", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'l':
@@ -130,6 +137,16 @@ opts_parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'S':
+		case 't':	/* squeue's -t */
+			o->state = optarg;
+			break;
+		case 'h':
+			o->noheader = 1;
+			break;
+		case 'P':
+			o->parsable = 1;
 			break;
 		case ':':
 			refuse(argv[0], "option '%s' needs a value",
@@ -331,10 +348,10 @@ cmd_output(const char *path, const char *text)
 	return 0;
 }
 
-/* status/trials/report straight from a ledger file. */
+/* status/trials/report straight from a ledger file, as req asks. */
 static int
 cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
-    enum report_format fmt, const char *output)
+    enum report_format fmt, const cJSON *req, const char *output)
 {
 	struct ledger	*l;
 	char		 err[1024], *out = NULL;
@@ -344,7 +361,12 @@ cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
 	}
-	rc = report_command(l, cmd, campaign, fmt, &out, err, sizeof(err));
+	if (strcmp(cmd, "trials") == 0)
+		rc = trials_request(l, campaign, fmt, req, &out, err,
+		    sizeof(err));
+	else
+		rc = report_command(l, cmd, campaign, fmt, &out, err,
+		    sizeof(err));
 	ledger_close(l);
 	if (rc != 0) {
 		fprintf(stderr, "hpoctl: %s\n", err);
@@ -414,7 +436,7 @@ cmd_read(int argc, char **argv, struct config *cfg)
 	enum report_format	 fmt = REPORT_TEXT;
 	const char		*cmd = argv[0], *campaign;
 	cJSON			*req;
-	int			 i, any = strcmp(cmd, "status") == 0;
+	int			 i, rc, any = strcmp(cmd, "status") == 0;
 
 	i = opts_parse(argc, argv, &o);
 	if (strcmp(cmd, "ping") == 0)
@@ -429,19 +451,32 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		refuse(cmd, "--table is an option of report");
 	if (o.run_dir != NULL || o.quiet)
 		refuse(cmd, "--run-dir and -q are options of run");
+	if ((o.state != NULL || o.noheader || o.parsable) &&
+	    strcmp(cmd, "trials") != 0)
+		refuse(cmd, "--state, -h and --parsable are options of trials");
 	if (o.table)
 		cmd = "table";	/* the guideline table's read command */
 	if (o.ledger != NULL && (strcmp(cmd, "cancel") == 0 ||
 	    strcmp(cmd, "ping") == 0))
 		refuse(cmd, "needs the daemon; --ledger is for reading "
 		    "results");
-	if (o.ledger != NULL)
-		return cmd_read_ledger(cmd, o.ledger, campaign, fmt, o.output);
 	req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "cmd", cmd);
 	if (campaign != NULL)
 		cJSON_AddStringToObject(req, "campaign", campaign);
 	cJSON_AddStringToObject(req, "format", o.format ? o.format : "text");
+	if (o.state != NULL)
+		cJSON_AddStringToObject(req, "state", o.state);
+	if (o.noheader)
+		cJSON_AddTrueToObject(req, "noheader");
+	if (o.parsable)
+		cJSON_AddTrueToObject(req, "parsable");
+	if (o.ledger != NULL) {
+		rc = cmd_read_ledger(cmd, o.ledger, campaign, fmt, req,
+		    o.output);
+		cJSON_Delete(req);
+		return rc;
+	}
 	return cmd_daemon(cfg->socket, req, o.output);
 }
 
@@ -474,7 +509,8 @@ static const struct subcmd subcmds[] = {
 	{ "status", cmd_read, "hpoctl status [--ledger file] [--format fmt] "
 	    "[-o file] [campaign]" },
 	{ "trials", cmd_read, "hpoctl trials [--ledger file] [--format fmt] "
-	    "[-o file] campaign" },
+	    "[-o file] [-t|--state list] [-h|--noheader]\n"
+	    "           [--parsable] campaign" },
 	{ "report", cmd_read, "hpoctl report [--ledger file] [--format fmt] "
 	    "[-o file] [--table] campaign" },
 	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "

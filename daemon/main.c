@@ -18,6 +18,7 @@
 #include "log.h"
 #include "report.h"
 #include "run.h"
+#include "trials_opts.h"
 #include "version.h"
 
 /* The daemon's top-level state: the only global state hpod has. */
@@ -243,8 +244,12 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		reply_output(reply, err);
 		return;
 	}
-	rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
-	    sizeof(err));
+	if (strcmp(cmd, "trials") == 0)
+		rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
+		    sizeof(err));
+	else
+		rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
+		    sizeof(err));
 	if (rc != 0)
 		reply_error(reply, err);
 	else

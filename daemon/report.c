@@ -303,6 +303,16 @@ report_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A CSV field, or as it is for --parsable (its fields hold no '|'). */
+static void
+report_field(FILE *f, const char *s, int raw)
+{
+	if (raw)
+		fputs(s, f);
+	else
+		report_csv_field(f, s);
+}
+
 /* The text form of a parameter value: short, or exact (precise). */
 static void
 report_param_text(const cJSON *v, int precise, char *buf, size_t len)
@@ -329,11 +339,37 @@ report_last_attempt(const struct ledger_attempt *a, size_t n, int64_t id)
 	return last;
 }
 
+/* 1 if state is one of the comma-separated list (NULL: all). */
+static int
+report_state_in(const char *state, const char *list)
+{
+	size_t	 n = strlen(state);
+	const char *p;
+
+	if (list == NULL)
+		return 1;
+	for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, state, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 /* The trial list. */
 int
 report_trials(struct ledger *l, const char *name, enum report_format fmt,
     char **out, char *err, size_t errlen)
 {
+	return report_trials_opts(l, name, fmt, NULL, out, err, errlen);
+}
+
+/* The trial list, filtered and shaped as to says (NULL: defaults). */
+int
+report_trials_opts(struct ledger *l, const char *name,
+    enum report_format fmt, const struct trials_opts *to, char **out,
+    char *err, size_t errlen)
+{
+	static const struct trials_opts defaults = { NULL, 0, 0 };
+	char	 sep;
 	struct ledger_campaign	 c;
 	struct ledger_trial	*t = NULL;
 	struct ledger_attempt	*a = NULL;
@@ -345,6 +381,16 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 	FILE			*f = NULL;
 	int			 rc;
 
+	if (to == NULL)
+		to = &defaults;
+	if (to->parsable && fmt != REPORT_TEXT) {
+		snprintf(err, errlen, "--parsable is a text form: not with "
+		    "--format");
+		return -2;
+	}
+	if (to->parsable)
+		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
+	sep = to->parsable ? '|' : ',';
 	memset(&c, 0, sizeof(c));
 	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
 		return rc;
@@ -362,18 +408,21 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 	/* Column names come from the first trial's parameters. */
 	if (n > 0)
 		names = cJSON_Parse(t[0].params_json);
-	if (f != NULL && fmt == REPORT_CSV) {
-		fprintf(f, "trial,state,role,attempts,seed,best,best_step,"
-		    "reached,job_id,host,dir");
+	if (f != NULL && fmt == REPORT_CSV && !to->noheader) {
+		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
+		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
+		    sep, sep, sep, sep);
 		cJSON_ArrayForEach(v, names)
-			fprintf(f, ",%s", v->string);
+			fprintf(f, "%c%s", sep, v->string);
 		fprintf(f, "\n");
-	} else if (f != NULL) {
+	} else if (f != NULL && fmt != REPORT_CSV && !to->noheader) {
 		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
 		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", c.metric, "HIT",
 		    "JOBID", "HOST", "PARAMETERS");
 	}
 	for (i = 0; i < n; i++) {
+		if (!report_state_in(t[i].state, to->states))
+			continue;
 		/* Where the trial's last attempt ran: the ledger's record. */
 		la = report_last_attempt(a, na, t[i].id);
 		job = la != NULL && la->job_id != NULL ? la->job_id : "";
@@ -401,25 +450,25 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			continue;
 		}
 		if (fmt == REPORT_CSV) {
-			fprintf(f, "%d,%s,%s,%d,%lld,", t[i].number,
-			    t[i].state, t[i].role, t[i].attempts,
-			    (long long)t[i].seed);
+			fprintf(f, "%d%c%s%c%s%c%d%c%lld%c", t[i].number, sep,
+			    t[i].state, sep, t[i].role, sep, t[i].attempts, sep,
+			    (long long)t[i].seed, sep);
 			if (t[i].has_best)
-				fprintf(f, "%.17g,%g", t[i].best,
+				fprintf(f, "%.17g%c%g", t[i].best, sep,
 				    t[i].best_step);
 			else
-				fprintf(f, ",");
-			fprintf(f, ",%d,", t[i].reached);
-			report_csv_field(f, job);
-			fputc(',', f);
-			report_csv_field(f, host);
-			fputc(',', f);
-			report_csv_field(f, dir);
+				fputc(sep, f);
+			fprintf(f, "%c%d%c", sep, t[i].reached, sep);
+			report_field(f, job, to->parsable);
+			fputc(sep, f);
+			report_field(f, host, to->parsable);
+			fputc(sep, f);
+			report_field(f, dir, to->parsable);
 			cJSON_ArrayForEach(v, names) {
 				report_param_text(cJSON_GetObjectItemCaseSensitive(
 				    p, v->string), 1, val, sizeof(val));
-				fputc(',', f);
-				report_csv_field(f, val);
+				fputc(sep, f);
+				report_field(f, val, to->parsable);
 			}
 			fprintf(f, "\n");
 		} else {

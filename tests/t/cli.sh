@@ -114,4 +114,32 @@ check "trials text: JOBID and HOST columns" \
 is "trials text: trial 0's job id" \
     "$(awk 'NR == 2 { print $7 }' "$T/trials.txt")" \
     "$(jq -r '.[0].job_id' "$T/trials.json")"
+# trials as squeue and sacct users expect: --state/-t, -h, --parsable.
+for st in completed failed completed,failed; do
+	want=$(sql "select count(*) from trials where state in ('$(echo "$st" | sed "s/,/','/g")')")
+	is "trials --state $st: the ledger's $want" \
+	    "$("$HPOCTL" trials --ledger "$LEDGER" -h --state "$st" cli | wc -l)" \
+	    "$want"
+done
+is "trials -h: no header" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" -h cli | grep -c TRIAL)" 0
+is "trials --parsable: the CSV header with |" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --parsable cli | head -1)" \
+    "$(head -1 "$T/trials.csv" | tr , '|')"
+is "trials --parsable -h: the CSV rows with |" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --parsable -h cli | tr '|' ,)" \
+    "$(tail -n +2 "$T/trials.csv")"
+refused "--state outside trials" "--state, -h and --parsable are options" \
+    "$HPOCTL" status --ledger "$LEDGER" -h
+rc=0
+"$HPOCTL" trials --ledger "$LEDGER" --state bogus cli 2>"$T/err.txt" || rc=$?
+is "trials --state bogus: refused" "$rc" 1
+check "naming the state and the known ones" \
+    grep -q "unknown trial state 'bogus' (expected pending, running" "$T/err.txt"
+# Through the daemon, the same answer.
+start_daemon
+is "trials --state through the daemon" \
+    "$("$HPOCTL" trials --parsable -t completed cli)" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --parsable -t completed cli)"
+check "the daemon stops" stop_daemon
 done_testing
