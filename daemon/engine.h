@@ -55,6 +55,11 @@ int		 engine_resume(struct engine *, int64_t campaign_id, char *err,
 /* Cancel every running attempt and end the campaign as cancelled. */
 void		 engine_cancel(struct engine *);
 /*
+ * Cancel the running attempt of trial number (engine_trial.c); the trial
+ * ends cancelled and the campaign goes on.  -1 if it has none running.
+ */
+int		 engine_cancel_trial(struct engine *, int number);
+/*
  * Stop without ending the campaign (daemon shutdown): submit nothing more,
  * ignore further events, leave jobs running for the next start to adopt.
  */

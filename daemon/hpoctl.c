@@ -91,6 +91,7 @@ struct opts {
 	const char	*format;
 	const char	*output;
 	const char	*state;		/* trials --state */
+	const char	*trial;		/* cancel --trial */
 	int		 quiet;
 	int		 table;
 	int		 noheader;	/* trials -h */
@@ -111,6 +112,7 @@ opts_parse(int argc, char **argv, struct opts *o)
 		{ "state", required_argument, NULL, 'S' },
 		{ "noheader", no_argument, NULL, 'h' },
 		{ "parsable", no_argument, NULL, 'P' },
+		{ "trial", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	 ch;
@@ -147,6 +149,9 @@ opts_parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'P':
 			o->parsable = 1;
+			break;
+		case 'N':
+			o->trial = optarg;
 			break;
 		case ':':
 			refuse(argv[0], "option '%s' needs a value",
@@ -454,6 +459,12 @@ cmd_read(int argc, char **argv, struct config *cfg)
 	if ((o.state != NULL || o.noheader || o.parsable) &&
 	    strcmp(cmd, "trials") != 0)
 		refuse(cmd, "--state, -h and --parsable are options of trials");
+	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
+		refuse(cmd, "--trial is an option of cancel");
+	if (o.trial != NULL && (*o.trial == '\0' || strlen(o.trial) > 9 ||
+	    strspn(o.trial, "0123456789") != strlen(o.trial)))
+		refuse(cmd, "--trial: expected a trial number, got '%s'",
+		    o.trial);
 	if (o.table)
 		cmd = "table";	/* the guideline table's read command */
 	if (o.ledger != NULL && (strcmp(cmd, "cancel") == 0 ||
@@ -471,6 +482,8 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		cJSON_AddTrueToObject(req, "noheader");
 	if (o.parsable)
 		cJSON_AddTrueToObject(req, "parsable");
+	if (o.trial != NULL)
+		cJSON_AddNumberToObject(req, "trial", atoi(o.trial));
 	if (o.ledger != NULL) {
 		rc = cmd_read_ledger(cmd, o.ledger, campaign, fmt, req,
 		    o.output);
@@ -515,7 +528,7 @@ static const struct subcmd subcmds[] = {
 	    "[-o file] [--table] campaign" },
 	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "
 	    "[--ledger file] campaign" },
-	{ "cancel", cmd_read, "hpoctl cancel campaign" },
+	{ "cancel", cmd_read, "hpoctl cancel [--trial n] campaign" },
 	{ "ping", cmd_read, "hpoctl ping" },
 	{ "mllog", cmd_mllog, "hpoctl mllog [--json] [--metric key] "
 	    "[--target value]\n"

@@ -188,6 +188,29 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "name", engine_name(e));
 }
 
+/* Cancel one trial of a running campaign (request.trial). */
+static void
+hpod_cancel_trial(struct engine *e, const cJSON *t, cJSON *reply)
+{
+	char	 msg[256];
+
+	if (!cJSON_IsNumber(t) || t->valuedouble < 0 ||
+	    t->valuedouble != (int)t->valuedouble) {
+		reply_error(reply, "request.trial: expected a trial number");
+		return;
+	}
+	if (engine_cancel_trial(e, (int)t->valuedouble) == -1) {
+		snprintf(msg, sizeof(msg), "campaign '%s': trial %d is not "
+		    "running", engine_name(e), (int)t->valuedouble);
+		reply_error(reply, msg);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "campaign '%s' (id %lld): cancelling trial "
+	    "%d\n", engine_name(e), (long long)engine_id(e),
+	    (int)t->valuedouble);
+	reply_output(reply, msg);
+}
+
 /* Answer one control request. */
 static void
 hpod_request(void *arg, const cJSON *req, cJSON *reply)
@@ -236,6 +259,11 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 			snprintf(err, sizeof(err), "no running campaign '%s'",
 			    campaign);
 			reply_error(reply, err);
+			return;
+		}
+		if (cJSON_GetObjectItem(req, "trial") != NULL) {
+			hpod_cancel_trial(e, cJSON_GetObjectItem(req, "trial"),
+			    reply);
 			return;
 		}
 		snprintf(err, sizeof(err), "campaign '%s' (id %lld): "
