@@ -60,6 +60,13 @@ void		 engine_cancel(struct engine *);
  */
 int		 engine_cancel_trial(struct engine *, int number);
 /*
+ * Change a running campaign's budget.max_trials, in the ledger's spec too
+ * (engine_budget.c).  -1 with err set if it is not running, is a scaling
+ * campaign, or n is below the trials already made.
+ */
+int		 engine_set_max_trials(struct engine *, int n, char *err,
+		    size_t errlen);
+/*
  * Stop without ending the campaign (daemon shutdown): submit nothing more,
  * ignore further events, leave jobs running for the next start to adopt.
  */

@@ -92,6 +92,7 @@ struct opts {
 	const char	*output;
 	const char	*state;		/* trials --state */
 	const char	*trial;		/* cancel --trial */
+	const char	*max_trials;	/* budget --max-trials */
 	int		 quiet;
 	int		 table;
 	int		 noheader;	/* trials -h */
@@ -113,6 +114,7 @@ opts_parse(int argc, char **argv, struct opts *o)
 		{ "noheader", no_argument, NULL, 'h' },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "trial", required_argument, NULL, 'N' },
+		{ "max-trials", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	 ch;
@@ -152,6 +154,9 @@ opts_parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'N':
 			o->trial = optarg;
+			break;
+		case 'M':
+			o->max_trials = optarg;
 			break;
 		case ':':
 			refuse(argv[0], "option '%s' needs a value",
@@ -461,6 +466,8 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		refuse(cmd, "--state, -h and --parsable are options of trials");
 	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
 		refuse(cmd, "--trial is an option of cancel");
+	if (o.max_trials != NULL)
+		refuse(cmd, "--max-trials is an option of budget");
 	if (o.trial != NULL && (*o.trial == '\0' || strlen(o.trial) > 9 ||
 	    strspn(o.trial, "0123456789") != strlen(o.trial)))
 		refuse(cmd, "--trial: expected a trial number, got '%s'",
@@ -491,6 +498,35 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		return rc;
 	}
 	return cmd_daemon(cfg->socket, req, o.output);
+}
+
+/* `hpoctl budget`: change a running campaign's max_trials. */
+static int
+cmd_budget(int argc, char **argv, struct config *cfg)
+{
+	struct opts	 o = { 0 };
+	cJSON		*req;
+	char		*end;
+	long		 n;
+	int		 i;
+
+	i = opts_parse(argc, argv, &o);
+	operands_check(argc, argv, i, 1, 1, "campaign");
+	if (o.max_trials == NULL)
+		refuse("budget", "--max-trials missing");
+	n = strtol(o.max_trials, &end, 10);
+	if (*o.max_trials == '\0' || *end != '\0' || n < 1 || n > 1000000)
+		refuse("budget", "--max-trials: expected 1 to 1000000, got '%s'",
+		    o.max_trials);
+	if (o.ledger != NULL || o.format != NULL || o.output != NULL ||
+	    o.state != NULL || o.trial != NULL || o.table || o.quiet ||
+	    o.noheader || o.parsable || o.run_dir != NULL)
+		refuse("budget", "takes --max-trials only");
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", "budget");
+	cJSON_AddStringToObject(req, "campaign", argv[i]);
+	cJSON_AddNumberToObject(req, "max_trials", (double)n);
+	return cmd_daemon(cfg->socket, req, NULL);
 }
 
 /* render, watch and mllog live in their own files. */
@@ -529,6 +565,7 @@ static const struct subcmd subcmds[] = {
 	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "
 	    "[--ledger file] campaign" },
 	{ "cancel", cmd_read, "hpoctl cancel [--trial n] campaign" },
+	{ "budget", cmd_budget, "hpoctl budget --max-trials n campaign" },
 	{ "ping", cmd_read, "hpoctl ping" },
 	{ "mllog", cmd_mllog, "hpoctl mllog [--json] [--metric key] "
 	    "[--target value]\n"

@@ -188,6 +188,35 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "name", engine_name(e));
 }
 
+/* Change a running campaign's budget (request.max_trials). */
+static void
+hpod_budget(struct hpod *d, const char *campaign, const cJSON *req,
+    cJSON *reply)
+{
+	const cJSON	*n = cJSON_GetObjectItem(req, "max_trials");
+	struct engine	*e;
+	char		 err[512];
+
+	if (!cJSON_IsNumber(n) || n->valuedouble != (int)n->valuedouble) {
+		reply_error(reply, "request.max_trials: expected an integer");
+		return;
+	}
+	if ((e = hpod_find(d, campaign)) == NULL) {
+		snprintf(err, sizeof(err), "no running campaign '%s'", campaign);
+		reply_error(reply, err);
+		return;
+	}
+	if (engine_set_max_trials(e, (int)n->valuedouble, err,
+	    sizeof(err)) == -1) {
+		reply_error(reply, err);
+		return;
+	}
+	snprintf(err, sizeof(err), "campaign '%s' (id %lld): budget.max_trials "
+	    "%d\n", engine_name(e), (long long)engine_id(e),
+	    (int)n->valuedouble);
+	reply_output(reply, err);
+}
+
 /* Cancel one trial of a running campaign (request.trial). */
 static void
 hpod_cancel_trial(struct engine *e, const cJSON *t, cJSON *reply)
@@ -252,6 +281,10 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	}
 	if (strcmp(cmd, "status") != 0 && campaign == NULL) {
 		reply_error(reply, "request.campaign: required");
+		return;
+	}
+	if (strcmp(cmd, "budget") == 0) {
+		hpod_budget(d, campaign, req, reply);
 		return;
 	}
 	if (strcmp(cmd, "cancel") == 0) {
