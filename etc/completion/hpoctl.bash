@@ -39,7 +39,7 @@ _hpoctl()
 {
 	local cur prev cmd= cmd_index=0 i
 	local commands="run check render submit status trials report watch
-	    cancel ping mllog"
+	    cancel budget ping mllog"
 
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -86,14 +86,20 @@ _hpoctl()
 		COMPREPLY=($(compgen -W "eval_error eval_accuracy" -- "$cur"))
 		return
 		;;
-	--target|--trial)
+	--target|--trial|--max-trials)
+		return
+		;;
+	--state|-t)
+		COMPREPLY=($(compgen -W "pending running completed failed
+		    pruned cancelled" -- "$cur"))
 		return
 		;;
 	esac
 
 	if [[ -z $cmd ]]; then
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "-f -s" -- "$cur"))
+			COMPREPLY=($(compgen -W "-f -s --help --version" \
+			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$commands" -- "$cur"))
 		fi
@@ -119,8 +125,8 @@ _hpoctl()
 		;;
 	status|trials|report)
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--ledger --format --output --table" \
-			    -- "$cur"))
+			COMPREPLY=($(compgen -W "--ledger --format --output --table
+			    --state --noheader --parsable --help" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
 		fi
@@ -134,8 +140,13 @@ _hpoctl()
 		fi
 		return
 		;;
-	cancel)
-		COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+	cancel|budget)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--trial --max-trials --help" \
+			    -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+		fi
 		return
 		;;
 	mllog)
