@@ -98,7 +98,7 @@ render_text(const struct render *r)
 {
 	const struct campaign_spec *s = r->s;
 	const struct workload	*w = r->w;
-	char			 t[32];
+	char			 t[32], sb[512];
 	size_t			 i;
 
 	printf("campaign: %s (%s), %s backend\n", s->name, s->path,
@@ -129,6 +129,9 @@ render_text(const struct render *r)
 		printf(", qos %s", r->res.qos);
 	if (r->res.constraint != NULL)
 		printf(", constraint %s", r->res.constraint);
+	spec_slurm_sbatch(&r->res.slurm, sb, sizeof(sb));
+	if (*sb != '\0')
+		printf("\nslurm: %s", sb);
 	printf("\nranks: %d (%d nodes x %d)\n", r->inv.ranks, r->res.nodes,
 	    invoke_ranks_per_node(&r->res));
 	if (w->batch_global != NULL)
@@ -162,7 +165,7 @@ render_json(const struct render *r)
 	const struct campaign_spec *s = r->s;
 	const struct workload	*w = r->w;
 	cJSON			*o, *j, *a;
-	char			*text, t[32];
+	char			*text, t[32], sb[512];
 	size_t			 i;
 
 	o = cJSON_CreateObject();
@@ -196,6 +199,8 @@ render_json(const struct render *r)
 	render_str(j, "account", r->res.account);
 	render_str(j, "qos", r->res.qos);
 	render_str(j, "constraint", r->res.constraint);
+	spec_slurm_sbatch(&r->res.slurm, sb, sizeof(sb));
+	render_str(j, "sbatch", *sb != '\0' ? sb : NULL);
 	cJSON_AddNumberToObject(o, "ranks", r->inv.ranks);
 	if (w->batch_global != NULL) {
 		j = cJSON_AddObjectToObject(o, "batch");

@@ -115,5 +115,8 @@ int		 spec_resources_for(const struct campaign_spec *, long batch,
 
 /* Parse "[D-]HH:MM:SS", "MM:SS" or minutes; -1 if malformed. */
 long	 spec_parse_duration(const char *);
+/* resources' Slurm keys as sbatch options ("--mem=4096M --exclusive"). */
+void	 spec_slurm_sbatch(const struct sched_slurm_extra *, char *buf,
+	    size_t len);
 
 #endif

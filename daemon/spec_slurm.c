@@ -5,6 +5,7 @@
  * error names the file and key; the controller judges the rest at submit.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -170,4 +171,38 @@ sp_slurm(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 		return -1;
 	x->cpus_per_gpu = (int)n;
 	return 0;
+}
+
+/* The keys as the sbatch options they stand for, "" if none. */
+void
+spec_slurm_sbatch(const struct sched_slurm_extra *x, char *buf, size_t len)
+{
+	FILE	*f;
+	char	*text = NULL;
+	size_t	 n = 0;
+
+	if ((f = open_memstream(&text, &n)) == NULL)
+		abort();
+	if (x->mem_mb > 0)
+		fprintf(f, " --mem=%lluM", (unsigned long long)x->mem_mb);
+	if (x->mem_per_cpu_mb > 0)
+		fprintf(f, " --mem-per-cpu=%lluM",
+		    (unsigned long long)x->mem_per_cpu_mb);
+	if (x->mem_per_gpu_mb > 0)
+		fprintf(f, " --mem-per-gpu=%lluM",
+		    (unsigned long long)x->mem_per_gpu_mb);
+	if (x->exclusive)
+		fprintf(f, " --exclusive");
+	if (x->reservation != NULL)
+		fprintf(f, " --reservation=%s", x->reservation);
+	if (x->signal > 0)
+		fprintf(f, " --signal=%s%d@%d", x->signal_batch ? "B:" : "",
+		    x->signal, x->signal_time);
+	if (x->gpus_per_task > 0)
+		fprintf(f, " --gpus-per-task=%d", x->gpus_per_task);
+	if (x->cpus_per_gpu > 0)
+		fprintf(f, " --cpus-per-gpu=%d", x->cpus_per_gpu);
+	fclose(f);
+	snprintf(buf, len, "%s", n > 0 ? text + 1 : "");
+	free(text);
 }

@@ -59,7 +59,7 @@ int
 main(void)
 {
 	struct campaign_spec	*s;
-	char			 err[512] = "";
+	char			 err[512] = "", sb[256];
 
 	mem("4096", 4096);
 	mem("\"4096\"", 4096);
@@ -83,6 +83,10 @@ main(void)
 		is_int(s->res.slurm.signal_batch, 1, "B: the batch shell");
 		is_int(s->res.slurm.gpus_per_task, 1, "gpus_per_task");
 		is_int(s->res.slurm.cpus_per_gpu, 2, "cpus_per_gpu");
+		spec_slurm_sbatch(&s->res.slurm, sb, sizeof(sb));
+		is_str(sb, "--mem-per-gpu=8192M --exclusive --reservation=r1 "
+		    "--signal=B:10@120 --gpus-per-task=1 --cpus-per-gpu=2",
+		    "rendered as the sbatch options they stand for");
 	}
 	spec_free(s);
 	s = parse("\"signal\": \"SIGTERM\", \"mem_per_cpu\": 100", err,
@@ -91,6 +95,14 @@ main(void)
 	    s->res.slurm.signal_time == 60 && !s->res.slurm.signal_batch,
 	    "signal SIGTERM: 60 s before the end, as sbatch");
 	ok(s != NULL && s->res.slurm.mem_per_cpu_mb == 100, "mem_per_cpu 100");
+	if (s != NULL) {
+		spec_slurm_sbatch(&s->res.slurm, sb, sizeof(sb));
+		is_str(sb, "--mem-per-cpu=100M --signal=15@60",
+		    "mem_per_cpu and signal as sbatch options");
+		memset(&s->res.slurm, 0, sizeof(s->res.slurm));
+		spec_slurm_sbatch(&s->res.slurm, sb, sizeof(sb));
+		is_str(sb, "", "no keys: no options");
+	}
 	spec_free(s);
 
 	bad("\"mem\": \"4X\"", "c.json: resources.mem: expected a size");
