@@ -59,13 +59,20 @@ void		 engine_cancel(struct engine *);
  * ends cancelled and the campaign goes on.  -1 if it has none running.
  */
 int		 engine_cancel_trial(struct engine *, int number);
+/* A change of budget; 0 (NULL) leaves a cap as it is. */
+struct engine_budget {
+	int		 max_trials;
+	double		 max_node_hours, max_gpu_hours;
+	const char	*max_wall_time;	/* a duration, as in the spec */
+};
 /*
- * Change a running campaign's budget.max_trials, in the ledger's spec too
- * (engine_budget.c).  -1 with err set if it is not running, is a scaling
- * campaign, or n is below the trials already made.
+ * Change a running campaign's budget, in the ledger's spec too
+ * (engine_budget.c).  -1 with err set if it is not running, if a scaling
+ * campaign's max_trials would change, or max_trials is below the trials
+ * already made.
  */
-int		 engine_set_max_trials(struct engine *, int n, char *err,
-		    size_t errlen);
+int		 engine_set_budget(struct engine *, const struct engine_budget *,
+		    char *err, size_t errlen);
 /*
  * Stop without ending the campaign (daemon shutdown): submit nothing more,
  * ignore further events, leave jobs running for the next start to adopt.

@@ -1,7 +1,8 @@
 /*
  * engine_budget.c: a running campaign's budget changed (`hpoctl budget
- * CAMPAIGN --max-trials N`): the spec the ledger keeps and the engine's
- * own change together, so that a restarted daemon resumes with it.
+ * CAMPAIGN --max-trials N --max-node-hours H ...`): the spec the ledger
+ * keeps and the engine's own change together, so that a restarted daemon
+ * resumes with it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,30 +13,68 @@
 #include "engine_int.h"
 #include "log.h"
 
-int
-engine_set_max_trials(struct engine *e, int n, char *err, size_t errlen)
+/* Set key of the spec's budget object to item, in place. */
+static void
+budget_set(cJSON *b, const char *key, cJSON *item)
 {
-	struct campaign_spec	*s = e->spec;
-	cJSON			*root, *b;
-	char			*json, msg[128];
+	if (cJSON_GetObjectItemCaseSensitive(b, key) != NULL)
+		cJSON_ReplaceItemInObjectCaseSensitive(b, key, item);
+	else
+		cJSON_AddItemToObject(b, key, item);
+}
+
+/* Check the change against the campaign; 0, or -1 with err set. */
+static int
+budget_check(const struct engine *e, const struct engine_budget *nb,
+    char *err, size_t errlen)
+{
+	const char	*name = e->spec->name;
 
 	if (e->done || e->cancelled || e->stop_reason != NULL) {
 		snprintf(err, errlen, "campaign '%s' is ending: its budget "
-		    "cannot change", s->name);
+		    "cannot change", name);
 		return -1;
 	}
-	if (s->scaling.nbatch > 0) {
+	if (nb->max_trials > 0 && e->spec->scaling.nbatch > 0) {
 		snprintf(err, errlen, "campaign '%s': a batch-size scaling "
 		    "campaign plans its trials per batch size; its max_trials "
-		    "cannot change", s->name);
+		    "cannot change", name);
 		return -1;
 	}
-	if (n < 1 || n > 1000000 || n < e->ntrials) {
+	if (nb->max_trials > 0 && (nb->max_trials > 1000000 ||
+	    nb->max_trials < e->ntrials)) {
 		snprintf(err, errlen, "campaign '%s': budget.max_trials %d must "
-		    "be from %d (the trials made) to 1000000", s->name, n,
-		    e->ntrials > 1 ? e->ntrials : 1);
+		    "be from %d (the trials made) to 1000000", name,
+		    nb->max_trials, e->ntrials > 1 ? e->ntrials : 1);
 		return -1;
 	}
+	if (nb->max_trials <= 0 && nb->max_node_hours <= 0 &&
+	    nb->max_gpu_hours <= 0 && nb->max_wall_time == NULL) {
+		snprintf(err, errlen, "campaign '%s': no budget to change",
+		    name);
+		return -1;
+	}
+	if (nb->max_wall_time != NULL &&
+	    spec_parse_duration(nb->max_wall_time) <= 0) {
+		snprintf(err, errlen, "budget.max_wall_time: expected a "
+		    "duration as sbatch --time takes it, got '%s'",
+		    nb->max_wall_time);
+		return -1;
+	}
+	return 0;
+}
+
+int
+engine_set_budget(struct engine *e, const struct engine_budget *nb,
+    char *err, size_t errlen)
+{
+	struct campaign_spec	*s = e->spec;
+	cJSON			*root, *b;
+	char			*json, msg[256];
+	int			 n;
+
+	if (budget_check(e, nb, err, errlen) == -1)
+		return -1;
 	if ((root = cJSON_Parse(s->json)) == NULL ||
 	    (b = cJSON_GetObjectItemCaseSensitive(root, "budget")) == NULL) {
 		cJSON_Delete(root);
@@ -43,8 +82,20 @@ engine_set_max_trials(struct engine *e, int n, char *err, size_t errlen)
 		    s->name);
 		return -1;
 	}
-	cJSON_ReplaceItemInObjectCaseSensitive(b, "max_trials",
-	    cJSON_CreateNumber(n));
+	n = nb->max_trials > 0 ? nb->max_trials : s->max_trials;
+	budget_set(b, "max_trials", cJSON_CreateNumber(n));
+	if (nb->max_node_hours > 0)
+		budget_set(b, "max_node_hours",
+		    cJSON_CreateNumber(nb->max_node_hours));
+	if (nb->max_gpu_hours > 0)
+		budget_set(b, "max_gpu_hours",
+		    cJSON_CreateNumber(nb->max_gpu_hours));
+	if (nb->max_wall_time != NULL)
+		budget_set(b, "max_wall_time",
+		    cJSON_CreateString(nb->max_wall_time));
+	json = cJSON_PrintUnformatted(b);
+	snprintf(msg, sizeof(msg), "budget %s", json ? json : "?");
+	cJSON_free(json);
 	json = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	if (json == NULL)
@@ -54,13 +105,18 @@ engine_set_max_trials(struct engine *e, int n, char *err, size_t errlen)
 		cJSON_free(json);
 		return -1;
 	}
-	snprintf(msg, sizeof(msg), "budget.max_trials %d -> %d", s->max_trials,
-	    n);
 	ledger_event(e->env.ledger, e->id, "budget", msg);
 	log_info("campaign '%s': %s", s->name, msg);
 	cJSON_free(s->json);	/* spec.c allocates it with cJSON too */
 	s->json = json;
 	s->max_trials = n;
+	if (nb->max_node_hours > 0)
+		s->max_node_hours = nb->max_node_hours;
+	if (nb->max_gpu_hours > 0)
+		s->max_gpu_hours = nb->max_gpu_hours;
+	if (nb->max_wall_time != NULL)
+		s->max_wall_time = (double)spec_parse_duration(
+		    nb->max_wall_time);
 	engine_kick(e);
 	return 0;
 }

@@ -93,6 +93,9 @@ struct opts {
 	const char	*state;		/* trials --state */
 	const char	*trial;		/* cancel --trial */
 	const char	*max_trials;	/* budget --max-trials */
+	const char	*node_hours;	/* budget --max-node-hours */
+	const char	*gpu_hours;	/* budget --max-gpu-hours */
+	const char	*wall_time;	/* budget --max-wall-time */
 	int		 quiet;
 	int		 table;
 	int		 noheader;	/* trials -h */
@@ -115,6 +118,9 @@ opts_parse(int argc, char **argv, struct opts *o)
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "trial", required_argument, NULL, 'N' },
 		{ "max-trials", required_argument, NULL, 'M' },
+		{ "max-node-hours", required_argument, NULL, 'H' },
+		{ "max-gpu-hours", required_argument, NULL, 'G' },
+		{ "max-wall-time", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	 ch;
@@ -157,6 +163,15 @@ opts_parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'M':
 			o->max_trials = optarg;
+			break;
+		case 'H':
+			o->node_hours = optarg;
+			break;
+		case 'G':
+			o->gpu_hours = optarg;
+			break;
+		case 'W':
+			o->wall_time = optarg;
 			break;
 		case ':':
 			refuse(argv[0], "option '%s' needs a value",
@@ -466,8 +481,9 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		refuse(cmd, "--state, -h and --parsable are options of trials");
 	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
 		refuse(cmd, "--trial is an option of cancel");
-	if (o.max_trials != NULL)
-		refuse(cmd, "--max-trials is an option of budget");
+	if (o.max_trials != NULL || o.node_hours != NULL ||
+	    o.gpu_hours != NULL || o.wall_time != NULL)
+		refuse(cmd, "--max-* are options of budget");
 	if (o.trial != NULL && (*o.trial == '\0' || strlen(o.trial) > 9 ||
 	    strspn(o.trial, "0123456789") != strlen(o.trial)))
 		refuse(cmd, "--trial: expected a trial number, got '%s'",
@@ -500,32 +516,62 @@ cmd_read(int argc, char **argv, struct config *cfg)
 	return cmd_daemon(cfg->socket, req, o.output);
 }
 
-/* `hpoctl budget`: change a running campaign's max_trials. */
+/* A positive number option of budget, or refuse it. */
+static double
+budget_number(const char *opt, const char *v, double max)
+{
+	char	*end;
+	double	 n;
+
+	n = strtod(v, &end);
+	if (*v == '\0' || *end != '\0' || !(n > 0) || n > max)
+		refuse("budget", "%s: expected a positive number up to %g, got "
+		    "'%s'", opt, max, v);
+	return n;
+}
+
+/* `hpoctl budget`: change a running campaign's budget. */
 static int
 cmd_budget(int argc, char **argv, struct config *cfg)
 {
 	struct opts	 o = { 0 };
 	cJSON		*req;
-	char		*end;
-	long		 n;
+	double		 n;
 	int		 i;
 
 	i = opts_parse(argc, argv, &o);
 	operands_check(argc, argv, i, 1, 1, "campaign");
-	if (o.max_trials == NULL)
-		refuse("budget", "--max-trials missing");
-	n = strtol(o.max_trials, &end, 10);
-	if (*o.max_trials == '\0' || *end != '\0' || n < 1 || n > 1000000)
-		refuse("budget", "--max-trials: expected 1 to 1000000, got '%s'",
-		    o.max_trials);
+	if (o.max_trials == NULL && o.node_hours == NULL &&
+	    o.gpu_hours == NULL && o.wall_time == NULL)
+		refuse("budget", "--max-trials, --max-node-hours, "
+		    "--max-gpu-hours or --max-wall-time missing");
 	if (o.ledger != NULL || o.format != NULL || o.output != NULL ||
 	    o.state != NULL || o.trial != NULL || o.table || o.quiet ||
 	    o.noheader || o.parsable || o.run_dir != NULL)
-		refuse("budget", "takes --max-trials only");
+		refuse("budget", "takes --max-trials, --max-node-hours, "
+		    "--max-gpu-hours and --max-wall-time only");
 	req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "cmd", "budget");
 	cJSON_AddStringToObject(req, "campaign", argv[i]);
-	cJSON_AddNumberToObject(req, "max_trials", (double)n);
+	if (o.max_trials != NULL) {
+		n = budget_number("--max-trials", o.max_trials, 1000000);
+		if (n != (int)n)
+			refuse("budget", "--max-trials: expected an integer, "
+			    "got '%s'", o.max_trials);
+		cJSON_AddNumberToObject(req, "max_trials", n);
+	}
+	if (o.node_hours != NULL)
+		cJSON_AddNumberToObject(req, "max_node_hours",
+		    budget_number("--max-node-hours", o.node_hours, 1e9));
+	if (o.gpu_hours != NULL)
+		cJSON_AddNumberToObject(req, "max_gpu_hours",
+		    budget_number("--max-gpu-hours", o.gpu_hours, 1e9));
+	if (o.wall_time != NULL) {
+		if (spec_parse_duration(o.wall_time) <= 0)
+			refuse("budget", "--max-wall-time: expected a duration "
+			    "as sbatch --time takes it, got '%s'", o.wall_time);
+		cJSON_AddStringToObject(req, "max_wall_time", o.wall_time);
+	}
 	return cmd_daemon(cfg->socket, req, NULL);
 }
 
@@ -565,7 +611,9 @@ static const struct subcmd subcmds[] = {
 	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "
 	    "[--ledger file] campaign" },
 	{ "cancel", cmd_read, "hpoctl cancel [--trial n] campaign" },
-	{ "budget", cmd_budget, "hpoctl budget --max-trials n campaign" },
+	{ "budget", cmd_budget, "hpoctl budget [--max-trials n] "
+	    "[--max-node-hours h] [--max-gpu-hours h]\n"
+	    "           [--max-wall-time duration] campaign" },
 	{ "ping", cmd_read, "hpoctl ping" },
 	{ "mllog", cmd_mllog, "hpoctl mllog [--json] [--metric key] "
 	    "[--target value]\n"

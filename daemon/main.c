@@ -188,32 +188,45 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "name", engine_name(e));
 }
 
-/* Change a running campaign's budget (request.max_trials). */
+/* Change a running campaign's budget (request.max_trials, ...). */
 static void
 hpod_budget(struct hpod *d, const char *campaign, const cJSON *req,
     cJSON *reply)
 {
-	const cJSON	*n = cJSON_GetObjectItem(req, "max_trials");
-	struct engine	*e;
-	char		 err[512];
+	const cJSON		*n = cJSON_GetObjectItem(req, "max_trials");
+	const cJSON		*nh = cJSON_GetObjectItem(req, "max_node_hours");
+	const cJSON		*gh = cJSON_GetObjectItem(req, "max_gpu_hours");
+	const cJSON		*wt = cJSON_GetObjectItem(req, "max_wall_time");
+	struct engine_budget	 nb;
+	struct engine		*e;
+	char			 err[512];
 
-	if (!cJSON_IsNumber(n) || n->valuedouble != (int)n->valuedouble) {
-		reply_error(reply, "request.max_trials: expected an integer");
+	memset(&nb, 0, sizeof(nb));
+	if ((n != NULL && (!cJSON_IsNumber(n) || n->valuedouble < 1 ||
+	    n->valuedouble != (int)n->valuedouble)) ||
+	    (nh != NULL && (!cJSON_IsNumber(nh) || nh->valuedouble <= 0)) ||
+	    (gh != NULL && (!cJSON_IsNumber(gh) || gh->valuedouble <= 0)) ||
+	    (wt != NULL && !cJSON_IsString(wt))) {
+		reply_error(reply, "request: max_trials (a positive integer), "
+		    "max_node_hours, max_gpu_hours (positive numbers), "
+		    "max_wall_time (a duration string)");
 		return;
 	}
+	nb.max_trials = n ? (int)n->valuedouble : 0;
+	nb.max_node_hours = nh ? nh->valuedouble : 0;
+	nb.max_gpu_hours = gh ? gh->valuedouble : 0;
+	nb.max_wall_time = wt ? wt->valuestring : NULL;
 	if ((e = hpod_find(d, campaign)) == NULL) {
 		snprintf(err, sizeof(err), "no running campaign '%s'", campaign);
 		reply_error(reply, err);
 		return;
 	}
-	if (engine_set_max_trials(e, (int)n->valuedouble, err,
-	    sizeof(err)) == -1) {
+	if (engine_set_budget(e, &nb, err, sizeof(err)) == -1) {
 		reply_error(reply, err);
 		return;
 	}
-	snprintf(err, sizeof(err), "campaign '%s' (id %lld): budget.max_trials "
-	    "%d\n", engine_name(e), (long long)engine_id(e),
-	    (int)n->valuedouble);
+	snprintf(err, sizeof(err), "campaign '%s' (id %lld): budget changed\n",
+	    engine_name(e), (long long)engine_id(e));
 	reply_output(reply, err);
 }
 

@@ -86,7 +86,7 @@ _hpoctl()
 		COMPREPLY=($(compgen -W "eval_error eval_accuracy" -- "$cur"))
 		return
 		;;
-	--target|--trial|--max-trials)
+	--target|--trial|--max-trials|--max-node-hours|--max-gpu-hours|--max-wall-time)
 		return
 		;;
 	--state|-t)
@@ -142,7 +142,8 @@ _hpoctl()
 		;;
 	cancel|budget)
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--trial --max-trials --help" \
+			COMPREPLY=($(compgen -W "--trial --max-trials --max-node-hours
+			    --max-gpu-hours --max-wall-time --help" \
 			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))

@@ -1,7 +1,8 @@
 #!/bin/sh
-# hpoctl budget CAMPAIGN --max-trials N: a running campaign's budget grows
-# (or shrinks, not below the trials made), in the ledger's spec too, so a
-# restarted daemon keeps it; anything else is refused, saying why.
+# hpoctl budget CAMPAIGN --max-trials N --max-node-hours H ...: a running
+# campaign's budget grows (or shrinks, max_trials not below the trials
+# made), in the ledger's spec too, so a restarted daemon keeps it; anything
+# else is refused, saying why.
 . "$(dirname "$0")/lib.subr"
 
 start_daemon
@@ -15,13 +16,22 @@ done
 rc=0
 "$HPOCTL" budget bg --max-trials 2 >"$T/out.txt" 2>&1 || rc=$?
 is "budget --max-trials 2 is accepted" "$rc" 0
-check "and says so" grep -q "budget.max_trials 2" "$T/out.txt"
+check "and says so" grep -q "campaign 'bg' (id 1): budget changed" "$T/out.txt"
 is "status shows max_trials 2" \
     "$("$HPOCTL" status --format json bg | jq .max_trials)" 2
 is "the ledger's spec has it" \
     "$(sql "select json_extract(spec_json, '\$.budget.max_trials') || ' ' || max_trials from campaigns")" "2 2"
 check "the event log says so" test \
-    "$(sql "select count(*) from events where kind = 'budget' and message = 'budget.max_trials 1 -> 2'")" = 1
+    "$(sql "select count(*) from events where kind = 'budget' and message like 'budget {%\"max_trials\":2%'")" = 1
+check "budget --max-node-hours 5 --max-wall-time 2:00:00" \
+    "$HPOCTL" budget --max-node-hours 5 --max-wall-time 2:00:00 bg
+is "the ledger's spec has both" \
+    "$(sql "select json_extract(spec_json, '\$.budget.max_node_hours') || ' ' || json_extract(spec_json, '\$.budget.max_wall_time') || ' ' || json_extract(spec_json, '\$.budget.max_trials') from campaigns")" \
+    "5 2:00:00 2"
+rc=0
+"$HPOCTL" budget --max-wall-time 1-2-3 bg 2>"$T/err.txt" || rc=$?
+is "a bad duration: bad usage" "$rc" 64
+check "saying so" grep -q "max-wall-time: expected a duration" "$T/err.txt"
 
 # Trial 0 ends: the campaign goes on with a second trial, not to its end.
 check "cancel trial 0" "$HPOCTL" cancel --trial 0 bg
@@ -40,7 +50,7 @@ check "saying why" grep -q "budget.max_trials 1 must be from 2" "$T/err.txt"
 rc=0
 "$HPOCTL" budget bg 2>"$T/err.txt" || rc=$?
 is "no --max-trials: bad usage" "$rc" 64
-check "saying what is missing" grep -q -- "--max-trials missing" "$T/err.txt"
+check "saying what is missing" grep -q -- "--max-trials, --max-node-hours, --max-gpu-hours or --max-wall-time missing" "$T/err.txt"
 rc=0
 "$HPOCTL" budget nosuch --max-trials 3 2>"$T/err.txt" || rc=$?
 is "no such running campaign: refused" "$rc" 1
