@@ -59,6 +59,14 @@ void		 engine_cancel(struct engine *);
  * ends cancelled and the campaign goes on.  -1 if it has none running.
  */
 int		 engine_cancel_trial(struct engine *, int number);
+/*
+ * A control request for a running campaign (engine_request.c): "budget"
+ * (engine_set_budget) or "cancel" with "trial" (engine_cancel_trial).
+ * 0 with msg the reply's output, or -1 with msg the error.
+ */
+struct cJSON;
+int		 engine_request(struct engine *, const struct cJSON *req,
+		    char *msg, size_t len);
 /* A change of budget; 0 (NULL) leaves a cap as it is. */
 struct engine_budget {
 	int		 max_trials;

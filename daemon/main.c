@@ -188,69 +188,22 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "name", engine_name(e));
 }
 
-/* Change a running campaign's budget (request.max_trials, ...). */
+/* budget and cancel --trial: a running campaign's request to its engine. */
 static void
-hpod_budget(struct hpod *d, const char *campaign, const cJSON *req,
+hpod_engine_request(struct hpod *d, const char *campaign, const cJSON *req,
     cJSON *reply)
 {
-	const cJSON		*n = cJSON_GetObjectItem(req, "max_trials");
-	const cJSON		*nh = cJSON_GetObjectItem(req, "max_node_hours");
-	const cJSON		*gh = cJSON_GetObjectItem(req, "max_gpu_hours");
-	const cJSON		*wt = cJSON_GetObjectItem(req, "max_wall_time");
-	struct engine_budget	 nb;
-	struct engine		*e;
-	char			 err[512];
+	struct engine	*e;
+	char		 msg[512];
 
-	memset(&nb, 0, sizeof(nb));
-	if ((n != NULL && (!cJSON_IsNumber(n) || n->valuedouble < 1 ||
-	    n->valuedouble != (int)n->valuedouble)) ||
-	    (nh != NULL && (!cJSON_IsNumber(nh) || nh->valuedouble <= 0)) ||
-	    (gh != NULL && (!cJSON_IsNumber(gh) || gh->valuedouble <= 0)) ||
-	    (wt != NULL && !cJSON_IsString(wt))) {
-		reply_error(reply, "request: max_trials (a positive integer), "
-		    "max_node_hours, max_gpu_hours (positive numbers), "
-		    "max_wall_time (a duration string)");
-		return;
-	}
-	nb.max_trials = n ? (int)n->valuedouble : 0;
-	nb.max_node_hours = nh ? nh->valuedouble : 0;
-	nb.max_gpu_hours = gh ? gh->valuedouble : 0;
-	nb.max_wall_time = wt ? wt->valuestring : NULL;
 	if ((e = hpod_find(d, campaign)) == NULL) {
-		snprintf(err, sizeof(err), "no running campaign '%s'", campaign);
-		reply_error(reply, err);
-		return;
-	}
-	if (engine_set_budget(e, &nb, err, sizeof(err)) == -1) {
-		reply_error(reply, err);
-		return;
-	}
-	snprintf(err, sizeof(err), "campaign '%s' (id %lld): budget changed\n",
-	    engine_name(e), (long long)engine_id(e));
-	reply_output(reply, err);
-}
-
-/* Cancel one trial of a running campaign (request.trial). */
-static void
-hpod_cancel_trial(struct engine *e, const cJSON *t, cJSON *reply)
-{
-	char	 msg[256];
-
-	if (!cJSON_IsNumber(t) || t->valuedouble < 0 ||
-	    t->valuedouble != (int)t->valuedouble) {
-		reply_error(reply, "request.trial: expected a trial number");
-		return;
-	}
-	if (engine_cancel_trial(e, (int)t->valuedouble) == -1) {
-		snprintf(msg, sizeof(msg), "campaign '%s': trial %d is not "
-		    "running", engine_name(e), (int)t->valuedouble);
+		snprintf(msg, sizeof(msg), "no running campaign '%s'",
+		    campaign);
 		reply_error(reply, msg);
-		return;
-	}
-	snprintf(msg, sizeof(msg), "campaign '%s' (id %lld): cancelling trial "
-	    "%d\n", engine_name(e), (long long)engine_id(e),
-	    (int)t->valuedouble);
-	reply_output(reply, msg);
+	} else if (engine_request(e, req, msg, sizeof(msg)) == -1)
+		reply_error(reply, msg);
+	else
+		reply_output(reply, msg);
 }
 
 /* Answer one control request. */
@@ -296,8 +249,9 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		reply_error(reply, "request.campaign: required");
 		return;
 	}
-	if (strcmp(cmd, "budget") == 0) {
-		hpod_budget(d, campaign, req, reply);
+	if (strcmp(cmd, "budget") == 0 || (strcmp(cmd, "cancel") == 0 &&
+	    cJSON_GetObjectItem(req, "trial") != NULL)) {
+		hpod_engine_request(d, campaign, req, reply);
 		return;
 	}
 	if (strcmp(cmd, "cancel") == 0) {
@@ -305,11 +259,6 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 			snprintf(err, sizeof(err), "no running campaign '%s'",
 			    campaign);
 			reply_error(reply, err);
-			return;
-		}
-		if (cJSON_GetObjectItem(req, "trial") != NULL) {
-			hpod_cancel_trial(e, cJSON_GetObjectItem(req, "trial"),
-			    reply);
 			return;
 		}
 		snprintf(err, sizeof(err), "campaign '%s' (id %lld): "
