@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Slurm keys beyond the shape (mem, mem_per_gpu, exclusive, reservation,
 # signal, gpus_per_task, cpus_per_gpu) reach the job as sbatch would set
-# them (scontrol show job); one the controller refuses fails the attempt
+# them (scontrol show job; signal by the signal it delivers); one the
+# controller refuses fails the attempt
 # with the controller's own message; SBATCH_RESERVATION is honoured.
 . "$(dirname "$0")/lib.subr"
 
@@ -52,6 +53,28 @@ check "it finishes" wait_campaign memgpu 60
 show memgpu >"$T/memgpu.job"
 check "scontrol show job: MemPerTres=gres:gpu:100" \
     grep -q " MemPerTres=gres:gpu:100 " "$T/memgpu.job"
+
+# signal: Slurm sends USR1 to the batch shell (hpo-trial) 110 s before a
+# 2-minute limit; hpo-trial forwards it, and sleep dies of it.
+cat >"$T/sig.json" <<JSON
+{
+  "name": "sig",
+  "workload": "sleep",
+  "objective": {"metric": "eval_error", "goal": "min"},
+  "space": {"seconds": {"type": "choice", "values": [300]}},
+  "search": {"algorithm": "random", "seed": 1},
+  "budget": {"max_trials": 1, "max_parallel": 1},
+  "retry": {"limit": 0},
+  "backend": "slurm",
+  "resources": {"nodes": 1, "cpus_per_task": 1, "time_limit": "2",
+      "signal": "B:USR1@110"}
+}
+JSON
+check "submit signal B:USR1@110" "$HPOCTL" submit "$T/sig.json"
+check "it ends before its time limit" wait_campaign sig 110
+is "the workload died of SIGUSR1, forwarded by hpo-trial" \
+    "$(sql "select a.signal from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'sig'")" \
+    "$(/bin/kill -l USR1)"
 
 # More memory than a node has: the controller says no, in its own words.
 keys_campaign toobig '"mem": "64G"'
