@@ -3,26 +3,45 @@
 #   make              build hpod, hpoctl, hpo-trial and the proxy trainers
 #   make demo         install what is missing, build, run a demo campaign
 #   make check        install what is missing, build, run every test
-#   make install      PREFIX=/usr/local DESTDIR=
+#   make install      PREFIX=/usr/local DESTDIR= (PREFIX=/usr: config in /etc)
 #   make SANITIZE=address,undefined   build with sanitizers
+#   make SLURM=no     build without libslurm: local and replay backends only
+#   make dist         hpod-VERSION.tar.gz of the committed tree
+#   make deb          the Debian package (dpkg-buildpackage -us -uc)
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/hpod
 DATADIR	?= $(PREFIX)/share/hpod
 MANDIR	?= $(PREFIX)/share/man
-SYSCONFDIR ?= $(PREFIX)/etc
+# The FHS puts /usr's configuration in /etc, not /usr/etc.
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+VERSION	:= $(shell sed -n 's/^\#define HPOD_VERSION[^"]*"\(.*\)"/\1/p' \
+	daemon/version.h)
 
 BUILD	?= build
 CC	?= cc
 CFLAGS	?= -O2 -g
 SANITIZE ?=
 
+# pkg-config runs when this file is parsed: on a fresh machine that is
+# before `make deps` installed it, so the targets that install (demo, check,
+# bench*) build in a second make, which parses this file again afterwards.
+PKG_CONFIG ?= pkg-config
 PKGS	:= libuv sqlite3 libcjson
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-# libslurm 22.05 ships no pkg-config file.
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ifeq ($(PKG_LIBS),)
+PKG_MISSING := 1
+endif
+# libslurm 22.05 ships no pkg-config file.  SLURM=no builds without it.
+SLURM	?= yes
+ifeq ($(SLURM),no)
+SLURM_LIBS :=
+else
 SLURM_LIBS ?= -lslurm
+endif
 
 XCFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
@@ -30,6 +49,9 @@ XCFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-iquote workloads -iquote daemon \
 	-DHPOD_LIBEXECDIR='"$(LIBEXECDIR)"' -DHPOD_DATADIR='"$(DATADIR)"' \
 	-DHPOD_SYSCONFDIR='"$(SYSCONFDIR)"' $(PKG_CFLAGS)
+ifeq ($(SLURM),no)
+XCFLAGS	+= -DHPOD_NO_SLURM
+endif
 ifneq ($(SANITIZE),)
 XCFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 XLDFLAGS += -fsanitize=$(SANITIZE)
@@ -40,22 +62,45 @@ LIBS	:= $(PKG_LIBS) -lm
 MAINS	:= daemon/main.c daemon/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c scheduler/*.c \
 	search/*.c workloads/*.c ledger/*.c))
+ifeq ($(SLURM),no)
+MODSRC	:= $(filter-out scheduler/slurm%.c,$(MODSRC))
+else
+MODSRC	:= $(filter-out scheduler/noslurm.c,$(MODSRC))
+endif
 MODOBJ	:= $(MODSRC:%.c=$(BUILD)/%.o)
 PROXIES	:= $(patsubst workloads/proxies/%.c,%,$(wildcard workloads/proxies/*.c))
 PROGS	:= $(BUILD)/hpod $(BUILD)/hpoctl $(BUILD)/hpo-trial \
 	$(PROXIES:%=$(BUILD)/%)
 UNITSRC	:= $(wildcard tests/unit/test_*.c)
+ifeq ($(SLURM),no)
+UNITSRC	:= $(filter-out tests/unit/test_slurm%.c,$(UNITSRC))
+endif
 UNITS	:= $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Timing programs of make bench.
 BENCHES	:= $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 MANS	:= $(wildcard man/*.[1-8])
 
-all: $(PROGS)
+all: pkgcheck $(PROGS)
+
+# Say what is missing instead of hundreds of undefined references.
+pkgcheck:
+	@if [ -n "$(PKG_MISSING)" ]; then \
+	  echo "make: '$(PKG_CONFIG) --libs $(PKGS)' found nothing:" \
+	    "run 'make deps' (as root) first" >&2; exit 1; fi
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(XCFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(XCFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The installed paths are compiled in: `make install PREFIX=/usr` after a
+# plain `make` recompiles what uses them.
+PATHS	:= $(LIBEXECDIR) $(DATADIR) $(SYSCONFDIR)
+$(BUILD)/paths.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PATHS)' | cmp -s - $@ || echo '$(PATHS)' >$@
+$(BUILD)/daemon/paths.o $(BUILD)/daemon/run.o: $(BUILD)/paths.stamp
+FORCE:
 
 $(BUILD)/libhpod.a: $(MODOBJ)
 	@rm -f $@
@@ -77,13 +122,17 @@ $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 
-# Debian packages needed to build and test; installed if missing (as root).
+# Debian packages: DEB_BUILD builds and runs the demo; DEB_CHECK adds what
+# the tests need (slurm-wlm and munge only start the throwaway cluster of
+# tests/slurm/, chromium renders the HTML report's test, python3-optuna
+# and python3-pandas read the Optuna export and the ledger).
 DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
 	libcjson-dev libslurm-dev
-# slurm-wlm and munge only start the throwaway cluster of tests/slurm/.
-DEB_TEST  := clang perl sqlite3 jq mandoc procps slurm-wlm munge chromium
+DEB_CHECK := clang perl sqlite3 jq mandoc procps slurm-wlm munge chromium \
+	python3 python3-optuna python3-pandas
+DEB_PKGS  ?= $(DEB_BUILD) $(DEB_CHECK)
 deps:
-	@missing=; for p in $(DEB_BUILD) $(DEB_TEST); do \
+	@missing=; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
 	    || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all packages present"; \
@@ -92,6 +141,8 @@ deps:
 	else echo "deps: installing$$missing"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -q --no-install-recommends $$missing; fi
+deps-build:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_BUILD)"
 
 units: $(UNITS)
 
@@ -112,7 +163,8 @@ check: deps
 # The crash test (tests/t/crash.sh) at length: more trials, more kills.
 SOAK_TRIALS ?= 300
 SOAK_KILLS ?= 150
-soak: deps all
+soak: deps
+	$(MAKE) all
 	HPOD_BUILD=$(CURDIR)/$(BUILD) HPOD_CRASH_TRIALS=$(SOAK_TRIALS) \
 	  HPOD_CRASH_KILLS=$(SOAK_KILLS) HPOD_CRASH_EPOCHS=6 HPOD_CRASH_FG_TRIALS=60 \
 	  HPOD_CRASH_FG_KILLS=30 prove -v -e '' tests/t/crash.sh
@@ -133,15 +185,18 @@ fuzz-build:
 fuzz: fuzz-build
 	tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_TIME) $(FUZZ)
 
-demo: deps all
+demo: deps-build
+	$(MAKE) all
 	tests/demo.sh $(BUILD)
 
-bench: deps all $(BENCHES)
+bench: deps $(BENCHES)
+	$(MAKE) all
 	tests/bench/bench.sh $(BUILD)
 
 # Search methods against each other and Optuna on the replay table
 # (Debian's python3-optuna, run by /usr/bin/python3, installed if missing).
-bench-search: deps all
+bench-search: deps
+	$(MAKE) all
 	@dpkg-query -W -f='$${Status}' python3-optuna 2>/dev/null | \
 	  grep -q 'ok installed' || { [ "$$(id -u)" = 0 ] && \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get \
@@ -150,10 +205,12 @@ bench-search: deps all
 	tests/bench/bench-search.sh $(BUILD)
 
 # The Slurm backend's submission rate on the test cluster (as root).
-bench-slurm: deps all
+bench-slurm: deps
+	$(MAKE) all
 	tests/bench/slurm-submit.sh $(BUILD)
 
-bench-proxy: deps all
+bench-proxy: deps
+	$(MAKE) all
 	tests/bench/proxy-table.sh $(BUILD) minicosmo
 	tests/bench/proxy-table.sh $(BUILD) minicam
 
@@ -167,21 +224,41 @@ install: all
 	  $(DESTDIR)$(LIBEXECDIR)
 	install -m 644 workloads/*.json $(DESTDIR)$(DATADIR)/workloads
 	install -m 644 etc/campaigns/*.json $(DESTDIR)$(DATADIR)/campaigns
-	install -m 644 etc/hpod.conf $(DESTDIR)$(SYSCONFDIR)/hpod/hpod.conf.example
+	install -m 644 etc/hpod.conf $(DESTDIR)$(SYSCONFDIR)/hpod/hpod.conf
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user \
+	install -d $(DESTDIR)$(SYSTEMDUSERDIR) \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 644 etc/systemd/hpod.service \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/user/hpod.service
+	sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
+	    -e 's|/usr/local/etc/|$(SYSCONFDIR)/|g' etc/systemd/hpod.service \
+	  >$(DESTDIR)$(SYSTEMDUSERDIR)/hpod.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUSERDIR)/hpod.service
 	install -m 644 etc/completion/hpoctl.bash \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/hpoctl
+
+# The committed tree as hpod-VERSION.tar.gz (what etc/spack/package.py
+# and debian/ build from).
+DISTDIR	?= .
+dist:
+	git archive --format=tar.gz --prefix=hpod-$(VERSION)/ \
+	  -o $(DISTDIR)/hpod-$(VERSION).tar.gz HEAD
+	@echo "dist: $(DISTDIR)/hpod-$(VERSION).tar.gz"
+
+# The Debian package, built from the dist tarball in $(BUILD)/deb-src (so
+# that nothing lands beside the source tree); the .deb is left in $(BUILD).
+deb:
+	rm -rf $(BUILD)/deb-src && mkdir -p $(BUILD)/deb-src
+	$(MAKE) --no-print-directory DISTDIR=$(CURDIR)/$(BUILD)/deb-src dist
+	tar xzf $(BUILD)/deb-src/hpod-$(VERSION).tar.gz -C $(BUILD)/deb-src
+	cd $(BUILD)/deb-src/hpod-$(VERSION) && dpkg-buildpackage -us -uc -b
+	cp $(BUILD)/deb-src/hpod_$(VERSION)_*.deb $(BUILD)/
+	@echo "deb: $$(ls $(BUILD)/hpod_$(VERSION)_*.deb)"
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps units check soak demo bench bench-slurm bench-proxy bench-search fuzz \
+.PHONY: FORCE all pkgcheck deps deps-build units dist deb check soak demo bench bench-slurm bench-proxy bench-search fuzz \
 	fuzz-build \
 	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -249,6 +249,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	job.account = res.account;
 	job.qos = res.qos;
 	job.constraint = res.constraint;
+	job.extra = res.slurm;
 	job.cb = engine_event;
 	job.arg = a;
 	testpause_at("after-record");

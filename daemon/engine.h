@@ -57,6 +57,33 @@ int		 engine_resume(struct engine *, int64_t campaign_id, char *err,
 /* Cancel every running attempt and end the campaign as cancelled. */
 void		 engine_cancel(struct engine *);
 /*
+ * Cancel the running attempt of trial number (engine_trial.c); the trial
+ * ends cancelled and the campaign goes on.  -1 if it has none running.
+ */
+int		 engine_cancel_trial(struct engine *, int number);
+/*
+ * A control request for a running campaign (engine_request.c): "budget"
+ * (engine_set_budget) or "cancel" with "trial" (engine_cancel_trial).
+ * 0 with msg the reply's output, or -1 with msg the error.
+ */
+struct cJSON;
+int		 engine_request(struct engine *, const struct cJSON *req,
+		    char *msg, size_t len);
+/* A change of budget; 0 (NULL) leaves a cap as it is. */
+struct engine_budget {
+	int		 max_trials;
+	double		 max_node_hours, max_gpu_hours;
+	const char	*max_wall_time;	/* a duration, as in the spec */
+};
+/*
+ * Change a running campaign's budget, in the ledger's spec too
+ * (engine_budget.c).  -1 with err set if it is not running, if a scaling
+ * campaign's max_trials would change, or max_trials is below the trials
+ * already made.
+ */
+int		 engine_set_budget(struct engine *, const struct engine_budget *,
+		    char *err, size_t errlen);
+/*
  * Stop without ending the campaign (daemon shutdown): submit nothing more,
  * ignore further events, leave jobs running for the next start to adopt.
  */

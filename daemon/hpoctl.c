@@ -2,6 +2,7 @@
  * hpoctl.c: the hpod client, and the foreground engine (`hpoctl run`).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <uv.h>
 
+#include "cli.h"
 #include "client.h"
 #include "config.h"
 #include "engine.h"
@@ -24,6 +26,7 @@
 #include "resume.h"
 #include "run.h"
 #include "spec.h"
+#include "trials_opts.h"
 #include "watch.h"
 
 /* The foreground engine's state. */
@@ -36,37 +39,52 @@ struct fg {
 	int		 interrupts;
 };
 
+/* The subcommands, with the usage line each prints for --help. */
+struct subcmd {
+	const char	*name;
+	int		(*fn)(int, char **, struct config *);
+	const char	*usage;
+};
+static const struct subcmd *subcmd_find(const char *);
+
+/* Print every subcommand's usage on f. */
+static void
+usage_print(FILE *f);
+
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr,
-	    "usage: hpoctl [-f config] [-s socket] command [argument ...]\n"
-	    "       hpoctl run [-q] [--ledger file] [--run-dir dir] "
-	    "[--format fmt] spec\n"
-	    "       hpoctl resume [-q] [--ledger file] [--run-dir dir] "
-	    "[--format fmt] campaign\n"
-	    "       hpoctl check spec ...\n"
-	    "       hpoctl render [--trial n] [--format fmt] [--run-dir dir] "
-	    "spec\n"
-	    "       hpoctl submit spec\n"
-	    "       hpoctl status [--ledger file] [--format fmt] [campaign]\n"
-	    "       hpoctl trials [--ledger file] [--format fmt] campaign\n"
-	    "       hpoctl report [--ledger file] [--format fmt] [-o file] "
-	    "[--table] campaign\n"
-	    "       hpoctl watch [--interval seconds] [--ledger file] campaign\n"
-	    "       hpoctl export --format optuna [--ledger file] "
-	    "[--study name] -o file\n"
-	    "           campaign\n"
-	    "       hpoctl cancel [--ledger file] campaign\n"
-	    "       hpoctl ping\n"
-	    "       hpoctl mllog [--json] [--metric key] [--target value]\n"
-	    "           [--maximize | --minimize] file ...\n"
-	    "       hpoctl mllog --summary [--json] [--metric key] "
-	    "[--target value]\n"
-	    "           [--maximize | --minimize] dir ...\n"
-	    "       hpoctl rcp-check [--json] [--full] [--runs n] rcp-file "
-	    "set ...\n");
-	exit(64);
+	usage_print(stderr);
+	exit(CLI_EX_USAGE);
+}
+
+/* Refuse the command line of subcommand cmd, saying why; exit 64. */
+static void __attribute__((format(printf, 2, 3), noreturn))
+refuse(const char *cmd, const char *fmt, ...)
+{
+	const struct subcmd	*c = subcmd_find(cmd);
+	char			 why[512], prog[64];
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(prog, sizeof(prog), "hpoctl %s", cmd);
+	cli_refuse(prog, c != NULL ? c->usage : "hpoctl --help", "%s", why);
+}
+
+/* Refuse unless argc - i operands, from min to max (-1: any), remain. */
+static void
+operands_check(int argc, char **argv, int i, int min, int max,
+    const char *what)
+{
+	int	 n = argc - i;
+
+	if (n < min)
+		refuse(argv[0], "%s missing", what);
+	if (max >= 0 && n > max)
+		refuse(argv[0], "unexpected argument '%s' (after %s)",
+		    argv[i + max], what);
 }
 
 /* Options shared by the commands. */
@@ -75,8 +93,16 @@ struct opts {
 	const char	*run_dir;
 	const char	*format;
 	const char	*output;
+	const char	*state;		/* trials --state */
+	const char	*trial;		/* cancel --trial */
+	const char	*max_trials;	/* budget --max-trials */
+	const char	*node_hours;	/* budget --max-node-hours */
+	const char	*gpu_hours;	/* budget --max-gpu-hours */
+	const char	*wall_time;	/* budget --max-wall-time */
 	int		 quiet;
 	int		 table;
+	int		 noheader;	/* trials -h */
+	int		 parsable;	/* trials --parsable */
 };
 
 /* Parse a command's options; return the index of its first operand. */
@@ -90,12 +116,21 @@ opts_parse(int argc, char **argv, struct opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "table", no_argument, NULL, 'T' },
+		{ "state", required_argument, NULL, 'S' },
+		{ "noheader", no_argument, NULL, 'h' },
+		{ "parsable", no_argument, NULL, 'P' },
+		{ "trial", required_argument, NULL, 'N' },
+		{ "max-trials", required_argument, NULL, 'M' },
+		{ "max-node-hours", required_argument, NULL, 'H' },
+		{ "max-gpu-hours", required_argument, NULL, 'G' },
+		{ "max-wall-time", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	 ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+l:r:F:qo:", longopts, NULL)) !=
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	opterr = 0;	/* refuse() says what is wrong, naming the command */
+	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:h", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'l':
@@ -116,8 +151,39 @@ opts_parse(int argc, char **argv, struct opts *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case 'S':
+		case 't':	/* squeue's -t */
+			o->state = optarg;
+			break;
+		case 'h':
+			o->noheader = 1;
+			break;
+		case 'P':
+			o->parsable = 1;
+			break;
+		case 'N':
+			o->trial = optarg;
+			break;
+		case 'M':
+			o->max_trials = optarg;
+			break;
+		case 'H':
+			o->node_hours = optarg;
+			break;
+		case 'G':
+			o->gpu_hours = optarg;
+			break;
+		case 'W':
+			o->wall_time = optarg;
+			break;
+		case ':':
+			refuse(argv[0], "option '%s' needs a value",
+			    argv[optind - 1]);
 		default:
-			usage();
+			if (optopt != 0)
+				refuse(argv[0], "unknown option '-%c'", optopt);
+			refuse(argv[0], "unknown option '%s'",
+			    argv[optind - 1]);
 		}
 	}
 	return optind;
@@ -125,15 +191,14 @@ opts_parse(int argc, char **argv, struct opts *o)
 
 /* `hpoctl check`: validate specs (and their workloads) only. */
 static int
-cmd_check(int argc, char **argv, const struct config *cfg)
+cmd_check(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	struct workload		*w;
 	char			 err[1024];
 	int			 i, rc = 0;
 
-	if (argc < 2)
-		usage();
+	operands_check(argc, argv, 1, 1, -1, "spec");
 	for (i = 1; i < argc; i++) {
 		if ((s = spec_load(argv[i], err, sizeof(err))) == NULL ||
 		    (w = run_bind(s, cfg, err, sizeof(err))) == NULL) {
@@ -219,10 +284,13 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	int64_t			 cid = 0;
 
 	i = opts_parse(argc, argv, &o);
-	if (argc - i != 1)
-		usage();
+	operands_check(argc, argv, i, 1, 1, back ? "campaign" : "spec");
 	if (o.format != NULL && report_format_parse(o.format, &fmt) == -1)
-		usage();
+		refuse(argv[0], "--format: expected text, json or csv, got "
+		    "'%s'", o.format);
+	if (cancel && (o.trial != NULL || o.run_dir != NULL))
+		refuse(argv[0], "--ledger cancels a whole campaign that no "
+		    "daemon runs; --trial and --run-dir go with the daemon");
 	if (o.ledger != NULL) {
 		free(cfg->ledger);
 		cfg->ledger = strdup(o.ledger);
@@ -336,10 +404,10 @@ cmd_output(const char *path, const char *text)
 	return 0;
 }
 
-/* status/trials/report straight from a ledger file. */
+/* status/trials/report straight from a ledger file, as req asks. */
 static int
 cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
-    enum report_format fmt, const char *output)
+    enum report_format fmt, const cJSON *req, const char *output)
 {
 	struct ledger	*l;
 	char		 err[1024], *out = NULL;
@@ -349,7 +417,12 @@ cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
 	}
-	rc = report_command(l, cmd, campaign, fmt, &out, err, sizeof(err));
+	if (strcmp(cmd, "trials") == 0)
+		rc = trials_request(l, campaign, fmt, req, &out, err,
+		    sizeof(err));
+	else
+		rc = report_command(l, cmd, campaign, fmt, &out, err,
+		    sizeof(err));
 	ledger_close(l);
 	if (rc != 0) {
 		fprintf(stderr, "hpoctl: %s\n", err);
@@ -389,14 +462,13 @@ cmd_daemon(const char *socket, cJSON *req, const char *output)
 
 /* `hpoctl submit`: hand a spec to the daemon. */
 static int
-cmd_submit(int argc, char **argv, const struct config *cfg)
+cmd_submit(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	cJSON			*req;
 	char			 err[1024], *abs;
 
-	if (argc != 2)
-		usage();
+	operands_check(argc, argv, 1, 1, 1, "spec");
 	/* Validate here too, so that errors name the user's file. */
 	if ((s = spec_load(argv[1], err, sizeof(err))) == NULL) {
 		fprintf(stderr, "hpoctl: %s\n", err);
@@ -412,20 +484,242 @@ cmd_submit(int argc, char **argv, const struct config *cfg)
 	return cmd_daemon(cfg->socket, req, NULL);
 }
 
+/* status, trials, report, cancel and ping: from the daemon or a ledger. */
+static int
+cmd_read(int argc, char **argv, struct config *cfg)
+{
+	struct opts		 o = { 0 };
+	enum report_format	 fmt = REPORT_TEXT;
+	const char		*cmd = argv[0], *campaign;
+	cJSON			*req;
+	int			 i, rc, any = strcmp(cmd, "status") == 0;
+
+	i = opts_parse(argc, argv, &o);
+	if (strcmp(cmd, "ping") == 0)
+		operands_check(argc, argv, i, 0, 0, "ping");
+	else
+		operands_check(argc, argv, i, any ? 0 : 1, 1, "campaign");
+	campaign = argc > i ? argv[i] : NULL;
+	if (o.format != NULL && report_format_parse(o.format, &fmt) == -1)
+		refuse(cmd, "--format: expected text, json, csv, markdown, rcp "
+		    "or html, got '%s'", o.format);
+	if (o.table && strcmp(cmd, "report") != 0)
+		refuse(cmd, "--table is an option of report");
+	if (o.run_dir != NULL || o.quiet)
+		refuse(cmd, "--run-dir and -q are options of run");
+	if ((o.state != NULL || o.noheader || o.parsable) &&
+	    strcmp(cmd, "trials") != 0)
+		refuse(cmd, "--state, -h and --parsable are options of trials");
+	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
+		refuse(cmd, "--trial is an option of cancel");
+	if (o.max_trials != NULL || o.node_hours != NULL ||
+	    o.gpu_hours != NULL || o.wall_time != NULL)
+		refuse(cmd, "--max-* are options of budget");
+	if (o.trial != NULL && (*o.trial == '\0' || strlen(o.trial) > 9 ||
+	    strspn(o.trial, "0123456789") != strlen(o.trial)))
+		refuse(cmd, "--trial: expected a trial number, got '%s'",
+		    o.trial);
+	if (o.table)
+		cmd = "table";	/* the guideline table's read command */
+	/* A campaign whose foreground run died: no daemon to ask. */
+	if (o.ledger != NULL && strcmp(cmd, "cancel") == 0)
+		return cmd_run(argc, argv, cfg);
+	if (o.ledger != NULL && strcmp(cmd, "ping") == 0)
+		refuse(cmd, "needs the daemon; --ledger is for reading "
+		    "results");
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", cmd);
+	if (campaign != NULL)
+		cJSON_AddStringToObject(req, "campaign", campaign);
+	cJSON_AddStringToObject(req, "format", o.format ? o.format : "text");
+	if (o.state != NULL)
+		cJSON_AddStringToObject(req, "state", o.state);
+	if (o.noheader)
+		cJSON_AddTrueToObject(req, "noheader");
+	if (o.parsable)
+		cJSON_AddTrueToObject(req, "parsable");
+	if (o.trial != NULL)
+		cJSON_AddNumberToObject(req, "trial", atoi(o.trial));
+	if (o.ledger != NULL) {
+		rc = cmd_read_ledger(cmd, o.ledger, campaign, fmt, req,
+		    o.output);
+		cJSON_Delete(req);
+		return rc;
+	}
+	return cmd_daemon(cfg->socket, req, o.output);
+}
+
+/* A positive number option of budget, or refuse it. */
+static double
+budget_number(const char *opt, const char *v, double max)
+{
+	char	*end;
+	double	 n;
+
+	n = strtod(v, &end);
+	if (*v == '\0' || *end != '\0' || !(n > 0) || n > max)
+		refuse("budget", "%s: expected a positive number up to %g, got "
+		    "'%s'", opt, max, v);
+	return n;
+}
+
+/* `hpoctl budget`: change a running campaign's budget. */
+static int
+cmd_budget(int argc, char **argv, struct config *cfg)
+{
+	struct opts	 o = { 0 };
+	cJSON		*req;
+	double		 n;
+	int		 i;
+
+	i = opts_parse(argc, argv, &o);
+	operands_check(argc, argv, i, 1, 1, "campaign");
+	if (o.max_trials == NULL && o.node_hours == NULL &&
+	    o.gpu_hours == NULL && o.wall_time == NULL)
+		refuse("budget", "--max-trials, --max-node-hours, "
+		    "--max-gpu-hours or --max-wall-time missing");
+	if (o.ledger != NULL || o.format != NULL || o.output != NULL ||
+	    o.state != NULL || o.trial != NULL || o.table || o.quiet ||
+	    o.noheader || o.parsable || o.run_dir != NULL)
+		refuse("budget", "takes --max-trials, --max-node-hours, "
+		    "--max-gpu-hours and --max-wall-time only");
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", "budget");
+	cJSON_AddStringToObject(req, "campaign", argv[i]);
+	if (o.max_trials != NULL) {
+		n = budget_number("--max-trials", o.max_trials, 1000000);
+		if (n != (int)n)
+			refuse("budget", "--max-trials: expected an integer, "
+			    "got '%s'", o.max_trials);
+		cJSON_AddNumberToObject(req, "max_trials", n);
+	}
+	if (o.node_hours != NULL)
+		cJSON_AddNumberToObject(req, "max_node_hours",
+		    budget_number("--max-node-hours", o.node_hours, 1e9));
+	if (o.gpu_hours != NULL)
+		cJSON_AddNumberToObject(req, "max_gpu_hours",
+		    budget_number("--max-gpu-hours", o.gpu_hours, 1e9));
+	if (o.wall_time != NULL) {
+		if (spec_parse_duration(o.wall_time) <= 0)
+			refuse("budget", "--max-wall-time: expected a duration "
+			    "as sbatch --time takes it, got '%s'", o.wall_time);
+		cJSON_AddStringToObject(req, "max_wall_time", o.wall_time);
+	}
+	return cmd_daemon(cfg->socket, req, NULL);
+}
+
+/* render, watch and mllog live in their own files. */
+static int
+cmd_render(int argc, char **argv, struct config *cfg)
+{
+	return render_command(argc, argv, cfg);
+}
+
+static int
+cmd_watch(int argc, char **argv, struct config *cfg)
+{
+	return watch_command(argc, argv, cfg);
+}
+
+static int
+cmd_mllog(int argc, char **argv, struct config *cfg)
+{
+	return mllog_command(argc, argv);
+}
+
+static int
+cmd_export(int argc, char **argv, struct config *cfg)
+{
+	return export_command(argc, argv, cfg);
+}
+
+static int
+cmd_rcp(int argc, char **argv, struct config *cfg)
+{
+	return rcp_command(argc, argv);
+}
+
+static const struct subcmd subcmds[] = {
+	{ "run", cmd_run, "hpoctl run [-q] [--ledger file] [--run-dir dir] "
+	    "[--format fmt] spec" },
+	{ "resume", cmd_run, "hpoctl resume [-q] [--ledger file] "
+	    "[--run-dir dir] [--format fmt] campaign" },
+	{ "check", cmd_check, "hpoctl check spec ..." },
+	{ "render", cmd_render, "hpoctl render [--trial n] [--format fmt] "
+	    "[--run-dir dir] spec" },
+	{ "submit", cmd_submit, "hpoctl submit spec" },
+	{ "status", cmd_read, "hpoctl status [--ledger file] [--format fmt] "
+	    "[-o file] [campaign]" },
+	{ "trials", cmd_read, "hpoctl trials [--ledger file] [--format fmt] "
+	    "[-o file] [-t|--state list] [-h|--noheader]\n"
+	    "           [--parsable] campaign" },
+	{ "report", cmd_read, "hpoctl report [--ledger file] [--format fmt] "
+	    "[-o file] [--table] campaign" },
+	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "
+	    "[--ledger file] campaign" },
+	{ "export", cmd_export, "hpoctl export --format optuna "
+	    "[--ledger file] [--study name] -o file campaign" },
+	{ "cancel", cmd_read, "hpoctl cancel [--trial n] campaign\n"
+	    "       hpoctl cancel --ledger file campaign" },
+	{ "budget", cmd_budget, "hpoctl budget [--max-trials n] "
+	    "[--max-node-hours h] [--max-gpu-hours h]\n"
+	    "           [--max-wall-time duration] campaign" },
+	{ "ping", cmd_read, "hpoctl ping" },
+	{ "mllog", cmd_mllog, "hpoctl mllog [--json] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] file ...\n"
+	    "       hpoctl mllog --summary [--json] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] dir ...\n"
+	    "       hpoctl mllog --table [--format fmt] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] dir ..." },
+	{ "rcp-check", cmd_rcp, "hpoctl rcp-check [--json] [--full] "
+	    "[--runs n] [--metric key]\n"
+	    "           [--target value] [--maximize | --minimize] "
+	    "rcp-file set ..." },
+};
+
+static const struct subcmd *
+subcmd_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+		if (strcmp(subcmds[i].name, name) == 0)
+			return &subcmds[i];
+	return NULL;
+}
+
+static void
+usage_print(FILE *f)
+{
+	size_t	 i;
+
+	fprintf(f, "usage: hpoctl [-f config] [-s socket] command "
+	    "[argument ...]\n");
+	fprintf(f, "       hpoctl --help | --version | command --help\n");
+	for (i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+		fprintf(f, "       %s\n", subcmds[i].usage);
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct config	 cfg;
-	struct opts	 o = { 0 };
-	enum report_format fmt = REPORT_TEXT;
-	const char	*conffile = NULL, *sock = getenv("HPOD_SOCKET");
-	const char	*cmd, *campaign = NULL;
-	cJSON		*req;
-	char		 err[1024];
-	int		 ch, i;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct subcmd	*c;
+	struct config		 cfg;
+	const char		*conffile = NULL, *sock = getenv("HPOD_SOCKET");
+	char			 err[1024], prog[64];
+	int			 ch, rc;
 
 	log_init("hpoctl", 1, 0);
-	while ((ch = getopt(argc, argv, "+f:s:")) != -1) {
+	while ((ch = getopt_long(argc, argv, "+f:s:V", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'f':
 			conffile = optarg;
@@ -433,14 +727,28 @@ main(int argc, char *argv[])
 		case 's':
 			sock = optarg;
 			break;
+		case 'h':
+			usage_print(stdout);
+			return 0;
+		case 'V':
+			cli_version("hpoctl");
+			return 0;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1)
+	if (argc < 1) {
+		fprintf(stderr, "hpoctl: no command given\n");
 		usage();
+	}
+	if ((c = subcmd_find(argv[0])) == NULL) {
+		fprintf(stderr, "hpoctl: unknown command '%s'\n", argv[0]);
+		usage();
+	}
+	snprintf(prog, sizeof(prog), "hpoctl %s", c->name);
+	cli_help_version(argc, argv, prog, c->usage);
 	memset(&cfg, 0, sizeof(cfg));
 	if (config_load(conffile, &cfg, err, sizeof(err)) == -1) {
 		fprintf(stderr, "hpoctl: %s\n", err);
@@ -450,65 +758,7 @@ main(int argc, char *argv[])
 		free(cfg.socket);
 		cfg.socket = strdup(sock);
 	}
-	cmd = argv[0];
-	if (strcmp(cmd, "run") == 0 || strcmp(cmd, "resume") == 0)
-		i = cmd_run(argc, argv, &cfg);
-	else if (strcmp(cmd, "check") == 0)
-		i = cmd_check(argc, argv, &cfg);
-	else if (strcmp(cmd, "render") == 0)
-		i = render_command(argc, argv, &cfg);
-	else if (strcmp(cmd, "watch") == 0)
-		i = watch_command(argc, argv, &cfg);
-	else if (strcmp(cmd, "export") == 0)
-		i = export_command(argc, argv, &cfg);
-	else if (strcmp(cmd, "submit") == 0)
-		i = cmd_submit(argc, argv, &cfg);
-	else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "trials") == 0 ||
-	    strcmp(cmd, "report") == 0 || strcmp(cmd, "cancel") == 0 ||
-	    strcmp(cmd, "ping") == 0) {
-		i = opts_parse(argc, argv, &o);
-		if (argc - i > 1 || (argc - i == 0 && strcmp(cmd, "status") &&
-		    strcmp(cmd, "ping")) || (argc - i == 1 &&
-		    strcmp(cmd, "ping") == 0))
-			usage();
-		campaign = argc > i ? argv[i] : NULL;
-		if (o.format != NULL && report_format_parse(o.format, &fmt) ==
-		    -1) {
-			fprintf(stderr, "hpoctl: --format: expected text, json, "
-			    "csv, markdown, rcp or html, got '%s'\n", o.format);
-			config_release(&cfg);
-			return 64;
-		}
-		if (o.table && strcmp(cmd, "report") != 0)
-			usage();
-		if (o.table)
-			cmd = "table";	/* the guideline table's read command */
-		if (o.ledger != NULL && strcmp(cmd, "cancel") == 0)
-			i = cmd_run(argc, argv, &cfg);
-		else if (o.ledger != NULL && strcmp(cmd, "ping") == 0) {
-			fprintf(stderr, "hpoctl: %s needs the daemon; "
-			    "--ledger is for reading results\n", cmd);
-			config_release(&cfg);
-			return 64;
-		} else if (o.ledger != NULL)
-			i = cmd_read_ledger(cmd, o.ledger, campaign, fmt,
-			    o.output);
-		else {
-			req = cJSON_CreateObject();
-			cJSON_AddStringToObject(req, "cmd", cmd);
-			if (campaign != NULL)
-				cJSON_AddStringToObject(req, "campaign",
-				    campaign);
-			cJSON_AddStringToObject(req, "format", o.format ?
-			    o.format : "text");
-			i = cmd_daemon(cfg.socket, req, o.output);
-		}
-	} else if (strcmp(cmd, "mllog") == 0)
-		i = mllog_command(argc, argv);
-	else if (strcmp(cmd, "rcp-check") == 0)
-		i = rcp_command(argc, argv);
-	else
-		usage();
+	rc = c->fn(argc, argv, &cfg);
 	config_release(&cfg);
-	return i;
+	return rc;
 }

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include <uv.h>
 
+#include "cli.h"
 #include "config.h"
 #include "control.h"
 #include "daemonize.h"
@@ -19,8 +20,8 @@
 #include "log.h"
 #include "report.h"
 #include "run.h"
-
-#define HPOD_VERSION	"0.1"
+#include "trials_opts.h"
+#include "version.h"
 
 /* The daemon's top-level state: the only global state hpod has. */
 struct hpod {
@@ -39,11 +40,13 @@ struct hpod {
 	int		 stopping;
 };
 
+#define HPOD_USAGE	"hpod [-dnvV] [-f file] [--help] [--version]"
+
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: hpod [-dnv] [-f file]\n");
-	exit(64);
+	fprintf(stderr, "usage: %s\n", HPOD_USAGE);
+	exit(CLI_EX_USAGE);
 }
 
 /* Relay engine progress to the log. */
@@ -189,6 +192,24 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "name", engine_name(e));
 }
 
+/* budget and cancel --trial: a running campaign's request to its engine. */
+static void
+hpod_engine_request(struct hpod *d, const char *campaign, const cJSON *req,
+    cJSON *reply)
+{
+	struct engine	*e;
+	char		 msg[512];
+
+	if ((e = hpod_find(d, campaign)) == NULL) {
+		snprintf(msg, sizeof(msg), "no running campaign '%s'",
+		    campaign);
+		reply_error(reply, msg);
+	} else if (engine_request(e, req, msg, sizeof(msg)) == -1)
+		reply_error(reply, msg);
+	else
+		reply_output(reply, msg);
+}
+
 /* Answer one control request. */
 static void
 hpod_request(void *arg, const cJSON *req, cJSON *reply)
@@ -232,6 +253,11 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		reply_error(reply, "request.campaign: required");
 		return;
 	}
+	if (strcmp(cmd, "budget") == 0 || (strcmp(cmd, "cancel") == 0 &&
+	    cJSON_GetObjectItem(req, "trial") != NULL)) {
+		hpod_engine_request(d, campaign, req, reply);
+		return;
+	}
 	if (strcmp(cmd, "cancel") == 0) {
 		if ((e = hpod_find(d, campaign)) == NULL) {
 			snprintf(err, sizeof(err), "no running campaign '%s'",
@@ -245,8 +271,12 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		reply_output(reply, err);
 		return;
 	}
-	rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
-	    sizeof(err));
+	if (strcmp(cmd, "trials") == 0)
+		rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
+		    sizeof(err));
+	else
+		rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
+		    sizeof(err));
 	if (rc != 0)
 		reply_error(reply, err);
 	else
@@ -373,7 +403,8 @@ main(int argc, char *argv[])
 
 	memset(&d, 0, sizeof(d));
 	log_init("hpod", 1, 0);
-	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
+	cli_help_version(argc, argv, "hpod", HPOD_USAGE);
+	while ((ch = getopt(argc, argv, "df:nvV")) != -1) {
 		switch (ch) {
 		case 'd':
 			foreground = 1;
@@ -387,12 +418,18 @@ main(int argc, char *argv[])
 		case 'v':
 			verbose++;
 			break;
+		case 'V':
+			cli_version("hpod");
+			return 0;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc) {
+		fprintf(stderr, "hpod: unexpected argument '%s'\n",
+		    argv[optind]);
 		usage();
+	}
 	log_setverbose(verbose);
 
 	/* The whole configuration is read before anything starts. */

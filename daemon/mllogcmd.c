@@ -60,8 +60,8 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 	int	 ch;
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			o->json = 1;

@@ -98,7 +98,7 @@ render_text(const struct render *r)
 {
 	const struct campaign_spec *s = r->s;
 	const struct workload	*w = r->w;
-	char			 t[32];
+	char			 t[32], sb[512];
 	size_t			 i;
 
 	printf("campaign: %s (%s), %s backend\n", s->name, s->path,
@@ -129,6 +129,9 @@ render_text(const struct render *r)
 		printf(", qos %s", r->res.qos);
 	if (r->res.constraint != NULL)
 		printf(", constraint %s", r->res.constraint);
+	spec_slurm_sbatch(&r->res.slurm, sb, sizeof(sb));
+	if (*sb != '\0')
+		printf("\nslurm: %s", sb);
 	printf("\nranks: %d (%d nodes x %d)\n", r->inv.ranks, r->res.nodes,
 	    invoke_ranks_per_node(&r->res));
 	if (w->batch_global != NULL)
@@ -162,7 +165,7 @@ render_json(const struct render *r)
 	const struct campaign_spec *s = r->s;
 	const struct workload	*w = r->w;
 	cJSON			*o, *j, *a;
-	char			*text, t[32];
+	char			*text, t[32], sb[512];
 	size_t			 i;
 
 	o = cJSON_CreateObject();
@@ -196,6 +199,8 @@ render_json(const struct render *r)
 	render_str(j, "account", r->res.account);
 	render_str(j, "qos", r->res.qos);
 	render_str(j, "constraint", r->res.constraint);
+	spec_slurm_sbatch(&r->res.slurm, sb, sizeof(sb));
+	render_str(j, "sbatch", *sb != '\0' ? sb : NULL);
 	cJSON_AddNumberToObject(o, "ranks", r->inv.ranks);
 	if (w->batch_global != NULL) {
 		j = cJSON_AddObjectToObject(o, "batch");
@@ -280,8 +285,8 @@ render_command(int argc, char **argv, const struct config *cfg)
 	long			 n = 0;
 	int			 ch, rc = 1;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+t:F:r:", longopts, NULL)) !=
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	while ((ch = getopt_long(argc, argv, "t:F:r:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 't':
@@ -303,8 +308,11 @@ render_command(int argc, char **argv, const struct config *cfg)
 			render_usage();
 		}
 	}
-	if (argc - optind != 1)
+	if (argc - optind != 1) {
+		fprintf(stderr, "hpoctl %s: expected a spec, got %d "
+		    "arguments\n", argv[0], argc - optind);
 		render_usage();
+	}
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
 		fprintf(stderr, "hpoctl: --format: expected text or json, got "
 		    "'%s'\n", format);

@@ -314,6 +314,16 @@ report_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A CSV field, or as it is for --parsable (its fields hold no '|'). */
+static void
+report_field(FILE *f, const char *s, int raw)
+{
+	if (raw)
+		fputs(s, f);
+	else
+		report_csv_field(f, s);
+}
+
 /* The text form of a parameter value: short, or exact (precise). */
 static void
 report_param_text(const cJSON *v, int precise, char *buf, size_t len)
@@ -326,24 +336,79 @@ report_param_text(const cJSON *v, int precise, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* The last attempt of trial id among a campaign's attempts, or NULL. */
+static const struct ledger_attempt *
+report_last_attempt(const struct ledger_attempt *a, size_t n, int64_t id)
+{
+	const struct ledger_attempt	*last = NULL;
+	size_t				 i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].trial_id == id && (last == NULL ||
+		    a[i].number > last->number))
+			last = &a[i];
+	return last;
+}
+
+/* 1 if state is one of the comma-separated list (NULL: all). */
+static int
+report_state_in(const char *state, const char *list)
+{
+	size_t	 n = strlen(state);
+	const char *p;
+
+	if (list == NULL)
+		return 1;
+	for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, state, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 /* The trial list. */
 int
 report_trials(struct ledger *l, const char *name, enum report_format fmt,
     char **out, char *err, size_t errlen)
 {
+	return report_trials_opts(l, name, fmt, NULL, out, err, errlen);
+}
+
+/* The trial list, filtered and shaped as to says (NULL: defaults). */
+int
+report_trials_opts(struct ledger *l, const char *name,
+    enum report_format fmt, const struct trials_opts *to, char **out,
+    char *err, size_t errlen)
+{
+	static const struct trials_opts defaults = { NULL, 0, 0 };
+	char	 sep;
 	struct ledger_campaign	 c;
 	struct ledger_trial	*t = NULL;
+	struct ledger_attempt	*a = NULL;
+	const struct ledger_attempt *la;
 	cJSON			*root = NULL, *o, *p, *names = NULL, *v;
 	char			*buf = NULL, val[64];
-	size_t			 n = 0, i, len = 0;
+	const char		*job, *host, *dir;
+	size_t			 n = 0, na = 0, i, len = 0;
 	FILE			*f = NULL;
 	int			 rc;
 
+	if (to == NULL)
+		to = &defaults;
+	if (to->parsable && fmt != REPORT_TEXT) {
+		snprintf(err, errlen, "--parsable is a text form: not with "
+		    "--format");
+		return -2;
+	}
+	if (to->parsable)
+		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
+	sep = to->parsable ? '|' : ',';
 	memset(&c, 0, sizeof(c));
 	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
 		return rc;
-	if (ledger_trial_list(l, c.id, &t, &n) == -1) {
+	if (ledger_trial_list(l, c.id, &t, &n) == -1 ||
+	    ledger_attempt_list(l, c.id, 0, &a, &na) == -1) {
 		snprintf(err, errlen, "%s", ledger_error(l));
+		ledger_trial_list_free(t, n);
 		ledger_campaign_release(&c);
 		return -1;
 	}
@@ -354,17 +419,26 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 	/* Column names come from the first trial's parameters. */
 	if (n > 0)
 		names = cJSON_Parse(t[0].params_json);
-	if (f != NULL && fmt == REPORT_CSV) {
-		fprintf(f, "trial,state,role,attempts,seed,best,best_step,"
-		    "reached");
+	if (f != NULL && fmt == REPORT_CSV && !to->noheader) {
+		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
+		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
+		    sep, sep, sep, sep);
 		cJSON_ArrayForEach(v, names)
-			fprintf(f, ",%s", v->string);
+			fprintf(f, "%c%s", sep, v->string);
 		fprintf(f, "\n");
-	} else if (f != NULL) {
-		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %s\n", "TRIAL",
-		    "STATE", "ROLE", "ATT", c.metric, "HIT", "PARAMETERS");
+	} else if (f != NULL && fmt != REPORT_CSV && !to->noheader) {
+		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
+		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", c.metric, "HIT",
+		    "JOBID", "HOST", "PARAMETERS");
 	}
 	for (i = 0; i < n; i++) {
+		if (!report_state_in(t[i].state, to->states))
+			continue;
+		/* Where the trial's last attempt ran: the ledger's record. */
+		la = report_last_attempt(a, na, t[i].id);
+		job = la != NULL && la->job_id != NULL ? la->job_id : "";
+		host = la != NULL && la->host != NULL ? la->host : "";
+		dir = la != NULL && la->dir != NULL ? la->dir : "";
 		p = cJSON_Parse(t[i].params_json);
 		if (root != NULL) {
 			o = cJSON_CreateObject();
@@ -377,6 +451,9 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			report_json_number(o, "best_step", t[i].has_best,
 			    t[i].best_step);
 			cJSON_AddBoolToObject(o, "reached", t[i].reached);
+			cJSON_AddStringToObject(o, "job_id", job);
+			cJSON_AddStringToObject(o, "host", host);
+			cJSON_AddStringToObject(o, "dir", dir);
 			cJSON_AddRawToObject(o, "params", p ?
 			    t[i].params_json : "{}");
 			cJSON_AddItemToArray(root, o);
@@ -384,20 +461,25 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 			continue;
 		}
 		if (fmt == REPORT_CSV) {
-			fprintf(f, "%d,%s,%s,%d,%lld,", t[i].number,
-			    t[i].state, t[i].role, t[i].attempts,
-			    (long long)t[i].seed);
+			fprintf(f, "%d%c%s%c%s%c%d%c%lld%c", t[i].number, sep,
+			    t[i].state, sep, t[i].role, sep, t[i].attempts, sep,
+			    (long long)t[i].seed, sep);
 			if (t[i].has_best)
-				fprintf(f, "%.17g,%g", t[i].best,
+				fprintf(f, "%.17g%c%g", t[i].best, sep,
 				    t[i].best_step);
 			else
-				fprintf(f, ",");
-			fprintf(f, ",%d", t[i].reached);
+				fputc(sep, f);
+			fprintf(f, "%c%d%c", sep, t[i].reached, sep);
+			report_field(f, job, to->parsable);
+			fputc(sep, f);
+			report_field(f, host, to->parsable);
+			fputc(sep, f);
+			report_field(f, dir, to->parsable);
 			cJSON_ArrayForEach(v, names) {
 				report_param_text(cJSON_GetObjectItemCaseSensitive(
 				    p, v->string), 1, val, sizeof(val));
-				fputc(',', f);
-				report_csv_field(f, val);
+				fputc(sep, f);
+				report_field(f, val, to->parsable);
 			}
 			fprintf(f, "\n");
 		} else {
@@ -405,9 +487,10 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 				snprintf(val, sizeof(val), "%.6g", t[i].best);
 			else
 				snprintf(val, sizeof(val), "-");
-			fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s ",
-			    t[i].number, t[i].state, t[i].role, t[i].attempts,
-			    val, t[i].reached ? "yes" : "no");
+			fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s  %-10s  "
+			    "%-12s ", t[i].number, t[i].state, t[i].role,
+			    t[i].attempts, val, t[i].reached ? "yes" : "no",
+			    *job ? job : "-", *host ? host : "-");
 			cJSON_ArrayForEach(v, p) {
 				report_param_text(v, 0, val, sizeof(val));
 				fprintf(f, " %s=%s", v->string, val);
@@ -423,6 +506,7 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 		fclose(f);
 		*out = buf;
 	}
+	ledger_attempt_list_free(a, na);
 	ledger_trial_list_free(t, n);
 	ledger_campaign_release(&c);
 	return 0;
@@ -503,9 +587,13 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",
 		    "BEST", "NODE-H", "WALL");
 	cJSON_ArrayForEach(o, arr) {
+		/* report_json_number() sets best as raw JSON text. */
 		best = cJSON_GetObjectItem(o, "best");
-		if (cJSON_IsNumber(best))
-			snprintf(b, sizeof(b), "%.6g", best->valuedouble);
+		if (cJSON_IsRaw(best) && fmt == REPORT_CSV)
+			snprintf(b, sizeof(b), "%s", best->valuestring);
+		else if (cJSON_IsRaw(best))
+			snprintf(b, sizeof(b), "%.6g",
+			    strtod(best->valuestring, NULL));
 		else
 			snprintf(b, sizeof(b), "-");
 		if (fmt == REPORT_CSV) {
@@ -522,7 +610,7 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 			    "running")),
 			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
 			    "reached_target")),
-			    cJSON_IsNumber(best) ? b : "",
+			    cJSON_IsRaw(best) ? b : "",
 			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
 			    "node_hours")),
 			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,

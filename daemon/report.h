@@ -31,6 +31,15 @@ int	 report_campaign(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
 int	 report_trials(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
+/* How `hpoctl trials` filters and shapes the list (trials_opts.c). */
+struct trials_opts {
+	const char	*states;	/* "running,failed"; NULL: every state */
+	int		 noheader;	/* -h: no header line */
+	int		 parsable;	/* '|'-separated CSV columns, no quotes */
+};
+int	 report_trials_opts(struct ledger *, const char *campaign,
+	    enum report_format, const struct trials_opts *, char **out,
+	    char *err, size_t errlen);
 /* The guideline table: one row per global batch size (guide.h). */
 int	 report_table(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);

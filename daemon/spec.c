@@ -234,7 +234,9 @@ static const char *const budget_keys[] = { "max_trials", "max_parallel",
 	NULL };
 static const char *const resource_keys[] = { "nodes", "gpus_per_node",
 	"cpus_per_task", "tasks_per_node", "time_limit", "partition",
-	"account", "qos", "constraint", NULL };
+	"account", "qos", "constraint", "mem", "mem_per_cpu", "mem_per_gpu",
+	"exclusive", "reservation", "signal", "gpus_per_task", "cpus_per_gpu",
+	NULL };
 static const char *const retry_keys[] = { "limit", "on_timeout", NULL };
 
 /* Parse the objective object (it may be absent: the workload has one). */
@@ -427,7 +429,7 @@ sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	    "resources", 0, NULL, &s->res.account) == -1 ||
 	    sp_string(sp, r, "qos", "resources", 0, NULL, &s->res.qos) == -1 ||
 	    sp_string(sp, r, "constraint", "resources", 0, NULL,
-	    &s->res.constraint) == -1)
+	    &s->res.constraint) == -1 || sp_slurm(sp, r, &s->res.slurm) == -1)
 		return -1;
 
 	if (sp_object(sp, root, "retry", "", 0, &re) == -1 ||
@@ -664,6 +666,7 @@ spec_free(struct campaign_spec *s)
 	free(s->res.account);
 	free(s->res.qos);
 	free(s->res.constraint);
+	free((char *)s->res.slurm.reservation);
 	free(s->hardware);
 	free(s->scaling.batch_sizes);
 	free(s->scaling.lr_param);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched_extra.h"
 #include "space.h"
 #include "stop.h"
 #include "workload.h"
@@ -22,6 +23,7 @@ struct spec_resources {
 	int		 tasks_per_node;
 	long		 time_limit;	/* seconds, 0 = none */
 	char		*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra slurm;	/* reservation: owned */
 };
 
 /* How the learning rate moves from one batch size to another. */
@@ -118,5 +120,8 @@ int		 spec_resources_for(const struct campaign_spec *, long batch,
 
 /* Parse "[D-]HH:MM:SS", "MM:SS" or minutes; -1 if malformed. */
 long	 spec_parse_duration(const char *);
+/* resources' Slurm keys as sbatch options ("--mem=4096M --exclusive"). */
+void	 spec_slurm_sbatch(const struct sched_slurm_extra *, char *buf,
+	    size_t len);
 
 #endif

@@ -51,6 +51,10 @@ int	 sp_duration(struct sp *, const cJSON *obj, const char *name,
 /* spec_nul.c: refuse a NUL byte or a \u0000 escape in a spec's text. */
 int	 sp_nul_check(struct sp *, const char *text, size_t len);
 
+/* spec_slurm.c: mem, exclusive, signal, ... of the resources object. */
+int	 sp_slurm(struct sp *, const cJSON *resources,
+	    struct sched_slurm_extra *);
+
 /* spec_scaling.c: "batch_sizes" and "scaling" (after the budget). */
 int	 sp_scaling(struct sp *, struct campaign_spec *, const cJSON *root);
 /* spec_scaling.c: complete them from the workload (in spec_bind()). */

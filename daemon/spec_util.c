@@ -207,19 +207,23 @@ sp_bool(struct sp *sp, const cJSON *obj, const char *name, const char *path,
 	return 0;
 }
 
-/* Parse a duration: minutes, MM:SS, HH:MM:SS or D-HH:MM:SS. */
+/*
+ * Parse a duration as sbatch --time takes it: "M", "M:S", "H:M:S", "D-H",
+ * "D-H:M" or "D-H:M:S"; return seconds, or -1.
+ */
 long
 spec_parse_duration(const char *s)
 {
-	long	 f[4], days = 0;
+	long	 f[3], days = -1;
 	int	 n = 0;
 	char	*end;
 
 	if (s == NULL || !isdigit((unsigned char)*s))
 		return -1;
 	if (strchr(s, '-') != NULL) {
+		errno = 0;
 		days = strtol(s, &end, 10);
-		if (*end != '-')
+		if (*end != '-' || errno != 0 || days > 100000)
 			return -1;
 		s = end + 1;
 	}
@@ -228,7 +232,7 @@ spec_parse_duration(const char *s)
 			return -1;
 		errno = 0;
 		f[n++] = strtol(s, &end, 10);
-		if (errno != 0 || f[n - 1] > 100000)
+		if (errno != 0 || f[n - 1] > 1000000)
 			return -1;
 		if (*end == '\0')
 			break;
@@ -236,15 +240,17 @@ spec_parse_duration(const char *s)
 			return -1;
 		s = end + 1;
 	}
-	if (days > 0 && n != 3)
-		return -1;
+	if (days >= 0) {	/* D-H, D-H:M, D-H:M:S */
+		return days * 86400 + f[0] * 3600 + (n > 1 ? f[1] * 60 : 0) +
+		    (n > 2 ? f[2] : 0);
+	}
 	switch (n) {
 	case 1:
-		return days * 86400 + f[0] * 60;
+		return f[0] * 60;
 	case 2:
-		return days * 86400 + f[0] * 60 + f[1];
+		return f[0] * 60 + f[1];
 	default:
-		return days * 86400 + f[0] * 3600 + f[1] * 60 + f[2];
+		return f[0] * 3600 + f[1] * 60 + f[2];
 	}
 }
 
@@ -267,6 +273,7 @@ sp_duration(struct sp *sp, const cJSON *obj, const char *name,
 		*out = spec_parse_duration(j->valuestring);
 	if (*out <= 0)
 		return sp_fail(sp, sp_key(k, sizeof(k), path, name),
-		    "expected a positive duration \"[D-]HH:MM:SS\" or minutes");
+		    "expected a positive duration as sbatch --time takes it "
+		    "(M, M:S, H:M:S, D-H, D-H:M, D-H:M:S) or minutes");
 	return 0;
 }

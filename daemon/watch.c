@@ -458,8 +458,8 @@ watch_command(int argc, char **argv, const struct config *cfg)
 
 	memset(&w, 0, sizeof(w));
 	w.interval = WATCH_INTERVAL;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+i:l:", longopts, NULL)) != -1) {
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	while ((ch = getopt_long(argc, argv, "i:l:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'i':
 			errno = 0;
@@ -480,8 +480,11 @@ watch_command(int argc, char **argv, const struct config *cfg)
 			watch_usage();
 		}
 	}
-	if (argc - optind != 1)
+	if (argc - optind != 1) {
+		fprintf(stderr, "hpoctl %s: expected a campaign, got %d "
+		    "arguments\n", argv[0], argc - optind);
 		watch_usage();
+	}
 	w.campaign = argv[optind];
 	w.socket = cfg->socket;
 	w.tty = isatty(STDOUT_FILENO);

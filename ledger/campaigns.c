@@ -127,6 +127,23 @@ ledger_campaign_set_state(struct ledger *l, int64_t id, const char *state,
 	    (long long)id);
 }
 
+/* Set a campaign's spec and max_trials (hpoctl budget), in one statement. */
+int
+ledger_campaign_set_budget(struct ledger *l, int64_t id, const char *spec_json,
+    int max_trials)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_CAMPAIGN_BUDGET, "UPDATE campaigns"
+	    " SET spec_json = ?2, max_trials = ?3 WHERE id = ?1")) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	ledger_bind_text(st, 2, spec_json);
+	sqlite3_bind_int(st, 3, max_trials);
+	return ledger_exec_one(l, st, "set budget of campaign %lld",
+	    (long long)id);
+}
+
 /* Step st, which yields at most one campaign: 0 and out, 1 for none. */
 static int
 campaign_one(struct ledger *l, sqlite3_stmt *st, struct ledger_campaign *out,

@@ -62,6 +62,9 @@ void	 ledger_campaign_release(struct ledger_campaign *);
 
 int	 ledger_campaign_insert(struct ledger *, const struct ledger_campaign *,
 	    int64_t *id);
+/* A running campaign's new budget: its spec and max_trials, together. */
+int	 ledger_campaign_set_budget(struct ledger *, int64_t id,
+	    const char *spec_json, int max_trials);
 int	 ledger_campaign_set_state(struct ledger *, int64_t id,
 	    const char *state, double ended);
 /*

@@ -14,6 +14,8 @@
 
 #include <uv.h>
 
+#include "sched_extra.h"
+
 /* The final state of a job. */
 enum sched_state {
 	SCHED_COMPLETED,	/* exit status 0 */
@@ -62,6 +64,7 @@ struct sched_job {
 	int		 tasks_per_node;
 	long		 time_limit;	/* seconds, 0 = none */
 	const char	*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra extra;
 	sched_event_cb	 cb;
 	void		*arg;
 };

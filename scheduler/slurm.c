@@ -43,6 +43,7 @@ slurm_job_free(struct slurm *b, struct slurm_job *j)
 	free(j->account);
 	free(j->qos);
 	free(j->constraint);
+	free((char *)j->extra.reservation);
 	free(j->comment);
 	free(j);
 }
@@ -271,6 +272,8 @@ slurm_submit(struct sched *s, const struct sched_job *job)
 	j->account = slurm_strdup(job->account);
 	j->qos = slurm_strdup(job->qos);
 	j->constraint = slurm_strdup(job->constraint);
+	j->extra = job->extra;
+	j->extra.reservation = slurm_strdup(job->extra.reservation);
 	j->task = SLURM_NO_TASK;
 	j->comment = slurm_strdup(job->token);
 	j->cb = job->cb;

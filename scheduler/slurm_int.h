@@ -54,6 +54,7 @@ struct slurm_desc {			/* what to submit */
 	int		 nodes, tasks_per_node, cpus_per_task, gpus_per_node;
 	long		 time_limit;	/* seconds, 0 = none */
 	char		*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra extra;	/* reservation: owned */
 	char		*array;		/* "0-N", NULL for a single job */
 };
 
@@ -96,6 +97,7 @@ struct slurm_job {
 	int		 nodes, tasks_per_node, cpus_per_task, gpus_per_node;
 	long		 time_limit;
 	char		*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra extra;	/* reservation: owned */
 	uint32_t	 id;		/* job id (array: the array's), 0 = ? */
 	uint32_t	 task;		/* array task, SLURM_NO_TASK if none */
 	char		*comment;	/* what its record's comment must be */

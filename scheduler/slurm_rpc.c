@@ -77,6 +77,61 @@ slurm_rpc_files(struct slurm_work *w)
 	return -1;
 }
 
+/*
+ * Where the spec leaves them out, take partition, account, QOS and
+ * reservation from the SBATCH_* variables of hpod's environment, as sbatch
+ * would from the user's.
+ */
+static void
+slurm_rpc_env(job_desc_msg_t *jd)
+{
+	if (jd->partition == NULL)
+		jd->partition = getenv("SBATCH_PARTITION");
+	if (jd->account == NULL)
+		jd->account = getenv("SBATCH_ACCOUNT");
+	if (jd->qos == NULL)
+		jd->qos = getenv("SBATCH_QOS");
+	if (jd->reservation == NULL)
+		jd->reservation = getenv("SBATCH_RESERVATION");
+}
+
+/*
+ * The keys beyond the shape, as sbatch sets them; the three buffers (len
+ * bytes each) hold the TRES strings.
+ */
+static void
+slurm_rpc_extra(job_desc_msg_t *jd, const struct sched_slurm_extra *x,
+    char *mem_gpu, char *per_task, char *cpus_gpu, size_t len)
+{
+	if (x->mem_mb > 0)
+		jd->pn_min_memory = x->mem_mb;
+	if (x->mem_per_cpu_mb > 0)
+		jd->pn_min_memory = x->mem_per_cpu_mb | MEM_PER_CPU;
+	if (x->mem_per_gpu_mb > 0) {
+		snprintf(mem_gpu, len, "gres:gpu:%llu",
+		    (unsigned long long)x->mem_per_gpu_mb);
+		jd->mem_per_tres = mem_gpu;
+	}
+	if (x->exclusive)
+		jd->shared = JOB_SHARED_NONE;
+	jd->reservation = (char *)x->reservation;
+	if (x->signal > 0) {
+		jd->warn_signal = (uint16_t)x->signal;
+		jd->warn_time = (uint16_t)x->signal_time;
+		if (x->signal_batch)
+			jd->warn_flags = KILL_JOB_BATCH;
+	}
+	if (x->gpus_per_task > 0) {
+		snprintf(per_task, len, "gres:gpu:%d", x->gpus_per_task);
+		jd->tres_per_task = per_task;
+	}
+	if (x->cpus_per_gpu > 0) {
+		snprintf(cpus_gpu, len, "gres:gpu:%d", x->cpus_per_gpu);
+		jd->cpus_per_tres = cpus_gpu;
+	}
+	slurm_rpc_env(jd);
+}
+
 /* Submit one batch job (or job array) described by w->desc. */
 static void
 slurm_rpc_submit(struct slurm_work *w)
@@ -84,7 +139,7 @@ slurm_rpc_submit(struct slurm_work *w)
 	const struct slurm_desc	*d = &w->desc;
 	job_desc_msg_t		 jd;
 	submit_response_msg_t	*resp = NULL;
-	char			 gres[64];
+	char			 gres[64], mem_gpu[64], per_task[64], cpus_gpu[64];
 	uint32_t		 n;
 
 	if (slurm_rpc_files(w) == -1) {
@@ -118,6 +173,8 @@ slurm_rpc_submit(struct slurm_work *w)
 	jd.account = d->account;
 	jd.qos = d->qos;
 	jd.features = d->constraint;
+	slurm_rpc_extra(&jd, &d->extra, mem_gpu, per_task, cpus_gpu,
+	    sizeof(gres));
 	jd.array_inx = d->array;
 	/* Every retry must be an attempt hpod records and costs. */
 	jd.requeue = 0;
@@ -281,6 +338,7 @@ slurm_desc_release(struct slurm_desc *d)
 	free(d->account);
 	free(d->qos);
 	free(d->constraint);
+	free((char *)d->extra.reservation);
 	free(d->array);
 	memset(d, 0, sizeof(*d));
 }

@@ -132,6 +132,8 @@ slurm_desc_shape(struct slurm_desc *d, const struct slurm_job *j)
 	d->account = slurm_strdup(j->account);
 	d->qos = slurm_strdup(j->qos);
 	d->constraint = slurm_strdup(j->constraint);
+	d->extra = j->extra;
+	d->extra.reservation = slurm_strdup(j->extra.reservation);
 }
 
 /* Queue the submit of one job on its own. */
@@ -224,7 +226,17 @@ slurm_same_shape(const struct slurm_job *a, const struct slurm_job *b)
 	    a->cpus_per_task == b->cpus_per_task &&
 	    a->gpus_per_node == b->gpus_per_node &&
 	    a->time_limit == b->time_limit && SAME_STR(partition) &&
-	    SAME_STR(account) && SAME_STR(qos) && SAME_STR(constraint);
+	    SAME_STR(account) && SAME_STR(qos) && SAME_STR(constraint) &&
+	    SAME_STR(extra.reservation) &&
+	    a->extra.mem_mb == b->extra.mem_mb &&
+	    a->extra.mem_per_cpu_mb == b->extra.mem_per_cpu_mb &&
+	    a->extra.mem_per_gpu_mb == b->extra.mem_per_gpu_mb &&
+	    a->extra.exclusive == b->extra.exclusive &&
+	    a->extra.signal == b->extra.signal &&
+	    a->extra.signal_time == b->extra.signal_time &&
+	    a->extra.signal_batch == b->extra.signal_batch &&
+	    a->extra.gpus_per_task == b->extra.gpus_per_task &&
+	    a->extra.cpus_per_gpu == b->extra.cpus_per_gpu;
 #undef SAME_STR
 }
 

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "jobfile.h"
 #include "result.h"
 
@@ -48,14 +49,17 @@ struct trial {
 	double		 kill_at;	/* monotonic time of SIGKILL, 0 = none */
 };
 
+#define TRIAL_USAGE	"hpo-trial -d dir -t token [-l seconds] -- " \
+	"program [arg ...]\n" \
+	"       hpo-trial [-l seconds] -j job.json\n" \
+	"       hpo-trial [-l seconds] -J list\n" \
+	"       hpo-trial -V | --version | --help"
+
 /* Print the synopsis and exit with EX_USAGE. */
 static void
 trial_usage(void)
 {
-	fprintf(stderr, "usage: hpo-trial -d dir -t token [-l seconds] -- "
-	    "program [arg ...]\n"
-	    "       hpo-trial [-l seconds] -j job.json\n"
-	    "       hpo-trial [-l seconds] -J list\n");
+	fprintf(stderr, "usage: %s\n", TRIAL_USAGE);
 	exit(TRIAL_EX_USAGE);
 }
 
@@ -182,7 +186,11 @@ trial_options(struct trial *t, int argc, char **argv)
 	char *end;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "+d:t:l:j:J:")) != -1) {
+	/* Only as the first argument: after it, --help is the workload's. */
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "--version") == 0))
+		cli_help_version(2, argv, "hpo-trial", TRIAL_USAGE);
+	while ((ch = getopt(argc, argv, "+d:t:l:j:J:V")) != -1) {
 		switch (ch) {
 		case 'd':
 			t->dir = optarg;
@@ -206,6 +214,9 @@ trial_options(struct trial *t, int argc, char **argv)
 				exit(TRIAL_EX_USAGE);
 			}
 			break;
+		case 'V':
+			cli_version("hpo-trial");
+			exit(0);
 		default:
 			trial_usage();
 		}

@@ -39,7 +39,7 @@ _hpoctl()
 {
 	local cur prev cmd= cmd_index=0 i
 	local commands="run check render submit status trials report watch
-	    export cancel ping mllog rcp-check"
+	    export cancel budget ping mllog rcp-check resume"
 
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -90,14 +90,20 @@ _hpoctl()
 		COMPREPLY=($(compgen -W "eval_error eval_accuracy" -- "$cur"))
 		return
 		;;
-	--target|--trial|--study)
+	--target|--trial|--study|--max-trials|--max-node-hours|--max-gpu-hours|--max-wall-time)
+		return
+		;;
+	--state|-t)
+		COMPREPLY=($(compgen -W "pending running completed failed
+		    pruned cancelled" -- "$cur"))
 		return
 		;;
 	esac
 
 	if [[ -z $cmd ]]; then
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "-f -s" -- "$cur"))
+			COMPREPLY=($(compgen -W "-f -s --help --version" \
+			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$commands" -- "$cur"))
 		fi
@@ -123,8 +129,8 @@ _hpoctl()
 		;;
 	status|trials|report)
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--ledger --format --output --table" \
-			    -- "$cur"))
+			COMPREPLY=($(compgen -W "--ledger --format --output --table
+			    --state --noheader --parsable --help" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
 		fi
@@ -147,8 +153,14 @@ _hpoctl()
 		fi
 		return
 		;;
-	cancel)
-		COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+	cancel|budget)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--trial --ledger --max-trials --max-node-hours
+			    --max-gpu-hours --max-wall-time --help" \
+			    -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
+		fi
 		return
 		;;
 	mllog)

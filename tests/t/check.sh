@@ -72,7 +72,7 @@ check "without creating it" test ! -e "$T/none.db"
 rc=0
 "$HPOD" -x 2>"$T/err.txt" || rc=$?
 is "hpod with a bad option exits 64" "$rc" 64
-check "and prints its usage" grep -q "^usage: hpod \[-dnv\] \[-f file\]" "$T/err.txt"
+check "and prints its usage" grep -q "^usage: hpod \[-dnvV\] \[-f file\]" "$T/err.txt"
 printf 'ledger = relative.db\n' >"$T/bad.conf"
 rc=0
 "$HPOD" -n -f "$T/bad.conf" 2>"$T/err.txt" || rc=$?

@@ -183,7 +183,8 @@ test_durations(void)
 	    "D-HH:MM:SS");
 	is_int(spec_parse_duration("1:2:3:4"), -1, "too many fields");
 	is_int(spec_parse_duration("abc"), -1, "not a number");
-	is_int(spec_parse_duration("2-10"), -1, "days need HH:MM:SS");
+	is_int(spec_parse_duration("2-10"), 2 * 86400 + 10 * 3600, "D-H");
+	is_int(spec_parse_duration("0-01:30"), 5400, "D-H:M");
 }
 
 /* Write a file in dir. */

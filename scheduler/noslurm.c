@@ -1,0 +1,16 @@
+/*
+ * noslurm.c: the Slurm backend of a build without libslurm (make SLURM=no):
+ * it says so, and the local and replay backends are all there is.
+ */
+#include <stdio.h>
+
+#include "sched.h"
+
+struct sched *
+sched_slurm_new(struct uv_loop_s *loop, const char *wrapper_path,
+    const struct sched_slurm_opts *opts, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "the slurm backend is not in this build of hpod "
+	    "(built with make SLURM=no: local and replay backends only)");
+	return NULL;
+}

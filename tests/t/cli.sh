@@ -1,0 +1,145 @@
+#!/bin/sh
+# The command lines as Unix and Slurm users expect them: --help and
+# --version everywhere, options anywhere, a reason for every refusal,
+# and the trial list naming each trial's job, host and directory.
+. "$(dirname "$0")/lib.subr"
+TRIAL="$BUILD/hpo-trial"
+
+# refused DESC EXPECTED-MESSAGE COMMAND...: exits 64 and says why.
+refused() {
+	desc=$1
+	msg=$2
+	shift 2
+	rc=0
+	"$@" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+	is "$desc: exit 64" "$rc" 64
+	if grep -qF -- "$msg" "$T/err.txt" && grep -q '^usage: ' "$T/err.txt"
+	then
+		ok "$desc: says '$msg' and shows the usage"
+	else
+		not_ok "$desc: says '$msg' and shows the usage"
+		sed 's/^/#   /' "$T/err.txt"
+	fi
+}
+
+# --version and --help on every program, on stdout, exit 0.
+for p in "$HPOD" "$HPOCTL" "$TRIAL"; do
+	n=$(basename "$p")
+	v=$("$p" --version) || v="exit $?"
+	case "$v" in
+	"$n "[0-9]*) ok "$n --version: $v" ;;
+	*) not_ok "$n --version"; echo "#   got '$v'" ;;
+	esac
+	h=$("$p" --help) || h="exit $?"
+	case "$h" in
+	"usage: $n"*) ok "$n --help" ;;
+	*) not_ok "$n --help"; echo "#   got '$h'" ;;
+	esac
+done
+is "hpod -V" "$("$HPOD" -V)" "$("$HPOD" --version)"
+is "hpo-trial -V" "$("$TRIAL" -V)" "$("$TRIAL" --version)"
+
+# Every subcommand: --help prints its own usage, --version the version.
+for c in run check render submit status trials report watch cancel ping \
+    mllog; do
+	h=$("$HPOCTL" "$c" --help) || h="exit $?"
+	case "$h" in
+	"usage: hpoctl $c"*) ok "hpoctl $c --help" ;;
+	*) not_ok "hpoctl $c --help"; echo "#   got '$h'" ;;
+	esac
+done
+is "check --help is not a file name" "$("$HPOCTL" check --help 2>&1)" \
+    "usage: hpoctl check spec ..."
+case "$("$HPOCTL" report --version)" in
+"hpoctl report "[0-9]*) ok "hpoctl report --version" ;;
+*) not_ok "hpoctl report --version" ;;
+esac
+
+# A campaign to read.
+write_campaign cli 3 1 1
+"$HPOCTL" run -q --ledger "$LEDGER" --run-dir "$RUNS" "$T/cli.json" \
+    >/dev/null || true
+
+# Options anywhere: the README's own example.
+rc=0
+"$HPOCTL" report cli --format html -o "$T/r.html" --ledger "$LEDGER" || rc=$?
+is "report CAMPAIGN --format html -o F: exit 0" "$rc" 0
+check "report CAMPAIGN --format html -o F: wrote the page" \
+    grep -q '<html' "$T/r.html"
+is "trials CAMPAIGN --format csv --ledger F" \
+    "$("$HPOCTL" trials cli --format csv --ledger "$LEDGER" | wc -l)" 4
+
+# Every refusal says why.
+refused "no command" "no command given" "$HPOCTL"
+refused "unknown command" "unknown command 'frobnicate'" "$HPOCTL" frobnicate
+refused "missing campaign" "hpoctl report: campaign missing" "$HPOCTL" report
+refused "extra argument" "unexpected argument 'two'" \
+    "$HPOCTL" trials one two --ledger "$LEDGER"
+refused "unknown option" "hpoctl trials: unknown option '--bogus'" \
+    "$HPOCTL" trials --bogus cli
+refused "option without value" "option '--format' needs a value" \
+    "$HPOCTL" status --ledger "$LEDGER" --format
+refused "bad format" "--format: expected text, json" \
+    "$HPOCTL" status --format xml --ledger "$LEDGER"
+refused "--table outside report" "--table is an option of report" \
+    "$HPOCTL" trials --table cli
+refused "render without spec" "expected a spec, got 0 arguments" \
+    "$HPOCTL" render
+refused "hpod operand" "unexpected argument 'x'" "$HPOD" x
+
+# status: BEST in text and CSV is the value JSON has.
+jbest=$("$HPOCTL" status --ledger "$LEDGER" --format json cli | jq -r .best)
+cbest=$("$HPOCTL" status --ledger "$LEDGER" --format csv cli |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "best") c = i }
+	NR == 2 { print $c }')
+is "status csv best = json best" "$cbest" "$jbest"
+tbest=$("$HPOCTL" status --ledger "$LEDGER" cli | awk 'NR == 2 { print $7 }')
+is "status text BEST = json best (6 digits)" "$tbest" \
+    "$(printf '%.6g' "$jbest")"
+
+# trials: the job id, host and directory the ledger holds.
+"$HPOCTL" trials --ledger "$LEDGER" --format json cli >"$T/trials.json"
+is "trials json: job_id of trial 0" "$(jq -r '.[0].job_id' "$T/trials.json")" \
+    "$(sql "select job_id from attempts a join trials t on t.id = a.trial_id where t.number = 0")"
+is "trials json: host of trial 0" "$(jq -r '.[0].host' "$T/trials.json")" \
+    "$(sql "select host from attempts a join trials t on t.id = a.trial_id where t.number = 0")"
+is "trials json: dir of trial 0" "$(jq -r '.[0].dir' "$T/trials.json")" \
+    "$(sql "select dir from attempts a join trials t on t.id = a.trial_id where t.number = 0")"
+"$HPOCTL" trials --ledger "$LEDGER" --format csv cli >"$T/trials.csv"
+is "trials csv: dir column" "$(awk -F, 'NR == 2 { print $11 }' "$T/trials.csv")" \
+    "$(jq -r '.[0].dir' "$T/trials.json")"
+"$HPOCTL" trials --ledger "$LEDGER" cli >"$T/trials.txt"
+check "trials text: JOBID and HOST columns" \
+    grep -q 'JOBID .* HOST' "$T/trials.txt"
+is "trials text: trial 0's job id" \
+    "$(awk 'NR == 2 { print $7 }' "$T/trials.txt")" \
+    "$(jq -r '.[0].job_id' "$T/trials.json")"
+# trials as squeue and sacct users expect: --state/-t, -h, --parsable.
+for st in completed failed completed,failed; do
+	want=$(sql "select count(*) from trials where state in ('$(echo "$st" | sed "s/,/','/g")')")
+	is "trials --state $st: the ledger's $want" \
+	    "$("$HPOCTL" trials --ledger "$LEDGER" -h --state "$st" cli | wc -l)" \
+	    "$want"
+done
+is "trials -h: no header" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" -h cli | grep -c TRIAL)" 0
+is "trials --parsable: the CSV header with |" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --parsable cli | head -1)" \
+    "$(head -1 "$T/trials.csv" | tr , '|')"
+is "trials --parsable -h: the CSV rows with |" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --parsable -h cli | tr '|' ,)" \
+    "$(tail -n +2 "$T/trials.csv")"
+refused "--state outside trials" "--state, -h and --parsable are options" \
+    "$HPOCTL" status --ledger "$LEDGER" -h
+rc=0
+"$HPOCTL" trials --ledger "$LEDGER" --state bogus cli 2>"$T/err.txt" || rc=$?
+is "trials --state bogus: refused" "$rc" 1
+check "naming the state and the known ones" \
+    grep -q "unknown trial state 'bogus' (expected pending, running" "$T/err.txt"
+# Through the daemon, the same answer.
+start_daemon
+is "trials --state through the daemon" \
+    "$("$HPOCTL" trials --parsable -t completed cli)" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --parsable -t completed cli)"
+check "the daemon stops" stop_daemon
+done_testing
