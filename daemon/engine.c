@@ -7,6 +7,9 @@
  * and right after anything changes.  Launching and following a single
  * attempt is in attempt.c.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +22,9 @@
 #include "invoke.h"
 #include "log.h"
 #include "obsbook.h"
-#include "prior.h"
 #include "params.h"
+#include "paths.h"
+#include "prior.h"
 #include "testpause.h"
 
 static void	engine_tick(uv_timer_t *);
@@ -613,6 +617,37 @@ engine_tick(uv_timer_t *t)
 }
 
 /* Record a new campaign and start it. */
+/*
+ * Claim a new campaign's run directory, RUN_DIR/ID-NAME: it must not exist
+ * yet.  Attempts append their output, so one left by a campaign of another
+ * ledger with the same id and name would be read as this one's; such a
+ * campaign is refused before anything of it is kept.
+ */
+static int
+engine_claim(void *arg, int64_t id, char *err, size_t errlen)
+{
+	struct engine	*e = arg;
+	char		*dir;
+	int		 rc = 0;
+
+	if (asprintf(&dir, "%s/%lld-%s", e->env.run_dir, (long long)id,
+	    e->spec->name) == -1)
+		abort();
+	if (paths_mkdir(e->env.run_dir, 0700) == -1 || mkdir(dir, 0700) == -1) {
+		if (errno == EEXIST)
+			snprintf(err, errlen, "campaign '%s': run directory %s "
+			    "exists already (left by a campaign of another "
+			    "ledger?); it is not reused: move it away or set "
+			    "another run_dir", e->spec->name, dir);
+		else
+			snprintf(err, errlen, "campaign '%s': mkdir %s: %s",
+			    e->spec->name, dir, strerror(errno));
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
 int
 engine_start(struct engine *e, char *err, size_t errlen)
 {
@@ -640,8 +675,12 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.max_trials = s->max_trials;
 	c.driver = (char *)e->env.driver;
 	c.workload_json = e->w->json;
-	if (prior_record(e->env.ledger, &c, pr, npr, &e->id) == -1 ||
-	    obsbook_load(e->book, e->env.ledger, e->id, e->curves, s->name) ==
+	if (prior_record(e->env.ledger, &c, pr, npr, engine_claim, e, &e->id,
+	    err, errlen) == -1) {
+		ledger_prior_list_free(pr, npr);
+		return -1;
+	}
+	if (obsbook_load(e->book, e->env.ledger, e->id, e->curves, s->name) ==
 	    -1) {
 		snprintf(err, errlen, "%s", ledger_error(e->env.ledger));
 		ledger_prior_list_free(pr, npr);

@@ -255,24 +255,30 @@ prior_read(const struct campaign_spec *s, struct ledger_prior **out,
 	return 0;
 }
 
-/* Record a campaign with its priors. */
+/* Record a campaign with its priors, kept only if claim agrees. */
 int
 prior_record(struct ledger *l, const struct ledger_campaign *c,
-    const struct ledger_prior *pr, size_t n, int64_t *id)
+    const struct ledger_prior *pr, size_t n, prior_claim_fn claim, void *arg,
+    int64_t *id, char *err, size_t errlen)
 {
 	size_t	 i;
 
 	if (ledger_begin(l) == -1)
-		return -1;
+		goto fail;
 	if (ledger_campaign_insert(l, c, id) == -1)
 		goto fail;
 	for (i = 0; i < n; i++)
 		if (ledger_prior_insert(l, *id, &pr[i]) == -1)
 			goto fail;
+	if (claim != NULL && claim(arg, *id, err, errlen) == -1) {
+		ledger_rollback(l);
+		return -1;
+	}
 	if (ledger_commit(l) == -1)
 		goto fail;
 	return 0;
 fail:
+	snprintf(err, errlen, "%s", ledger_error(l));
 	ledger_rollback(l);
 	return -1;
 }

@@ -25,11 +25,19 @@
 int	 prior_read(const struct campaign_spec *s, struct ledger_prior **out,
 	    size_t *n, char *err, size_t errlen);
 /*
- * Record campaign c and its priors in one transaction: either both are in
- * the ledger or neither.  The new campaign's id in *id.  0, or -1 (see
- * ledger_error()).
+ * What must hold for a new campaign to be kept, given its id (the engine
+ * claims its run directory): 0, or -1 with err.
+ */
+typedef int (*prior_claim_fn)(void *arg, int64_t id, char *err,
+    size_t errlen);
+
+/*
+ * Record campaign c and its priors in one transaction, and keep them only
+ * if claim (when not NULL) succeeds: either all are in the ledger or
+ * nothing.  The new campaign's id in *id.  0, or -1 with err.
  */
 int	 prior_record(struct ledger *, const struct ledger_campaign *c,
-	    const struct ledger_prior *, size_t n, int64_t *id);
+	    const struct ledger_prior *, size_t n, prior_claim_fn claim,
+	    void *arg, int64_t *id, char *err, size_t errlen);
 
 #endif

@@ -15,7 +15,7 @@
 
 TRIALS=${HPOD_CRASH_TRIALS:-60}
 KILLS=${HPOD_CRASH_KILLS:-24}
-EPOCHS=${HPOD_CRASH_EPOCHS:-2}
+EPOCHS=${HPOD_CRASH_EPOCHS:-6}
 FGTRIALS=${HPOD_CRASH_FG_TRIALS:-12}
 FGKILLS=${HPOD_CRASH_FG_KILLS:-6}
 PAR=3
@@ -112,7 +112,7 @@ q cx a.token 'and a.started > 0 order by a.token' >"$T/cx.costed"
 check "cx: every process that ran is one costed attempt" \
     cmp "$T/cx.ran" "$T/cx.costed"
 check "the lock files of ended campaigns are gone" \
-    test -z "$(find "$T/state" -name '*.lock')"
+    test -z "$(find "$T/state" -name '*.db.*.lock')"
 
 check "PRAGMA integrity_check: ok" \
     test "$(sql 'pragma integrity_check')" = ok

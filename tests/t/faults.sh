@@ -108,15 +108,19 @@ campaign stale emit 0.1 1 1
 old="$T/shared/1-stale/trial-0000/attempt-0/stdout"
 sum=$(cksum <"$old")
 campaign stale emit 0.9 1 1
+rc=0
 "$HPOCTL" run -q --ledger "$T/second.db" --run-dir "$T/shared" \
-    "$T/stale.json" >"$T/stale.out" 2>&1 || true
+    "$T/stale.json" >"$T/stale.out" 2>&1 || rc=$?
 is "stale run_dir: the old attempt's output is untouched" "$(cksum <"$old")" "$sum"
 is "stale run_dir: the new campaign did not read the old lines" \
     "$(sqlite3 "$T/second.db" "select count(*) from metrics")" 0
 is "stale run_dir: no false target hit" \
     "$(sqlite3 "$T/second.db" "select count(*) from trials where reached = 1")" 0
-is "stale run_dir: the attempt is refused, naming the directory" \
-    "$(sqlite3 "$T/second.db" "select state || ': ' || (reason like '%attempt-0 exists already%') from attempts")" "failed: 1"
+is "stale run_dir: hpoctl run refuses the campaign (exit 1)" "$rc" 1
+check "stale run_dir: the refusal names the run directory" \
+    grep -q "run directory $T/shared/1-stale exists already" "$T/stale.out"
+is "stale run_dir: nothing of the refused campaign is kept" \
+    "$(sqlite3 "$T/second.db" "select count(*) from campaigns")" 0
 
 start_daemon
 

@@ -44,7 +44,8 @@ JSON
 # once it has recorded 20 trials, and wait (at most 60 s) for the exit.
 interrupt() {
 	db=$T/$1-$2.db
-	"$HPOCTL" -f "$CONF" run -q --ledger "$db" --format json \
+	"$HPOCTL" -f "$CONF" run -q --ledger "$db" --run-dir "$T/runs-$1-$2" \
+	    --format json \
 	    "$T/$1.json" >"$T/$1-$2.out" 2>"$T/$1-$2.err" &
 	pid=$!
 	for _ in $(seq 1 300); do

@@ -86,10 +86,12 @@ main(void)
 	c.metric = "eval_error";
 	c.started = 1000;
 	c.max_trials = 10;
-	is_int(prior_record(l, &c, pr, NPRIORS, &cid), 0,
+	is_int(prior_record(l, &c, pr, NPRIORS, NULL, NULL, &cid, err,
+	    sizeof(err)), 0,
 	    "campaign and priors recorded in one transaction");
 	pr[3].state = "running";
-	ok(prior_record(l, &c, pr, NPRIORS, &tid) == -1,
+	ok(prior_record(l, &c, pr, NPRIORS, NULL, NULL, &tid, err,
+	    sizeof(err)) == -1,
 	    "a bad prior row records nothing ...");
 	c.id = 0;
 	is_int(ledger_campaign_find(l, "2", &c), 1, "... not the campaign");
