@@ -44,6 +44,9 @@ struct conn {
 	int		 reading;
 	int		 eof;		/* no more requests will be read */
 	int		 closing;
+	int		 draining;	/* after a request too long */
+	size_t		 drained;	/* bytes discarded since */
+	uv_shutdown_t	 shut;
 };
 
 struct control {
@@ -63,6 +66,7 @@ struct reply_write {
 };
 
 static void	conn_pump(struct conn *);
+static void	conn_drain(struct conn *);
 static void	conn_read(uv_stream_t *, ssize_t, const uv_buf_t *);
 
 /* Free a connection once its handle is closed. */
@@ -235,6 +239,8 @@ conn_pump(struct conn *c)
 	char	*nl;
 	size_t	 n;
 
+	if (c->draining)
+		return;
 	while (!c->closing && c->queued < CONTROL_OUT_MAX &&
 	    (nl = conn_eol(c)) != NULL) {
 		n = (size_t)(nl - c->buf);
@@ -245,8 +251,8 @@ conn_pump(struct conn *c)
 		return;
 	if (c->len > CONTROL_LINE_MAX && conn_eol(c) == NULL) {
 		conn_error(c, "request too long");
-		c->len = c->scanned = 0;
-		c->eof = 1;
+		conn_drain(c);
+		return;
 	}
 	/* A last request without its newline, after the client's EOF. */
 	if (c->eof && c->len > 0 && c->queued < CONTROL_OUT_MAX &&
@@ -272,12 +278,53 @@ conn_pump(struct conn *c)
 	}
 }
 
+/* The write side is shut down (or the shutdown was cancelled by a close). */
+static void
+conn_shut(uv_shutdown_t *req, int status)
+{
+	struct conn	*c = req->handle->data;
+
+	if (status < 0 && !c->closing)
+		conn_close(c);
+}
+
+/*
+ * After a request too long: answer nothing more, shut the write side once
+ * the error is written, and discard what the client still sends until its
+ * EOF (or as much again as a request may hold), so that closing does not
+ * reset a connection whose client has not read the error yet.
+ */
+static void
+conn_drain(struct conn *c)
+{
+	c->len = c->scanned = 0;
+	c->draining = 1;
+	c->eof = 1;
+	if (uv_shutdown(&c->shut, (uv_stream_t *)&c->pipe, conn_shut) != 0) {
+		conn_close(c);
+		return;
+	}
+	if (!c->reading) {
+		if (uv_read_start((uv_stream_t *)&c->pipe, conn_alloc,
+		    conn_read) != 0)
+			conn_close(c);
+		else
+			c->reading = 1;
+	}
+}
+
 /* Bytes arrived, or the client half-closed. */
 static void
 conn_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
 	struct conn	*c = s->data;
 
+	if (c->draining) {
+		if (n < 0 || (c->drained += (size_t)n) > CONTROL_LINE_MAX)
+			conn_close(c);
+		c->len = 0;
+		return;
+	}
 	if (n == UV_EOF)
 		c->eof = 1;
 	else if (n < 0) {

@@ -50,6 +50,6 @@ check "good reload is logged" grep -q "configuration reloaded" "$T/hpod.log"
 rc=0
 "$HPOD" -d -f "$CONF" 2>"$T/second.txt" || rc=$?
 is "a second daemon on the same socket refuses to start" "$rc" 1
-check "and says why" grep -q "another hpod is listening" "$T/second.txt"
+check "and says why" grep -q "is in use by another hpod" "$T/second.txt"
 check "the daemon stops" stop_daemon
 done_testing
