@@ -21,9 +21,11 @@ is "  nothing on stderr" "$(cat "$T/err.txt")" ""
 check "  the daemon answers at once" "$HPOCTL" ping
 DPID=$(pgrep -f "[h]pod -f $CONF" || true)
 
-# A second daemon on the same socket is refused, exit 1.
+# A second daemon on the same socket (with a ledger of its own, or the
+# ledger's lock would refuse it first) is refused, exit 1.
+sed "s|^ledger = .*|ledger = $T/other.db|" "$CONF" >"$T/other.conf"
 rc=0
-"$HPOD" -f "$CONF" 2>"$T/err.txt" || rc=$?
+"$HPOD" -f "$T/other.conf" 2>"$T/err.txt" || rc=$?
 is "a second daemon on a live socket: exit 1" "$rc" 1
 check "  the reason names the socket" grep -q "$SOCK" "$T/err.txt"
 
