@@ -46,6 +46,10 @@ static const struct conf_option conf_table[] = {
 	{ "slurm_poll_max", CONF_INT, 100, 3600000, "30000",
 	  offsetof(struct config, slurm_poll_max),
 	  "milliseconds between slurmctld queries at most (back-off)" },
+	{ "slurm_poll_kick", CONF_INT, 0, 600000, "100",
+	  offsetof(struct config, slurm_poll_kick),
+	  "milliseconds from a job's end marker to the slurmctld query that "
+	  "confirms it (0: wait for the timed query)" },
 	{ "slurm_array_min", CONF_INT, 0, 1000000, "2",
 	  offsetof(struct config, slurm_array_min),
 	  "submit at least this many alike trials as one job array (0: never)" },

@@ -18,6 +18,7 @@ struct config {
 	long	 poll_interval;	/* ms between output/scheduler polls */
 	long	 slurm_poll_min;	/* ms between slurmctld queries */
 	long	 slurm_poll_max;	/* ... at most, after back-off */
+	long	 slurm_poll_kick;	/* ms from an end marker to a query */
 	long	 slurm_array_min;	/* alike trials per job array, 0 = off */
 	long	 min_free;	/* MiB kept free under run_dir and ledger */
 };

@@ -97,6 +97,7 @@ run_backend(uv_loop_t *loop, const char *name, const struct config *cfg,
 		so.poll_max = (uint64_t)(cfg->slurm_poll_max <
 		    cfg->slurm_poll_min ? cfg->slurm_poll_min :
 		    cfg->slurm_poll_max);
+		so.kick = (uint64_t)cfg->slurm_poll_kick;
 		so.array_min = (int)cfg->slurm_array_min;
 		so.warn = log_warnx;
 		s = sched_slurm_new(loop, wrapper, &so, err, errlen);

@@ -2,7 +2,9 @@
  * result.c: write and read an attempt's result.json (see result.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,24 @@ result_write(const char *dir, const struct trial_result *r)
 	free(text);
 	errno = saved;
 	return rc;
+}
+
+/* Create dir/ended, the end marker (empty). */
+int
+result_mark_ended(const char *dir)
+{
+	char	path[PATH_MAX];
+	int	fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, RESULT_ENDED) >=
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) == -1)
+		return -1;
+	return close(fd);
 }
 
 /* Fetch the number called key into *v; required says if it may be absent. */

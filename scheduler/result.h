@@ -31,4 +31,12 @@ int	 result_write(const char *dir, const struct trial_result *);
 int	 result_read(const char *dir, struct trial_result *, char *err,
 	    size_t errlen);
 
+/*
+ * The end marker: hpo-trial creates dir/ended once the final result.json
+ * is written, so that a daemon watching the directory polls at once.  It
+ * is a hint only; the backend's own query decides that a job has ended.
+ */
+#define RESULT_ENDED	"ended"
+int	 result_mark_ended(const char *dir);
+
 #endif

@@ -134,6 +134,8 @@ struct sched	*sched_local_new(struct uv_loop_s *, const char *wrapper_path,
 struct sched_slurm_opts {
 	uint64_t	 poll_min;	/* ms between polls while busy */
 	uint64_t	 poll_max;	/* ms between polls at most */
+	uint64_t	 kick;		/* ms from a job's end marker to the
+					   poll; 0 = do not watch for it */
 	int		 array_min;	/* submit >= this many alike jobs
 					   as one array; 0 = never */
 	/* Where warnings go (NULL: stderr). */

@@ -34,6 +34,7 @@ slurm_job_free(struct slurm *b, struct slurm_job *j)
 {
 	TAILQ_REMOVE(&b->jobs, j, entry);
 	b->njobs--;
+	slurm_watch_stop(j);
 	free(j->token);
 	free(j->name);
 	free(j->dir);
@@ -374,6 +375,7 @@ slurm_adopt(struct sched *s, const char *token, const char *job_id,
 		j->state = SJ_UNCERTAIN;
 	TAILQ_INSERT_TAIL(&b->jobs, j, entry);
 	b->njobs++;
+	slurm_watch_start(b, j);
 	b->interval = b->opts.poll_min;
 	slurm_arm(b);
 	return 0;
@@ -411,9 +413,13 @@ slurm_close(struct sched *s, void (*done)(void *), void *arg)
 {
 	struct slurm	*b = (struct slurm *)s;
 
+	struct slurm_job *j;
+
 	b->closing = 1;
 	b->done = done;
 	b->done_arg = arg;
+	TAILQ_FOREACH(j, &b->jobs, entry)
+		slurm_watch_stop(j);
 	uv_timer_stop(&b->poll);
 	uv_timer_stop(&b->flush);
 	slurm_kick(b);

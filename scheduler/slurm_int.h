@@ -58,6 +58,8 @@ struct slurm_desc {			/* what to submit */
 	char		*array;		/* "0-N", NULL for a single job */
 };
 
+struct slurm_watch;
+
 struct slurm_work {
 	uv_work_t	 req;
 	TAILQ_ENTRY(slurm_work) entry;
@@ -109,6 +111,8 @@ struct slurm_job {
 	int		 killing;	/* a kill is queued or running */
 	double		 submitted;	/* when the controller took it */
 	double		 started_at;	/* the STARTED event's time */
+	struct slurm_watch *watch;	/* its directory's watch, or NULL */
+	int		 hinted;	/* its end marker was seen */
 	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
 					   only from polls after this */
 	sched_event_cb	 cb;
@@ -126,6 +130,7 @@ struct slurm {
 	uv_timer_t	 poll;		/* the poll cycle */
 	uv_timer_t	 flush;		/* submits of one loop turn together */
 	uint64_t	 interval;	/* current poll period, ms */
+	uint64_t	 hint_delay;	/* ms to the poll after an end marker */
 	uint32_t	 max_array;	/* MaxArraySize, 0 = not known yet */
 	int		 polling;	/* a poll is queued or running */
 	int		 flush_after_poll;
@@ -154,6 +159,12 @@ void	 slurm_poll_due(uv_timer_t *);
 
 /* slurm_poll.c */
 void	 slurm_polled(struct slurm *, struct slurm_work *);
+
+/* slurm_watch.c */
+void	 slurm_watch_start(struct slurm *, struct slurm_job *);
+void	 slurm_watch_stop(struct slurm_job *);
+void	 slurm_poll_soon(struct slurm *);
+int	 slurm_watch_followup(struct slurm *);
 
 /* slurm_submit.c */
 void	 slurm_flush(uv_timer_t *);

@@ -317,5 +317,6 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 		b->flush_after_poll = 0;
 		uv_timer_start(&b->flush, slurm_flush, 0, 0);
 	}
-	slurm_arm(b);
+	if (!slurm_watch_followup(b))
+		slurm_arm(b);
 }

@@ -31,6 +31,7 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 			slurm_job_name_id(j, w->job_id, w->desc.array ?
 			    (uint32_t)i : SLURM_NO_TASK);
 			j->state = SJ_LIVE;
+			slurm_watch_start(b, j);
 			memset(&ev, 0, sizeof(ev));
 			ev.type = SCHED_EV_SUBMITTED;
 			ev.time = j->submitted = slurm_now();
@@ -44,6 +45,7 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 			 * poll must come well after it to prove it absent.
 			 */
 			j->state = SJ_UNCERTAIN;
+			slurm_watch_start(b, j);
 			j->absent_after = slurm_errno_unsent(w->rc) ? 0 :
 			    slurm_now() + SLURM_LOST_GRACE_S;
 		} else {

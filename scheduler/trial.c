@@ -414,7 +414,10 @@ main(int argc, char **argv)
 		t.res.signal = WTERMSIG(status);
 	} else
 		t.res.exit_code = WEXITSTATUS(status);
-	trial_record(&t);
+	/* The marker tells a watching daemon to poll now (a hint only). */
+	if (trial_record(&t) == 0 && result_mark_ended(t.dir) == -1)
+		fprintf(stderr, "hpo-trial: cannot create '%s/" RESULT_ENDED
+		    "': %s\n", t.dir, strerror(errno));
 	jobfile_release(&t.jf);
 	return t.res.signal ? 128 + t.res.signal : t.res.exit_code;
 }

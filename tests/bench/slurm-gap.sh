@@ -1,0 +1,126 @@
+#!/bin/sh
+# make bench-slurm (second part): how long a freed Slurm slot waits for its
+# next job, on the throwaway cluster of tests/slurm/ (as root, 16 CPUs).
+# N one-second trials at max_parallel P run through `hpoctl run` with the
+# end-marker watch off (slurm_poll_kick = 0: timed polls only, every
+# slurm_poll_min = 2 s) and on (the default), and the same N jobs go as one
+# `sbatch --array=0-(N-1)%P` for reference.  Each is repeated R times on a
+# fresh cluster.  From the times each job itself recorded (hpo-trial's
+# result.json, or the array task's own clock) it prints: the gap between
+# the k-th job end and the (k+S)-th job start (S = the most that ran at
+# once: the slot that end freed), median and p95; the makespan (first
+# start to last end) and its ratio to the array's; the wall time of the
+# whole command; and the job queries slurmctld served (sdiag), the cost.
+# With max_parallel above the cluster's 16 CPUs Slurm refills a freed CPU
+# from its own queue and hpod's poll hardly matters; at max_parallel 16
+# every freed slot waits for hpod to see the end and submit the next trial.
+# Figures, not pass/fail; on a loaded machine read the spread.
+set -eu
+BUILD=${1:-build}
+N=${2:-1000}
+P=${3:-64}
+R=${4:-3}
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+B="$TOP/$BUILD"
+if [ "$(id -u)" != 0 ]; then
+	echo "bench-slurm: needs root to start the test cluster; skipped"
+	exit 0
+fi
+T=$(mktemp -d /tmp/hpod-bench-gap.XXXXXX)
+chmod 0755 "$T"
+trap '"$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1; rm -rf "$T"' EXIT
+export SLURM_CONF="$T/sc/slurm.conf"
+export HPOD_WORKLOAD_PATH="$TOP/tests/slurm"
+echo "bench-slurm: $N trials of 'sleep 1', max_parallel $P, on 4 nodes x 4 CPUs, $R runs each"
+
+# elapsed T0 T1: seconds from T0 to T1.
+elapsed() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+# queries: the job queries (REQUEST_JOB_USER_INFO) slurmctld served.
+queries() {
+	sdiag | awk '$1 == "REQUEST_JOB_USER_INFO" {
+	    for (i = 2; i <= NF; i++) if ($i ~ /^count:/) {
+		n = $i; sub(/^count:/, "", n) } } END { print n + 0 }'
+}
+
+# figures LABEL WALL QUERIES [ARRAY_MAKESPAN] < "start end" lines: print
+# one result line; the makespan goes to $T/mk.
+figures() {
+	cat >"$T/f.in"
+	cut -d' ' -f1 "$T/f.in" | sort -g >"$T/f.s"
+	cut -d' ' -f2 "$T/f.in" | sort -g >"$T/f.e"
+	# The most jobs that ran at once: the slots.
+	slots=$(awk '{ print $1, 1; print $2, -1 }' "$T/f.in" |
+	    sort -k1,1g -k2,2n | awk '{ c += $2; if (c > m) m = c }
+	    END { print m }')
+	tail -n "+$((slots + 1))" "$T/f.s" | paste - "$T/f.e" |
+	    awk 'NF == 2 { print $1 - $2 }' | sort -g >"$T/f.g"
+	n=$(wc -l <"$T/f.s")
+	awk -v l="$1" -v w="$2" -v q="$3" -v ref="${4:-0}" -v slots="$slots" \
+	    -v s0="$(head -n 1 "$T/f.s")" -v e1="$(tail -n 1 "$T/f.e")" '
+	{ g[NR] = $1 }
+	END {
+		k = NR; mk = e1 - s0
+		printf "  %-16s slots %2d, gap median %.2f s, p95 %.2f s;" \
+		    " makespan %.1f s", l, slots, g[int((k + 1) / 2)],
+		    g[int(k * 0.95 + 0.5)], mk
+		if (ref > 0)
+			printf " (%.2fx the array)", mk / ref
+		printf "; wall %.1f s; %d job queries\n", w, q
+		print mk >"'"$T/mk"'"
+	}' "$T/f.g"
+}
+
+# cluster: a fresh cluster for every run.
+cluster() {
+	"$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1 || true
+	rm -rf "$T/sc"
+	"$TOP/tests/slurm/cluster.sh" start "$T/sc" >/dev/null
+}
+
+run=1
+while [ "$run" -le "$R" ]; do
+	cluster
+	mkdir -p "$T/a"
+	rm -f "$T/a/"*
+	q0=$(queries)
+	t0=$(date +%s.%N)
+	sbatch -Q --array="0-$((N - 1))%$P" -c 1 -o /dev/null -D "$T/a" \
+	    --wrap 'a=$(date +%s.%N); sleep 1; echo "$a $(date +%s.%N)" >$SLURM_ARRAY_TASK_ID'
+	while [ "$(ls "$T/a" | wc -l)" -lt "$N" ]; do sleep 0.5; done
+	t1=$(date +%s.%N)
+	q1=$(queries)
+	cat "$T/a/"* | figures "sbatch --array" "$(elapsed "$t0" "$t1")" \
+	    $((q1 - q0))
+	ref=$(cat "$T/mk")
+	for kick in 0 100; do
+		cluster
+		cat >"$T/c.json" <<JSON
+{"name": "gap", "workload": "sleep",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"seconds": {"type": "choice", "values": [1]}},
+ "search": {"algorithm": "random", "seed": 1},
+ "budget": {"max_trials": $N, "max_parallel": $P},
+ "backend": "slurm",
+ "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"}}
+JSON
+		cat >"$T/h.conf" <<CONF
+ledger = $T/l$run-$kick.db
+run_dir = $T/runs$run-$kick
+slurm_poll_kick = $kick
+CONF
+		q0=$(queries)
+		t0=$(date +%s.%N)
+		"$B/hpoctl" -f "$T/h.conf" run -q --format json "$T/c.json" \
+		    >/dev/null
+		t1=$(date +%s.%N)
+		q1=$(queries)
+		find "$T/runs$run-$kick" -name result.json -exec cat {} + |
+		    jq -r '"\(.start) \(.end)"' |
+		    figures "hpod kick=$kick" "$(elapsed "$t0" "$t1")" \
+		    $((q1 - q0)) "$ref"
+	done
+	run=$((run + 1))
+done
