@@ -125,11 +125,12 @@ $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libhpod.a
 # Debian packages: DEB_BUILD builds and runs the demo; DEB_CHECK adds what
 # the tests need (slurm-wlm and munge only start the throwaway cluster of
 # tests/slurm/, chromium renders the HTML report's test, python3-optuna
-# and python3-pandas read the Optuna export and the ledger).
+# and python3-pandas read the Optuna export and the ledger, libclang-rt-14-dev
+# is clang's libFuzzer, only recommended by clang).
 DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
 	libcjson-dev libslurm-dev
 DEB_CHECK := clang perl sqlite3 jq mandoc procps slurm-wlm munge chromium \
-	python3 python3-optuna python3-pandas
+	libclang-rt-14-dev python3 python3-optuna python3-pandas
 DEB_PKGS  ?= $(DEB_BUILD) $(DEB_CHECK)
 deps:
 	@missing=; for p in $(DEB_PKGS); do \
