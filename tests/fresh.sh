@@ -22,7 +22,7 @@ FAIL=0
 
 cleanup() {
 	rc=$?
-	for m in "$ROOT/dev" "$ROOT/proc"; do
+	for m in "$ROOT/dev" "$ROOT/proc" "$ROOT/sys"; do
 		mountpoint -q "$m" && umount -l "$m"
 	done
 	if [ -n "${HPOD_FRESH_KEEP:-}" ]; then
@@ -71,6 +71,8 @@ fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 mount -t proc proc "$ROOT/proc"
 mount --bind /dev "$ROOT/dev"
+# /sys with its cgroup mounts: slurmd (tests/slurm) needs them.
+mount --rbind /sys "$ROOT/sys"
 git clone -q --bare "$TOP" "$ROOT/src.git"
 git -C "$ROOT/src.git" update-ref refs/heads/fresh "$REV"
 
