@@ -147,23 +147,23 @@ done
 is "forker: nothing it forked outlives the attempt" "$alive" 0
 
 # A workload that ignores SIGTERM, cancelled: SIGKILL after the grace.
-script stubborn <<'SH'
+script termdeaf <<'SH'
 trap '' TERM
-echo $$ >stubborn.pid
+echo $$ >termdeaf.pid
 sleep 300
 SH
-campaign stubborn stubborn 1 1 1
-check "stubborn: submitted" "$HPOCTL" submit "$T/stubborn.json"
-check "stubborn: starts" wait_for 30 started stubborn 1
+campaign termdeaf termdeaf 1 1 1
+check "termdeaf: submitted" "$HPOCTL" submit "$T/termdeaf.json"
+check "termdeaf: starts" wait_for 30 started termdeaf 1
 sleep 1
-check "stubborn: cancel accepted" "$HPOCTL" cancel stubborn
-check "stubborn: campaign ends despite SIGTERM ignored" wait_campaign stubborn 60
-is "stubborn: attempt cancelled" "$(attempts_of stubborn)" cancelled
-dir=$(sql "select a.dir from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'stubborn'")
-p=$(cat "$dir/stubborn.pid")
+check "termdeaf: cancel accepted" "$HPOCTL" cancel termdeaf
+check "termdeaf: campaign ends despite SIGTERM ignored" wait_campaign termdeaf 60
+is "termdeaf: attempt cancelled" "$(attempts_of termdeaf)" cancelled
+dir=$(sql "select a.dir from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'termdeaf'")
+p=$(cat "$dir/termdeaf.pid")
 PIDS="$PIDS $p"
-is "stubborn: the workload is gone" "$(alive "$p" && echo alive)" ""
-check "stubborn: its time is counted" test "$(sql "select a.ended > a.started from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'stubborn'")" = 1
+is "termdeaf: the workload is gone" "$(alive "$p" && echo alive)" ""
+check "termdeaf: its time is counted" test "$(sql "select a.ended > a.started from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'termdeaf'")" = 1
 
 # 100 MB of output, then a metric line: followed to the end.
 script chatty <<SH
