@@ -41,6 +41,45 @@ mllog_usage(void)
 	return 64;
 }
 
+/* Apply one of the scoring-rule options; see mllogcmd.h. */
+int
+mllog_rule_opt(int ch, const char *arg, struct score_rule *rule)
+{
+	char	*end;
+
+	switch (ch) {
+	case 'm':
+		if (arg[0] == '\0') {
+			fprintf(stderr, "hpoctl: --metric: expected a key, "
+			    "got ''\n");
+			return -1;
+		}
+		rule->metric = arg;
+		return 1;
+	case 't':
+		rule->target = strtod(arg, &end);
+		if (end == arg || *end != '\0' || !isfinite(rule->target)) {
+			fprintf(stderr, "hpoctl: --target: expected a number, "
+			    "got '%s'\n", arg);
+			return -1;
+		}
+		rule->has_target = 1;
+		return 1;
+	case 'X':
+	case 'N':
+		if (rule->has_goal && rule->goal != (ch == 'X' ? SCORE_MAX :
+		    SCORE_MIN)) {
+			fprintf(stderr, "hpoctl: --maximize and --minimize "
+			    "exclude each other\n");
+			return -1;
+		}
+		rule->has_goal = 1;
+		rule->goal = ch == 'X' ? SCORE_MAX : SCORE_MIN;
+		return 1;
+	}
+	return 0;
+}
+
 /* Parse the options; return the index of the first operand, or -1. */
 static int
 mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
@@ -56,7 +95,6 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 		{ "minimize", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char	*end;
 	int	 ch;
 
 	memset(o, 0, sizeof(*o));
@@ -81,37 +119,10 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 				return -1;
 			}
 			break;
-		case 'm':
-			if (optarg[0] == '\0') {
-				fprintf(stderr, "hpoctl: --metric: expected "
-				    "a key, got ''\n");
-				return -1;
-			}
-			o->rule.metric = optarg;
-			break;
-		case 't':
-			o->rule.target = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' ||
-			    !isfinite(o->rule.target)) {
-				fprintf(stderr, "hpoctl: --target: expected a "
-				    "number, got '%s'\n", optarg);
-				return -1;
-			}
-			o->rule.has_target = 1;
-			break;
-		case 'X':
-		case 'N':
-			if (o->rule.has_goal && o->rule.goal !=
-			    (ch == 'X' ? SCORE_MAX : SCORE_MIN)) {
-				fprintf(stderr, "hpoctl: --maximize and "
-				    "--minimize exclude each other\n");
-				return -1;
-			}
-			o->rule.has_goal = 1;
-			o->rule.goal = ch == 'X' ? SCORE_MAX : SCORE_MIN;
-			break;
 		default:
-			return -1;
+			if (mllog_rule_opt(ch, optarg, &o->rule) != 1)
+				return -1;
+			break;
 		}
 	}
 	if (o->table + o->summary + o->json > 1 && !(o->json && o->summary)) {

@@ -12,4 +12,14 @@
  */
 int	 mllog_command(int argc, char **argv);
 
+struct score_rule;
+
+/*
+ * The scoring-rule options that mllog and rcp-check share, as getopt_long
+ * returns them: 'm' --metric KEY, 't' --target VALUE, 'X' --maximize, 'N'
+ * --minimize.  Apply option ch (argument arg) to rule: 1 if ch is one of
+ * them, 0 if not, -1 (said on stderr) if its argument is wrong.
+ */
+int	 mllog_rule_opt(int ch, const char *arg, struct score_rule *rule);
+
 #endif

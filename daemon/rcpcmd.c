@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "mllogcmd.h"
 #include "rcp.h"
 #include "rcpcmd.h"
 #include "score.h"
@@ -68,8 +69,8 @@ rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o)
 	int	 ch;
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			o->json = 1;
@@ -88,26 +89,10 @@ rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o)
 			}
 			o->runs = (int)l;
 			break;
-		case 'm':
-			o->rule.metric = optarg;
-			break;
-		case 't':
-			o->rule.target = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' ||
-			    !isfinite(o->rule.target)) {
-				fprintf(stderr, "hpoctl: --target: expected a "
-				    "number, got '%s'\n", optarg);
-				return -1;
-			}
-			o->rule.has_target = 1;
-			break;
-		case 'X':
-		case 'N':
-			o->rule.has_goal = 1;
-			o->rule.goal = ch == 'X' ? SCORE_MAX : SCORE_MIN;
-			break;
 		default:
-			return -1;
+			if (mllog_rule_opt(ch, optarg, &o->rule) != 1)
+				return -1;
+			break;
 		}
 	}
 	if (argc - optind < 2) {

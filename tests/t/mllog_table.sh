@@ -88,6 +88,15 @@ is "rcp-check: the export of the table reads the same" \
     "[true,22.625]"
 is "rcp-check: other benchmarks have no RCP in the file" "$rc" 1
 check "rcp-check: and says so" grep -q "no entry for benchmark 'deepcam'" "$T/err.txt"
+rc=0
+"$HPOCTL" rcp-check "$RCP" cosmoflow-nvidia-eos-n64 --json >"$T/c4.json" || rc=$?
+is "rcp-check: an option after the operands is an option" \
+    "$rc:$(jq -c '.pass' "$T/c4.json")" "0:true"
+rc=0
+"$HPOCTL" rcp-check "$RCP" cosmoflow-nvidia-eos-n64 --maximize --minimize \
+    2>"$T/err.txt" >/dev/null || rc=$?
+is "rcp-check: --maximize with --minimize is refused (usage)" "$rc" 64
+check "rcp-check: and says why" grep -q "exclude each other" "$T/err.txt"
 # A reference that is slower by 8 epochs, stdev 0: Min Epochs 30.
 printf '{"cosmoflow_ref_512": {"Benchmark": "cosmoflow", "BS": 512, "Epochs to converge": [30, 30, 30]}}\n' >"$T/slow.json"
 rc=0
