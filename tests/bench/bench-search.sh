@@ -67,19 +67,25 @@ profile() {
 	esac
 }
 
-# campaign METHOD SEED PARALLEL: the spec of one hpod run.
+# campaign METHOD SEED PARALLEL: the spec of one hpod run.  METHOD is an
+# algorithm, then +STOPPER (asha, hyperband, median, target) and +ttt
+# (objective.rank time_to_target), in any order.
 campaign() {
 	alg=${1%%+*}
-	case $1 in
-	*+asha) stop=", \"stopper\": {\"algorithm\": \"asha\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
-	*+hyperband) stop=", \"stopper\": {\"algorithm\": \"hyperband\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
-	*+median) stop=', "stopper": {"algorithm": "median"}' ;;
-	*) stop= ;;
+	stop= rank=
+	case "$1+" in
+	*+asha+*) stop=", \"stopper\": {\"algorithm\": \"asha\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
+	*+hyperband+*) stop=", \"stopper\": {\"algorithm\": \"hyperband\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
+	*+median+*) stop=', "stopper": {"algorithm": "median"}' ;;
+	*+target+*) stop=', "stopper": {"algorithm": "target"}' ;;
+	esac
+	case "$1+" in
+	*+ttt+*) rank=', "rank": "time_to_target"' ;;
 	esac
 	cat <<JSON
 {
   "name": "b$2", "workload": "$WORKLOAD",
-  "objective": {"metric": "eval_error", "goal": "min", "target": $TARGET},
+  "objective": {"metric": "eval_error", "goal": "min", "target": $TARGET$rank},
   "space": $SPACE,
   "fixed": $FIXED,
   "search": {"algorithm": "$alg", "seed": $2$stop},
