@@ -624,19 +624,34 @@ cmd_watch(int argc, char **argv, struct config *cfg)
 static int
 cmd_mllog(int argc, char **argv, struct config *cfg)
 {
-	return mllog_command(argc, argv);
+	char	 err[512] = "";
+	int	 rc = mllog_command(argc, argv, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
 }
 
 static int
 cmd_export(int argc, char **argv, struct config *cfg)
 {
-	return export_command(argc, argv, cfg);
+	char	 err[512] = "";
+	int	 rc = export_command(argc, argv, cfg, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
 }
 
 static int
 cmd_rcp(int argc, char **argv, struct config *cfg)
 {
-	return rcp_command(argc, argv);
+	char	 err[512] = "";
+	int	 rc = rcp_command(argc, argv, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
 }
 
 static const struct subcmd subcmds[] = {

@@ -86,6 +86,31 @@ refused "--table outside report" "--table is an option of report" \
 refused "render without spec" "expected a spec, got 0 arguments" \
     "$HPOCTL" render
 refused "hpod operand" "unexpected argument 'x'" "$HPOD" x
+# mllog, rcp-check and export refuse through the same cli_refuse.
+refused "mllog with no file" "hpoctl mllog: expected a file" "$HPOCTL" mllog
+refused "mllog unknown option" "hpoctl mllog: unknown option '--bogus'" \
+    "$HPOCTL" mllog --bogus f
+refused "mllog option without value" \
+    "hpoctl mllog: option '--metric' needs a value" "$HPOCTL" mllog f --metric
+refused "mllog bad --target" \
+    "hpoctl mllog: --target: expected a number, got 'x'" \
+    "$HPOCTL" mllog --target x f
+refused "rcp-check with no set" \
+    "hpoctl rcp-check: expected an RCP file and at least one set" \
+    "$HPOCTL" rcp-check rcp.json
+refused "rcp-check unknown option" \
+    "hpoctl rcp-check: unknown option '--bogus'" \
+    "$HPOCTL" rcp-check --bogus rcp.json set
+refused "rcp-check bad --runs" "hpoctl rcp-check: --runs: expected a number" \
+    "$HPOCTL" rcp-check --runs 2 rcp.json set
+refused "export without -o" "hpoctl export: -o file missing" \
+    "$HPOCTL" export --format optuna cli
+refused "export without campaign" "hpoctl export: campaign missing" \
+    "$HPOCTL" export --format optuna -o "$T/x.db"
+refused "export unknown option" "hpoctl export: unknown option '--bogus'" \
+    "$HPOCTL" export --bogus --format optuna -o "$T/x.db" cli
+refused "export bad format" "hpoctl export: --format: expected optuna" \
+    "$HPOCTL" export --format csv -o "$T/x.db" cli
 
 # status: BEST in text and CSV is the value JSON has.
 jbest=$("$HPOCTL" status --ledger "$LEDGER" --format json cli | jq -r .best)
