@@ -25,6 +25,7 @@ struct slurm_sbatch {
 	struct slurm	*b;
 	struct slurm_work *w;
 	char		 obuf[SBATCH_OUT_MAX], ebuf[SBATCH_OUT_MAX];
+	char		 drop[256];	/* what is read beyond them */
 	size_t		 olen, elen;
 	int64_t		 status;
 	int		 term_signal;
@@ -171,9 +172,7 @@ sbatch_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 
 	if (used + 1 >= SBATCH_OUT_MAX) {
 		/* Keep reading (and dropping) so sbatch never blocks. */
-		static char	 drop[256];
-
-		*buf = uv_buf_init(drop, sizeof(drop));
+		*buf = uv_buf_init(s->drop, sizeof(s->drop));
 		return;
 	}
 	*buf = uv_buf_init(b + used, (unsigned)(SBATCH_OUT_MAX - 1 - used));
