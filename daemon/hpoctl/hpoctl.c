@@ -94,6 +94,7 @@ struct opts {
 	const char	*format;
 	const char	*output;
 	const char	*state;		/* trials --state */
+	const char	*fields;	/* trials --fields */
 	const char	*trial;		/* cancel --trial */
 	const char	*max_trials;	/* budget --max-trials */
 	const char	*node_hours;	/* budget --max-node-hours */
@@ -119,6 +120,7 @@ opts_parse(int argc, char **argv, struct opts *o)
 		{ "state", required_argument, NULL, 'S' },
 		{ "noheader", no_argument, NULL, 'h' },
 		{ "parsable", no_argument, NULL, 'P' },
+		{ "fields", required_argument, NULL, 'O' },
 		{ "trial", required_argument, NULL, 'N' },
 		{ "max-trials", required_argument, NULL, 'M' },
 		{ "max-node-hours", required_argument, NULL, 'H' },
@@ -130,7 +132,7 @@ opts_parse(int argc, char **argv, struct opts *o)
 
 	optind = 0;	/* GNU: start afresh, options anywhere */
 	opterr = 0;	/* refuse() says what is wrong, naming the command */
-	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:h", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:hO:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'l':
@@ -160,6 +162,9 @@ opts_parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'P':
 			o->parsable = 1;
+			break;
+		case 'O':	/* squeue's -O/--Format: columns by name */
+			o->fields = optarg;
 			break;
 		case 'N':
 			o->trial = optarg;
@@ -507,9 +512,11 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		refuse(cmd, "--table is an option of report");
 	if (o.run_dir != NULL || o.quiet)
 		refuse(cmd, "--run-dir and -q are options of run");
-	if ((o.state != NULL || o.noheader || o.parsable) &&
+	if ((o.state != NULL || o.noheader || o.parsable ||
+	    o.fields != NULL) &&
 	    strcmp(cmd, "trials") != 0)
-		refuse(cmd, "--state, -h and --parsable are options of trials");
+		refuse(cmd, "--state, -h, --parsable and --fields are options "
+		    "of trials");
 	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
 		refuse(cmd, "--trial is an option of cancel");
 	if (o.max_trials != NULL || o.node_hours != NULL ||
@@ -538,6 +545,8 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		cJSON_AddTrueToObject(req, "noheader");
 	if (o.parsable)
 		cJSON_AddTrueToObject(req, "parsable");
+	if (o.fields != NULL)
+		cJSON_AddStringToObject(req, "fields", o.fields);
 	if (o.trial != NULL)
 		cJSON_AddNumberToObject(req, "trial", atoi(o.trial));
 	if (o.ledger != NULL) {
@@ -580,7 +589,7 @@ cmd_budget(int argc, char **argv, struct config *cfg)
 		    "--max-gpu-hours or --max-wall-time missing");
 	if (o.ledger != NULL || o.format != NULL || o.output != NULL ||
 	    o.state != NULL || o.trial != NULL || o.table || o.quiet ||
-	    o.noheader || o.parsable || o.run_dir != NULL)
+	    o.noheader || o.parsable || o.fields != NULL || o.run_dir != NULL)
 		refuse("budget", "takes --max-trials, --max-node-hours, "
 		    "--max-gpu-hours and --max-wall-time only");
 	req = cJSON_CreateObject();
@@ -667,7 +676,7 @@ static const struct subcmd subcmds[] = {
 	    "[-o file] [campaign]" },
 	{ "trials", cmd_read, "hpoctl trials [--ledger file] [--format fmt] "
 	    "[-o file] [-t|--state list] [-h|--noheader]\n"
-	    "           [--parsable] campaign" },
+	    "           [--parsable] [-O|--fields list] campaign" },
 	{ "report", cmd_read, "hpoctl report [--ledger file] [--format fmt] "
 	    "[-o file] [--table] campaign" },
 	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "
