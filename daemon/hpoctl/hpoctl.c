@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <uv.h>
 
+#include "check_sbatch.h"
 #include "cli.h"
 #include "client.h"
 #include "config.h"
@@ -200,7 +201,7 @@ cmd_check(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	struct workload		*w;
-	char			 err[1024];
+	char			 err[1024], note[1280];
 	int			 i, rc = 0;
 
 	operands_check(argc, argv, 1, 1, -1, "spec");
@@ -212,10 +213,18 @@ cmd_check(int argc, char **argv, struct config *cfg)
 			rc = 1;
 			continue;
 		}
+		if (check_sbatch(s, argv[i], note, sizeof(note)) == -1) {
+			rc = 1;
+			workload_free(w);
+			spec_free(s);
+			continue;
+		}
 		printf("%s: ok: campaign '%s', workload '%s' (%s), %zu "
 		    "parameters, %s search, %d trials, %s backend\n", argv[i],
 		    s->name, w->name, w->path, s->space->n, s->algorithm,
 		    s->max_trials, s->backend);
+		if (*note != '\0')
+			printf("%s\n", note);
 		workload_free(w);
 		spec_free(s);
 	}

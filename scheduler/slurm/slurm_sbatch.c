@@ -19,17 +19,19 @@
 
 #define SBATCH_OUT_MAX	8192	/* bytes kept of stdout and of stderr */
 
+/* One run of sbatch: its output, its end, who is told. */
 struct slurm_sbatch {
 	uv_process_t	 proc;
 	uv_pipe_t	 out, err;
-	struct slurm	*b;
-	struct slurm_work *w;
 	char		 obuf[SBATCH_OUT_MAX], ebuf[SBATCH_OUT_MAX];
 	char		 drop[256];	/* what is read beyond them */
 	size_t		 olen, elen;
 	int64_t		 status;
 	int		 term_signal;
 	int		 nopen;
+	int		 done;		/* every handle closed */
+	void		(*cb)(struct slurm_sbatch *);
+	void		*arg;
 };
 
 /* Append an argument to a NULL-terminated vector of n entries. */
@@ -42,7 +44,10 @@ sbatch_arg(char ***argv, size_t *n, char *arg)
 	(*argv)[*n] = NULL;
 }
 
-/* The argv of sbatch for d, its script at script. */
+/*
+ * The argv of sbatch for d, its script at script; with script NULL, the
+ * argv of `sbatch --test-only` for a job like d (`--wrap=true`).
+ */
 char **
 slurm_sbatch_argv(const struct slurm_desc *d, const char *script)
 {
@@ -98,29 +103,33 @@ slurm_sbatch_argv(const struct slurm_desc *d, const char *script)
 	ARG("--no-requeue");
 	for (i = 0; x->sbatch != NULL && x->sbatch[i] != NULL; i++)
 		ARG("%s", x->sbatch[i]);
-	ARG("%s", script);
+	if (script != NULL)
+		ARG("%s", script);
+	else {
+		ARG("--test-only");
+		ARG("--wrap=true");
+	}
 #undef ARG
 	return argv;
 }
 
 /*
- * The reason of a refused submit from sbatch's stderr: its lines joined
- * with "; ", each without sbatch's "sbatch: error: " prefix.
+ * What sbatch said on stderr, its lines joined with "; ", each without
+ * sbatch's "sbatch: error: " prefix (or how it ended, if it said nothing);
+ * the caller frees it.
  */
-static void
-sbatch_reason(struct slurm_sbatch *s)
+static char *
+sbatch_said(struct slurm_sbatch *s)
 {
-	char	*line, *next, *p;
+	char	*line, *next;
 	size_t	 len = 0, cap = sizeof(s->ebuf) + 64;
 	char	*r = slurm_calloc(1, cap);
 
-	s->ebuf[s->elen < sizeof(s->ebuf) ? s->elen : sizeof(s->ebuf) - 1] =
-	    '\0';
 	for (line = s->ebuf; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		if ((p = strstr(line, "sbatch: error: ")) == line)
-			line += strlen("sbatch: error: ");
+		if (strncmp(line, "sbatch: error: ", 15) == 0)
+			line += 15;
 		if (*line == '\0' || strncmp(line, "Try \"sbatch --help\"",
 		    19) == 0)
 			continue;
@@ -132,34 +141,24 @@ sbatch_reason(struct slurm_sbatch *s)
 	if (len == 0)
 		snprintf(r, cap, "exited %lld%s", (long long)s->status,
 		    s->term_signal ? " (killed by a signal)" : "");
-	s->w->sbatch_msg = r;
+	return r;
 }
 
-/* Every handle closed: hand the answer over as a libslurm one. */
+/* Every handle closed: the run is over. */
 static void
 sbatch_closed(uv_handle_t *h)
 {
 	struct slurm_sbatch	*s = h->data;
-	struct slurm_work	*w = s->w;
-	unsigned long		 id;
-	char			*end;
 
 	if (--s->nopen > 0)
 		return;
 	s->obuf[s->olen < sizeof(s->obuf) ? s->olen : sizeof(s->obuf) - 1] =
 	    '\0';
-	id = strtoul(s->obuf, &end, 10);
-	if (s->status == 0 && s->term_signal == 0 && end != s->obuf &&
-	    id > 0 && id < UINT32_MAX && (*end == '\n' || *end == ';' ||
-	    *end == '\0')) {
-		w->rc = 0;
-		w->job_id = (uint32_t)id;
-	} else {
-		w->rc = SLURM_ERROR;
-		sbatch_reason(s);
-	}
-	free(s);
-	slurm_work_done(w);
+	s->ebuf[s->elen < sizeof(s->ebuf) ? s->elen : sizeof(s->ebuf) - 1] =
+	    '\0';
+	s->done = 1;
+	if (s->cb != NULL)
+		s->cb(s);
 }
 
 static void
@@ -203,26 +202,19 @@ sbatch_exited(uv_process_t *p, int64_t status, int term_signal)
 	uv_close((uv_handle_t *)p, sbatch_closed);
 }
 
-/*
- * Run sbatch for the submit w, whose files the worker wrote; the answer
- * goes to slurm_work_done() when sbatch has ended and its output is read.
- */
-void
-slurm_sbatch_start(struct slurm *b, struct slurm_work *w)
+/* Start argv (argv[0] "sbatch") on loop; s->cb follows its end. */
+static void
+sbatch_spawn(uv_loop_t *loop, char **argv, char **env,
+    struct slurm_sbatch *s)
 {
-	struct slurm_sbatch	*s = slurm_calloc(1, sizeof(*s));
 	uv_process_options_t	 po;
 	uv_stdio_container_t	 io[3];
-	char			**argv;
 	int			 rc;
 
-	s->b = b;
-	s->w = w;
-	uv_pipe_init(b->loop, &s->out, 0);
-	uv_pipe_init(b->loop, &s->err, 0);
+	uv_pipe_init(loop, &s->out, 0);
+	uv_pipe_init(loop, &s->err, 0);
 	s->proc.data = s->out.data = s->err.data = s;
-	s->nopen = 2;
-	argv = slurm_sbatch_argv(&w->desc, w->desc.script_path);
+	s->nopen = 3;
 	memset(&po, 0, sizeof(po));
 	memset(io, 0, sizeof(io));
 	io[0].flags = UV_IGNORE;
@@ -232,26 +224,109 @@ slurm_sbatch_start(struct slurm *b, struct slurm_work *w)
 	io[2].data.stream = (uv_stream_t *)&s->err;
 	po.file = argv[0];
 	po.args = argv;
-	po.env = w->desc.env;
+	po.env = env;
 	po.stdio = io;
 	po.stdio_count = 3;
 	po.exit_cb = sbatch_exited;
-	if ((rc = uv_spawn(b->loop, &s->proc, &po)) != 0) {
+	if ((rc = uv_spawn(loop, &s->proc, &po)) != 0) {
 		/* The process handle still needs closing (libuv docs). */
 		s->status = 127;
-		snprintf(s->ebuf, sizeof(s->ebuf), "cannot run sbatch: %s",
-		    uv_strerror(rc));
-		s->elen = strlen(s->ebuf);
-		s->nopen = 3;
+		s->elen = (size_t)snprintf(s->ebuf, sizeof(s->ebuf),
+		    "cannot run sbatch: %s", uv_strerror(rc));
 		uv_close((uv_handle_t *)&s->proc, sbatch_closed);
 		uv_close((uv_handle_t *)&s->out, sbatch_closed);
 		uv_close((uv_handle_t *)&s->err, sbatch_closed);
-	} else {
-		s->nopen = 3;
-		uv_read_start((uv_stream_t *)&s->out, sbatch_alloc,
-		    sbatch_read);
-		uv_read_start((uv_stream_t *)&s->err, sbatch_alloc,
-		    sbatch_read);
+		return;
 	}
+	uv_read_start((uv_stream_t *)&s->out, sbatch_alloc, sbatch_read);
+	uv_read_start((uv_stream_t *)&s->err, sbatch_alloc, sbatch_read);
+}
+
+/* A submit's sbatch ended: hand the answer over as a libslurm one. */
+static void
+sbatch_submitted(struct slurm_sbatch *s)
+{
+	struct slurm_work	*w = s->arg;
+	unsigned long		 id;
+	char			*end;
+
+	id = strtoul(s->obuf, &end, 10);
+	if (s->status == 0 && s->term_signal == 0 && end != s->obuf &&
+	    id > 0 && id < UINT32_MAX && (*end == '\n' || *end == ';' ||
+	    *end == '\0')) {
+		w->rc = 0;
+		w->job_id = (uint32_t)id;
+	} else {
+		w->rc = SLURM_ERROR;
+		w->sbatch_msg = sbatch_said(s);
+	}
+	free(s);
+	slurm_work_done(w);
+}
+
+/*
+ * Run sbatch for the submit w, whose files the worker wrote; the answer
+ * goes to slurm_work_done() when sbatch has ended and its output is read.
+ */
+void
+slurm_sbatch_start(struct slurm *b, struct slurm_work *w)
+{
+	struct slurm_sbatch	*s = slurm_calloc(1, sizeof(*s));
+	char			**argv;
+
+	s->cb = sbatch_submitted;
+	s->arg = w;
+	argv = slurm_sbatch_argv(&w->desc, w->desc.script_path);
+	sbatch_spawn(b->loop, argv, w->desc.env, s);
 	slurm_strv_free(argv);
+}
+
+/* sched_slurm_test(): see sched.h. */
+int
+sched_slurm_test(const struct sched_job *job, char *msg, size_t len)
+{
+	struct slurm_sbatch	*s;
+	struct slurm_desc	 d;
+	uv_loop_t		 loop;
+	char			**argv, *said;
+	int			 rc;
+
+	if (slurm_rpc_check(msg, len) == -1)
+		return 1;
+	memset(&d, 0, sizeof(d));
+	d.name = (char *)(job->name != NULL ? job->name : "hpoctl-check");
+	d.comment = (char *)"hpoctl check";
+	d.work_dir = (char *)"/";
+	d.std_out = (char *)"/dev/null";
+	d.nodes = job->nodes;
+	d.tasks_per_node = job->tasks_per_node;
+	d.cpus_per_task = job->cpus_per_task;
+	d.gpus_per_node = job->gpus_per_node;
+	d.time_limit = job->time_limit;
+	d.partition = (char *)job->partition;
+	d.account = (char *)job->account;
+	d.qos = (char *)job->qos;
+	d.constraint = (char *)job->constraint;
+	d.extra = job->extra;
+	argv = slurm_sbatch_argv(&d, NULL);
+	s = slurm_calloc(1, sizeof(*s));
+	if (uv_loop_init(&loop) != 0)
+		abort();
+	sbatch_spawn(&loop, argv, NULL, s);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&loop) != 0 || !s->done)
+		abort();	/* a handle left open: a bug here */
+	slurm_strv_free(argv);
+	said = sbatch_said(s);
+	if (s->status == 0 && s->term_signal == 0)
+		rc = 0;
+	else if (strstr(said, "cannot run sbatch") != NULL ||
+	    strstr(said, "Unable to contact slurm controller") != NULL)
+		rc = 1;
+	else
+		rc = -1;
+	snprintf(msg, len, "%s", said);
+	free(said);
+	free(s);
+	return rc;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # resources.sbatch_extra: sbatch options hpod does not model go through the
-# sbatch program.  A good one lands on the job (scontrol show job), and the
+# sbatch program.  hpoctl check asks sbatch --test-only about them first.
+# A good one lands on the job (scontrol show job), and the
 # job is followed as any other: it completes, or is cancelled by hpoctl
 # cancel.  One the controller refuses fails the attempt with the message
 # sbatch itself gives, and so does one sbatch does not know.
@@ -31,6 +32,20 @@ of() {
 }
 
 extra_campaign good 1 '["--licenses=hpodlic:1", "--nice=7"]'
+# hpoctl check asks the controller first: sbatch --test-only.
+check "hpoctl check: sbatch --test-only takes it" sh -c \
+    "'$HPOCTL' check '$T/good.json' | grep -q 'good.json: sbatch --test-only: sbatch: Job [0-9]* to start'"
+extra_campaign badlic 1 '["--licenses=nosuch"]'
+rc=0
+"$HPOCTL" check "$T/badlic.json" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+is "hpoctl check: a license the cluster lacks: exit 1" "$rc" 1
+says=$(cd "$T" && sbatch --test-only --licenses=nosuch --wrap=true 2>&1 |
+    sed 's/^sbatch: error: //')
+check "sbatch --test-only itself refuses it" test -n "$says"
+check "naming file, campaign and key, in sbatch's words: $says" grep -qF \
+    "badlic.json: campaign 'badlic': resources.sbatch_extra: sbatch --test-only refuses the job: $says" \
+    "$T/err.txt"
+is "and no ok line" "$(grep -c ': ok:' "$T/out.txt")" 0
 check "submit with sbatch_extra" "$HPOCTL" submit "$T/good.json"
 check "it finishes" wait_campaign good 60
 is "its trial completed" "$(of good state)" completed
