@@ -4,7 +4,8 @@
 # A good one lands on the job (scontrol show job), and the
 # job is followed as any other: it completes, or is cancelled by hpoctl
 # cancel.  One the controller refuses fails the attempt with the message
-# sbatch itself gives, and so does one sbatch does not know.
+# sbatch itself gives, and so does one sbatch does not know.  sbatch reads
+# the SBATCH_* variables of hpod's environment (SBATCH_RESERVATION here).
 . "$(dirname "$0")/lib.subr"
 
 start_daemon
@@ -87,5 +88,20 @@ refused() {
 }
 refused nolic --licenses=nosuch
 refused unknown --frobnicate
+check "the daemon stops" stop_daemon
+
+# On this path sbatch itself reads the SBATCH_* variables of hpod's
+# environment: here SBATCH_RESERVATION, which no key of the campaign sets.
+check "create reservation hpodx on n03" scontrol create \
+    reservation=hpodx starttime=now duration=60 users=root nodes=n03
+export SBATCH_RESERVATION=hpodx
+start_daemon
+unset SBATCH_RESERVATION
+extra_campaign envres 1 '["--nice=2"]'
+check "submit with sbatch_extra, no reservation key" "$HPOCTL" submit "$T/envres.json"
+check "it finishes" wait_campaign envres 60
+scontrol -o show job "$(of envres job_id)" >"$T/envres.job"
+check "SBATCH_RESERVATION reached the job through sbatch" \
+    grep -q " Reservation=hpodx " "$T/envres.job"
 check "the daemon stops" stop_daemon
 done_testing
