@@ -290,7 +290,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	struct engine_env	 env;
 	enum report_format	 fmt = REPORT_TEXT;
 	struct fg		 fg;
-	char			 err[1024], id[32], *out = NULL;
+	char			 err[1024], id[32], *out = NULL, note[1280];
 	int			 i, rc = 1;
 	int			 cancel = strcmp(argv[0], "cancel") == 0;
 	int			 back = cancel || strcmp(argv[0], "resume") == 0;
@@ -330,6 +330,15 @@ cmd_run(int argc, char **argv, struct config *cfg)
 			ledger_close(l);
 		return 1;
 	}
+	/* sbatch_extra: the controller's word first, nothing recorded. */
+	if (!back && check_sbatch(s, argv[i], note, sizeof(note)) == -1) {
+		workload_free(w);
+		spec_free(s);
+		ledger_close(l);
+		return 1;
+	}
+	if (!back && *note != '\0' && !o.quiet)
+		log_warnx("%s", note);
 	memset(&fg, 0, sizeof(fg));
 	fg.loop = uv_default_loop();
 	fg.quiet = o.quiet;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # resources.sbatch_extra: sbatch options hpod does not model go through the
-# sbatch program.  hpoctl check asks sbatch --test-only about them first.
+# sbatch program.  hpoctl check and run ask sbatch --test-only about them
+# first.
 # A good one lands on the job (scontrol show job), and the
 # job is followed as any other: it completes, or is cancelled by hpoctl
 # cancel.  One the controller refuses fails the attempt with the message
@@ -47,6 +48,13 @@ check "naming file, campaign and key, in sbatch's words: $says" grep -qF \
     "badlic.json: campaign 'badlic': resources.sbatch_extra: sbatch --test-only refuses the job: $says" \
     "$T/err.txt"
 is "and no ok line" "$(grep -c ': ok:' "$T/out.txt")" 0
+# hpoctl run asks too, before it records anything.
+rc=0
+"$HPOCTL" run -q --ledger "$T/run.db" --run-dir "$T/runs" "$T/badlic.json" \
+    >/dev/null 2>"$T/err.txt" || rc=$?
+is "hpoctl run: refused up front, exit 1" "$rc" 1
+check "in sbatch's words" grep -qF "campaign 'badlic': resources.sbatch_extra: sbatch --test-only refuses the job: $says" "$T/err.txt"
+is "nothing recorded" "$(sqlite3 "$T/run.db" 'select count(*) from campaigns' 2>/dev/null || echo 0)" 0
 check "submit with sbatch_extra" "$HPOCTL" submit "$T/good.json"
 check "it finishes" wait_campaign good 60
 is "its trial completed" "$(of good state)" completed
