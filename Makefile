@@ -76,8 +76,10 @@ SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/spec \
 			   ledger scheduler search workloads
 SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
 			   workloads
-SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/report \
-			   daemon/spec ledger scheduler search workloads
+# hpoctl import reads the priors with the engine's loader (prior.h).
+SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
+			   daemon/report daemon/spec ledger scheduler search \
+			   workloads
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
