@@ -8,17 +8,15 @@
 #include <sqlite3.h>
 
 #include "optuna_read.h"
+#include "xmalloc.h"
 
 /* A copy of a text column ("" for NULL). */
 static char *
 optuna_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
-	char *c = strdup(s != NULL ? (const char *)s : "");
 
-	if (c == NULL)
-		abort();
-	return c;
+	return xstrdup(s != NULL ? (const char *)s : "");
 }
 
 /* Free the rows. */
@@ -106,9 +104,8 @@ optuna_params(sqlite3 *db, long tid, struct optuna_row *r)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct optuna_row_param *p;
 
-		if ((r->params = realloc(r->params, (r->nparams + 1) *
-		    sizeof(*r->params))) == NULL)
-			abort();
+		r->params = xreallocarray(r->params, r->nparams + 1,
+		    sizeof(*r->params));
 		p = &r->params[r->nparams++];
 		p->name = optuna_col(st, 0);
 		p->internal = sqlite3_column_double(st, 1);
@@ -151,9 +148,7 @@ optuna_read(const char *path, const char *study, int *maximize,
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *vt = sqlite3_column_text(st, 4);
 
-		if ((*rows = realloc(*rows, (*n + 1) * sizeof(**rows))) ==
-		    NULL)
-			abort();
+		*rows = xreallocarray(*rows, *n + 1, sizeof(**rows));
 		r = &(*rows)[(*n)++];
 		memset(r, 0, sizeof(*r));
 		r->number = sqlite3_column_int(st, 1);
