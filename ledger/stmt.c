@@ -59,17 +59,20 @@ ledger_vexec(struct ledger *l, sqlite3_stmt *st, int one, const char *fmt,
     va_list ap)
 {
 	char what[256];
-	int rc, ret = 0;
+	int rc, failed, missing;
 
 	rc = ledger_step(l, st);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	if (rc != SQLITE_DONE && (one || rc != SQLITE_ROW))
-		ret = ledger_fail(l, "ledger '%s': %s", ledger_path(l), what);
-	else if (one && sqlite3_changes(l->db) != 1)
-		ret = ledger_errorf(l, "ledger '%s': %s: not found",
-		    ledger_path(l), what);
+	failed = rc != SQLITE_DONE && (one || rc != SQLITE_ROW);
+	missing = !failed && one && sqlite3_changes(l->db) != 1;
+	if (failed || missing)
+		vsnprintf(what, sizeof(what), fmt, ap);
+	if (failed)
+		ledger_fail(l, "ledger '%s': %s", ledger_path(l), what);
+	else if (missing)
+		ledger_errorf(l, "ledger '%s': %s: not found", ledger_path(l),
+		    what);
 	ledger_stmt_done(st);
-	return ret;
+	return failed || missing ? -1 : 0;
 }
 
 /* Step st, which returns no row, to its end; on error say what failed. */
