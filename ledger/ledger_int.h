@@ -56,10 +56,11 @@ int	 ledger_fail(struct ledger *, const char *, ...)
 sqlite3_stmt *ledger_stmt(struct ledger *, enum ledger_sql, const char *);
 void	 ledger_stmt_done(sqlite3_stmt *);
 int	 ledger_step(struct ledger *, sqlite3_stmt *);
-int	 ledger_exec(struct ledger *, sqlite3_stmt *, const char *, ...)
-	    __attribute__((format(printf, 3, 4)));
-int	 ledger_exec_one(struct ledger *, sqlite3_stmt *, const char *, ...)
-	    __attribute__((format(printf, 3, 4)));
+int	 ledger_exec_rows(struct ledger *, sqlite3_stmt *, int, const char *,
+	    ...) __attribute__((format(printf, 4, 5)));
+/* Run a write; the _one form fails unless it changed exactly one row. */
+#define ledger_exec(l, st, ...)		ledger_exec_rows(l, st, 0, __VA_ARGS__)
+#define ledger_exec_one(l, st, ...)	ledger_exec_rows(l, st, 1, __VA_ARGS__)
 int	 ledger_read_begin(struct ledger *, int *);
 int	 ledger_read_end(struct ledger *, int);
 

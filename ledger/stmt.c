@@ -52,20 +52,24 @@ ledger_step(struct ledger *l, sqlite3_stmt *st)
 
 /*
  * Step st, which returns no row, to its end; one: fail unless it changed
- * exactly one row.  A failed write names the ledger and what failed.
+ * exactly one row.  A failed write names the ledger and what failed (fmt).
  */
-static int
-ledger_vexec(struct ledger *l, sqlite3_stmt *st, int one, const char *fmt,
-    va_list ap)
+int
+ledger_exec_rows(struct ledger *l, sqlite3_stmt *st, int one,
+    const char *fmt, ...)
 {
+	va_list ap;
 	char what[256];
 	int rc, failed, missing;
 
 	rc = ledger_step(l, st);
 	failed = rc != SQLITE_DONE && (one || rc != SQLITE_ROW);
 	missing = !failed && one && sqlite3_changes(l->db) != 1;
-	if (failed || missing)
+	if (failed || missing) {
+		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+	}
 	if (failed)
 		ledger_fail(l, "ledger '%s': %s", ledger_path(l), what);
 	else if (missing)
@@ -73,32 +77,6 @@ ledger_vexec(struct ledger *l, sqlite3_stmt *st, int one, const char *fmt,
 		    what);
 	ledger_stmt_done(st);
 	return failed || missing ? -1 : 0;
-}
-
-/* Step st, which returns no row, to its end; on error say what failed. */
-int
-ledger_exec(struct ledger *l, sqlite3_stmt *st, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = ledger_vexec(l, st, 0, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-/* Like ledger_exec(), but fail unless the statement changed one row. */
-int
-ledger_exec_one(struct ledger *l, sqlite3_stmt *st, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = ledger_vexec(l, st, 1, fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 /* Keep the first failed bind of the statement being set up. */
