@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/norm.h"
 #include "common/proxy.h"
 #include "common/train.h"
 
@@ -384,19 +385,6 @@ dataset_make(struct dataset *d, uint64_t seed, uint64_t stream, int n,
 	free(f);
 	free(tmp);
 	return 0;
-}
-
-/* Standardize every channel of d with the means mu and deviations sd. */
-static void
-dataset_standardize(struct dataset *d, const double *mu, const double *sd)
-{
-	size_t	 i, n = (size_t)d->n * d->npix;
-	int	 c;
-
-	for (i = 0; i < n; i++)
-		for (c = 0; c < NCH; c++)
-			d->x[i * NCH + c] = (float)((d->x[i * NCH + c] -
-			    mu[c]) / sd[c]);
 }
 
 /* Free what dataset_make allocated. */
@@ -888,9 +876,8 @@ main(int argc, char **argv)
 	struct run	 r = { .o = &o };
 	struct proxy_model m = { &r, LOSS_DIVERGED, 1, run_sample, run_step,
 	    run_evaluate };
-	double		 mu[NCH] = { 0 }, sd[NCH] = { 0 };
-	size_t		 i, np;
-	int		 c, status;
+	double		 mu[NCH], sd[NCH];
+	int		 status;
 
 	proxy_init("minicam", "minicam.c");
 	opts_parse(&o, argc, argv);
@@ -901,20 +888,9 @@ main(int argc, char **argv)
 	    dataset_make(&r.eval, o.data_seed, 1, o.p.neval, o.p.grid) == -1 ||
 	    net_init(&r.net, o.p.grid, o.p.seed) == -1)
 		return proxy_out_of_memory();
-	np = (size_t)r.train.n * r.train.npix;
-	for (i = 0; i < np; i++)
-		for (c = 0; c < NCH; c++)
-			mu[c] += r.train.x[i * NCH + c];
-	for (c = 0; c < NCH; c++)
-		mu[c] /= (double)np;
-	for (i = 0; i < np; i++)
-		for (c = 0; c < NCH; c++)
-			sd[c] += (r.train.x[i * NCH + c] - mu[c]) *
-			    (r.train.x[i * NCH + c] - mu[c]);
-	for (c = 0; c < NCH; c++)
-		sd[c] = sqrt(sd[c] / (double)np);
-	dataset_standardize(&r.train, mu, sd);
-	dataset_standardize(&r.eval, mu, sd);
+	norm_stats(r.train.x, (size_t)r.train.n * r.train.npix, NCH, mu, sd);
+	norm_apply(r.train.x, (size_t)r.train.n * r.train.npix, NCH, mu, sd);
+	norm_apply(r.eval.x, (size_t)r.eval.n * r.eval.npix, NCH, mu, sd);
 	net_weigh(&r.net, &r.train);
 	status = proxy_run(&o.p, &m);
 	net_free(&r.net);

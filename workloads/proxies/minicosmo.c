@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/norm.h"
 #include "common/proxy.h"
 #include "common/train.h"
 
@@ -257,16 +258,6 @@ dataset_make(struct dataset *d, uint64_t stream, int n, int grid)
 	free(f);
 	free(tmp);
 	return 0;
-}
-
-/* Standardize every voxel of d with mean mu and deviation sd. */
-static void
-dataset_standardize(struct dataset *d, double mu, double sd)
-{
-	size_t	 i, n = (size_t)d->n * d->nvox;
-
-	for (i = 0; i < n; i++)
-		d->x[i] = (float)((d->x[i] - mu) / sd);
 }
 
 /* Free what dataset_make allocated. */
@@ -686,8 +677,7 @@ main(int argc, char **argv)
 	struct run	 r = { .o = &o };
 	struct proxy_model m = { &r, LOSS_DIVERGED, 0, run_sample, run_step,
 	    run_evaluate };
-	double		 mu = 0, var = 0;
-	size_t		 i, nx;
+	double		 mu, sd;
 	int		 status;
 
 	proxy_init("minicosmo", "minicosmo.c");
@@ -698,15 +688,9 @@ main(int argc, char **argv)
 	    dataset_make(&r.eval, 1, o.p.neval, o.p.grid) == -1 ||
 	    net_init(&r.net, o.p.grid, o.p.seed) == -1)
 		return proxy_out_of_memory();
-	nx = (size_t)r.train.n * r.train.nvox;
-	for (i = 0; i < nx; i++)
-		mu += r.train.x[i];
-	mu /= (double)nx;
-	for (i = 0; i < nx; i++)
-		var += (r.train.x[i] - mu) * (r.train.x[i] - mu);
-	var /= (double)nx;
-	dataset_standardize(&r.train, mu, sqrt(var));
-	dataset_standardize(&r.eval, mu, sqrt(var));
+	norm_stats(r.train.x, (size_t)r.train.n * r.train.nvox, 1, &mu, &sd);
+	norm_apply(r.train.x, (size_t)r.train.n * r.train.nvox, 1, &mu, &sd);
+	norm_apply(r.eval.x, (size_t)r.eval.n * r.eval.nvox, 1, &mu, &sd);
 	status = proxy_run(&o.p, &m);
 	net_free(&r.net);
 	dataset_free(&r.train);
