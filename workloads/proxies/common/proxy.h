@@ -1,7 +1,8 @@
 /*
- * proxy.h: what the proxy trainers share: option parsing, a seeded random
+ * proxy.h: what the proxy trainers share: option values, a seeded random
  * number generator, MLCommons mlperf_logging output and the ending of a
- * diverged run.  Each proxy links proxy.o; nothing here allocates.
+ * diverged run.  Each proxy links the objects of common/; nothing here
+ * allocates.
  */
 #ifndef HPOD_PROXY_H
 #define HPOD_PROXY_H
@@ -14,7 +15,9 @@
 
 /*
  * Call first: prog names the program in messages, file its source file in
- * the "file" metadata of every MLLOG line; both must outlive the run.
+ * the "file" metadata of every MLLOG line (whose "lineno" is that of the
+ * call that logged it, in the trainer or in common/); both must outlive
+ * the run.
  */
 void		 proxy_init(const char *prog, const char *file);
 /* The program's name, for messages. */
