@@ -1,7 +1,7 @@
 /*
  * spec_prior.c: the "prior" key of a campaign spec, the warm start:
  * {"optuna": FILE, "study": NAME} or {"ledger": FILE, "campaign": NAME}.
- * Only the shape is checked here; daemon/prior.c reads the file when the
+ * Only the shape is checked here; daemon/plan/prior.c reads the file when the
  * campaign starts.
  */
 #include <stdio.h>

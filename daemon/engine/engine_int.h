@@ -1,6 +1,6 @@
 /*
  * engine_int.h: what engine.c (the campaign state machine) and attempt.c
- * (launching and following one attempt) share.  Private to daemon/.
+ * (launching and following one attempt) share.  Private to daemon/engine/.
  */
 #ifndef HPOD_ENGINE_INT_H
 #define HPOD_ENGINE_INT_H

@@ -1,6 +1,6 @@
 /*
  * report_int.h: what the renderers of reports share (report.c, guide*.c,
- * watch.c).  Private to daemon/.
+ * watch.c).  Private to daemon/report/ and daemon/guide/.
  */
 #ifndef HPOD_REPORT_INT_H
 #define HPOD_REPORT_INT_H

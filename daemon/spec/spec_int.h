@@ -1,6 +1,6 @@
 /*
  * spec_int.h: what the parts of the campaign-spec parser share (spec.c,
- * spec_scaling.c, spec_util.c).  Private to daemon/.
+ * spec_scaling.c, spec_util.c).  Private to daemon/spec/.
  *
  * Every sp_*() fetch returns 0, or -1 after writing "PATH: KEY: message"
  * to the context's err; a missing optional member takes its default.
