@@ -21,8 +21,8 @@
 #define SHORT_LIMIT	1000
 #define LONG_TEXT	20000
 
-static char tmpdir[64];
-static char ledger_file[128];
+static char tmpdir[128];
+static char ledger_file[256];
 static char long_text[LONG_TEXT + 1];
 
 /* Remove one file or directory for nftw(). */
@@ -104,7 +104,7 @@ summary(struct ledger *l, char *buf, size_t len)
 static void
 refused(struct ledger *l, int rc, const char *what, const char *why)
 {
-	char name[160];
+	char name[300];
 
 	snprintf(name, sizeof(name), "ledger '%s': ", ledger_file);
 	ok(rc == -1, "%s: fails", what);
@@ -276,12 +276,18 @@ test_bind(void)
 int
 main(void)
 {
+	char	 dir[64], *real;
+
 	memset(long_text, 'a', LONG_TEXT);
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_ledger_write.XXXXXX");
-	if (mkdtemp(tmpdir) == NULL) {
+	snprintf(dir, sizeof(dir), "/tmp/test_ledger_write.XXXXXX");
+	/* The ledger names its file by its real path. */
+	if (mkdtemp(dir) == NULL || (real = realpath(dir, NULL)) == NULL ||
+	    strlen(real) >= sizeof(tmpdir)) {
 		printf("Bail out! mkdtemp failed\n");
 		return 1;
 	}
+	snprintf(tmpdir, sizeof(tmpdir), "%s", real);
+	free(real);
 	test_query_only();
 	test_full();
 	test_bind();
