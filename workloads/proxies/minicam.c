@@ -584,6 +584,29 @@ net_loss(struct net *net, const unsigned char *y, int grad)
 }
 
 /*
+ * Backpropagate the gradient d (F2) of one tap of the second convolution,
+ * whose input was a (F1) and kernel wk: add its kernel gradient to gk and
+ * the gradient it carries back to its input to da.  The parameters are
+ * restrict so that the compiler may vectorize the kernel gradient.
+ */
+static inline void
+tap_backward(float *restrict gk, float *restrict da, const float *restrict a,
+    const float *restrict wk, const float *restrict d)
+{
+	int	 ci, co;
+
+	for (ci = 0; ci < F1; ci++) {
+		float	 s = 0;
+
+		for (co = 0; co < F2; co++)
+			gk[ci * F2 + co] += a[ci] * d[co];
+		for (co = 0; co < F2; co++)
+			s += wk[ci * F2 + co] * d[co];
+		da[ci] += s;
+	}
+}
+
+/*
  * Backpropagate the logit gradient in net->z through the last
  * net_forward() on x, adding the parameter gradient to net->g.
  */
@@ -618,24 +641,10 @@ net_backward(struct net *net, const float *x)
 			gb2[ci] += d2[ci];
 		}
 		for (k = 0; k < NTAPS; k++) {
-			const float *restrict a1;
-			const float *restrict wk = w2 + k * F1 * F2;
-			float	*restrict gk = gw2 + k * F1 * F2;
-			float	*restrict d1;
-
 			if ((q = nb[k]) < 0)
 				continue;
-			a1 = net->a1 + q * F1;
-			d1 = net->d1 + q * F1;
-			for (ci = 0; ci < F1; ci++) {
-				float	 s = 0;
-
-				for (co = 0; co < F2; co++)
-					gk[ci * F2 + co] += a1[ci] * d2[co];
-				for (co = 0; co < F2; co++)
-					s += wk[ci * F2 + co] * d2[co];
-				d1[ci] += s;
-			}
+			tap_backward(gw2 + k * F1 * F2, net->d1 + q * F1,
+			    net->a1 + q * F1, w2 + k * F1 * F2, d2);
 		}
 	}
 	for (p = 0; p < net->npix; p++) {
