@@ -148,8 +148,9 @@ $(BUILD)/hpoctl: $(BUILD)/daemon/hpoctl/hpoctl.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 $(BUILD)/hpo-trial: $(BUILD)/scheduler/trial.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/%: $(BUILD)/workloads/proxies/%.o \
-	$(BUILD)/workloads/proxies/common/proxy.o
+PROXYCOMMON := $(patsubst %.c,$(BUILD)/%.o,\
+	$(wildcard workloads/proxies/common/*.c))
+$(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
