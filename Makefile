@@ -45,8 +45,6 @@ endif
 
 XCFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
-	-iquote . -iquote search -iquote ledger -iquote scheduler \
-	-iquote workloads -iquote daemon \
 	-DHPOD_LIBEXECDIR='"$(LIBEXECDIR)"' -DHPOD_DATADIR='"$(DATADIR)"' \
 	-DHPOD_SYSCONFDIR='"$(SYSCONFDIR)"' $(PKG_CFLAGS)
 ifeq ($(SLURM),no)
@@ -58,12 +56,50 @@ XLDFLAGS += -fsanitize=$(SANITIZE)
 endif
 LIBS	:= $(PKG_LIBS) -lm
 
+# The rooms of the code (see README, "Code map") and what each may include
+# besides itself: a file is compiled with -iquote for its own folder and
+# these only, so an include across a boundary not listed here fails the
+# build.  search/, ledger/ and workloads/ see nothing else; the backends
+# see only the scheduler interface.  Tests, benchmarks and fuzz targets
+# see every room.
+ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
+	daemon/guide daemon/hpoctl scheduler scheduler/slurm scheduler/local \
+	scheduler/replay search ledger workloads workloads/proxies \
+	workloads/proxies/common
+SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
+			   scheduler search workloads
+SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
+			   search workloads
+SEES_daemon/plan	:= daemon daemon/spec ledger scheduler search workloads
+SEES_daemon/spec	:= scheduler search workloads
+SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/spec \
+			   ledger scheduler search workloads
+SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
+			   workloads
+# hpoctl import reads the priors with the engine's loader (prior.h).
+SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
+			   daemon/report daemon/spec ledger scheduler search \
+			   workloads
+SEES_scheduler/slurm	:= scheduler
+SEES_scheduler/local	:= scheduler
+SEES_scheduler/replay	:= scheduler
+# hpo-trial's main shares the programs' --help/--version (daemon/cli.h).
+$(BUILD)/scheduler/trial.o: SEES_EXTRA := daemon
+room_iquote = $(addprefix -iquote ,$(if $(filter $1,$(ROOMS)),\
+	$1 $(SEES_$1) $(SEES_EXTRA),. $(ROOMS)))
+
 # Every .c file of a module is part of libhpod.a except the programs' mains.
-MAINS	:= daemon/main.c daemon/hpoctl.c scheduler/trial.c
-MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c scheduler/*.c \
-	search/*.c workloads/*.c ledger/*.c))
+# The -iquote flags of a room (tests/t/rooms.sh): make -s room-flags ROOM=search
+room-flags:
+	@echo '$(call room_iquote,$(ROOM))'
+room-list:
+	@echo '$(ROOMS)'
+
+MAINS	:= daemon/main.c daemon/hpoctl/hpoctl.c scheduler/trial.c
+MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c daemon/*/*.c \
+	scheduler/*.c scheduler/*/*.c search/*.c workloads/*.c ledger/*.c))
 ifeq ($(SLURM),no)
-MODSRC	:= $(filter-out scheduler/slurm%.c,$(MODSRC))
+MODSRC	:= $(filter-out scheduler/slurm/%.c,$(MODSRC))
 else
 MODSRC	:= $(filter-out scheduler/noslurm.c,$(MODSRC))
 endif
@@ -91,7 +127,7 @@ pkgcheck:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(XCFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(XCFLAGS) $(call room_iquote,$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The installed paths are compiled in: `make install PREFIX=/usr` after a
 # plain `make` recompiles what uses them.
@@ -99,7 +135,7 @@ PATHS	:= $(LIBEXECDIR) $(DATADIR) $(SYSCONFDIR)
 $(BUILD)/paths.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(PATHS)' | cmp -s - $@ || echo '$(PATHS)' >$@
-$(BUILD)/daemon/paths.o $(BUILD)/daemon/run.o: $(BUILD)/paths.stamp
+$(BUILD)/daemon/paths.o $(BUILD)/daemon/engine/run.o: $(BUILD)/paths.stamp
 FORCE:
 
 $(BUILD)/libhpod.a: $(MODOBJ)
@@ -108,12 +144,13 @@ $(BUILD)/libhpod.a: $(MODOBJ)
 
 $(BUILD)/hpod: $(BUILD)/daemon/main.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
-$(BUILD)/hpoctl: $(BUILD)/daemon/hpoctl.o $(BUILD)/libhpod.a
+$(BUILD)/hpoctl: $(BUILD)/daemon/hpoctl/hpoctl.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 $(BUILD)/hpo-trial: $(BUILD)/scheduler/trial.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/%: $(BUILD)/workloads/proxies/%.o \
-	$(BUILD)/workloads/proxies/common/proxy.o
+PROXYCOMMON := $(patsubst %.c,$(BUILD)/%.o,\
+	$(wildcard workloads/proxies/common/*.c))
+$(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
@@ -180,7 +217,7 @@ fuzz-build:
 	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang SANITIZE=fuzzer-no-link,address,undefined \
 	  $(BUILD)/fuzz/libhpod.a
 	@for f in $(FUZZ); do echo "  FUZZ    $$f"; \
-	  clang $(XCFLAGS) -fsanitize=fuzzer,address,undefined -g -O1 \
+	  clang $(XCFLAGS) $(call room_iquote,tests) -fsanitize=fuzzer,address,undefined -g -O1 \
 	    -o $(BUILD)/fuzz/$$f tests/fuzz/$$f.c $(BUILD)/fuzz/libhpod.a \
 	    $(LIBS) || exit 1; done
 fuzz: fuzz-build
@@ -261,7 +298,7 @@ deb:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: FORCE all pkgcheck deps deps-build units dist deb check soak demo bench bench-slurm bench-proxy bench-search fuzz \
+.PHONY: FORCE all room-flags room-list pkgcheck deps deps-build units dist deb check soak demo bench bench-slurm bench-proxy bench-search fuzz \
 	fuzz-build \
 	install clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -5,7 +5,7 @@
  *
  * It lives in ledger/ because it is SQLite work and SQLite stays sealed
  * here; it knows nothing of campaigns or spaces: the caller
- * (daemon/export_optuna.c) translates the ledger into these plain structs.
+ * (daemon/hpoctl/export_optuna.c) translates the ledger into these plain structs.
  * All pointers are borrowed for the duration of the call.
  */
 #ifndef HPOD_OPTUNA_H

@@ -3,7 +3,7 @@
  * storage (SQLite, the schema optuna_write() writes and Optuna 3.x keeps),
  * as the rows Optuna stores them, for a campaign's prior knowledge.
  *
- * SQLite stays sealed in ledger/; the caller (daemon/prior.c) turns the
+ * SQLite stays sealed in ledger/; the caller (daemon/plan/prior.c) turns the
  * rows into points of its space.
  */
 #ifndef HPOD_OPTUNA_READ_H

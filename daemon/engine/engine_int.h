@@ -1,0 +1,114 @@
+/*
+ * engine_int.h: what engine.c (the campaign state machine) and attempt.c
+ * (launching and following one attempt) share.  Private to daemon/engine/.
+ */
+#ifndef HPOD_ENGINE_INT_H
+#define HPOD_ENGINE_INT_H
+
+#include <stdint.h>
+
+#include "curves.h"
+#include "engine.h"
+#include "scaling.h"
+#include "search.h"
+#include "stop.h"
+#include "tail.h"
+
+enum cancel_as { CANCEL_NONE, CANCEL_USER, CANCEL_PRUNE, CANCEL_BUDGET };
+
+/* An attempt in flight. */
+struct attempt {
+	struct engine	*e;
+	struct attempt	*next;
+	int64_t		 trial_id;
+	int64_t		 attempt_id;
+	int		 trial_number;
+	int		 number;
+	char		*token;
+	char		*dir;
+	char		*out;		/* dir/stdout */
+	int		 started;
+	double		 t_started;	/* as the ledger has it, or 0 */
+	int		 nodes, gpus, cpus;	/* the allocation asked for,
+						   then as started */
+	enum cancel_as	 cancel_as;
+	struct tail	 tail;
+	int		 has_best;	/* the trial's best so far */
+	double		 best;
+	int		 reached;
+	double		 npoints;
+	long		 lines;		/* output lines read */
+	long		 bad_lines;	/* malformed MLLOG lines among them */
+};
+
+struct engine {
+	struct engine_env	 env;
+	struct campaign_spec	*spec;
+	struct workload		*w;
+	struct search		*search;
+	struct stopper		*stopper;	/* NULL: no early stopping */
+	struct curves		*curves;	/* what search and stopper see */
+	struct obsbook		*book;		/* the search history */
+	struct scaling		*scaling;	/* batch-size scaling, or NULL */
+	int64_t			 id;
+	double			 started;
+	uv_timer_t		 timer;
+	struct attempt		*active;
+	int			 nactive;
+	int			 ntrials;	/* trials created */
+	double			 spent_node_s;	/* node- and GPU-seconds of */
+	double			 spent_gpu_s;	/* the attempts that ended */
+	int			 exhausted;	/* no more trials to create */
+	const char		*stop_reason;	/* why it stops early, or NULL */
+	int			 cancelled;
+	int			 detached;
+	int			 done;
+	int			 disk_low;	/* submissions paused (diskfull.c) */
+};
+
+/* engine.c */
+/* The engine's time: its backend's clock (virtual for replay). */
+double	 engine_now(const struct engine *);
+void	 engine_say(struct engine *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 engine_kick(struct engine *);
+/* Set a trial's state in the ledger and in the search history. */
+void	 engine_trial_state(struct engine *, int64_t trial_id, int number,
+	    const char *state);
+void	 engine_event(void *, const struct sched_event *);
+/*
+ * A point of an attempt's learning curve was recorded in the ledger: keep
+ * it for the search, and stop the trial if the stopper says so.
+ */
+void	 engine_point(struct attempt *, const char *key, double step,
+	    double value);
+
+/* attempt.c */
+/*
+ * Record attempt `number` of a trial, prepare its directory, render what
+ * it runs and submit it.  The trial row exists already.  -1 if it could not
+ * be submitted (the attempt and trial are then marked failed).
+ */
+int	 attempt_launch(struct engine *, int64_t trial_id, int trial_number,
+	    int number, const double *x, const char *params_json,
+	    long long seed);
+/* The allocation (totals) an attempt of point x asks for. */
+void	 attempt_alloc(const struct engine *, struct attempt *,
+	    const double *x);
+/* Record that an attempt could not be submitted. */
+void	 attempt_submit_failed(struct engine *, struct attempt *,
+	    const char *why);
+/* Read new output of an attempt and record its metric points. */
+void	 attempt_follow(struct attempt *, int final);
+/* Unlink an attempt from the engine's active list and free it. */
+void	 attempt_forget(struct engine *, struct attempt *);
+void	 attempt_free(struct attempt *);
+
+/* diskfull.c */
+/*
+ * Return 1 while the run directory's or the ledger's file system has less
+ * than min_free left: submit nothing then.  Says so once each way.
+ */
+int	 diskfull_wait(struct engine *);
+
+#endif

@@ -1,0 +1,815 @@
+/*
+ * hpoctl.c: the hpod client, and the foreground engine (`hpoctl run`).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "check_sbatch.h"
+#include "cli.h"
+#include "client.h"
+#include "config.h"
+#include "engine.h"
+#include "export.h"
+#include "import.h"
+#include "log.h"
+#include "mllogcmd.h"
+#include "rcpcmd.h"
+#include "render.h"
+#include "report.h"
+#include "resume.h"
+#include "run.h"
+#include "spec.h"
+#include "trials_opts.h"
+#include "watch.h"
+
+/* The foreground engine's state. */
+struct fg {
+	uv_loop_t	*loop;
+	struct engine	*engine;
+	struct sched	*sched;
+	uv_signal_t	 sigint, sigterm;
+	int		 quiet;
+	int		 interrupts;
+};
+
+/* The subcommands, with the usage line each prints for --help. */
+struct subcmd {
+	const char	*name;
+	int		(*fn)(int, char **, struct config *);
+	const char	*usage;
+};
+static const struct subcmd *subcmd_find(const char *);
+
+/* Print every subcommand's usage on f. */
+static void
+usage_print(FILE *f);
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	usage_print(stderr);
+	exit(CLI_EX_USAGE);
+}
+
+/* Refuse the command line of subcommand cmd, saying why; exit 64. */
+static void __attribute__((format(printf, 2, 3), noreturn))
+refuse(const char *cmd, const char *fmt, ...)
+{
+	const struct subcmd	*c = subcmd_find(cmd);
+	char			 why[512], prog[64];
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(prog, sizeof(prog), "hpoctl %s", cmd);
+	cli_refuse(prog, c != NULL ? c->usage : "hpoctl --help", "%s", why);
+}
+
+/* Refuse unless argc - i operands, from min to max (-1: any), remain. */
+static void
+operands_check(int argc, char **argv, int i, int min, int max,
+    const char *what)
+{
+	int	 n = argc - i;
+
+	if (n < min)
+		refuse(argv[0], "%s missing", what);
+	if (max >= 0 && n > max)
+		refuse(argv[0], "unexpected argument '%s' (after %s)",
+		    argv[i + max], what);
+}
+
+/* Options shared by the commands. */
+struct opts {
+	const char	*ledger;
+	const char	*run_dir;
+	const char	*format;
+	const char	*output;
+	const char	*state;		/* trials --state */
+	const char	*fields;	/* trials --fields */
+	const char	*trial;		/* cancel --trial */
+	const char	*max_trials;	/* budget --max-trials */
+	const char	*node_hours;	/* budget --max-node-hours */
+	const char	*gpu_hours;	/* budget --max-gpu-hours */
+	const char	*wall_time;	/* budget --max-wall-time */
+	int		 quiet;
+	int		 table;
+	int		 noheader;	/* trials -h */
+	int		 parsable;	/* trials --parsable */
+};
+
+/* Parse a command's options; return the index of its first operand. */
+static int
+opts_parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "ledger", required_argument, NULL, 'l' },
+		{ "run-dir", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "table", no_argument, NULL, 'T' },
+		{ "state", required_argument, NULL, 'S' },
+		{ "noheader", no_argument, NULL, 'h' },
+		{ "parsable", no_argument, NULL, 'P' },
+		{ "fields", required_argument, NULL, 'O' },
+		{ "trial", required_argument, NULL, 'N' },
+		{ "max-trials", required_argument, NULL, 'M' },
+		{ "max-node-hours", required_argument, NULL, 'H' },
+		{ "max-gpu-hours", required_argument, NULL, 'G' },
+		{ "max-wall-time", required_argument, NULL, 'W' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int	 ch;
+
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	opterr = 0;	/* refuse() says what is wrong, naming the command */
+	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:hO:", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'l':
+			o->ledger = optarg;
+			break;
+		case 'r':
+			o->run_dir = optarg;
+			break;
+		case 'F':
+			o->format = optarg;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'T':
+			o->table = 1;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'S':
+		case 't':	/* squeue's -t */
+			o->state = optarg;
+			break;
+		case 'h':
+			o->noheader = 1;
+			break;
+		case 'P':
+			o->parsable = 1;
+			break;
+		case 'O':	/* squeue's -O/--Format: columns by name */
+			o->fields = optarg;
+			break;
+		case 'N':
+			o->trial = optarg;
+			break;
+		case 'M':
+			o->max_trials = optarg;
+			break;
+		case 'H':
+			o->node_hours = optarg;
+			break;
+		case 'G':
+			o->gpu_hours = optarg;
+			break;
+		case 'W':
+			o->wall_time = optarg;
+			break;
+		case ':':
+			refuse(argv[0], "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				refuse(argv[0], "unknown option '-%c'", optopt);
+			refuse(argv[0], "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	return optind;
+}
+
+/* `hpoctl check`: validate specs (and their workloads) only. */
+static int
+cmd_check(int argc, char **argv, struct config *cfg)
+{
+	struct campaign_spec	*s;
+	struct workload		*w;
+	char			 err[1024], note[1280];
+	int			 i, rc = 0;
+
+	operands_check(argc, argv, 1, 1, -1, "spec");
+	for (i = 1; i < argc; i++) {
+		if ((s = spec_load(argv[i], err, sizeof(err))) == NULL ||
+		    (w = run_bind(s, cfg, err, sizeof(err))) == NULL) {
+			fprintf(stderr, "hpoctl: %s\n", err);
+			spec_free(s);
+			rc = 1;
+			continue;
+		}
+		if (check_sbatch(s, argv[i], note, sizeof(note)) == -1) {
+			rc = 1;
+			workload_free(w);
+			spec_free(s);
+			continue;
+		}
+		printf("%s: ok: campaign '%s', workload '%s' (%s), %zu "
+		    "parameters, %s search, %d trials, %s backend\n", argv[i],
+		    s->name, w->name, w->path, s->space->n, s->algorithm,
+		    s->max_trials, s->backend);
+		if (*note != '\0')
+			printf("%s\n", note);
+		workload_free(w);
+		spec_free(s);
+	}
+	return rc;
+}
+
+/* Progress lines of the foreground engine go to stderr. */
+static void
+fg_progress(void *arg, struct engine *e, const char *line)
+{
+	struct fg	*fg = arg;
+
+	if (!fg->quiet)
+		log_warnx("%s: %s", engine_name(e), line);
+}
+
+/* The backend's handles are closed. */
+static void
+fg_sched_closed(void *arg)
+{
+}
+
+/* The campaign ended: close everything so that uv_run returns. */
+static void
+fg_done(void *arg, struct engine *e)
+{
+	struct fg	*fg = arg;
+
+	uv_close((uv_handle_t *)&fg->sigint, NULL);
+	uv_close((uv_handle_t *)&fg->sigterm, NULL);
+	sched_close(fg->sched, fg_sched_closed, fg);
+}
+
+/* SIGINT/SIGTERM: cancel the campaign; a second one stops waiting. */
+static void
+fg_signal(uv_signal_t *h, int sig)
+{
+	struct fg	*fg = h->data;
+
+	if (fg->interrupts++ == 0) {
+		log_warnx("signal %d: cancelling the campaign (again to quit)",
+		    sig);
+		engine_cancel(fg->engine);
+		return;
+	}
+	log_warnx("signal %d: quitting; running trials are left running",
+	    sig);
+	exit(2);
+}
+
+/*
+ * `hpoctl run`: run a campaign in the foreground.  `hpoctl resume` and
+ * `hpoctl cancel --ledger` take back one whose foreground run died, to go
+ * on or to cancel it (resume.c).
+ */
+static int
+cmd_run(int argc, char **argv, struct config *cfg)
+{
+	struct opts		 o = { 0 };
+	struct campaign_spec	*s;
+	struct workload		*w = NULL;
+	struct ledger		*l = NULL;
+	struct engine_env	 env;
+	enum report_format	 fmt = REPORT_TEXT;
+	struct fg		 fg;
+	char			 err[1024], id[32], *out = NULL, note[1280];
+	int			 i, rc = 1;
+	int			 cancel = strcmp(argv[0], "cancel") == 0;
+	int			 back = cancel || strcmp(argv[0], "resume") == 0;
+	int			 lockfd = -1;
+	int64_t			 cid = 0;
+
+	i = opts_parse(argc, argv, &o);
+	operands_check(argc, argv, i, 1, 1, back ? "campaign" : "spec");
+	if (o.format != NULL && report_format_parse(o.format, &fmt) == -1)
+		refuse(argv[0], "--format: expected text, json or csv, got "
+		    "'%s'", o.format);
+	if (cancel && (o.trial != NULL || o.run_dir != NULL))
+		refuse(argv[0], "--ledger cancels a whole campaign that no "
+		    "daemon runs; --trial and --run-dir go with the daemon");
+	if (o.ledger != NULL) {
+		free(cfg->ledger);
+		cfg->ledger = strdup(o.ledger);
+	}
+	if (o.run_dir != NULL) {
+		free(cfg->run_dir);
+		cfg->run_dir = strdup(o.run_dir);
+	}
+	if (back)
+		s = (l = run_ledger(cfg->ledger, 0, err, sizeof(err))) == NULL ?
+		    NULL : resume_spec(l, cfg->ledger, argv[i], &cid, err,
+		    sizeof(err));
+	else
+		s = spec_load(argv[i], err, sizeof(err));
+	if (s == NULL || (w = run_bind(s, cfg, err, sizeof(err))) == NULL ||
+	    (l == NULL && (l = run_ledger(cfg->ledger, 0, err, sizeof(err))) ==
+	    NULL) || (back && (lockfd = resume_lock(cfg->ledger, cid, s->name,
+	    err, sizeof(err))) == -1)) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		workload_free(w);
+		spec_free(s);
+		if (l != NULL)
+			ledger_close(l);
+		return 1;
+	}
+	/* sbatch_extra: the controller's word first, nothing recorded. */
+	if (!back && check_sbatch(s, argv[i], note, sizeof(note)) == -1) {
+		workload_free(w);
+		spec_free(s);
+		ledger_close(l);
+		return 1;
+	}
+	if (!back && *note != '\0' && !o.quiet)
+		log_warnx("%s", note);
+	memset(&fg, 0, sizeof(fg));
+	fg.loop = uv_default_loop();
+	fg.quiet = o.quiet;
+	if ((fg.sched = run_spec_backend(fg.loop, s, cfg, err,
+	    sizeof(err))) == NULL) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		workload_free(w);
+		spec_free(s);
+		ledger_close(l);
+		return 1;
+	}
+	memset(&env, 0, sizeof(env));
+	env.loop = fg.loop;
+	env.ledger = l;
+	env.sched = fg.sched;
+	env.run_dir = cfg->run_dir;
+	env.poll_interval = cfg->poll_interval;
+	env.driver = "foreground";
+	env.min_free = cfg->min_free;
+	env.progress = fg_progress;
+	env.done = fg_done;
+	env.arg = &fg;
+	if ((fg.engine = engine_new(&env, s, w, err, sizeof(err))) != NULL &&
+	    cancel)
+		engine_cancel(fg.engine);
+	if (fg.engine == NULL || (back ? engine_resume(fg.engine, cid, err,
+	    sizeof(err)) : engine_start(fg.engine, err, sizeof(err))) == -1) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		engine_free(fg.engine);
+		sched_close(fg.sched, fg_sched_closed, &fg);
+		uv_run(fg.loop, UV_RUN_DEFAULT);
+		ledger_close(l);
+		if (lockfd != -1)
+			close(lockfd);
+		return 1;
+	}
+	/* While this process lives, no resume may take the campaign. */
+	if (!back && (lockfd = resume_lock(cfg->ledger, engine_id(fg.engine),
+	    engine_name(fg.engine), err, sizeof(err))) == -1)
+		log_warnx("%s", err);
+	uv_signal_init(fg.loop, &fg.sigint);
+	uv_signal_init(fg.loop, &fg.sigterm);
+	fg.sigint.data = fg.sigterm.data = &fg;
+	uv_signal_start(&fg.sigint, fg_signal, SIGINT);
+	uv_signal_start(&fg.sigterm, fg_signal, SIGTERM);
+	uv_run(fg.loop, UV_RUN_DEFAULT);
+
+	snprintf(id, sizeof(id), "%lld", (long long)engine_id(fg.engine));
+	rc = strcmp(engine_state(fg.engine), cancel ? "cancelled" :
+	    "finished") == 0 ? 0 : 2;
+	resume_unlock(lockfd, cfg->ledger, engine_id(fg.engine));
+	engine_free(fg.engine);
+	uv_run(fg.loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(fg.loop) != 0)
+		log_warnx("event loop closed with handles still open");
+	if (report_campaign(l, id, fmt, &out, err, sizeof(err)) != 0) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		rc = 1;
+	} else
+		fputs(out, stdout);
+	free(out);
+	ledger_close(l);
+	return rc;
+}
+
+/* Write a command's output to the file of -o, or to the standard output. */
+static int
+cmd_output(const char *path, const char *text)
+{
+	FILE	*f;
+
+	if (path == NULL) {
+		fputs(text, stdout);
+		return 0;
+	}
+	if ((f = fopen(path, "w")) == NULL) {
+		fprintf(stderr, "hpoctl: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fputs(text, f);
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "hpoctl: write %s: %s\n", path,
+		    strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* status/trials/report straight from a ledger file, as req asks. */
+static int
+cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
+    enum report_format fmt, const cJSON *req, const char *output)
+{
+	struct ledger	*l;
+	char		 err[1024], *out = NULL;
+	int		 rc;
+
+	if ((l = run_ledger(path, 1, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		return 1;
+	}
+	if (strcmp(cmd, "trials") == 0)
+		rc = trials_request(l, campaign, fmt, req, &out, err,
+		    sizeof(err));
+	else
+		rc = report_command(l, cmd, campaign, fmt, &out, err,
+		    sizeof(err));
+	ledger_close(l);
+	if (rc != 0) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		return 1;
+	}
+	rc = cmd_output(output, out);
+	free(out);
+	return rc;
+}
+
+/* Send a request to the daemon and print its output (to output if set). */
+static int
+cmd_daemon(const char *socket, cJSON *req, const char *output)
+{
+	cJSON		*reply = NULL, *j;
+	char		 err[1024];
+	int		 rc = 1;
+
+	if (client_request(socket, req, &reply, err, sizeof(err)) == -1) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		cJSON_Delete(req);
+		return 1;
+	}
+	cJSON_Delete(req);
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok"))) {
+		j = cJSON_GetObjectItem(reply, "error");
+		fprintf(stderr, "hpoctl: %s\n", cJSON_IsString(j) ?
+		    j->valuestring : "the daemon gave no reason");
+	} else {
+		j = cJSON_GetObjectItem(reply, "output");
+		rc = cJSON_IsString(j) ? cmd_output(output, j->valuestring) :
+		    0;
+	}
+	cJSON_Delete(reply);
+	return rc;
+}
+
+/* `hpoctl submit`: hand a spec to the daemon. */
+static int
+cmd_submit(int argc, char **argv, struct config *cfg)
+{
+	struct campaign_spec	*s;
+	cJSON			*req;
+	char			 err[1024], *abs;
+
+	operands_check(argc, argv, 1, 1, 1, "spec");
+	/* Validate here too, so that errors name the user's file. */
+	if ((s = spec_load(argv[1], err, sizeof(err))) == NULL) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		return 1;
+	}
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", "submit");
+	abs = strcmp(argv[1], "-") ? realpath(argv[1], NULL) : NULL;
+	cJSON_AddStringToObject(req, "path", abs ? abs : argv[1]);
+	free(abs);
+	cJSON_AddItemToObject(req, "spec", cJSON_Parse(s->json));
+	spec_free(s);
+	return cmd_daemon(cfg->socket, req, NULL);
+}
+
+/* status, trials, report, cancel and ping: from the daemon or a ledger. */
+static int
+cmd_read(int argc, char **argv, struct config *cfg)
+{
+	struct opts		 o = { 0 };
+	enum report_format	 fmt = REPORT_TEXT;
+	const char		*cmd = argv[0], *campaign;
+	cJSON			*req;
+	int			 i, rc, any = strcmp(cmd, "status") == 0;
+
+	i = opts_parse(argc, argv, &o);
+	if (strcmp(cmd, "ping") == 0)
+		operands_check(argc, argv, i, 0, 0, "ping");
+	else
+		operands_check(argc, argv, i, any ? 0 : 1, 1, "campaign");
+	campaign = argc > i ? argv[i] : NULL;
+	if (o.format != NULL && report_format_parse(o.format, &fmt) == -1)
+		refuse(cmd, "--format: expected text, json, csv, markdown, rcp "
+		    "or html, got '%s'", o.format);
+	if (o.table && strcmp(cmd, "report") != 0)
+		refuse(cmd, "--table is an option of report");
+	if (o.run_dir != NULL || o.quiet)
+		refuse(cmd, "--run-dir and -q are options of run");
+	if ((o.state != NULL || o.noheader || o.parsable ||
+	    o.fields != NULL) &&
+	    strcmp(cmd, "trials") != 0)
+		refuse(cmd, "--state, -h, --parsable and --fields are options "
+		    "of trials");
+	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
+		refuse(cmd, "--trial is an option of cancel");
+	if (o.max_trials != NULL || o.node_hours != NULL ||
+	    o.gpu_hours != NULL || o.wall_time != NULL)
+		refuse(cmd, "--max-* are options of budget");
+	if (o.trial != NULL && (*o.trial == '\0' || strlen(o.trial) > 9 ||
+	    strspn(o.trial, "0123456789") != strlen(o.trial)))
+		refuse(cmd, "--trial: expected a trial number, got '%s'",
+		    o.trial);
+	if (o.table)
+		cmd = "table";	/* the guideline table's read command */
+	/* A campaign whose foreground run died: no daemon to ask. */
+	if (o.ledger != NULL && strcmp(cmd, "cancel") == 0)
+		return cmd_run(argc, argv, cfg);
+	if (o.ledger != NULL && strcmp(cmd, "ping") == 0)
+		refuse(cmd, "needs the daemon; --ledger is for reading "
+		    "results");
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", cmd);
+	if (campaign != NULL)
+		cJSON_AddStringToObject(req, "campaign", campaign);
+	cJSON_AddStringToObject(req, "format", o.format ? o.format : "text");
+	if (o.state != NULL)
+		cJSON_AddStringToObject(req, "state", o.state);
+	if (o.noheader)
+		cJSON_AddTrueToObject(req, "noheader");
+	if (o.parsable)
+		cJSON_AddTrueToObject(req, "parsable");
+	if (o.fields != NULL)
+		cJSON_AddStringToObject(req, "fields", o.fields);
+	if (o.trial != NULL)
+		cJSON_AddNumberToObject(req, "trial", atoi(o.trial));
+	if (o.ledger != NULL) {
+		rc = cmd_read_ledger(cmd, o.ledger, campaign, fmt, req,
+		    o.output);
+		cJSON_Delete(req);
+		return rc;
+	}
+	return cmd_daemon(cfg->socket, req, o.output);
+}
+
+/* A positive number option of budget, or refuse it. */
+static double
+budget_number(const char *opt, const char *v, double max)
+{
+	char	*end;
+	double	 n;
+
+	n = strtod(v, &end);
+	if (*v == '\0' || *end != '\0' || !(n > 0) || n > max)
+		refuse("budget", "%s: expected a positive number up to %g, got "
+		    "'%s'", opt, max, v);
+	return n;
+}
+
+/* `hpoctl budget`: change a running campaign's budget. */
+static int
+cmd_budget(int argc, char **argv, struct config *cfg)
+{
+	struct opts	 o = { 0 };
+	cJSON		*req;
+	double		 n;
+	int		 i;
+
+	i = opts_parse(argc, argv, &o);
+	operands_check(argc, argv, i, 1, 1, "campaign");
+	if (o.max_trials == NULL && o.node_hours == NULL &&
+	    o.gpu_hours == NULL && o.wall_time == NULL)
+		refuse("budget", "--max-trials, --max-node-hours, "
+		    "--max-gpu-hours or --max-wall-time missing");
+	if (o.ledger != NULL || o.format != NULL || o.output != NULL ||
+	    o.state != NULL || o.trial != NULL || o.table || o.quiet ||
+	    o.noheader || o.parsable || o.fields != NULL || o.run_dir != NULL)
+		refuse("budget", "takes --max-trials, --max-node-hours, "
+		    "--max-gpu-hours and --max-wall-time only");
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", "budget");
+	cJSON_AddStringToObject(req, "campaign", argv[i]);
+	if (o.max_trials != NULL) {
+		n = budget_number("--max-trials", o.max_trials, 1000000);
+		if (n != (int)n)
+			refuse("budget", "--max-trials: expected an integer, "
+			    "got '%s'", o.max_trials);
+		cJSON_AddNumberToObject(req, "max_trials", n);
+	}
+	if (o.node_hours != NULL)
+		cJSON_AddNumberToObject(req, "max_node_hours",
+		    budget_number("--max-node-hours", o.node_hours, 1e9));
+	if (o.gpu_hours != NULL)
+		cJSON_AddNumberToObject(req, "max_gpu_hours",
+		    budget_number("--max-gpu-hours", o.gpu_hours, 1e9));
+	if (o.wall_time != NULL) {
+		if (spec_parse_duration(o.wall_time) <= 0)
+			refuse("budget", "--max-wall-time: expected a duration "
+			    "as sbatch --time takes it, got '%s'", o.wall_time);
+		cJSON_AddStringToObject(req, "max_wall_time", o.wall_time);
+	}
+	return cmd_daemon(cfg->socket, req, NULL);
+}
+
+/* render, watch and mllog live in their own files. */
+static int
+cmd_render(int argc, char **argv, struct config *cfg)
+{
+	return render_command(argc, argv, cfg);
+}
+
+static int
+cmd_watch(int argc, char **argv, struct config *cfg)
+{
+	return watch_command(argc, argv, cfg);
+}
+
+static int
+cmd_mllog(int argc, char **argv, struct config *cfg)
+{
+	char	 err[512] = "";
+	int	 rc = mllog_command(argc, argv, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
+}
+
+static int
+cmd_export(int argc, char **argv, struct config *cfg)
+{
+	char	 err[512] = "";
+	int	 rc = export_command(argc, argv, cfg, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
+}
+
+static int
+cmd_import(int argc, char **argv, struct config *cfg)
+{
+	return import_command(argc, argv);
+}
+
+static int
+cmd_rcp(int argc, char **argv, struct config *cfg)
+{
+	char	 err[512] = "";
+	int	 rc = rcp_command(argc, argv, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
+}
+
+static const struct subcmd subcmds[] = {
+	{ "run", cmd_run, "hpoctl run [-q] [--ledger file] [--run-dir dir] "
+	    "[--format fmt] spec" },
+	{ "resume", cmd_run, "hpoctl resume [-q] [--ledger file] "
+	    "[--run-dir dir] [--format fmt] campaign" },
+	{ "check", cmd_check, "hpoctl check spec ..." },
+	{ "render", cmd_render, "hpoctl render [--trial n] [--format fmt] "
+	    "[--run-dir dir] spec" },
+	{ "submit", cmd_submit, "hpoctl submit spec" },
+	{ "status", cmd_read, "hpoctl status [--ledger file] [--format fmt] "
+	    "[-o file] [campaign]" },
+	{ "trials", cmd_read, "hpoctl trials [--ledger file] [--format fmt] "
+	    "[-o file] [-t|--state list] [-h|--noheader]\n"
+	    "           [--parsable] [-O|--fields list] campaign" },
+	{ "report", cmd_read, "hpoctl report [--ledger file] [--format fmt] "
+	    "[-o file] [--table] campaign" },
+	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "
+	    "[--ledger file] campaign" },
+	{ "export", cmd_export, "hpoctl export --format optuna "
+	    "[--ledger file] [--study name] -o file campaign" },
+	{ "import", cmd_import, "hpoctl import [--study name | --campaign "
+	    "name] --from file [-o output] spec" },
+	{ "cancel", cmd_read, "hpoctl cancel [--trial n] campaign\n"
+	    "       hpoctl cancel --ledger file campaign" },
+	{ "budget", cmd_budget, "hpoctl budget [--max-trials n] "
+	    "[--max-node-hours h] [--max-gpu-hours h]\n"
+	    "           [--max-wall-time duration] campaign" },
+	{ "ping", cmd_read, "hpoctl ping" },
+	{ "mllog", cmd_mllog, "hpoctl mllog [--json] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] file ...\n"
+	    "       hpoctl mllog --summary [--json] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] dir ...\n"
+	    "       hpoctl mllog --table [--format fmt] [--metric key] "
+	    "[--target value]\n"
+	    "           [--maximize | --minimize] dir ..." },
+	{ "rcp-check", cmd_rcp, "hpoctl rcp-check [--json] [--full] "
+	    "[--runs n] [--metric key]\n"
+	    "           [--target value] [--maximize | --minimize] "
+	    "rcp-file set ..." },
+};
+
+static const struct subcmd *
+subcmd_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+		if (strcmp(subcmds[i].name, name) == 0)
+			return &subcmds[i];
+	return NULL;
+}
+
+static void
+usage_print(FILE *f)
+{
+	size_t	 i;
+
+	fprintf(f, "usage: hpoctl [-f config] [-s socket] command "
+	    "[argument ...]\n");
+	fprintf(f, "       hpoctl --help | --version | command --help\n");
+	for (i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+		fprintf(f, "       %s\n", subcmds[i].usage);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct subcmd	*c;
+	struct config		 cfg;
+	const char		*conffile = NULL, *sock = getenv("HPOD_SOCKET");
+	char			 err[1024], prog[64];
+	int			 ch, rc;
+
+	log_init("hpoctl", 1, 0);
+	while ((ch = getopt_long(argc, argv, "+f:s:V", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'f':
+			conffile = optarg;
+			break;
+		case 's':
+			sock = optarg;
+			break;
+		case 'h':
+			usage_print(stdout);
+			return 0;
+		case 'V':
+			cli_version("hpoctl");
+			return 0;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		fprintf(stderr, "hpoctl: no command given\n");
+		usage();
+	}
+	if ((c = subcmd_find(argv[0])) == NULL) {
+		fprintf(stderr, "hpoctl: unknown command '%s'\n", argv[0]);
+		usage();
+	}
+	snprintf(prog, sizeof(prog), "hpoctl %s", c->name);
+	cli_help_version(argc, argv, prog, c->usage);
+	memset(&cfg, 0, sizeof(cfg));
+	if (config_load(conffile, &cfg, err, sizeof(err)) == -1) {
+		fprintf(stderr, "hpoctl: %s\n", err);
+		return 1;
+	}
+	if (sock != NULL) {
+		free(cfg.socket);
+		cfg.socket = strdup(sock);
+	}
+	rc = c->fn(argc, argv, &cfg);
+	config_release(&cfg);
+	return rc;
+}

@@ -1,0 +1,682 @@
+/*
+ * report.c: rendering of campaign reports, trial lists and status.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "account.h"
+#include "guide.h"
+#include "importance.h"
+#include "report.h"
+#include "report_int.h"
+#include "report_html.h"
+#include "space.h"
+#include "trial_cost.h"
+#include "trials_opts.h"
+#include "watch.h"
+
+/* Parse a format name. */
+int
+report_format_parse(const char *s, enum report_format *f)
+{
+	if (strcmp(s, "text") == 0)
+		*f = REPORT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*f = REPORT_JSON;
+	else if (strcmp(s, "csv") == 0)
+		*f = REPORT_CSV;
+	else if (strcmp(s, "markdown") == 0)
+		*f = REPORT_MARKDOWN;
+	else if (strcmp(s, "rcp") == 0)
+		*f = REPORT_RCP;
+	else if (strcmp(s, "html") == 0)
+		*f = REPORT_HTML;
+	else
+		return -1;
+	return 0;
+}
+
+/* Wall-clock time now. */
+static double
+report_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Look a campaign up; 1 with err if there is none. */
+static int
+report_find(struct ledger *l, const char *name, struct ledger_campaign *c,
+    char *err, size_t errlen)
+{
+	int	 rc = ledger_campaign_find(l, name, c);
+
+	if (rc == 1)
+		snprintf(err, errlen, "no campaign '%s' in the ledger", name);
+	else if (rc == -1)
+		snprintf(err, errlen, "%s", ledger_error(l));
+	return rc;
+}
+
+/* The report as a JSON tree. */
+static cJSON *
+report_tree(const struct ledger_campaign *c, const struct account *a)
+{
+	cJSON	*root, *o;
+	int	 i;
+
+	root = cJSON_CreateObject();
+	o = cJSON_AddObjectToObject(root, "campaign");
+	cJSON_AddNumberToObject(o, "id", (double)c->id);
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "workload", c->workload);
+	cJSON_AddStringToObject(o, "backend", c->backend);
+	cJSON_AddStringToObject(o, "driver", c->driver ? c->driver : "daemon");
+	cJSON_AddStringToObject(o, "state", c->state);
+	report_json_number(o, "started", 1, c->started);
+	report_json_number(o, "ended", c->ended > 0, c->ended);
+	report_json_number(o, "wall_s", 1, a->wall_seconds);
+	o = cJSON_AddObjectToObject(root, "objective");
+	cJSON_AddStringToObject(o, "metric", c->metric);
+	cJSON_AddStringToObject(o, "goal", c->maximize ? "max" : "min");
+	report_json_number(o, "target", c->has_target, c->target);
+	o = cJSON_AddObjectToObject(root, "trials");
+	cJSON_AddNumberToObject(o, "total", a->trials_total);
+	for (i = 0; i < ACCT_NSTATES; i++)
+		cJSON_AddNumberToObject(o, account_state_names[i],
+		    a->trials[i]);
+	cJSON_AddNumberToObject(o, "reached_target", a->reached);
+	o = cJSON_AddObjectToObject(root, "priors");
+	cJSON_AddNumberToObject(o, "count", a->priors);
+	if (a->prior_source != NULL)
+		cJSON_AddStringToObject(o, "source", a->prior_source);
+	else
+		cJSON_AddNullToObject(o, "source");
+	cJSON_AddBoolToObject(o, "in_cost", 0);
+	o = cJSON_AddObjectToObject(root, "cost");
+	report_json_number(o, "node_hours", 1, a->node_seconds / 3600);
+	report_json_number(o, "gpu_hours", 1, a->gpu_seconds / 3600);
+	report_json_number(o, "cpu_hours", 1, a->cpu_seconds / 3600);
+	cJSON_AddNumberToObject(o, "attempts", a->attempts);
+	cJSON_AddNumberToObject(o, "retried_attempts", a->attempts_retried);
+	report_json_number(o, "elapsed_hours", 1, a->elapsed_seconds / 3600);
+	report_json_number(o, "queue_hours", 1, a->queue_seconds / 3600);
+	cJSON_AddNumberToObject(o, "pruned_attempts", a->pruned_attempts);
+	report_json_number(o, "pruned_node_hours", 1,
+	    a->pruned_node_seconds / 3600);
+	report_json_number(o, "pruned_gpu_hours", 1,
+	    a->pruned_gpu_seconds / 3600);
+	report_json_number(o, "pruned_cpu_hours", 1,
+	    a->pruned_cpu_seconds / 3600);
+	report_json_number(root, "time_to_solution_s", a->has_tts,
+	    a->tts_seconds);
+	report_json_number(root, "time_to_solution_trial", a->has_tts,
+	    a->tts_trial);
+	if (!a->has_best) {
+		cJSON_AddNullToObject(root, "best");
+		return root;
+	}
+	o = cJSON_AddObjectToObject(root, "best");
+	cJSON_AddNumberToObject(o, "trial", a->best_trial);
+	cJSON_AddRawToObject(o, "params", a->best_params_json ?
+	    a->best_params_json : "{}");
+	report_json_number(o, "value", 1, a->best_value);
+	cJSON_AddBoolToObject(o, "reached", a->best_reached);
+	return root;
+}
+
+/* The report as text. */
+static char *
+report_text(const struct ledger_campaign *c, const struct account *a,
+    const struct guide *g)
+{
+	char	*buf = NULL, d[64];
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+	int	 i;
+
+	fprintf(f, "campaign %s (id %lld): workload %s, %s backend, %s\n",
+	    c->name, (long long)c->id, c->workload, c->backend, c->state);
+	fprintf(f, "objective: %s, goal %s", c->metric, c->maximize ? "max" :
+	    "min");
+	if (c->has_target)
+		fprintf(f, ", target %s %g", c->maximize ? ">=" : "<=",
+		    c->target);
+	fprintf(f, "\ntrials: %d (", a->trials_total);
+	for (i = 0; i < ACCT_NSTATES; i++)
+		fprintf(f, "%s%s %d", i ? ", " : "", account_state_names[i],
+		    a->trials[i]);
+	fprintf(f, "); %d reached the target\n", a->reached);
+	if (a->priors > 0)
+		fprintf(f, "priors: %d from %s: prior knowledge, not in the "
+		    "trials, cost or time to solution of this campaign\n",
+		    a->priors, a->prior_source);
+	fprintf(f, "cost: %.4f node-hours, %.4f GPU-hours, %.4f CPU-hours "
+	    "over %d attempts (%d retried)\n", a->node_seconds / 3600,
+	    a->gpu_seconds / 3600, a->cpu_seconds / 3600, a->attempts,
+	    a->attempts_retried);
+	if (a->pruned_attempts > 0)
+		fprintf(f, "pruned: %d attempts stopped early, %.4f node-hours, "
+		    "%.4f GPU-hours, %.4f CPU-hours of the cost above\n",
+		    a->pruned_attempts, a->pruned_node_seconds / 3600,
+		    a->pruned_gpu_seconds / 3600, a->pruned_cpu_seconds / 3600);
+	report_duration(d, sizeof(d), a->queue_seconds);
+	fprintf(f, "queue wait: %s in all; ", d);
+	report_duration(d, sizeof(d), a->wall_seconds);
+	fprintf(f, "wall time: %s\n", d);
+	if (a->has_tts) {
+		report_duration(d, sizeof(d), a->tts_seconds);
+		fprintf(f, "time to solution: %s (trial %d)\n", d,
+		    a->tts_trial);
+	} else
+		fprintf(f, "time to solution: not reached\n");
+	if (a->has_best)
+		fprintf(f, "best: trial %d, %s %g%s, %s\n", a->best_trial,
+		    c->metric, a->best_value, a->best_reached ?
+		    " (meets the target)" : "", a->best_params_json ?
+		    a->best_params_json : "{}");
+	else
+		fprintf(f, "best: none (no trial reported %s)\n", c->metric);
+	guide_report_text(f, g);
+	fclose(f);
+	return buf;
+}
+
+/* The report as CSV: a header line and one row. */
+static char *
+report_csv(const struct ledger_campaign *c, const struct account *a,
+    const struct guide *g)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+	int	 i;
+
+	fprintf(f, "campaign_id,campaign,workload,state,metric,goal,target,"
+	    "trials");
+	for (i = 0; i < ACCT_NSTATES; i++)
+		fprintf(f, ",%s", account_state_names[i]);
+	fprintf(f, ",reached_target,attempts,retried_attempts,node_hours,"
+	    "gpu_hours,cpu_hours,queue_hours,wall_s,time_to_solution_s,"
+	    "best_trial,best_value");
+	guide_report_csv_head(f);
+	fprintf(f, "\n");
+	fprintf(f, "%lld,%s,%s,%s,%s,%s,", (long long)c->id, c->name,
+	    c->workload, c->state, c->metric, c->maximize ? "max" : "min");
+	if (c->has_target)
+		fprintf(f, "%.17g", c->target);
+	fprintf(f, ",%d", a->trials_total);
+	for (i = 0; i < ACCT_NSTATES; i++)
+		fprintf(f, ",%d", a->trials[i]);
+	fprintf(f, ",%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.3f,", a->reached,
+	    a->attempts, a->attempts_retried, a->node_seconds / 3600,
+	    a->gpu_seconds / 3600, a->cpu_seconds / 3600,
+	    a->queue_seconds / 3600, a->wall_seconds);
+	if (a->has_tts)
+		fprintf(f, "%.3f", a->tts_seconds);
+	fprintf(f, ",");
+	if (a->has_best)
+		fprintf(f, "%d,%.17g", a->best_trial, a->best_value);
+	else
+		fprintf(f, ",");
+	guide_report_csv_row(f, g);
+	fprintf(f, "\n");
+	fclose(f);
+	return buf;
+}
+
+/* The campaign report. */
+int
+report_campaign(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	struct ledger_campaign	 c;
+	struct guide		 g;
+	struct importance	 imp;
+	cJSON			*root;
+	int			 rc;
+
+	if (fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) {
+		snprintf(err, errlen, "the report is in text, json, csv or html; "
+		    "markdown and rcp are for the guideline table (--table)");
+		return -2;
+	}
+	memset(&c, 0, sizeof(c));
+	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
+		return rc;
+	/* The guide holds the account, with a scaling campaign's TTS. */
+	if (guide_compute(l, &c, report_now(), &g, err, errlen) == -1) {
+		ledger_campaign_release(&c);
+		return -1;
+	}
+	switch (fmt) {
+	case REPORT_JSON:
+		root = report_tree(&c, &g.acct);
+		guide_report_json(root, &g);
+		importance_compute(&g, &imp);
+		importance_json(root, &imp);
+		importance_release(&imp);
+		trial_cost_json(root, &g);
+		*out = report_json_text(root);
+		break;
+	case REPORT_HTML:
+		*out = report_html(&g);
+		break;
+	case REPORT_CSV:
+		*out = report_csv(&c, &g.acct, &g);
+		break;
+	default:
+		*out = report_text(&c, &g.acct, &g);
+		break;
+	}
+	guide_release(&g);
+	ledger_campaign_release(&c);
+	return rc;
+}
+
+/* The guideline table. */
+int
+report_table(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	struct ledger_campaign	 c;
+	struct guide		 g;
+	int			 rc;
+
+	memset(&c, 0, sizeof(c));
+	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
+		return rc;
+	rc = guide_compute(l, &c, report_now(), &g, err, errlen);
+	ledger_campaign_release(&c);
+	if (rc == -1)
+		return -1;
+	*out = guide_table(&g, fmt);
+	guide_release(&g);
+	return 0;
+}
+
+/* Write a CSV field, quoted when it needs to be. */
+static void
+report_csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A CSV field, or as it is for --parsable (its fields hold no '|'). */
+static void
+report_field(FILE *f, const char *s, int raw)
+{
+	if (raw)
+		fputs(s, f);
+	else
+		report_csv_field(f, s);
+}
+
+/* The text form of a parameter value: short, or exact (precise). */
+static void
+report_param_text(const cJSON *v, int precise, char *buf, size_t len)
+{
+	if (cJSON_IsString(v))
+		snprintf(buf, len, "%s", v->valuestring);
+	else if (cJSON_IsNumber(v))
+		snprintf(buf, len, precise ? "%.17g" : "%.6g", v->valuedouble);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The last attempt of trial id among a campaign's attempts, or NULL. */
+static const struct ledger_attempt *
+report_last_attempt(const struct ledger_attempt *a, size_t n, int64_t id)
+{
+	const struct ledger_attempt	*last = NULL;
+	size_t				 i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].trial_id == id && (last == NULL ||
+		    a[i].number > last->number))
+			last = &a[i];
+	return last;
+}
+
+/* 1 if state is one of the comma-separated list (NULL: all). */
+static int
+report_state_in(const char *state, const char *list)
+{
+	size_t	 n = strlen(state);
+	const char *p;
+
+	if (list == NULL)
+		return 1;
+	for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, state, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* The trial list. */
+int
+report_trials(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	return report_trials_opts(l, name, fmt, NULL, out, err, errlen);
+}
+
+/* The trial list, filtered and shaped as to says (NULL: defaults). */
+int
+report_trials_opts(struct ledger *l, const char *name,
+    enum report_format fmt, const struct trials_opts *to, char **out,
+    char *err, size_t errlen)
+{
+	static const struct trials_opts defaults = { NULL, 0, 0, NULL };
+	char	 sep;
+	enum report_format	 ffmt;
+	struct ledger_campaign	 c;
+	struct ledger_trial	*t = NULL;
+	struct ledger_attempt	*a = NULL;
+	const struct ledger_attempt *la;
+	cJSON			*root = NULL, *o, *p, *names = NULL, *v;
+	char			*buf = NULL, val[64];
+	const char		*job, *host, *dir;
+	size_t			 n = 0, na = 0, i, len = 0;
+	FILE			*f = NULL;
+	int			 rc;
+
+	if (to == NULL)
+		to = &defaults;
+	if (to->parsable && fmt != REPORT_TEXT) {
+		snprintf(err, errlen, "--parsable is a text form: not with "
+		    "--format");
+		return -2;
+	}
+	if (to->parsable)
+		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
+	ffmt = fmt;
+	if (to->fields != NULL)
+		fmt = REPORT_JSON;	/* the columns are chosen from it */
+	sep = to->parsable ? '|' : ',';
+	memset(&c, 0, sizeof(c));
+	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
+		return rc;
+	if (ledger_trial_list(l, c.id, &t, &n) == -1 ||
+	    ledger_attempt_list(l, c.id, 0, &a, &na) == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		ledger_trial_list_free(t, n);
+		ledger_campaign_release(&c);
+		return -1;
+	}
+	if (fmt == REPORT_JSON)
+		root = cJSON_CreateArray();
+	else
+		f = open_memstream(&buf, &len);
+	/* Column names come from the first trial's parameters. */
+	if (n > 0)
+		names = cJSON_Parse(t[0].params_json);
+	if (f != NULL && fmt == REPORT_CSV && !to->noheader) {
+		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
+		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
+		    sep, sep, sep, sep);
+		cJSON_ArrayForEach(v, names)
+			fprintf(f, "%c%s", sep, v->string);
+		fprintf(f, "\n");
+	} else if (f != NULL && fmt != REPORT_CSV && !to->noheader) {
+		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
+		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", c.metric, "HIT",
+		    "JOBID", "HOST", "PARAMETERS");
+	}
+	for (i = 0; i < n; i++) {
+		if (!report_state_in(t[i].state, to->states))
+			continue;
+		/* Where the trial's last attempt ran: the ledger's record. */
+		la = report_last_attempt(a, na, t[i].id);
+		job = la != NULL && la->job_id != NULL ? la->job_id : "";
+		host = la != NULL && la->host != NULL ? la->host : "";
+		dir = la != NULL && la->dir != NULL ? la->dir : "";
+		p = cJSON_Parse(t[i].params_json);
+		if (root != NULL) {
+			o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "trial", t[i].number);
+			cJSON_AddStringToObject(o, "state", t[i].state);
+			cJSON_AddStringToObject(o, "role", t[i].role);
+			cJSON_AddNumberToObject(o, "attempts", t[i].attempts);
+			cJSON_AddNumberToObject(o, "seed", (double)t[i].seed);
+			report_json_number(o, "best", t[i].has_best, t[i].best);
+			report_json_number(o, "best_step", t[i].has_best,
+			    t[i].best_step);
+			cJSON_AddBoolToObject(o, "reached", t[i].reached);
+			cJSON_AddStringToObject(o, "job_id", job);
+			cJSON_AddStringToObject(o, "host", host);
+			cJSON_AddStringToObject(o, "dir", dir);
+			cJSON_AddRawToObject(o, "params", p ?
+			    t[i].params_json : "{}");
+			cJSON_AddItemToArray(root, o);
+			cJSON_Delete(p);
+			continue;
+		}
+		if (fmt == REPORT_CSV) {
+			fprintf(f, "%d%c%s%c%s%c%d%c%lld%c", t[i].number, sep,
+			    t[i].state, sep, t[i].role, sep, t[i].attempts, sep,
+			    (long long)t[i].seed, sep);
+			if (t[i].has_best)
+				fprintf(f, "%.17g%c%g", t[i].best, sep,
+				    t[i].best_step);
+			else
+				fputc(sep, f);
+			fprintf(f, "%c%d%c", sep, t[i].reached, sep);
+			report_field(f, job, to->parsable);
+			fputc(sep, f);
+			report_field(f, host, to->parsable);
+			fputc(sep, f);
+			report_field(f, dir, to->parsable);
+			cJSON_ArrayForEach(v, names) {
+				report_param_text(cJSON_GetObjectItemCaseSensitive(
+				    p, v->string), 1, val, sizeof(val));
+				fputc(sep, f);
+				report_field(f, val, to->parsable);
+			}
+			fprintf(f, "\n");
+		} else {
+			if (t[i].has_best)
+				snprintf(val, sizeof(val), "%.6g", t[i].best);
+			else
+				snprintf(val, sizeof(val), "-");
+			fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s  %-10s  "
+			    "%-12s ", t[i].number, t[i].state, t[i].role,
+			    t[i].attempts, val, t[i].reached ? "yes" : "no",
+			    *job ? job : "-", *host ? host : "-");
+			cJSON_ArrayForEach(v, p) {
+				report_param_text(v, 0, val, sizeof(val));
+				fprintf(f, " %s=%s", v->string, val);
+			}
+			fprintf(f, "\n");
+		}
+		cJSON_Delete(p);
+	}
+	cJSON_Delete(names);
+	rc = 0;
+	if (root != NULL && to->fields != NULL) {
+		rc = trials_fields_render(root, to->fields, ffmt, to->noheader,
+		    to->parsable, out, err, errlen);
+		cJSON_Delete(root);
+	} else if (root != NULL)
+		*out = report_json_text(root);
+	else {
+		fclose(f);
+		*out = buf;
+	}
+	ledger_attempt_list_free(a, na);
+	ledger_trial_list_free(t, n);
+	ledger_campaign_release(&c);
+	return rc;
+}
+
+/* One campaign's status as a JSON object. */
+static cJSON *
+report_status_one(struct ledger *l, const struct ledger_campaign *c)
+{
+	struct account	 a;
+	cJSON		*o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "id", (double)c->id);
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "workload", c->workload);
+	cJSON_AddStringToObject(o, "state", c->state);
+	cJSON_AddNumberToObject(o, "max_trials", c->max_trials);
+	if (account_campaign(l, c, report_now(), &a) == -1)
+		return o;
+	cJSON_AddNumberToObject(o, "trials", a.trials_total);
+	cJSON_AddNumberToObject(o, "running", a.trials[ACCT_RUNNING] +
+	    a.trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "done", a.trials_total -
+	    a.trials[ACCT_RUNNING] - a.trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "reached_target", a.reached);
+	report_json_number(o, "best", a.has_best, a.best_value);
+	cJSON_AddNumberToObject(o, "node_hours", a.node_seconds / 3600);
+	cJSON_AddNumberToObject(o, "gpu_hours", a.gpu_seconds / 3600);
+	cJSON_AddNumberToObject(o, "wall_s", a.wall_seconds);
+	account_release(&a);
+	return o;
+}
+
+/* Campaign status: one campaign, or all of them. */
+int
+report_status(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	struct ledger_campaign	*cs = NULL, one;
+	cJSON			*arr, *o, *best;
+	char			*buf = NULL, b[32], w[32], tr[32];
+	size_t			 n = 0, i, len = 0;
+	FILE			*f;
+	int			 rc;
+
+	memset(&one, 0, sizeof(one));
+	if (name != NULL) {
+		if ((rc = report_find(l, name, &one, err, errlen)) != 0)
+			return rc;
+		cs = &one;
+		n = 1;
+	} else if (ledger_campaign_list(l, NULL, &cs, &n) == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		return -1;
+	}
+	arr = cJSON_CreateArray();
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, report_status_one(l, &cs[i]));
+	if (name != NULL)
+		ledger_campaign_release(&one);
+	else
+		ledger_campaign_list_free(cs, n);
+	if (fmt == REPORT_JSON) {
+		if (name != NULL) {
+			o = cJSON_DetachItemFromArray(arr, 0);
+			cJSON_Delete(arr);
+			arr = o;
+		}
+		*out = report_json_text(arr);
+		return 0;
+	}
+	f = open_memstream(&buf, &len);
+	if (fmt == REPORT_CSV)
+		fprintf(f, "id,name,workload,state,trials,max_trials,running,"
+		    "reached_target,best,node_hours,gpu_hours,wall_s\n");
+	else
+		fprintf(f, "%4s  %-20s  %-12s  %-9s  %9s  %4s  %10s  %10s  "
+		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",
+		    "BEST", "NODE-H", "WALL");
+	cJSON_ArrayForEach(o, arr) {
+		/* report_json_number() sets best as raw JSON text. */
+		best = cJSON_GetObjectItem(o, "best");
+		if (cJSON_IsRaw(best) && fmt == REPORT_CSV)
+			snprintf(b, sizeof(b), "%s", best->valuestring);
+		else if (cJSON_IsRaw(best))
+			snprintf(b, sizeof(b), "%.6g",
+			    strtod(best->valuestring, NULL));
+		else
+			snprintf(b, sizeof(b), "-");
+		if (fmt == REPORT_CSV) {
+			fprintf(f, "%.0f,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%.6f,"
+			    "%.6f,%.3f\n",
+			    cJSON_GetObjectItem(o, "id")->valuedouble,
+			    cJSON_GetObjectItem(o, "name")->valuestring,
+			    cJSON_GetObjectItem(o, "workload")->valuestring,
+			    cJSON_GetObjectItem(o, "state")->valuestring,
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "trials")),
+			    cJSON_GetObjectItem(o, "max_trials")->valuedouble,
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "running")),
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "reached_target")),
+			    cJSON_IsRaw(best) ? b : "",
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "node_hours")),
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "gpu_hours")),
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+			    "wall_s")));
+			continue;
+		}
+		report_duration(w, sizeof(w), cJSON_GetNumberValue(
+		    cJSON_GetObjectItem(o, "wall_s")));
+		snprintf(tr, sizeof(tr), "%.0f/%.0f",
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "trials")),
+		    cJSON_GetObjectItem(o, "max_trials")->valuedouble);
+		fprintf(f, "%4.0f  %-20s  %-12s  %-9s  %9s  %4.0f  %10s  "
+		    "%10.4f  %s\n", cJSON_GetObjectItem(o, "id")->valuedouble,
+		    cJSON_GetObjectItem(o, "name")->valuestring,
+		    cJSON_GetObjectItem(o, "workload")->valuestring,
+		    cJSON_GetObjectItem(o, "state")->valuestring, tr,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "running")), b,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "node_hours")),
+		    w);
+	}
+	fclose(f);
+	cJSON_Delete(arr);
+	*out = buf;
+	return 0;
+}
+
+/* Dispatch a read command to its renderer. */
+int
+report_command(struct ledger *l, const char *cmd, const char *campaign,
+    enum report_format fmt, char **out, char *err, size_t errlen)
+{
+	if (fmt == REPORT_HTML && strcmp(cmd, "report") != 0) {
+		snprintf(err, errlen, "--format html is for the report");
+		return -2;
+	}
+	if (strcmp(cmd, "table") == 0)
+		return report_table(l, campaign, fmt, out, err, errlen);
+	if (fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) {
+		snprintf(err, errlen, "--format %s is for the guideline table "
+		    "(report --table)", fmt == REPORT_RCP ? "rcp" : "markdown");
+		return -2;
+	}
+	if (strcmp(cmd, "status") == 0)
+		return report_status(l, campaign, fmt, out, err, errlen);
+	if (strcmp(cmd, "trials") == 0)
+		return report_trials(l, campaign, fmt, out, err, errlen);
+	if (strcmp(cmd, "report") == 0)
+		return report_campaign(l, campaign, fmt, out, err, errlen);
+	if (strcmp(cmd, "watch") == 0)
+		return watch_snapshot(l, campaign, out, err, errlen);
+	snprintf(err, errlen, "unknown command '%s'", cmd);
+	return -2;
+}

@@ -1,0 +1,23 @@
+/*
+ * report_int.h: what the renderers of reports share (report.c, guide*.c,
+ * watch.c).  Private to daemon/report/ and daemon/guide/.
+ */
+#ifndef HPOD_REPORT_INT_H
+#define HPOD_REPORT_INT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * Set member k of o to v in its shortest exact form (cJSON's printing may
+ * drop the last bit of a double), or to null when !has or v is not
+ * finite; an existing member is replaced.
+ */
+void	 report_json_number(cJSON *o, const char *k, int has, double v);
+/* Print a tree as indented text with a final newline, freeing the tree. */
+char	*report_json_text(cJSON *root);
+/* Render seconds as "4.2 s", "2m 05s" or "1h 02m 03s" ("-" if unknown). */
+void	 report_duration(char *buf, size_t len, double s);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * spec_int.h: what the parts of the campaign-spec parser share (spec.c,
+ * spec_scaling.c, spec_util.c).  Private to daemon/spec/.
+ *
+ * Every sp_*() fetch returns 0, or -1 after writing "PATH: KEY: message"
+ * to the context's err; a missing optional member takes its default.
+ */
+#ifndef HPOD_SPEC_INT_H
+#define HPOD_SPEC_INT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "spec.h"
+
+/* The parse context: where errors go. */
+struct sp {
+	const char	*path;
+	char		*err;
+	size_t		 errlen;
+};
+
+/* Write "PATH: KEY: message" and return -1. */
+int		 sp_fail(struct sp *, const char *key, const char *fmt, ...)
+		    __attribute__((format(printf, 3, 4)));
+/* Join a key path: "budget" + "max_trials" = "budget.max_trials". */
+const char	*sp_key(char *buf, size_t len, const char *parent,
+		    const char *key);
+/* The JSON type of an item, for messages ("a number", ...). */
+const char	*sp_type(const cJSON *);
+/* Reject unknown (allowed != NULL) and duplicate keys of an object. */
+int	 sp_keys(struct sp *, const cJSON *obj, const char *path,
+	    const char *const *allowed);
+int	 sp_object(struct sp *, const cJSON *obj, const char *name,
+	    const char *path, int required, const cJSON **out);
+int	 sp_string(struct sp *, const cJSON *obj, const char *name,
+	    const char *path, int required, const char *def, char **out);
+int	 sp_number(struct sp *, const cJSON *obj, const char *name,
+	    const char *path, double min, double max, double def, int *has,
+	    double *out);
+int	 sp_int(struct sp *, const cJSON *obj, const char *name,
+	    const char *path, int required, long min, long max, long def,
+	    long *out);
+int	 sp_bool(struct sp *, const cJSON *obj, const char *name,
+	    const char *path, int def, int *out);
+/* A duration (string "[D-]HH:MM:SS" or minutes) in seconds; 0 if absent. */
+int	 sp_duration(struct sp *, const cJSON *obj, const char *name,
+	    const char *path, long *out);
+
+/* spec_nul.c: refuse a NUL byte or a \u0000 escape in a spec's text. */
+int	 sp_nul_check(struct sp *, const char *text, size_t len);
+
+/* spec_slurm.c: mem, exclusive, signal, ... of the resources object. */
+int	 sp_slurm(struct sp *, const cJSON *resources,
+	    struct sched_slurm_extra *);
+
+/* spec_scaling.c: "batch_sizes" and "scaling" (after the budget). */
+int	 sp_scaling(struct sp *, struct campaign_spec *, const cJSON *root);
+/* spec_scaling.c: complete them from the workload (in spec_bind()). */
+int	 sp_scaling_bind(struct sp *, struct campaign_spec *,
+	    const struct workload *);
+
+/* spec_prior.c: "prior", the warm start (after search and scaling). */
+int	 sp_prior(struct sp *, struct campaign_spec *, const cJSON *root);
+
+/* spec_target.c: objective.rank (in the objective object). */
+int	 sp_rank(struct sp *, struct campaign_spec *, const cJSON *objective);
+/* spec_target.c: the target stopper and auto's pick of it (spec_bind()). */
+int	 sp_target_bind(struct sp *, struct campaign_spec *,
+	    const struct workload *);
+
+#endif

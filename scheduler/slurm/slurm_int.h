@@ -1,0 +1,218 @@
+/*
+ * slurm_int.h: the Slurm backend's internals, shared by slurm.c (the job
+ * table, the poll cycle and events, on the loop thread), slurm_rpc.c (the
+ * libslurm calls, on libuv's worker threads) and slurm_state.c (what a
+ * controller job record means).
+ */
+#ifndef HPOD_SLURM_INT_H
+#define HPOD_SLURM_INT_H
+
+#include <sys/queue.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <uv.h>
+
+#include "sched.h"
+
+#define SLURM_NO_TASK	UINT32_MAX	/* not an array task */
+
+/* One job record of the controller, copied out of libslurm's answer. */
+struct slurm_rec {
+	uint32_t	 job_id;
+	uint32_t	 array_job_id;	/* 0 if not part of an array */
+	uint32_t	 array_task_id;	/* SLURM_NO_TASK if none */
+	char		*array_pending;	/* pending tasks ("3-7,9"), or NULL */
+	uint32_t	 state;		/* base state and flags */
+	char		*comment;
+	char		*nodes;
+	time_t		 submit, start, end;
+	uint32_t	 exit_code;	/* wait(2) status */
+	int		 nnodes, ncpus, ngpus;
+	char		 reason[64];	/* state reason, "" if none */
+};
+
+/* What one base state means to hpod. */
+struct slurm_state {
+	const char	*name;		/* as squeue prints it */
+	int		 terminal;	/* the job will not run again */
+	int		 running;	/* holds an allocation */
+	enum sched_state outcome;	/* when terminal */
+};
+
+/* A libslurm request and its answer, carried to a worker and back. */
+enum slurm_op {
+	SLURM_OP_SUBMIT,
+	SLURM_OP_POLL,
+	SLURM_OP_KILL
+};
+
+struct slurm_desc {			/* what to submit */
+	char		*name, *comment, *script, *work_dir;
+	char		*std_out, *std_err;
+	char		**env;		/* NULL-terminated */
+	int		 nodes, tasks_per_node, cpus_per_task, gpus_per_node;
+	long		 time_limit;	/* seconds, 0 = none */
+	char		*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra extra;	/* reservation: owned */
+	char		*array;		/* "0-N", NULL for a single job */
+	char		*script_path;	/* extra.sbatch: where the script is */
+};
+
+struct slurm_watch;
+
+struct slurm_work {
+	uv_work_t	 req;
+	TAILQ_ENTRY(slurm_work) entry;
+	struct slurm	*b;
+	enum slurm_op	 op;
+	struct slurm_job **jobs;	/* SUBMIT: the jobs it submits */
+	size_t		 njobs;
+	struct slurm_desc desc;		/* SUBMIT */
+	char		**files;	/* SUBMIT: path, text, ... to write
+					   first (NULL-terminated) */
+	int		 file_errno;	/* SUBMIT: writing them failed */
+	char		*file_failed;	/* ... this one */
+	char		 kill_id[32];	/* KILL: "123" or "123_4" */
+	/* The answer. */
+	int		 rc;		/* 0 or a Slurm error number */
+	uint32_t	 job_id;	/* SUBMIT */
+	double		 sent;		/* POLL: when the request left */
+	struct slurm_rec *recs;		/* POLL */
+	size_t		 nrecs;
+	uint32_t	 max_array;	/* POLL: MaxArraySize, 0 if unknown */
+	char		*sbatch_msg;	/* SUBMIT through sbatch: its refusal */
+};
+
+/* The backend's state (slurm.c): jobs, requests, timers. */
+enum slurm_job_state {
+	SJ_QUEUED,		/* waiting for the next flush */
+	SJ_SUBMITTING,		/* its submit RPC is queued or running */
+	SJ_UNCERTAIN,		/* submit answer lost: look for the token */
+	SJ_LIVE			/* the controller has it */
+};
+
+struct slurm_job {
+	TAILQ_ENTRY(slurm_job) entry;
+	enum slurm_job_state state;
+	char		*token, *name, *dir;
+	char		**env;		/* the job's own NAME=VALUE entries */
+	char		*jobfile;	/* the text of its job.json */
+	int		 nodes, tasks_per_node, cpus_per_task, gpus_per_node;
+	long		 time_limit;
+	char		*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra extra;	/* reservation: owned */
+	uint32_t	 id;		/* job id (array: the array's), 0 = ? */
+	uint32_t	 task;		/* array task, SLURM_NO_TASK if none */
+	char		*comment;	/* what its record's comment must be */
+	char		 job_id[32];	/* "123" or "123_4" */
+	uint32_t	 seen;		/* last state seen, for back-off */
+	int		 adopted;	/* from an earlier process */
+	int		 started;	/* STARTED delivered */
+	int		 cancel;	/* cancel asked for */
+	int		 killing;	/* a kill is queued or running */
+	double		 submitted;	/* when the controller took it */
+	double		 started_at;	/* the STARTED event's time */
+	struct slurm_watch *watch;	/* its directory's watch, or NULL */
+	int		 hinted;	/* its end marker was seen */
+	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
+					   only from polls after this */
+	sched_event_cb	 cb;
+	void		*arg;
+};
+
+struct slurm {
+	struct sched	 sched;		/* first: the engine's handle */
+	uv_loop_t	*loop;
+	char		*wrapper;
+	struct sched_slurm_opts opts;
+	TAILQ_HEAD(, slurm_job) jobs;
+	TAILQ_HEAD(, slurm_work) queue;
+	struct slurm_work *inflight;
+	uv_timer_t	 poll;		/* the poll cycle */
+	uv_timer_t	 flush;		/* submits of one loop turn together */
+	uint64_t	 interval;	/* current poll period, ms */
+	uint64_t	 hint_delay;	/* ms to the poll after an end marker */
+	uint32_t	 max_array;	/* MaxArraySize, 0 = not known yet */
+	int		 polling;	/* a poll is queued or running */
+	int		 flush_after_poll;
+	int		 unreachable;	/* slurmctld is not answering */
+	int		 njobs;
+	int		 nopen;
+	int		 closing;
+	void		(*done)(void *);
+	void		*done_arg;
+};
+
+#define SLURM_LOST_GRACE_S	30	/* a lost request may still arrive */
+
+/* slurm.c */
+void	 slurm_job_free(struct slurm *, struct slurm_job *);
+void	 slurm_emit(struct slurm *, struct slurm_job *, struct sched_event *);
+void	 slurm_end(struct slurm *, struct slurm_job *, enum sched_state,
+	    int exit_code, int sig, double start, double end,
+	    const char *reason);
+void	 slurm_job_name_id(struct slurm_job *, uint32_t id, uint32_t task);
+struct slurm_work *slurm_work_new(struct slurm *, enum slurm_op);
+void	 slurm_kill(struct slurm *, struct slurm_job *);
+void	 slurm_kick(struct slurm *);
+void	 slurm_arm(struct slurm *);
+void	 slurm_poll_due(uv_timer_t *);
+void	 slurm_work_done(struct slurm_work *);
+
+/* slurm_poll.c */
+void	 slurm_polled(struct slurm *, struct slurm_work *);
+
+/* slurm_watch.c */
+void	 slurm_watch_start(struct slurm *, struct slurm_job *);
+void	 slurm_watch_stop(struct slurm_job *);
+void	 slurm_poll_soon(struct slurm *);
+int	 slurm_watch_followup(struct slurm *);
+
+/* slurm_submit.c */
+void	 slurm_flush(uv_timer_t *);
+void	 slurm_submitted(struct slurm *, struct slurm_work *);
+char	*slurm_render_jobfile(const struct sched_job *);
+
+/* slurm_sbatch.c: submits with resources.sbatch_extra, on the loop. */
+char	**slurm_sbatch_argv(const struct slurm_desc *, const char *script);
+void	 slurm_sbatch_start(struct slurm *, struct slurm_work *);
+
+/* slurm_util.c */
+char	*slurm_strdup(const char *);
+void	*slurm_calloc(size_t, size_t);
+char	*slurm_printf(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	 slurm_strv_free(char **);
+char	**slurm_strv_dup(const char *const *);
+void	 slurm_warn(const struct slurm *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+double	 slurm_now(void);
+
+
+/* slurm_rpc.c: run on a worker thread; never touch the loop. */
+int	 slurm_rpc_check(char *err, size_t errlen);
+void	 slurm_rpc_init(void);
+void	 slurm_rpc_fini(void);
+void	 slurm_rpc_run(uv_work_t *);
+void	 slurm_recs_free(struct slurm_rec *, size_t);
+void	 slurm_desc_release(struct slurm_desc *);
+
+/* slurm_state.c */
+const struct slurm_state *slurm_state_of(uint32_t state);
+/* A record is final: terminal base state, not completing, not requeued. */
+int	 slurm_rec_final(const struct slurm_rec *);
+/* Map a final record to an outcome, exit code and signal. */
+enum sched_state slurm_rec_outcome(const struct slurm_rec *, int *exit_code,
+	    int *signal);
+/* GPUs of an allocation from "gpu:4" / "gres/gpu=4" strings; -1 if none. */
+int	 slurm_gpus_parse(const char *gres_total, const char *tres_alloc);
+/* 1 if the error means "the controller did not answer": try again. */
+int	 slurm_errno_transient(int err);
+/* 1 if the error means the request never reached the controller. */
+int	 slurm_errno_unsent(int err);
+/* 1 if task is in a pending-task list such as "0-3,7,9-12%4". */
+int	 slurm_tasks_contain(const char *list, uint32_t task);
+/* A human name for a state with its flags: "RUNNING+COMPLETING". */
+void	 slurm_state_format(uint32_t state, char *buf, size_t len);
+
+#endif
