@@ -81,7 +81,7 @@ void	 engine_event(void *, const struct sched_event *);
  * it for the search, and stop the trial if the stopper says so.
  */
 void	 engine_point(struct attempt *, const char *key, double step,
-	    double value);
+	    double value, double when);
 
 /* attempt.c */
 /*
