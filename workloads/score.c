@@ -129,11 +129,15 @@ score_skip(struct score_run *r, unsigned long line, const char *why)
 	r->skipped++;
 }
 
-/* Keep a hyperparameter (an opt_* key) as the log declares it. */
-static void
+/*
+ * Keep a hyperparameter (an opt_* key) as the log declares it; -1 if no
+ * memory.
+ */
+static int
 score_hparam(struct score_scan *s, const struct mllog_event *ev)
 {
-	cJSON	*v;
+	cJSON		*v;
+	cJSON_bool	 ok;
 
 	if (ev->value_json[0] != '\0')
 		v = cJSON_Parse(ev->value_json);
@@ -142,13 +146,19 @@ score_hparam(struct score_scan *s, const struct mllog_event *ev)
 	else
 		v = cJSON_CreateString(ev->str);
 	if (v == NULL)
-		return;
-	if (s->hparams == NULL && (s->hparams = cJSON_CreateObject()) == NULL)
-		abort();
+		return ev->value_json[0] != '\0' ? 0 : -1;
+	if (s->hparams == NULL && (s->hparams = cJSON_CreateObject()) == NULL) {
+		cJSON_Delete(v);
+		return -1;
+	}
 	if (cJSON_GetObjectItemCaseSensitive(s->hparams, ev->key) != NULL)
-		cJSON_ReplaceItemInObjectCaseSensitive(s->hparams, ev->key, v);
+		ok = cJSON_ReplaceItemInObjectCaseSensitive(s->hparams,
+		    ev->key, v);
 	else
-		cJSON_AddItemToObject(s->hparams, ev->key, v);
+		ok = cJSON_AddItemToObject(s->hparams, ev->key, v);
+	if (!ok)
+		cJSON_Delete(v);
+	return ok ? 0 : -1;
 }
 
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
@@ -187,8 +197,10 @@ score_event(struct score_scan *s, struct score_run *r,
 	}
 	if (s->stop_line != 0)
 		return 0;
-	if (strncmp(ev->key, "opt_", 4) == 0)
-		score_hparam(s, ev);
+	if (strncmp(ev->key, "opt_", 4) == 0 && score_hparam(s, ev) == -1) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
 	if (strcmp(ev->key, "submission_benchmark") == 0)
 		snprintf(r->benchmark, sizeof(r->benchmark), "%s", ev->str);
 	else if (strcmp(ev->key, "global_batch_size") == 0 && ev->has_num) {
@@ -330,8 +342,12 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		snprintf(r->status, sizeof(r->status), "aborted");
 	}
 	hp = s.hparams != NULL ? cJSON_PrintUnformatted(s.hparams) : NULL;
-	if ((r->hparams = strdup(hp != NULL ? hp : "{}")) == NULL)
-		abort();
+	if ((hp == NULL && s.hparams != NULL) ||
+	    (r->hparams = strdup(hp != NULL ? hp : "{}")) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		cJSON_free(hp);
+		goto out;
+	}
 	cJSON_free(hp);
 	rc = 0;
 out:

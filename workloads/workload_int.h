@@ -18,6 +18,22 @@ int	 workload_template_ok(const char *);
 /* Resolve a program given as a path, or found in dirs; NULL otherwise. */
 char	*workload_which_in(const char *name, const char *const *dirs);
 
+/* keys.c: "FILE: out of memory"; return -1. */
+int	 workload_oom(const struct workload *, char *err, size_t errlen);
+/*
+ * Refuse a member of o not in keys (NULL-terminated) as "FILE: ATKEY:
+ * unknown key", with " (expected a, b or c)" when list is set.
+ */
+int	 workload_keys_only(const struct workload *, const cJSON *o,
+	    const char *at, const char *const *keys, int list, char *err,
+	    size_t errlen);
+/* Read key's array of templates (j may be NULL) into *out, w's to free. */
+int	 workload_templates_read(const struct workload *, const cJSON *j,
+	    const char *key, char ***out, char *err, size_t errlen);
+/* The text of scalar j in *out, or "FILE: AT: expected a number or...". */
+int	 workload_scalar_read(const struct workload *, const cJSON *j,
+	    const char *at, char **out, char *err, size_t errlen);
+
 /* tunable.c: the "tunable" and "batch" keys (j may be NULL). */
 int	 workload_tunable_parse(struct workload *, const cJSON *j, char *err,
 	    size_t errlen);
