@@ -162,6 +162,8 @@ workload_read_line(const struct workload *w, const char *line, size_t len,
 		return mllog_parse_line(line, len, ev, err, errlen);
 	if ((s = malloc(len + 1)) == NULL) {
 		snprintf(err, errlen, "out of memory");
+		memset(ev, 0, sizeof(*ev));
+		ev->nomem = 1;
 		return -1;
 	}
 	memcpy(s, line, len);

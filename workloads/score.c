@@ -315,6 +315,11 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		case 1:
 			continue;
 		case -1:
+			if (ev.nomem) {
+				snprintf(err, errlen, "%s:%lu: %s", name,
+				    lineno, why);
+				goto out;
+			}
 			score_skip(r, lineno, why);
 			continue;
 		}
