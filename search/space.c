@@ -187,6 +187,18 @@ space_add_choice(struct space *sp, const char *name,
 	return 0;
 }
 
+/*
+ * Return the point at fraction u of [lo, hi] on p's scale: geometric for
+ * a log scale, arithmetic otherwise; not clamped.
+ */
+double
+space_lerp(const struct param_def *p, double lo, double hi, double u)
+{
+	if (p->scale == SCALE_LOG)
+		return exp(log(lo) * (1 - u) + log(hi) * u);
+	return lo * (1 - u) + hi * u;
+}
+
 /* Return 1 if x is a valid coordinate for parameter i. */
 int
 space_contains(const struct space *sp, size_t i, double x)
