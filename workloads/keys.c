@@ -108,3 +108,58 @@ workload_scalar_read(const struct workload *w, const cJSON *j,
 		return workload_oom(w, err, errlen);
 	return 0;
 }
+
+/*
+ * The optional object j at key: 0 if absent, 1 if an object whose members
+ * are all in keys (NULL: any), -1 with "FILE: KEY: expected an object
+ * WHAT" or an unknown member's error.
+ */
+int
+workload_object_read(const struct workload *w, const cJSON *j,
+    const char *key, const char *what, const char *const *keys, char *err,
+    size_t errlen)
+{
+	char	 at[64];
+
+	if (j == NULL)
+		return 0;
+	if (!cJSON_IsObject(j)) {
+		snprintf(err, errlen, "%s: %s: expected an object %s", w->path,
+		    key, what);
+		return -1;
+	}
+	snprintf(at, sizeof(at), "%s.", key);
+	if (keys != NULL && workload_keys_only(w, j, at, keys, 1, err,
+	    errlen) == -1)
+		return -1;
+	return 1;
+}
+
+/*
+ * The string member key of o in *out: a non-empty one when def is NULL,
+ * else any string or def when absent; -1 with "FILE: KEY: expected a
+ * (non-empty) string", or out of memory.
+ */
+int
+workload_text_read(const struct workload *w, const cJSON *o, const char *key,
+    const char *def, char **out, char *err, size_t errlen)
+{
+	const cJSON	*j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (def == NULL ? !cJSON_IsString(j) || *j->valuestring == '\0' :
+	    j != NULL && !cJSON_IsString(j)) {
+		snprintf(err, errlen, "%s: %s: expected a %sstring", w->path,
+		    key, def == NULL ? "non-empty " : "");
+		return -1;
+	}
+	if ((*out = strdup(j != NULL ? j->valuestring : def)) == NULL)
+		return workload_oom(w, err, errlen);
+	return 0;
+}
+
+/* 1 if s may name a placeholder: not empty, no brace, blank or '='. */
+int
+workload_name_ok(const char *s)
+{
+	return *s != '\0' && strpbrk(s, "{} \t\n=") == NULL;
+}

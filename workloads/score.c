@@ -161,6 +161,18 @@ score_hparam(struct score_scan *s, const struct mllog_event *ev)
 	return ok ? 0 : -1;
 }
 
+/* Refuse a second ev->key event, the first on line first (0: none). */
+static int
+score_first(const struct mllog_event *ev, unsigned long first,
+    const char *name, unsigned long line, char *err, size_t errlen)
+{
+	if (first == 0)
+		return 0;
+	snprintf(err, errlen, "%s:%lu: second %s (the first is on line %lu)",
+	    name, line, ev->key, first);
+	return -1;
+}
+
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
 static int
 score_event(struct score_scan *s, struct score_run *r,
@@ -168,23 +180,17 @@ score_event(struct score_scan *s, struct score_run *r,
     char *err, size_t errlen)
 {
 	if (strcmp(ev->key, "run_start") == 0) {
-		if (s->start_line != 0) {
-			snprintf(err, errlen, "%s:%lu: second run_start "
-			    "(the first is on line %lu)", name, line,
-			    s->start_line);
+		if (score_first(ev, s->start_line, name, line, err,
+		    errlen) == -1)
 			return -1;
-		}
 		s->start_line = line;
 		s->start_ms = ev->time_ms;
 		return 0;
 	}
 	if (strcmp(ev->key, "run_stop") == 0) {
-		if (s->stop_line != 0) {
-			snprintf(err, errlen, "%s:%lu: second run_stop "
-			    "(the first is on line %lu)", name, line,
-			    s->stop_line);
+		if (score_first(ev, s->stop_line, name, line, err,
+		    errlen) == -1)
 			return -1;
-		}
 		if (s->start_line == 0) {
 			snprintf(err, errlen, "%s:%lu: run_stop before "
 			    "run_start", name, line);

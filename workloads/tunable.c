@@ -98,14 +98,11 @@ workload_tunable_parse(struct workload *w, const cJSON *j, char *err,
     size_t errlen)
 {
 	const cJSON	*c;
+	int		 rc;
 
-	if (j == NULL)
-		return 0;
-	if (!cJSON_IsObject(j)) {
-		snprintf(err, errlen, "%s: tunable: expected an object of "
-		    "parameters", w->path);
-		return -1;
-	}
+	if ((rc = workload_object_read(w, j, "tunable", "of parameters", NULL,
+	    err, errlen)) != 1)
+		return rc;
 	w->has_tunable = 1;
 	if ((w->tunable = calloc(cJSON_GetArraySize(j) + 1,
 	    sizeof(*w->tunable))) == NULL)
@@ -115,7 +112,7 @@ workload_tunable_parse(struct workload *w, const cJSON *j, char *err,
 
 		if ((t->name = strdup(c->string)) == NULL)
 			return workload_oom(w, err, errlen);
-		if (*c->string == '\0' || strpbrk(c->string, "{} \t\n=")) {
+		if (!workload_name_ok(c->string)) {
 			snprintf(err, errlen, "%s: tunable.%s: not a parameter "
 			    "name", w->path, c->string);
 			return -1;
@@ -132,27 +129,20 @@ workload_batch_parse(struct workload *w, const cJSON *j, char *err,
     size_t errlen)
 {
 	const cJSON	*g, *l;
+	int		 rc;
 
-	if (j == NULL)
-		return 0;
-	if (!cJSON_IsObject(j)) {
-		snprintf(err, errlen, "%s: batch: expected an object with "
-		    "global and local", w->path);
-		return -1;
-	}
-	if (workload_keys_only(w, j, "batch.", batch_keys, 1, err,
-	    errlen) == -1)
-		return -1;
+	if ((rc = workload_object_read(w, j, "batch", "with global and local",
+	    batch_keys, err, errlen)) != 1)
+		return rc;
 	g = cJSON_GetObjectItemCaseSensitive(j, "global");
 	l = cJSON_GetObjectItemCaseSensitive(j, "local");
-	if (!cJSON_IsString(g) || *g->valuestring == '\0' ||
-	    strpbrk(g->valuestring, "{} \t\n=")) {
+	if (!cJSON_IsString(g) || !workload_name_ok(g->valuestring)) {
 		snprintf(err, errlen, "%s: batch.global: expected the name of "
 		    "the global batch size parameter", w->path);
 		return -1;
 	}
-	if (l != NULL && (!cJSON_IsString(l) || *l->valuestring == '\0' ||
-	    strpbrk(l->valuestring, "{} \t\n="))) {
+	if (l != NULL && (!cJSON_IsString(l) ||
+	    !workload_name_ok(l->valuestring))) {
 		snprintf(err, errlen, "%s: batch.local: expected a placeholder "
 		    "name", w->path);
 		return -1;

@@ -215,33 +215,14 @@ workload_parse(struct workload *w, const cJSON *root,
 	if (workload_keys_only(w, root, "", workload_keys, 0, err,
 	    errlen) == -1)
 		return -1;
-	j = cJSON_GetObjectItemCaseSensitive(root, "name");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: name: expected a non-empty string",
-		    w->path);
+	if (workload_text_read(w, root, "name", NULL, &w->name, err,
+	    errlen) == -1 || workload_text_read(w, root, "description", "",
+	    &w->description, err, errlen) == -1 || workload_text_read(w, root,
+	    "program", NULL, &w->program_name, err, errlen) == -1)
 		return -1;
-	}
-	if ((w->name = strdup(j->valuestring)) == NULL)
-		return workload_oom(w, err, errlen);
-	j = cJSON_GetObjectItemCaseSensitive(root, "description");
-	if (j != NULL && !cJSON_IsString(j)) {
-		snprintf(err, errlen, "%s: description: expected a string",
-		    w->path);
-		return -1;
-	}
-	if ((w->description = strdup(j ? j->valuestring : "")) == NULL)
-		return workload_oom(w, err, errlen);
-	j = cJSON_GetObjectItemCaseSensitive(root, "program");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: program: expected a non-empty string",
-		    w->path);
-		return -1;
-	}
 	/* Only hpod's own programs are resolved now; see workload_render. */
-	if ((w->program_name = strdup(j->valuestring)) == NULL)
-		return workload_oom(w, err, errlen);
-	if (strchr(j->valuestring, '/') != NULL || progdirs != NULL)
-		w->program = workload_which_in(j->valuestring, progdirs);
+	if (strchr(w->program_name, '/') != NULL || progdirs != NULL)
+		w->program = workload_which_in(w->program_name, progdirs);
 	if (workload_launcher(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "launcher"), err, errlen) == -1)
 		return -1;
@@ -288,17 +269,11 @@ workload_launcher(struct workload *w, const cJSON *l, char *err,
     size_t errlen)
 {
 	const cJSON	*p, *a;
+	int		 rc;
 
-	if (l == NULL)
-		return 0;
-	if (!cJSON_IsObject(l)) {
-		snprintf(err, errlen, "%s: launcher: expected an object with "
-		    "program and args", w->path);
-		return -1;
-	}
-	if (workload_keys_only(w, l, "launcher.", launcher_keys, 1, err,
-	    errlen) == -1)
-		return -1;
+	if ((rc = workload_object_read(w, l, "launcher", "with program and "
+	    "args", launcher_keys, err, errlen)) != 1)
+		return rc;
 	p = cJSON_GetObjectItemCaseSensitive(l, "program");
 	a = cJSON_GetObjectItemCaseSensitive(l, "args");
 	if (!cJSON_IsString(p) || *p->valuestring == '\0' ||

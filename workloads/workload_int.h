@@ -34,6 +34,21 @@ int	 workload_templates_read(const struct workload *, const cJSON *j,
 int	 workload_scalar_read(const struct workload *, const cJSON *j,
 	    const char *at, char **out, char *err, size_t errlen);
 
+/*
+ * The optional object j at key: 0 if absent, 1 if an object whose members
+ * are all in keys (NULL: any), -1 with "FILE: KEY: expected an object
+ * WHAT" or an unknown member's error.
+ */
+int	 workload_object_read(const struct workload *, const cJSON *j,
+	    const char *key, const char *what, const char *const *keys,
+	    char *err, size_t errlen);
+/* Member key of o, a non-empty string (def NULL) or any string or def. */
+int	 workload_text_read(const struct workload *, const cJSON *o,
+	    const char *key, const char *def, char **out, char *err,
+	    size_t errlen);
+/* 1 if s may name a placeholder: not empty, no brace, blank or '='. */
+int	 workload_name_ok(const char *s);
+
 /* tunable.c: the "tunable" and "batch" keys (j may be NULL). */
 int	 workload_tunable_parse(struct workload *, const cJSON *j, char *err,
 	    size_t errlen);
