@@ -49,7 +49,10 @@
 #define TPE_TINY	1e-300
 #define TPE_EXP_ZERO	-746.0	/* exp(x) == 0 below */
 
-/* A ranked trial: sort key (a, b), then its history index. */
+/*
+ * A ranked trial: sort key (a, b), then its history index; also a
+ * component's centre (a, b = 0) and index, to sort the centres.
+ */
 struct tpe_rank {
 	double		 a, b;
 	size_t		 i;
@@ -214,23 +217,6 @@ parzen_release(struct parzen *pz)
 	memset(pz, 0, sizeof(*pz));
 }
 
-/* A component's centre and index, to sort the centres. */
-struct tpe_centre {
-	double		 mu;
-	size_t		 i;
-};
-
-/* Order centres by value, then by index (a stable sort's order). */
-static int
-tpe_centre_cmp(const void *pa, const void *pb)
-{
-	const struct tpe_centre *x = pa, *y = pb;
-
-	if (x->mu != y->mu)
-		return x->mu < y->mu ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
-}
-
 /*
  * Widths of the numeric components: each the larger distance to its
  * neighbours among the sorted centres and the bounds, the outermost ones
@@ -240,22 +226,23 @@ tpe_centre_cmp(const void *pa, const void *pb)
 static int
 parzen_sigmas(struct parzen *pz, double mvsigma)
 {
-	struct tpe_centre *s;
+	struct tpe_rank *s;	/* a: the centre, b: 0 */
 	double range = pz->high - pz->low, lo, hi, left, right, sg;
 	size_t n = pz->n, k;
 
 	if ((s = calloc(n, sizeof(*s))) == NULL)
 		return -1;
 	for (k = 0; k < n; k++) {
-		s[k].mu = pz->mu[k];
+		s[k].a = pz->mu[k];
+		s[k].b = 0;
 		s[k].i = k;
 	}
-	qsort(s, n, sizeof(*s), tpe_centre_cmp);
+	qsort(s, n, sizeof(*s), tpe_rank_cmp);
 	lo = range / fmin(100.0, 1.0 + (double)n);
 	hi = range;
 	for (k = 0; k < n; k++) {
-		left = s[k].mu - (k == 0 ? pz->low : s[k - 1].mu);
-		right = (k == n - 1 ? pz->high : s[k + 1].mu) - s[k].mu;
+		left = s[k].a - (k == 0 ? pz->low : s[k - 1].a);
+		right = (k == n - 1 ? pz->high : s[k + 1].a) - s[k].a;
 		sg = fmax(left, right);
 		if (n >= 2 && k == 0)
 			sg = right;
