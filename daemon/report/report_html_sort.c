@@ -59,17 +59,29 @@ hs_num(struct hs_cell *c, double v, const char *key)
 		svg_number(c->text, sizeof(c->text), v);
 }
 
-/* The cost of trial number n: its attempts' elapsed x allocation. */
+/*
+ * The cost of trial number n: its attempts' elapsed x allocation.
+ * g->attempts is in the order of their trials' numbers
+ * (ledger_attempt_list()): a binary search finds the trial's first.
+ */
 static double
 hs_cost(const struct guide *g, int n, int gpu)
 {
 	const struct ledger_attempt	*a;
 	double				 s = 0, end;
-	size_t				 i;
+	size_t				 i, lo = 0, hi = g->nattempts;
 
-	for (i = 0; i < g->nattempts; i++) {
+	while (lo < hi) {
+		i = lo + (hi - lo) / 2;
+		if (g->attempts[i].trial_number < n)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	for (i = lo; i < g->nattempts && g->attempts[i].trial_number == n;
+	    i++) {
 		a = &g->attempts[i];
-		if (a->trial_number != n || !(a->started > 0))
+		if (!(a->started > 0))
 			continue;
 		end = a->ended > 0 ? a->ended : g->now;
 		if (end > a->started)
