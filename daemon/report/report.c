@@ -15,6 +15,7 @@
 #include "report_int.h"
 #include "report_html.h"
 #include "space.h"
+#include "trials_opts.h"
 #include "watch.h"
 
 /* Parse a format name. */
@@ -391,8 +392,9 @@ report_trials_opts(struct ledger *l, const char *name,
     enum report_format fmt, const struct trials_opts *to, char **out,
     char *err, size_t errlen)
 {
-	static const struct trials_opts defaults = { NULL, 0, 0 };
+	static const struct trials_opts defaults = { NULL, 0, 0, NULL };
 	char	 sep;
+	enum report_format	 ffmt;
 	struct ledger_campaign	 c;
 	struct ledger_trial	*t = NULL;
 	struct ledger_attempt	*a = NULL;
@@ -413,6 +415,9 @@ report_trials_opts(struct ledger *l, const char *name,
 	}
 	if (to->parsable)
 		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
+	ffmt = fmt;
+	if (to->fields != NULL)
+		fmt = REPORT_JSON;	/* the columns are chosen from it */
 	sep = to->parsable ? '|' : ',';
 	memset(&c, 0, sizeof(c));
 	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
@@ -512,7 +517,12 @@ report_trials_opts(struct ledger *l, const char *name,
 		cJSON_Delete(p);
 	}
 	cJSON_Delete(names);
-	if (root != NULL)
+	rc = 0;
+	if (root != NULL && to->fields != NULL) {
+		rc = trials_fields_render(root, to->fields, ffmt, to->noheader,
+		    to->parsable, out, err, errlen);
+		cJSON_Delete(root);
+	} else if (root != NULL)
 		*out = report_json_text(root);
 	else {
 		fclose(f);
@@ -521,7 +531,7 @@ report_trials_opts(struct ledger *l, const char *name,
 	ledger_attempt_list_free(a, na);
 	ledger_trial_list_free(t, n);
 	ledger_campaign_release(&c);
-	return 0;
+	return rc;
 }
 
 /* One campaign's status as a JSON object. */

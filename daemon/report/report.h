@@ -36,6 +36,7 @@ struct trials_opts {
 	const char	*states;	/* "running,failed"; NULL: every state */
 	int		 noheader;	/* -h: no header line */
 	int		 parsable;	/* '|'-separated CSV columns, no quotes */
+	const char	*fields;	/* "trial,lr": these columns; NULL: all */
 };
 int	 report_trials_opts(struct ledger *, const char *campaign,
 	    enum report_format, const struct trials_opts *, char **out,

@@ -1,5 +1,6 @@
 /*
- * trials_opts.c: `hpoctl trials --state LIST -h --parsable`, checked and
+ * trials_opts.c: `hpoctl trials --state LIST -h --parsable --fields LIST`,
+ * checked and
  * handed to the renderer (report_trials_opts()).
  */
 #include <stdio.h>
@@ -45,11 +46,14 @@ trials_request(struct ledger *l, const char *campaign,
 	const cJSON		*st = cJSON_GetObjectItem(req, "state");
 	const cJSON		*nh = cJSON_GetObjectItem(req, "noheader");
 	const cJSON		*pa = cJSON_GetObjectItem(req, "parsable");
+	const cJSON		*fi = cJSON_GetObjectItem(req, "fields");
 	struct trials_opts	 o;
 
 	memset(&o, 0, sizeof(o));
-	if (st != NULL && !cJSON_IsString(st)) {
-		snprintf(err, errlen, "request.state: expected a string");
+	if ((st != NULL && !cJSON_IsString(st)) ||
+	    (fi != NULL && !cJSON_IsString(fi))) {
+		snprintf(err, errlen, "request.state, request.fields: "
+		    "expected a string");
 		return -2;
 	}
 	if ((nh != NULL && !cJSON_IsBool(nh)) ||
@@ -64,5 +68,6 @@ trials_request(struct ledger *l, const char *campaign,
 	o.states = st != NULL ? st->valuestring : NULL;
 	o.noheader = cJSON_IsTrue(nh);
 	o.parsable = cJSON_IsTrue(pa);
+	o.fields = fi != NULL ? fi->valuestring : NULL;
 	return report_trials_opts(l, campaign, fmt, &o, out, err, errlen);
 }

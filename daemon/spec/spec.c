@@ -236,7 +236,7 @@ static const char *const resource_keys[] = { "nodes", "gpus_per_node",
 	"cpus_per_task", "tasks_per_node", "time_limit", "partition",
 	"account", "qos", "constraint", "mem", "mem_per_cpu", "mem_per_gpu",
 	"exclusive", "reservation", "signal", "gpus_per_task", "cpus_per_gpu",
-	NULL };
+	"sbatch_extra", NULL };
 static const char *const retry_keys[] = { "limit", "on_timeout", NULL };
 
 /* Parse the objective object (it may be absent: the workload has one). */
@@ -667,6 +667,10 @@ spec_free(struct campaign_spec *s)
 	free(s->res.qos);
 	free(s->res.constraint);
 	free((char *)s->res.slurm.reservation);
+	for (i = 0; s->res.slurm.sbatch != NULL &&
+	    s->res.slurm.sbatch[i] != NULL; i++)
+		free(s->res.slurm.sbatch[i]);
+	free(s->res.slurm.sbatch);
 	free(s->hardware);
 	free(s->scaling.batch_sizes);
 	free(s->scaling.lr_param);
