@@ -19,6 +19,7 @@
 #include "config.h"
 #include "engine.h"
 #include "export.h"
+#include "import.h"
 #include "log.h"
 #include "mllogcmd.h"
 #include "rcpcmd.h"
@@ -671,6 +672,12 @@ cmd_export(int argc, char **argv, struct config *cfg)
 }
 
 static int
+cmd_import(int argc, char **argv, struct config *cfg)
+{
+	return import_command(argc, argv);
+}
+
+static int
 cmd_rcp(int argc, char **argv, struct config *cfg)
 {
 	char	 err[512] = "";
@@ -701,6 +708,8 @@ static const struct subcmd subcmds[] = {
 	    "[--ledger file] campaign" },
 	{ "export", cmd_export, "hpoctl export --format optuna "
 	    "[--ledger file] [--study name] -o file campaign" },
+	{ "import", cmd_import, "hpoctl import [--study name | --campaign "
+	    "name] --from file [-o output] spec" },
 	{ "cancel", cmd_read, "hpoctl cancel [--trial n] campaign\n"
 	    "       hpoctl cancel --ledger file campaign" },
 	{ "budget", cmd_budget, "hpoctl budget [--max-trials n] "
