@@ -65,7 +65,7 @@ LIBS	:= $(PKG_LIBS) -lm
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
 	daemon/guide daemon/hpoctl scheduler scheduler/slurm scheduler/local \
 	scheduler/replay search ledger ledger/optuna workloads workloads/proxies \
-	workloads/proxies/common
+	workloads/proxies/common workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
 			   scheduler search workloads
 SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
@@ -81,6 +81,8 @@ SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
 SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
 			   daemon/report daemon/spec ledger ledger/optuna scheduler search \
 			   workloads
+# minicam's data generator uses the trainers' random numbers.
+SEES_workloads/proxies/minicam := workloads/proxies/common
 # Optuna's own RDB file, written and read with SQLite beside the ledger.
 SEES_ledger/optuna	:= ledger
 SEES_scheduler/slurm	:= scheduler
@@ -155,6 +157,9 @@ PROXYCOMMON := $(patsubst %.c,$(BUILD)/%.o,\
 	$(wildcard workloads/proxies/common/*.c))
 $(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+# A trainer's own files beyond its main (workloads/proxies/NAME/*.c).
+$(foreach p,$(PROXIES),$(eval $(BUILD)/$(p): $(patsubst %.c,$(BUILD)/%.o,\
+	$(wildcard workloads/proxies/$(p)/*.c))))
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
