@@ -62,7 +62,7 @@ LIBS	:= $(PKG_LIBS) -lm
 # build.  search/, ledger/ and workloads/ see nothing else; the backends
 # see only the scheduler interface.  Tests, benchmarks and fuzz targets
 # see every room.
-ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
+ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report daemon/html \
 	daemon/guide daemon/hpoctl scheduler scheduler/slurm scheduler/local \
 	scheduler/replay search ledger ledger/optuna workloads workloads/proxies \
 	workloads/proxies/common workloads/proxies/minicam
@@ -73,8 +73,11 @@ SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
 SEES_daemon/plan	:= daemon daemon/spec ledger ledger/optuna scheduler search \
 			   workloads
 SEES_daemon/spec	:= scheduler search workloads
-SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/spec \
+SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/html daemon/spec \
 			   ledger scheduler search workloads
+# The HTML page renders the report's and the guide's structures.
+SEES_daemon/html	:= daemon/report daemon/guide daemon/spec ledger scheduler \
+			   search workloads
 SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
 			   workloads
 # hpoctl import reads the priors with the engine's loader (prior.h).
