@@ -11,11 +11,17 @@
 
 #include "workload.h"
 
-/* Text of a number (shortest exact form) or a string; NULL otherwise. */
+/*
+ * Text of a number (shortest exact form) or a string; NULL otherwise, or
+ * when memory ran out (workload_scalar_read() tells which).
+ */
 char	*workload_scalar(const cJSON *);
 /* 1 if the braces of a template are balanced. */
 int	 workload_template_ok(const char *);
-/* Resolve a program given as a path, or found in dirs; NULL otherwise. */
+/*
+ * Resolve a program given as a path, or found in dirs; NULL otherwise
+ * (none, or no memory to look).
+ */
 char	*workload_which_in(const char *name, const char *const *dirs);
 
 /* keys.c: "FILE: out of memory"; return -1. */
