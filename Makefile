@@ -62,24 +62,32 @@ LIBS	:= $(PKG_LIBS) -lm
 # build.  search/, ledger/ and workloads/ see nothing else; the backends
 # see only the scheduler interface.  Tests, benchmarks and fuzz targets
 # see every room.
-ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
+ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report daemon/html \
 	daemon/guide daemon/hpoctl scheduler scheduler/slurm scheduler/local \
-	scheduler/replay search ledger workloads workloads/proxies \
-	workloads/proxies/common
+	scheduler/replay search ledger ledger/optuna workloads workloads/proxies \
+	workloads/proxies/common workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
 			   scheduler search workloads
 SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
 			   search workloads
-SEES_daemon/plan	:= daemon daemon/spec ledger scheduler search workloads
+SEES_daemon/plan	:= daemon daemon/spec ledger ledger/optuna scheduler search \
+			   workloads
 SEES_daemon/spec	:= scheduler search workloads
-SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/spec \
+SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/html daemon/spec \
 			   ledger scheduler search workloads
+# The HTML page renders the report's and the guide's structures.
+SEES_daemon/html	:= daemon/report daemon/guide daemon/spec ledger scheduler \
+			   search workloads
 SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
 			   workloads
 # hpoctl import reads the priors with the engine's loader (prior.h).
 SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
-			   daemon/report daemon/spec ledger scheduler search \
+			   daemon/report daemon/spec ledger ledger/optuna scheduler search \
 			   workloads
+# minicam's data generator uses the trainers' random numbers.
+SEES_workloads/proxies/minicam := workloads/proxies/common
+# Optuna's own RDB file, written and read with SQLite beside the ledger.
+SEES_ledger/optuna	:= ledger
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
@@ -88,16 +96,16 @@ $(BUILD)/scheduler/trial.o: SEES_EXTRA := daemon
 room_iquote = $(addprefix -iquote ,$(if $(filter $1,$(ROOMS)),\
 	$1 $(SEES_$1) $(SEES_EXTRA),. $(ROOMS)))
 
-# Every .c file of a module is part of libhpod.a except the programs' mains.
 # The -iquote flags of a room (tests/t/rooms.sh): make -s room-flags ROOM=search
 room-flags:
 	@echo '$(call room_iquote,$(ROOM))'
 room-list:
 	@echo '$(ROOMS)'
 
+# Every .c file of a module is part of libhpod.a except the programs' mains.
 MAINS	:= daemon/main.c daemon/hpoctl/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c daemon/*/*.c \
-	scheduler/*.c scheduler/*/*.c search/*.c workloads/*.c ledger/*.c))
+	scheduler/*.c scheduler/*/*.c search/*.c workloads/*.c ledger/*.c ledger/*/*.c))
 ifeq ($(SLURM),no)
 MODSRC	:= $(filter-out scheduler/slurm/%.c,$(MODSRC))
 else
@@ -152,9 +160,16 @@ PROXYCOMMON := $(patsubst %.c,$(BUILD)/%.o,\
 	$(wildcard workloads/proxies/common/*.c))
 $(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+# A trainer's own files beyond its main (workloads/proxies/NAME/*.c).
+$(foreach p,$(PROXIES),$(eval $(BUILD)/$(p): $(patsubst %.c,$(BUILD)/%.o,\
+	$(wildcard workloads/proxies/$(p)/*.c))))
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
+# test_nomem fails one allocation after another: ld's --wrap sends them
+# through the test's own allocators.
+NOMEM_WRAP := malloc calloc realloc reallocarray strdup asprintf
+$(BUILD)/tests/test_nomem: XLDFLAGS += $(NOMEM_WRAP:%=-Wl,--wrap=%)
 $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
@@ -187,15 +202,20 @@ units: $(UNITS)
 # The test suite runs against a sanitizer build in $(BUILD)/san, and the
 # tree must also compile warning-free with clang.  The Slurm tests start a
 # throwaway cluster as root and skip themselves otherwise.
+# The unit and shell tests run PROVE_JOBS at a time (each has its own
+# directory, socket, ledger and build); the Slurm tests one at a time, as
+# each starts and stops the one throwaway cluster.
+PROVE_JOBS ?= 2
+TESTENV	= HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 SLURMTESTS := $(filter-out tests/slurm/cluster.sh,$(wildcard tests/slurm/*.sh))
 check: deps
 	$(MAKE) BUILD=$(BUILD)/san SANITIZE=address,undefined all units
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all units
 	mandoc -Tlint -W warning $(MANS)
-	HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
-	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh $(SLURMTESTS)
+	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
+	$(TESTENV) prove -e '' $(SLURMTESTS)
 	$(MAKE) fuzz FUZZ_TIME=3
 
 # The crash test (tests/t/crash.sh) at length: more trials, more kills.

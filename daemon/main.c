@@ -20,6 +20,7 @@
 #include "log.h"
 #include "report.h"
 #include "run.h"
+#include "slowreq.h"
 #include "trials_opts.h"
 #include "version.h"
 
@@ -271,6 +272,11 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		reply_output(reply, err);
 		return;
 	}
+	/* Reading the ledger may take long: off the loop (slowreq.c). */
+	if ((strcmp(cmd, "trials") == 0 || strcmp(cmd, "report") == 0 ||
+	    strcmp(cmd, "status") == 0) && slowreq_start(d->loop, d->control,
+	    ledger_path(d->ledger), req, fmt) == 0)
+		return;
 	if (strcmp(cmd, "trials") == 0)
 		rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
 		    sizeof(err));

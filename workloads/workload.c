@@ -1,5 +1,6 @@
 /*
- * workload.c: loading workload specs and rendering argv/env from them.
+ * workload.c: loading workload specs (templates and rendering are in
+ * workload_template.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +23,8 @@ static const char *const workload_keys[] = { "name", "description",
 	"program", "args", "env", "defaults", "objective", "fidelity",
 	"launcher", "tunable", "batch", "flops_per_sample", "metric_reader",
 	NULL };
+
+static const char *const launcher_keys[] = { "program", "args", NULL };
 
 /* Free a NULL-terminated vector of strings. */
 void
@@ -95,52 +98,6 @@ workload_scalar(const cJSON *j)
 	return strdup(buf);
 }
 
-/*
- * Scan a template: "{{" and "}}" are literal braces, "{name}" a
- * placeholder.  Call emit for each literal run and each placeholder.
- * Return 0, or -1 for an unbalanced brace or an empty name.
- */
-static int
-workload_scan(const char *t, int (*emit)(void *, int, const char *, size_t),
-    void *arg)
-{
-	const char	*p, *q;
-
-	for (p = t; *p != '\0'; p++) {
-		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
-			if (emit(arg, 0, p, 1) == -1)
-				return -1;
-			p++;
-		} else if (*p == '}')
-			return -1;
-		else if (*p == '{') {
-			for (q = p + 1; *q != '\0' && *q != '}'; q++)
-				if (strchr("{ \t\n", *q) != NULL)
-					return -1;
-			if (*q != '}' || q == p + 1 ||
-			    emit(arg, 1, p + 1, q - p - 1) == -1)
-				return -1;
-			p = q;
-		} else if (emit(arg, 0, p, 1) == -1)
-			return -1;
-	}
-	return 0;
-}
-
-/* An emitter that accepts everything (for syntax checks). */
-static int
-workload_emit_none(void *arg, int placeholder, const char *s, size_t n)
-{
-	return 0;
-}
-
-/* Check the brace syntax of a template. */
-int
-workload_template_ok(const char *t)
-{
-	return workload_scan(t, workload_emit_none, NULL) == 0;
-}
-
 static int	 workload_launcher(struct workload *, const cJSON *, char *,
 		    size_t);
 
@@ -161,7 +118,8 @@ workload_objective(struct workload *w, const cJSON *o, char *err,
 		    w->path);
 		return -1;
 	}
-	w->metric = strdup(m->valuestring);
+	if ((w->metric = strdup(m->valuestring)) == NULL)
+		return workload_oom(w, err, errlen);
 	if (g != NULL) {
 		if (!cJSON_IsString(g) || (strcmp(g->valuestring, "min") &&
 		    strcmp(g->valuestring, "max"))) {
@@ -184,79 +142,26 @@ workload_objective(struct workload *w, const cJSON *o, char *err,
 	return 0;
 }
 
-/* Parse a workload spec from its JSON tree. */
+/* Parse the "args" and "env" templates and the "defaults" of a spec. */
 static int
-workload_parse(struct workload *w, const cJSON *root,
-    const char *const *progdirs, char *err, size_t errlen)
+workload_templates(struct workload *w, const cJSON *root, char *err,
+    size_t errlen)
 {
 	const cJSON	*c, *j;
+	char		 at[256];
 	size_t		 i, n;
 
-	if (!cJSON_IsObject(root)) {
-		snprintf(err, errlen, "%s: expected a JSON object", w->path);
+	if (workload_templates_read(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "args"), "args", &w->args, err, errlen) == -1)
 		return -1;
-	}
-	for (c = root->child; c != NULL; c = c->next) {
-		for (i = 0; workload_keys[i] != NULL; i++)
-			if (strcmp(workload_keys[i], c->string) == 0)
-				break;
-		if (workload_keys[i] == NULL) {
-			snprintf(err, errlen, "%s: %s: unknown key", w->path,
-			    c->string);
-			return -1;
-		}
-	}
-	j = cJSON_GetObjectItemCaseSensitive(root, "name");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: name: expected a non-empty string",
-		    w->path);
-		return -1;
-	}
-	w->name = strdup(j->valuestring);
-	j = cJSON_GetObjectItemCaseSensitive(root, "description");
-	if (j != NULL && !cJSON_IsString(j)) {
-		snprintf(err, errlen, "%s: description: expected a string",
-		    w->path);
-		return -1;
-	}
-	w->description = strdup(j ? j->valuestring : "");
-	j = cJSON_GetObjectItemCaseSensitive(root, "program");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: program: expected a non-empty string",
-		    w->path);
-		return -1;
-	}
-	/* Only hpod's own programs are resolved now; see workload_render. */
-	w->program_name = strdup(j->valuestring);
-	if (strchr(j->valuestring, '/') != NULL || progdirs != NULL)
-		w->program = workload_which_in(j->valuestring, progdirs);
-	if (workload_launcher(w, cJSON_GetObjectItemCaseSensitive(root,
-	    "launcher"), err, errlen) == -1)
-		return -1;
-	j = cJSON_GetObjectItemCaseSensitive(root, "args");
-	if (j != NULL && !cJSON_IsArray(j)) {
-		snprintf(err, errlen, "%s: args: expected an array of strings",
-		    w->path);
-		return -1;
-	}
-	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
-	w->args = calloc(n + 1, sizeof(*w->args));
-	i = 0;
-	cJSON_ArrayForEach(c, j) {
-		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
-			snprintf(err, errlen, "%s: args[%zu]: expected a string "
-			    "with balanced {placeholders}", w->path, i);
-			return -1;
-		}
-		w->args[i++] = strdup(c->valuestring);
-	}
 	j = cJSON_GetObjectItemCaseSensitive(root, "env");
 	if (j != NULL && !cJSON_IsObject(j)) {
 		snprintf(err, errlen, "%s: env: expected an object", w->path);
 		return -1;
 	}
 	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
-	w->env = calloc(n + 1, sizeof(*w->env));
+	if ((w->env = calloc(n + 1, sizeof(*w->env))) == NULL)
+		return workload_oom(w, err, errlen);
 	i = 0;
 	cJSON_ArrayForEach(c, j) {
 		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring) ||
@@ -265,9 +170,12 @@ workload_parse(struct workload *w, const cJSON *root,
 			    "with balanced {placeholders}", w->path, c->string);
 			return -1;
 		}
-		if (asprintf(&w->env[i++], "%s=%s", c->string, c->valuestring)
-		    == -1)
-			abort();
+		if (asprintf(&w->env[i], "%s=%s", c->string, c->valuestring)
+		    == -1) {
+			w->env[i] = NULL;
+			return workload_oom(w, err, errlen);
+		}
+		i++;
 	}
 	j = cJSON_GetObjectItemCaseSensitive(root, "defaults");
 	if (j != NULL && !cJSON_IsObject(j)) {
@@ -276,18 +184,50 @@ workload_parse(struct workload *w, const cJSON *root,
 		return -1;
 	}
 	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
-	w->defaults = calloc(n + 1, sizeof(*w->defaults));
+	if ((w->defaults = calloc(n + 1, sizeof(*w->defaults))) == NULL)
+		return workload_oom(w, err, errlen);
 	cJSON_ArrayForEach(c, j) {
-		char *v = workload_scalar(c);
+		struct workload_var *d = &w->defaults[w->ndefaults];
+		char *v;
 
-		if (v == NULL) {
-			snprintf(err, errlen, "%s: defaults.%s: expected a "
-			    "number or a string", w->path, c->string);
+		snprintf(at, sizeof(at), "defaults.%s", c->string);
+		if (workload_scalar_read(w, c, at, &v, err, errlen) == -1)
 			return -1;
-		}
-		w->defaults[w->ndefaults].name = strdup(c->string);
-		w->defaults[w->ndefaults++].value = v;
+		d->value = v;
+		w->ndefaults++;
+		if ((d->name = strdup(c->string)) == NULL)
+			return workload_oom(w, err, errlen);
 	}
+	return 0;
+}
+
+/* Parse a workload spec from its JSON tree. */
+static int
+workload_parse(struct workload *w, const cJSON *root,
+    const char *const *progdirs, char *err, size_t errlen)
+{
+	const cJSON	*j;
+
+	if (!cJSON_IsObject(root)) {
+		snprintf(err, errlen, "%s: expected a JSON object", w->path);
+		return -1;
+	}
+	if (workload_keys_only(w, root, "", workload_keys, 0, err,
+	    errlen) == -1)
+		return -1;
+	if (workload_text_read(w, root, "name", NULL, &w->name, err,
+	    errlen) == -1 || workload_text_read(w, root, "description", "",
+	    &w->description, err, errlen) == -1 || workload_text_read(w, root,
+	    "program", NULL, &w->program_name, err, errlen) == -1)
+		return -1;
+	/* Only hpod's own programs are resolved now; see workload_render. */
+	if (strchr(w->program_name, '/') != NULL || progdirs != NULL)
+		w->program = workload_which_in(w->program_name, progdirs);
+	if (workload_launcher(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "launcher"), err, errlen) == -1)
+		return -1;
+	if (workload_templates(w, root, err, errlen) == -1)
+		return -1;
 	if (workload_objective(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "objective"), err, errlen) == -1)
 		return -1;
@@ -299,7 +239,8 @@ workload_parse(struct workload *w, const cJSON *root,
 		    "\"steps\"", w->path);
 		return -1;
 	}
-	w->fidelity = strdup(j ? j->valuestring : "epochs");
+	if ((w->fidelity = strdup(j ? j->valuestring : "epochs")) == NULL)
+		return workload_oom(w, err, errlen);
 	j = cJSON_GetObjectItemCaseSensitive(root, "flops_per_sample");
 	if (j != NULL && (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) ||
 	    j->valuedouble <= 0)) {
@@ -327,22 +268,12 @@ static int
 workload_launcher(struct workload *w, const cJSON *l, char *err,
     size_t errlen)
 {
-	const cJSON	*c, *p, *a;
-	size_t		 i = 0;
+	const cJSON	*p, *a;
+	int		 rc;
 
-	if (l == NULL)
-		return 0;
-	if (!cJSON_IsObject(l)) {
-		snprintf(err, errlen, "%s: launcher: expected an object with "
-		    "program and args", w->path);
-		return -1;
-	}
-	for (c = l->child; c != NULL; c = c->next)
-		if (strcmp(c->string, "program") && strcmp(c->string, "args")) {
-			snprintf(err, errlen, "%s: launcher.%s: unknown key "
-			    "(expected program or args)", w->path, c->string);
-			return -1;
-		}
+	if ((rc = workload_object_read(w, l, "launcher", "with program and "
+	    "args", launcher_keys, err, errlen)) != 1)
+		return rc;
 	p = cJSON_GetObjectItemCaseSensitive(l, "program");
 	a = cJSON_GetObjectItemCaseSensitive(l, "args");
 	if (!cJSON_IsString(p) || *p->valuestring == '\0' ||
@@ -351,23 +282,10 @@ workload_launcher(struct workload *w, const cJSON *l, char *err,
 		    "name (no blanks or placeholders)", w->path);
 		return -1;
 	}
-	if (a != NULL && !cJSON_IsArray(a)) {
-		snprintf(err, errlen, "%s: launcher.args: expected an array of "
-		    "strings", w->path);
-		return -1;
-	}
-	w->launcher = strdup(p->valuestring);
-	w->launcher_args = calloc((a ? cJSON_GetArraySize(a) : 0) + 1,
-	    sizeof(char *));
-	cJSON_ArrayForEach(c, a) {
-		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
-			snprintf(err, errlen, "%s: launcher.args[%zu]: expected "
-			    "a string with balanced {placeholders}", w->path, i);
-			return -1;
-		}
-		w->launcher_args[i++] = strdup(c->valuestring);
-	}
-	return 0;
+	if ((w->launcher = strdup(p->valuestring)) == NULL)
+		return workload_oom(w, err, errlen);
+	return workload_templates_read(w, a, "launcher.args", &w->launcher_args,
+	    err, errlen);
 }
 
 /* Resolve a program: a path, or in dirs only. */
@@ -381,7 +299,7 @@ workload_which_in(const char *name, const char *const *dirs)
 		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL;
 	for (i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		if (asprintf(&p, "%s/%s", dirs[i], name) == -1)
-			abort();
+			return NULL;
 		if (access(p, X_OK) == 0) {
 			char *r = realpath(p, NULL);
 
@@ -407,8 +325,10 @@ workload_which(const char *name, const char *const *dirs)
 	p = NULL;
 	for (tok = strtok_r(path, ":", &save); tok != NULL;
 	    tok = strtok_r(NULL, ":", &save)) {
-		if (asprintf(&p, "%s/%s", tok, name) == -1)
-			abort();
+		if (asprintf(&p, "%s/%s", tok, name) == -1) {
+			p = NULL;
+			break;
+		}
 		if (access(p, X_OK) == 0)
 			break;
 		free(p);
@@ -440,8 +360,11 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 		fclose(f);
 		return NULL;
 	}
-	if ((buf = malloc(sz + 1)) == NULL)
-		abort();
+	if ((buf = malloc(sz + 1)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		fclose(f);
+		return NULL;
+	}
 	n = fread(buf, 1, sz, f);
 	fclose(f);
 	w = workload_parse_text(buf, n, path, progdirs, err, errlen);
@@ -474,11 +397,13 @@ workload_parse_text(const char *text, size_t len, const char *path,
 		snprintf(err, errlen, "%s: not valid JSON", path);
 		return NULL;
 	}
-	w = calloc(1, sizeof(*w));
-	w->path = strdup(path);
-	if ((w->json = cJSON_PrintUnformatted(root)) == NULL)
-		abort();
-	if (workload_parse(w, root, progdirs, err, errlen) == -1) {
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->path = strdup(path)) == NULL ||
+	    (w->json = cJSON_PrintUnformatted(root)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		workload_free(w);
+		w = NULL;
+	} else if (workload_parse(w, root, progdirs, err, errlen) == -1) {
 		workload_free(w);
 		w = NULL;
 	}
@@ -504,14 +429,16 @@ workload_find(const char *name, const char *relative_to,
 			p = strdup(name);
 		else if (asprintf(&p, "%.*s/%s", (int)(slash - relative_to),
 		    relative_to, name) == -1)
-			abort();
+			p = NULL;
+		if (p == NULL)
+			goto oom;
 		w = workload_load(p, progdirs, err, errlen);
 		free(p);
 		return w;
 	}
 	for (i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		if (asprintf(&p, "%s/%s.json", dirs[i], name) == -1)
-			abort();
+			goto oom;
 		if (access(p, R_OK) == 0) {
 			w = workload_load(p, progdirs, err, errlen);
 			free(p);
@@ -523,187 +450,7 @@ workload_find(const char *name, const char *relative_to,
 	    dirs && dirs[0] ? dirs[0] : "nothing", dirs && dirs[0] &&
 	    dirs[1] ? " and others; see HPOD_WORKLOAD_PATH" : "");
 	return NULL;
-}
-
-/* Look a placeholder up in vars, then the defaults. */
-static const char *
-workload_lookup(const struct workload *w, const struct workload_var *vars,
-    size_t n, const char *name, size_t len)
-{
-	size_t	 i;
-
-	for (i = n; i-- > 0;)
-		if (strlen(vars[i].name) == len &&
-		    strncmp(vars[i].name, name, len) == 0)
-			return vars[i].value;
-	for (i = 0; i < w->ndefaults; i++)
-		if (strlen(w->defaults[i].name) == len &&
-		    strncmp(w->defaults[i].name, name, len) == 0)
-			return w->defaults[i].value;
+oom:
+	snprintf(err, errlen, "workload '%s': out of memory", name);
 	return NULL;
-}
-
-/* State of one substitution. */
-struct subst {
-	const struct workload	*w;
-	const struct workload_var *vars;
-	size_t			 n;
-	char			*out;
-	size_t			 len, cap;
-	char			*err;
-	size_t			 errlen;
-};
-
-/* Append a literal run or a placeholder's value. */
-static int
-workload_emit(void *arg, int placeholder, const char *s, size_t n)
-{
-	struct subst	*st = arg;
-	const char	*v = s;
-
-	if (placeholder) {
-		if ((v = workload_lookup(st->w, st->vars, st->n, s, n)) ==
-		    NULL) {
-			snprintf(st->err, st->errlen, "%s: placeholder '%.*s' "
-			    "has no value", st->w->path, (int)n, s);
-			return -1;
-		}
-		n = strlen(v);
-	}
-	if (st->len + n + 1 > st->cap) {
-		st->cap = (st->len + n + 1) * 2;
-		if ((st->out = realloc(st->out, st->cap)) == NULL)
-			abort();
-	}
-	memcpy(st->out + st->len, v, n);
-	st->len += n;
-	st->out[st->len] = '\0';
-	return 0;
-}
-
-/* Substitute the placeholders of one template. */
-static char *
-workload_subst(const struct workload *w, const char *t,
-    const struct workload_var *vars, size_t n, char *err, size_t errlen)
-{
-	struct subst	 st = { w, vars, n, NULL, 0, 0, err, errlen };
-
-	workload_emit(&st, 0, "", 0);
-	if (workload_scan(t, workload_emit, &st) == -1) {
-		free(st.out);
-		return NULL;
-	}
-	return st.out;
-}
-
-/* Check every placeholder against names, defaults and built-ins. */
-int
-workload_check(const struct workload *w, const char *const *names, size_t n,
-    char *err, size_t errlen)
-{
-	struct workload_var	*vars;
-	char			**argv = NULL, **env = NULL;
-	size_t			 i, nb, k = 0;
-	int			 rc;
-
-	for (nb = 0; workload_builtins[nb] != NULL; nb++)
-		;
-	vars = calloc(n + nb + 2, sizeof(*vars));
-	if (w->batch_local != NULL) {
-		vars[k].name = w->batch_local;
-		vars[k++].value = "";
-	}
-	for (i = 0; i < n; i++) {
-		vars[k].name = names[i];
-		vars[k++].value = "";
-	}
-	for (i = 0; i < nb; i++) {
-		vars[k].name = workload_builtins[i];
-		vars[k++].value = "";
-	}
-	rc = workload_render(w, vars, k, &argv, &env, err, errlen);
-	workload_strv_free(argv);
-	workload_strv_free(env);
-	free(vars);
-	return rc;
-}
-
-/* Render argv and env for one attempt. */
-int
-workload_render(const struct workload *w, const struct workload_var *vars,
-    size_t n, char ***argvp, char ***envp, char *err, size_t errlen)
-{
-	char	**argv, **env;
-	size_t	 i, k = 0, nl = 0, na, ne;
-
-	for (na = 0; w->args[na] != NULL; na++)
-		;
-	for (ne = 0; w->env[ne] != NULL; ne++)
-		;
-	for (nl = 0; w->launcher_args && w->launcher_args[nl] != NULL; nl++)
-		;
-	argv = calloc(nl + na + 3, sizeof(*argv));
-	env = calloc(ne + 1, sizeof(*env));
-	if (w->launcher != NULL) {
-		argv[k++] = strdup(w->launcher);
-		for (i = 0; i < nl; i++)
-			if ((argv[k++] = workload_subst(w, w->launcher_args[i],
-			    vars, n, err, errlen)) == NULL)
-				goto fail;
-	}
-	argv[k++] = strdup(w->program ? w->program : w->program_name);
-	for (i = 0; i < na; i++)
-		if ((argv[k++] = workload_subst(w, w->args[i], vars, n, err,
-		    errlen)) == NULL)
-			goto fail;
-	for (i = 0; i < ne; i++)
-		if ((env[i] = workload_subst(w, w->env[i], vars, n, err,
-		    errlen)) == NULL)
-			goto fail;
-	*argvp = argv;
-	*envp = env;
-	return 0;
-fail:
-	workload_strv_free(argv);
-	workload_strv_free(env);
-	*argvp = *envp = NULL;
-	return -1;
-}
-
-/* Does a template mention placeholder name? */
-static int
-workload_mentions(const char *t, const char *name)
-{
-	const char	*p;
-	size_t		 n = strlen(name);
-
-	for (p = t; (p = strchr(p, '{')) != NULL; p++)
-		if (strncmp(p + 1, name, n) == 0 && p[n + 1] == '}' &&
-		    (p == t || p[-1] != '{'))
-			return 1;
-	return 0;
-}
-
-/*
- * Is name used by any argv or environment template?  The global batch
- * size counts as used when its local share is.
- */
-int
-workload_uses(const struct workload *w, const char *name)
-{
-	size_t	 i;
-
-	if (w->batch_global != NULL && strcmp(name, w->batch_global) == 0 &&
-	    workload_uses(w, w->batch_local))
-		return 1;
-	for (i = 0; w->launcher_args && w->launcher_args[i] != NULL; i++)
-		if (workload_mentions(w->launcher_args[i], name))
-			return 1;
-	for (i = 0; w->args[i] != NULL; i++)
-		if (workload_mentions(w->args[i], name))
-			return 1;
-	for (i = 0; w->env[i] != NULL; i++)
-		if (workload_mentions(strchr(w->env[i], '=') + 1, name))
-			return 1;
-	return 0;
 }

@@ -252,6 +252,12 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	job.extra = res.slurm;
 	job.cb = engine_event;
 	job.arg = a;
+	/*
+	 * The attempt is in the ledger before its job exists, unless the job
+	 * cannot outlive this process anyway.
+	 */
+	if (!e->env.sched->ops->in_process)
+		engine_flush(e);
 	testpause_at("after-record");
 	if (sched_submit(e->env.sched, &job) == -1) {
 		snprintf(err, sizeof(err), "the %s backend refused the job "
@@ -356,6 +362,7 @@ attempt_line(void *arg, const char *line, size_t len)
 void
 attempt_follow(struct attempt *a, int final)
 {
+	a->followed = uv_now(a->e->timer.loop);
 	tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
 	    attempt_line, a);
 }
