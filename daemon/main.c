@@ -69,7 +69,7 @@ hpod_done(void *arg, struct engine *e)
 			break;
 		}
 	log_info("campaign %s (id %lld) %s", engine_name(e),
-	    (long long)engine_id(e), engine_state(e));
+	    (long long)engine_id(e), campaign_state_name(engine_state(e)));
 	engine_free(e);
 }
 
@@ -78,7 +78,7 @@ static struct engine *
 hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
     size_t errlen)
 {
-	struct engine_env	 env;
+	struct run_driver	 drv;
 	struct workload		*w;
 	struct engine		*e;
 
@@ -102,18 +102,15 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 		}
 		d->nsched++;
 	}
-	memset(&env, 0, sizeof(env));
-	env.loop = d->loop;
-	env.ledger = d->ledger;
-	env.sched = strcmp(s->backend, "slurm") == 0 ? d->slurm : d->local;
-	env.run_dir = d->cfg.run_dir;
-	env.poll_interval = d->cfg.poll_interval;
-	env.driver = "daemon";
-	env.min_free = d->cfg.min_free;
-	env.progress = hpod_progress;
-	env.done = hpod_done;
-	env.arg = d;
-	if ((e = engine_new(&env, s, w, err, errlen)) == NULL)
+	drv.loop = d->loop;
+	drv.ledger = d->ledger;
+	drv.cfg = &d->cfg;
+	drv.name = "daemon";
+	drv.progress = hpod_progress;
+	drv.done = hpod_done;
+	drv.arg = d;
+	if ((e = run_engine(&drv, strcmp(s->backend, "slurm") == 0 ?
+	    d->slurm : d->local, s, w, err, errlen)) == NULL)
 		return NULL;
 	d->engines = realloc(d->engines, (d->nengines + 1) *
 	    sizeof(*d->engines));
@@ -393,6 +390,41 @@ hpod_signal(uv_signal_t *h, int sig)
 		hpod_stop(d);
 }
 
+/*
+ * Open what the daemon runs on: the ledger (locked), the local backend,
+ * the control socket and the signals; take back the campaigns left
+ * running.  A failure is fatal: this is start-up.
+ */
+static void
+hpod_start(struct hpod *d)
+{
+	char	 err[1024];
+
+	d->loop = uv_default_loop();
+	if ((d->ledger = run_ledger(d->cfg.ledger, 0, err, sizeof(err))) ==
+	    NULL)
+		fatalx("%s", err);
+	if ((d->lockfd = lockfile_take(d->cfg.ledger, err, sizeof(err))) ==
+	    -1)
+		fatalx("%s", err);
+	if ((d->local = run_backend(d->loop, "local", &d->cfg, err,
+	    sizeof(err))) == NULL)
+		fatalx("%s", err);
+	d->nsched = 1;
+	if ((d->control = control_open(d->loop, d->cfg.socket, hpod_request, d,
+	    err, sizeof(err))) == NULL)
+		fatalx("%s", err);
+	uv_signal_init(d->loop, &d->sigterm);
+	uv_signal_init(d->loop, &d->sigint);
+	uv_signal_init(d->loop, &d->sighup);
+	d->sigterm.data = d->sigint.data = d->sighup.data = d;
+	uv_signal_start(&d->sigterm, hpod_signal, SIGTERM);
+	uv_signal_start(&d->sigint, hpod_signal, SIGINT);
+	uv_signal_start(&d->sighup, hpod_signal, SIGHUP);
+	signal(SIGPIPE, SIG_IGN);
+	hpod_resume(d);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -446,27 +478,7 @@ main(int argc, char *argv[])
 	if (!foreground && (ready = daemonize_begin(err, sizeof(err))) == -1)
 		fatalx("%s", err);
 
-	d.loop = uv_default_loop();
-	if ((d.ledger = run_ledger(d.cfg.ledger, 0, err, sizeof(err))) == NULL)
-		fatalx("%s", err);
-	if ((d.lockfd = lockfile_take(d.cfg.ledger, err, sizeof(err))) == -1)
-		fatalx("%s", err);
-	if ((d.local = run_backend(d.loop, "local", &d.cfg, err,
-	    sizeof(err))) == NULL)
-		fatalx("%s", err);
-	d.nsched = 1;
-	if ((d.control = control_open(d.loop, d.cfg.socket, hpod_request, &d,
-	    err, sizeof(err))) == NULL)
-		fatalx("%s", err);
-	uv_signal_init(d.loop, &d.sigterm);
-	uv_signal_init(d.loop, &d.sigint);
-	uv_signal_init(d.loop, &d.sighup);
-	d.sigterm.data = d.sigint.data = d.sighup.data = &d;
-	uv_signal_start(&d.sigterm, hpod_signal, SIGTERM);
-	uv_signal_start(&d.sigint, hpod_signal, SIGINT);
-	uv_signal_start(&d.sighup, hpod_signal, SIGHUP);
-	signal(SIGPIPE, SIG_IGN);
-	hpod_resume(&d);
+	hpod_start(&d);
 	log_info("hpod %s listening on %s, ledger %s", HPOD_VERSION,
 	    d.cfg.socket, d.cfg.ledger);
 	if (ready != -1) {

@@ -139,18 +139,14 @@ workload_objective(struct workload *w, const cJSON *o, char *err,
 	return 0;
 }
 
-/* Parse a workload spec from its JSON tree. */
+/* Refuse a key of the spec that is not one of workload_keys. */
 static int
-workload_parse(struct workload *w, const cJSON *root,
-    const char *const *progdirs, char *err, size_t errlen)
+workload_keys_check(const struct workload *w, const cJSON *root, char *err,
+    size_t errlen)
 {
-	const cJSON	*c, *j;
-	size_t		 i, n;
+	const cJSON	*c;
+	size_t		 i;
 
-	if (!cJSON_IsObject(root)) {
-		snprintf(err, errlen, "%s: expected a JSON object", w->path);
-		return -1;
-	}
 	for (c = root->child; c != NULL; c = c->next) {
 		for (i = 0; workload_keys[i] != NULL; i++)
 			if (strcmp(workload_keys[i], c->string) == 0)
@@ -161,33 +157,17 @@ workload_parse(struct workload *w, const cJSON *root,
 			return -1;
 		}
 	}
-	j = cJSON_GetObjectItemCaseSensitive(root, "name");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: name: expected a non-empty string",
-		    w->path);
-		return -1;
-	}
-	w->name = strdup(j->valuestring);
-	j = cJSON_GetObjectItemCaseSensitive(root, "description");
-	if (j != NULL && !cJSON_IsString(j)) {
-		snprintf(err, errlen, "%s: description: expected a string",
-		    w->path);
-		return -1;
-	}
-	w->description = strdup(j ? j->valuestring : "");
-	j = cJSON_GetObjectItemCaseSensitive(root, "program");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: program: expected a non-empty string",
-		    w->path);
-		return -1;
-	}
-	/* Only hpod's own programs are resolved now; see workload_render. */
-	w->program_name = strdup(j->valuestring);
-	if (strchr(j->valuestring, '/') != NULL || progdirs != NULL)
-		w->program = workload_which_in(j->valuestring, progdirs);
-	if (workload_launcher(w, cJSON_GetObjectItemCaseSensitive(root,
-	    "launcher"), err, errlen) == -1)
-		return -1;
+	return 0;
+}
+
+/* Parse the "args" and "env" templates and the "defaults" of a spec. */
+static int
+workload_templates(struct workload *w, const cJSON *root, char *err,
+    size_t errlen)
+{
+	const cJSON	*c, *j;
+	size_t		 i, n;
+
 	j = cJSON_GetObjectItemCaseSensitive(root, "args");
 	if (j != NULL && !cJSON_IsArray(j)) {
 		snprintf(err, errlen, "%s: args: expected an array of strings",
@@ -243,6 +223,51 @@ workload_parse(struct workload *w, const cJSON *root,
 		w->defaults[w->ndefaults].name = strdup(c->string);
 		w->defaults[w->ndefaults++].value = v;
 	}
+	return 0;
+}
+
+/* Parse a workload spec from its JSON tree. */
+static int
+workload_parse(struct workload *w, const cJSON *root,
+    const char *const *progdirs, char *err, size_t errlen)
+{
+	const cJSON	*j;
+
+	if (!cJSON_IsObject(root)) {
+		snprintf(err, errlen, "%s: expected a JSON object", w->path);
+		return -1;
+	}
+	if (workload_keys_check(w, root, err, errlen) == -1)
+		return -1;
+	j = cJSON_GetObjectItemCaseSensitive(root, "name");
+	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
+		snprintf(err, errlen, "%s: name: expected a non-empty string",
+		    w->path);
+		return -1;
+	}
+	w->name = strdup(j->valuestring);
+	j = cJSON_GetObjectItemCaseSensitive(root, "description");
+	if (j != NULL && !cJSON_IsString(j)) {
+		snprintf(err, errlen, "%s: description: expected a string",
+		    w->path);
+		return -1;
+	}
+	w->description = strdup(j ? j->valuestring : "");
+	j = cJSON_GetObjectItemCaseSensitive(root, "program");
+	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
+		snprintf(err, errlen, "%s: program: expected a non-empty string",
+		    w->path);
+		return -1;
+	}
+	/* Only hpod's own programs are resolved now; see workload_render. */
+	w->program_name = strdup(j->valuestring);
+	if (strchr(j->valuestring, '/') != NULL || progdirs != NULL)
+		w->program = workload_which_in(j->valuestring, progdirs);
+	if (workload_launcher(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "launcher"), err, errlen) == -1)
+		return -1;
+	if (workload_templates(w, root, err, errlen) == -1)
+		return -1;
 	if (workload_objective(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "objective"), err, errlen) == -1)
 		return -1;

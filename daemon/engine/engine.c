@@ -48,9 +48,10 @@ engine_spend(struct engine *e, const struct attempt *a, double end)
 /* Set a trial's state in the ledger and in the search history. */
 void
 engine_trial_state(struct engine *e, int64_t trial_id, int number,
-    const char *state)
+    enum trial_state state)
 {
-	ledger_trial_set_state(e->env.ledger, trial_id, state);
+	ledger_trial_set_state(e->env.ledger, trial_id,
+	    trial_state_name(state));
 	obsbook_state(e->book, number, state);
 }
 
@@ -171,12 +172,12 @@ engine_name(const struct engine *e)
 	return e->spec->name;
 }
 
-const char *
+enum campaign_state
 engine_state(const struct engine *e)
 {
 	if (!e->done)
-		return "running";
-	return e->cancelled ? "cancelled" : "finished";
+		return CAMPAIGN_RUNNING;
+	return e->cancelled ? CAMPAIGN_CANCELLED : CAMPAIGN_FINISHED;
 }
 
 /* Record trial lt (number, point, role set) and launch its first attempt. */
@@ -195,7 +196,8 @@ engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
 	lt->number = e->ntrials;
 	lt->params_json = pj;
 	lt->seed = invoke_seed(s, e->ntrials, x);
-	lt->state = "pending";
+	if ((lt->state = strdup(trial_state_name(TRIAL_PENDING))) == NULL)
+		abort();
 	lt->created = engine_now(e);
 	if ((bi = space_find(s->space, bp)) != -1 &&
 	    space_format(s->space, bi, x[bi], buf, sizeof(buf)) > 0)
@@ -204,8 +206,10 @@ engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
 		log_warnx("campaign '%s': %s", s->name,
 		    ledger_error(e->env.ledger));
 		free(pj);
+		free(lt->state);
 		return -1;
 	}
+	free(lt->state);
 	e->ntrials++;
 	obsbook_add(e->book, lt->number, pj, s->name);
 	engine_say(e, "trial %d: %s", lt->number, pj);
@@ -244,8 +248,10 @@ engine_new_scaling_trial(struct engine *e)
 		engine_say(e, "trial %d: %s", e->ntrials, p.why);
 		scaling_note(e->scaling, e->ntrials, p.lane, p.role);
 		memset(&lt, 0, sizeof(lt));
-		lt.role = (char *)scaling_role_name(p.role);
+		if ((lt.role = strdup(scaling_role_name(p.role))) == NULL)
+			abort();
 		rc = engine_create(e, &lt, p.x);
+		free(lt.role);
 		break;
 	}
 	free(p.x);
@@ -353,7 +359,8 @@ engine_check_budget(struct engine *e, double now)
 static void
 engine_finish(struct engine *e)
 {
-	const char	*state = e->cancelled ? "cancelled" : "finished";
+	const char	*state = campaign_state_name(e->cancelled ?
+			    CAMPAIGN_CANCELLED : CAMPAIGN_FINISHED);
 
 	e->done = 1;
 	uv_timer_stop(&e->timer);
@@ -440,6 +447,7 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	struct ledger_campaign		 c;
 	struct ledger_prior		*pr = NULL;
 	size_t				 npr = 0;
+	int				 rc;
 
 	/* The warm start is read and checked before anything is recorded. */
 	if (prior_read(s, &pr, &npr, err, errlen) == -1)
@@ -450,17 +458,22 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.backend = s->backend;
 	c.spec_json = s->json;
 	c.spec_path = s->path;
-	c.state = "running";
+	c.state = strdup(campaign_state_name(CAMPAIGN_RUNNING));
 	c.metric = s->metric;
 	c.maximize = s->maximize;
 	c.has_target = s->has_target;
 	c.target = s->target;
 	c.started = e->started = engine_now(e);
 	c.max_trials = s->max_trials;
-	c.driver = (char *)e->env.driver;
+	c.driver = strdup(e->env.driver);
+	if (c.state == NULL || c.driver == NULL)
+		abort();
 	c.workload_json = e->w->json;
-	if (prior_record(e->env.ledger, &c, pr, npr, engine_claim, e, &e->id,
-	    err, errlen) == -1) {
+	rc = prior_record(e->env.ledger, &c, pr, npr, engine_claim, e, &e->id,
+	    err, errlen);
+	free(c.state);
+	free(c.driver);
+	if (rc == -1) {
 		ledger_prior_list_free(pr, npr);
 		return -1;
 	}

@@ -13,13 +13,28 @@
 #include "params.h"
 #include "testpause.h"
 
-/* The ledger's name for how an attempt ended. */
-static const char *
+/* How an attempt ended, as the ledger has it. */
+static enum attempt_state
 engine_end_state(const struct attempt *a, const struct sched_event *ev)
 {
-	if (ev->state == SCHED_CANCELLED && a->cancel_as == CANCEL_PRUNE)
-		return "pruned";
-	return sched_state_name(ev->state);
+	switch (ev->state) {
+	case SCHED_COMPLETED:
+		return ATTEMPT_COMPLETED;
+	case SCHED_FAILED:
+		return ATTEMPT_FAILED;
+	case SCHED_TIMEOUT:
+		return ATTEMPT_TIMEOUT;
+	case SCHED_CANCELLED:
+		return a->cancel_as == CANCEL_PRUNE ? ATTEMPT_PRUNED :
+		    ATTEMPT_CANCELLED;
+	case SCHED_NODE_FAIL:
+		return ATTEMPT_NODE_FAIL;
+	case SCHED_PREEMPTED:
+		return ATTEMPT_PREEMPTED;
+	case SCHED_LOST:
+		return ATTEMPT_LOST;
+	}
+	return ATTEMPT_UNKNOWN;
 }
 
 /* Should an attempt that ended in this state be tried again? */
@@ -53,7 +68,7 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 	    sizeof(err)) == -1) {
 		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
 		    trial_number, err);
-		engine_trial_state(e, trial_id, trial_number, "failed");
+		engine_trial_state(e, trial_id, trial_number, TRIAL_FAILED);
 	} else
 		attempt_launch(e, trial_id, trial_number, number, x,
 		    t.params_json, t.seed);
@@ -61,53 +76,21 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 	free(x);
 }
 
-/* A backend event for one of our attempts. */
-void
-engine_event(void *arg, const struct sched_event *ev)
+/*
+ * An attempt ended: record its end (and its start, if it was never
+ * recorded) with its trial's state, then retry it or end the trial.
+ */
+static void
+engine_ended(struct attempt *a, const struct sched_event *ev)
 {
-	struct attempt	*a = arg;
 	struct engine	*e = a->e;
-	const char	*state, *tstate;
+	const char		*state;
+	enum trial_state	 tstate;
 	int64_t		 tid;
 	int		 tnum, next;
 
-	if (e->detached)
-		return;
-	log_debug("campaign %s: trial %d attempt %d: event %d (%s)",
-	    e->spec->name, a->trial_number, a->number, (int)ev->type,
-	    ev->type == SCHED_EV_END ? sched_state_name(ev->state) :
-	    ev->job_id ? ev->job_id : "-");
-	switch (ev->type) {
-	case SCHED_EV_SUBMITTED:
-		testpause_at("after-submit");
-		ledger_attempt_submitted(e->env.ledger, a->attempt_id,
-		    ev->job_id, ev->time);
-		return;
-	case SCHED_EV_STARTED:
-		a->started = 1;
-		a->t_started = ev->time;
-		a->nodes = ev->nodes;
-		a->gpus = ev->gpus;
-		a->cpus = ev->cpus;
-		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
-		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
-		ledger_trial_set_state(e->env.ledger, a->trial_id, "running");
-		return;
-	case SCHED_EV_SUBMIT_FAILED:
-		attempt_submit_failed(e, a, ev->reason ? ev->reason :
-		    "submission failed");
-		attempt_forget(e, a);
-		engine_kick(e);
-		return;
-	case SCHED_EV_OUTPUT:
-		if (a->started)
-			attempt_follow(a, 0);
-		return;
-	case SCHED_EV_END:
-		break;
-	}
 	attempt_follow(a, 1);
-	state = engine_end_state(a, ev);
+	state = attempt_state_name(engine_end_state(a, ev));
 	tid = a->trial_id;
 	tnum = a->trial_number;
 	next = a->number + 1;
@@ -144,14 +127,15 @@ engine_event(void *arg, const struct sched_event *ev)
 	}
 	switch (ev->state) {
 	case SCHED_COMPLETED:
-		tstate = "completed";
+		tstate = TRIAL_COMPLETED;
 		curves_complete(e->curves, tnum);
 		break;
 	case SCHED_CANCELLED:
-		tstate = a->cancel_as == CANCEL_PRUNE ? "pruned" : "cancelled";
+		tstate = a->cancel_as == CANCEL_PRUNE ? TRIAL_PRUNED :
+		    TRIAL_CANCELLED;
 		break;
 	default:
-		tstate = "failed";
+		tstate = TRIAL_FAILED;
 		break;
 	}
 	engine_trial_state(e, tid, tnum, tstate);
@@ -165,6 +149,52 @@ engine_event(void *arg, const struct sched_event *ev)
 		    e->spec->metric);
 	attempt_forget(e, a);
 	engine_kick(e);
+}
+
+/* A backend event for one of our attempts. */
+void
+engine_event(void *arg, const struct sched_event *ev)
+{
+	struct attempt	*a = arg;
+	struct engine	*e = a->e;
+
+	if (e->detached)
+		return;
+	log_debug("campaign %s: trial %d attempt %d: event %d (%s)",
+	    e->spec->name, a->trial_number, a->number, (int)ev->type,
+	    ev->type == SCHED_EV_END ? sched_state_name(ev->state) :
+	    ev->job_id ? ev->job_id : "-");
+	switch (ev->type) {
+	case SCHED_EV_SUBMITTED:
+		testpause_at("after-submit");
+		ledger_attempt_submitted(e->env.ledger, a->attempt_id,
+		    ev->job_id, ev->time);
+		return;
+	case SCHED_EV_STARTED:
+		a->started = 1;
+		a->t_started = ev->time;
+		a->nodes = ev->nodes;
+		a->gpus = ev->gpus;
+		a->cpus = ev->cpus;
+		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
+		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
+		ledger_trial_set_state(e->env.ledger, a->trial_id,
+		    trial_state_name(TRIAL_RUNNING));
+		return;
+	case SCHED_EV_SUBMIT_FAILED:
+		attempt_submit_failed(e, a, ev->reason ? ev->reason :
+		    "submission failed");
+		attempt_forget(e, a);
+		engine_kick(e);
+		return;
+	case SCHED_EV_OUTPUT:
+		if (a->started)
+			attempt_follow(a, 0);
+		return;
+	case SCHED_EV_END:
+		engine_ended(a, ev);
+		return;
+	}
 }
 
 /* The fidelity's unit in the singular, for messages. */

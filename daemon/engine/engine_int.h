@@ -74,7 +74,7 @@ void	 engine_say(struct engine *, const char *, ...)
 void	 engine_kick(struct engine *);
 /* Set a trial's state in the ledger and in the search history. */
 void	 engine_trial_state(struct engine *, int64_t trial_id, int number,
-	    const char *state);
+	    enum trial_state);
 /* Add what an attempt that ended at `end` cost to the campaign's sum. */
 void	 engine_spend(struct engine *, const struct attempt *, double end);
 /* Cancel every active attempt (but_reached: spare those on target). */

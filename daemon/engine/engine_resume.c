@@ -151,15 +151,14 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	 * cancelled with a campaign cancelled before it was taken back.
 	 */
 	for (j = 0; j < nt; j++) {
-		if (strcmp(t[j].state, "pending") != 0 &&
-		    strcmp(t[j].state, "running") != 0)
+		if (!trial_state_active(trial_state_parse(t[j].state)))
 			continue;
 		for (a = e->active; a != NULL; a = a->next)
 			if (a->trial_id == t[j].id)
 				break;
 		if (a == NULL && e->cancelled)
 			ledger_trial_set_state(e->env.ledger, t[j].id,
-			    "cancelled");
+			    trial_state_name(TRIAL_CANCELLED));
 		else if (a == NULL)
 			engine_retry(e, t[j].id, t[j].number, t[j].attempts);
 	}

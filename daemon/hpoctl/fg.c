@@ -124,8 +124,8 @@ fg_follow(struct fg *fg, struct config *cfg, struct ledger *l, int cancel,
 	uv_run(fg->loop, UV_RUN_DEFAULT);
 
 	snprintf(id, sizeof(id), "%lld", (long long)engine_id(fg->engine));
-	rc = strcmp(engine_state(fg->engine), cancel ? "cancelled" :
-	    "finished") == 0 ? 0 : 2;
+	rc = engine_state(fg->engine) == (cancel ? CAMPAIGN_CANCELLED :
+	    CAMPAIGN_FINISHED) ? 0 : 2;
 	resume_unlock(lockfd, cfg->ledger, engine_id(fg->engine));
 	engine_free(fg->engine);
 	uv_run(fg->loop, UV_RUN_DEFAULT);
@@ -152,7 +152,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 	struct campaign_spec	*s;
 	struct workload		*w;
 	struct ledger		*l;
-	struct engine_env	 env;
+	struct run_driver	 drv;
 	struct fg		 fg;
 	char			 err[1024];
 	int			 rc, lockfd = -1;
@@ -176,18 +176,15 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 		ledger_close(l);
 		return 1;
 	}
-	memset(&env, 0, sizeof(env));
-	env.loop = fg.loop;
-	env.ledger = l;
-	env.sched = fg.sched;
-	env.run_dir = cfg->run_dir;
-	env.poll_interval = cfg->poll_interval;
-	env.driver = "foreground";
-	env.min_free = cfg->min_free;
-	env.progress = fg_progress;
-	env.done = fg_done;
-	env.arg = &fg;
-	if ((fg.engine = engine_new(&env, s, w, err, sizeof(err))) != NULL &&
+	drv.loop = fg.loop;
+	drv.ledger = l;
+	drv.cfg = cfg;
+	drv.name = "foreground";
+	drv.progress = fg_progress;
+	drv.done = fg_done;
+	drv.arg = &fg;
+	if ((fg.engine = run_engine(&drv, fg.sched, s, w, err,
+	    sizeof(err))) != NULL &&
 	    cancel)
 		engine_cancel(fg.engine);
 	if (fg.engine == NULL || (back ? engine_resume(fg.engine, cid, err,

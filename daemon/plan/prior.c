@@ -11,6 +11,7 @@
 #include "optuna_read.h"
 #include "params.h"
 #include "prior.h"
+#include "state.h"
 
 /* What is being read, for messages and the source column. */
 struct prior_ctx {
@@ -202,11 +203,12 @@ prior_ledger(struct prior_ctx *c)
 		goto out;
 	}
 	for (i = 0; i < nt; i++) {
-		cJSON *o;
+		enum trial_state	 st;
+		cJSON			*o;
 
-		if (strcmp(t[i].state, "completed") != 0 &&
-		    strcmp(t[i].state, "pruned") != 0 &&
-		    strcmp(t[i].state, "failed") != 0)
+		st = trial_state_parse(t[i].state);
+		if (st != TRIAL_COMPLETED && st != TRIAL_PRUNED &&
+		    st != TRIAL_FAILED)
 			continue;
 		if (!cJSON_IsObject(o = cJSON_Parse(t[i].params_json))) {
 			cJSON_Delete(o);

@@ -373,6 +373,105 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 	return report_trials_opts(l, name, fmt, NULL, out, err, errlen);
 }
 
+/* The header line of `trials` in CSV (parsable: '|') or text. */
+static void
+report_trials_header(FILE *f, enum report_format fmt, int parsable,
+    const cJSON *names, const char *metric)
+{
+	const cJSON	*v;
+	char		 sep = parsable ? '|' : ',';
+
+	if (fmt == REPORT_CSV) {
+		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
+		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
+		    sep, sep, sep, sep);
+		cJSON_ArrayForEach(v, names)
+			fprintf(f, "%c%s", sep, v->string);
+		fprintf(f, "\n");
+	} else
+		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
+		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", metric, "HIT",
+		    "JOBID", "HOST", "PARAMETERS");
+}
+
+/*
+ * One trial of `trials` as a JSON object added to root; where[] is its
+ * last attempt's job id, host and directory, p its parsed parameters.
+ */
+static void
+report_trial_json(cJSON *root, const struct ledger_trial *t,
+    const char *const where[3], const cJSON *p)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "trial", t->number);
+	cJSON_AddStringToObject(o, "state", t->state);
+	cJSON_AddStringToObject(o, "role", t->role);
+	cJSON_AddNumberToObject(o, "attempts", t->attempts);
+	cJSON_AddNumberToObject(o, "seed", (double)t->seed);
+	report_json_number(o, "best", t->has_best, t->best);
+	report_json_number(o, "best_step", t->has_best, t->best_step);
+	cJSON_AddBoolToObject(o, "reached", t->reached);
+	cJSON_AddStringToObject(o, "job_id", where[0]);
+	cJSON_AddStringToObject(o, "host", where[1]);
+	cJSON_AddStringToObject(o, "dir", where[2]);
+	cJSON_AddRawToObject(o, "params", p ? t->params_json : "{}");
+	cJSON_AddItemToArray(root, o);
+}
+
+/* One trial of `trials` as a CSV row (parsable: '|' and no quotes). */
+static void
+report_trial_csv(FILE *f, const struct ledger_trial *t,
+    const char *const where[3], const cJSON *p, const cJSON *names,
+    int parsable)
+{
+	const cJSON	*v;
+	char		 val[64], sep = parsable ? '|' : ',';
+
+	fprintf(f, "%d%c%s%c%s%c%d%c%lld%c", t->number, sep, t->state, sep,
+	    t->role, sep, t->attempts, sep, (long long)t->seed, sep);
+	if (t->has_best)
+		fprintf(f, "%.17g%c%g", t->best, sep, t->best_step);
+	else
+		fputc(sep, f);
+	fprintf(f, "%c%d%c", sep, t->reached, sep);
+	report_field(f, where[0], parsable);
+	fputc(sep, f);
+	report_field(f, where[1], parsable);
+	fputc(sep, f);
+	report_field(f, where[2], parsable);
+	cJSON_ArrayForEach(v, names) {
+		report_param_text(cJSON_GetObjectItemCaseSensitive(p,
+		    v->string), 1, val, sizeof(val));
+		fputc(sep, f);
+		report_field(f, val, parsable);
+	}
+	fprintf(f, "\n");
+}
+
+/* One trial of `trials` as a line of the text table. */
+static void
+report_trial_text(FILE *f, const struct ledger_trial *t,
+    const char *const where[3], const cJSON *p)
+{
+	const cJSON	*v;
+	char		 val[64];
+
+	if (t->has_best)
+		snprintf(val, sizeof(val), "%.6g", t->best);
+	else
+		snprintf(val, sizeof(val), "-");
+	fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s  %-10s  %-12s ",
+	    t->number, t->state, t->role, t->attempts, val,
+	    t->reached ? "yes" : "no", *where[0] ? where[0] : "-",
+	    *where[1] ? where[1] : "-");
+	cJSON_ArrayForEach(v, p) {
+		report_param_text(v, 0, val, sizeof(val));
+		fprintf(f, " %s=%s", v->string, val);
+	}
+	fprintf(f, "\n");
+}
+
 /* The trial list, filtered and shaped as to says (NULL: defaults). */
 int
 report_trials_opts(struct ledger *l, const char *name,
@@ -380,14 +479,13 @@ report_trials_opts(struct ledger *l, const char *name,
     char *err, size_t errlen)
 {
 	static const struct trials_opts defaults = { NULL, 0, 0 };
-	char	 sep;
 	struct ledger_campaign	 c;
 	struct ledger_trial	*t = NULL;
 	struct ledger_attempt	*a = NULL;
 	const struct ledger_attempt *la;
-	cJSON			*root = NULL, *o, *p, *names = NULL, *v;
-	char			*buf = NULL, val[64];
-	const char		*job, *host, *dir;
+	cJSON			*root = NULL, *p, *names = NULL;
+	char			*buf = NULL;
+	const char		*where[3];	/* job id, host, directory */
 	size_t			 n = 0, na = 0, i, len = 0;
 	FILE			*f = NULL;
 	int			 rc;
@@ -401,7 +499,6 @@ report_trials_opts(struct ledger *l, const char *name,
 	}
 	if (to->parsable)
 		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
-	sep = to->parsable ? '|' : ',';
 	memset(&c, 0, sizeof(c));
 	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
 		return rc;
@@ -419,84 +516,24 @@ report_trials_opts(struct ledger *l, const char *name,
 	/* Column names come from the first trial's parameters. */
 	if (n > 0)
 		names = cJSON_Parse(t[0].params_json);
-	if (f != NULL && fmt == REPORT_CSV && !to->noheader) {
-		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
-		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
-		    sep, sep, sep, sep);
-		cJSON_ArrayForEach(v, names)
-			fprintf(f, "%c%s", sep, v->string);
-		fprintf(f, "\n");
-	} else if (f != NULL && fmt != REPORT_CSV && !to->noheader) {
-		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
-		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", c.metric, "HIT",
-		    "JOBID", "HOST", "PARAMETERS");
-	}
+	if (f != NULL && !to->noheader)
+		report_trials_header(f, fmt, to->parsable, names, c.metric);
 	for (i = 0; i < n; i++) {
 		if (!report_state_in(t[i].state, to->states))
 			continue;
 		/* Where the trial's last attempt ran: the ledger's record. */
 		la = report_last_attempt(a, na, t[i].id);
-		job = la != NULL && la->job_id != NULL ? la->job_id : "";
-		host = la != NULL && la->host != NULL ? la->host : "";
-		dir = la != NULL && la->dir != NULL ? la->dir : "";
+		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
+		where[1] = la != NULL && la->host != NULL ? la->host : "";
+		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
 		p = cJSON_Parse(t[i].params_json);
-		if (root != NULL) {
-			o = cJSON_CreateObject();
-			cJSON_AddNumberToObject(o, "trial", t[i].number);
-			cJSON_AddStringToObject(o, "state", t[i].state);
-			cJSON_AddStringToObject(o, "role", t[i].role);
-			cJSON_AddNumberToObject(o, "attempts", t[i].attempts);
-			cJSON_AddNumberToObject(o, "seed", (double)t[i].seed);
-			report_json_number(o, "best", t[i].has_best, t[i].best);
-			report_json_number(o, "best_step", t[i].has_best,
-			    t[i].best_step);
-			cJSON_AddBoolToObject(o, "reached", t[i].reached);
-			cJSON_AddStringToObject(o, "job_id", job);
-			cJSON_AddStringToObject(o, "host", host);
-			cJSON_AddStringToObject(o, "dir", dir);
-			cJSON_AddRawToObject(o, "params", p ?
-			    t[i].params_json : "{}");
-			cJSON_AddItemToArray(root, o);
-			cJSON_Delete(p);
-			continue;
-		}
-		if (fmt == REPORT_CSV) {
-			fprintf(f, "%d%c%s%c%s%c%d%c%lld%c", t[i].number, sep,
-			    t[i].state, sep, t[i].role, sep, t[i].attempts, sep,
-			    (long long)t[i].seed, sep);
-			if (t[i].has_best)
-				fprintf(f, "%.17g%c%g", t[i].best, sep,
-				    t[i].best_step);
-			else
-				fputc(sep, f);
-			fprintf(f, "%c%d%c", sep, t[i].reached, sep);
-			report_field(f, job, to->parsable);
-			fputc(sep, f);
-			report_field(f, host, to->parsable);
-			fputc(sep, f);
-			report_field(f, dir, to->parsable);
-			cJSON_ArrayForEach(v, names) {
-				report_param_text(cJSON_GetObjectItemCaseSensitive(
-				    p, v->string), 1, val, sizeof(val));
-				fputc(sep, f);
-				report_field(f, val, to->parsable);
-			}
-			fprintf(f, "\n");
-		} else {
-			if (t[i].has_best)
-				snprintf(val, sizeof(val), "%.6g", t[i].best);
-			else
-				snprintf(val, sizeof(val), "-");
-			fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s  %-10s  "
-			    "%-12s ", t[i].number, t[i].state, t[i].role,
-			    t[i].attempts, val, t[i].reached ? "yes" : "no",
-			    *job ? job : "-", *host ? host : "-");
-			cJSON_ArrayForEach(v, p) {
-				report_param_text(v, 0, val, sizeof(val));
-				fprintf(f, " %s=%s", v->string, val);
-			}
-			fprintf(f, "\n");
-		}
+		if (root != NULL)
+			report_trial_json(root, &t[i], where, p);
+		else if (fmt == REPORT_CSV)
+			report_trial_csv(f, &t[i], where, p, names,
+			    to->parsable);
+		else
+			report_trial_text(f, &t[i], where, p);
 		cJSON_Delete(p);
 	}
 	cJSON_Delete(names);
@@ -540,14 +577,68 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 	return o;
 }
 
+/* One campaign of the status as a CSV row or a line of the text table. */
+static void
+report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
+{
+	const cJSON	*best;
+	char		 b[32], w[32], tr[32];
+
+	/* report_json_number() sets best as raw JSON text. */
+	best = cJSON_GetObjectItem(o, "best");
+	if (cJSON_IsRaw(best) && fmt == REPORT_CSV)
+		snprintf(b, sizeof(b), "%s", best->valuestring);
+	else if (cJSON_IsRaw(best))
+		snprintf(b, sizeof(b), "%.6g",
+		    strtod(best->valuestring, NULL));
+	else
+		snprintf(b, sizeof(b), "-");
+	if (fmt == REPORT_CSV) {
+		fprintf(f, "%.0f,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%.6f,"
+		    "%.6f,%.3f\n",
+		    cJSON_GetObjectItem(o, "id")->valuedouble,
+		    cJSON_GetObjectItem(o, "name")->valuestring,
+		    cJSON_GetObjectItem(o, "workload")->valuestring,
+		    cJSON_GetObjectItem(o, "state")->valuestring,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "trials")),
+		    cJSON_GetObjectItem(o, "max_trials")->valuedouble,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "running")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "reached_target")),
+		    cJSON_IsRaw(best) ? b : "",
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "node_hours")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "gpu_hours")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "wall_s")));
+		return;
+	}
+	report_duration(w, sizeof(w), cJSON_GetNumberValue(
+	    cJSON_GetObjectItem(o, "wall_s")));
+	snprintf(tr, sizeof(tr), "%.0f/%.0f",
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "trials")),
+	    cJSON_GetObjectItem(o, "max_trials")->valuedouble);
+	fprintf(f, "%4.0f  %-20s  %-12s  %-9s  %9s  %4.0f  %10s  "
+	    "%10.4f  %s\n", cJSON_GetObjectItem(o, "id")->valuedouble,
+	    cJSON_GetObjectItem(o, "name")->valuestring,
+	    cJSON_GetObjectItem(o, "workload")->valuestring,
+	    cJSON_GetObjectItem(o, "state")->valuestring, tr,
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "running")), b,
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "node_hours")),
+	    w);
+}
+
 /* Campaign status: one campaign, or all of them. */
 int
 report_status(struct ledger *l, const char *name, enum report_format fmt,
     char **out, char *err, size_t errlen)
 {
 	struct ledger_campaign	*cs = NULL, one;
-	cJSON			*arr, *o, *best;
-	char			*buf = NULL, b[32], w[32], tr[32];
+	cJSON			*arr, *o;
+	char			*buf = NULL;
 	size_t			 n = 0, i, len = 0;
 	FILE			*f;
 	int			 rc;
@@ -586,53 +677,8 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 		fprintf(f, "%4s  %-20s  %-12s  %-9s  %9s  %4s  %10s  %10s  "
 		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",
 		    "BEST", "NODE-H", "WALL");
-	cJSON_ArrayForEach(o, arr) {
-		/* report_json_number() sets best as raw JSON text. */
-		best = cJSON_GetObjectItem(o, "best");
-		if (cJSON_IsRaw(best) && fmt == REPORT_CSV)
-			snprintf(b, sizeof(b), "%s", best->valuestring);
-		else if (cJSON_IsRaw(best))
-			snprintf(b, sizeof(b), "%.6g",
-			    strtod(best->valuestring, NULL));
-		else
-			snprintf(b, sizeof(b), "-");
-		if (fmt == REPORT_CSV) {
-			fprintf(f, "%.0f,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%.6f,"
-			    "%.6f,%.3f\n",
-			    cJSON_GetObjectItem(o, "id")->valuedouble,
-			    cJSON_GetObjectItem(o, "name")->valuestring,
-			    cJSON_GetObjectItem(o, "workload")->valuestring,
-			    cJSON_GetObjectItem(o, "state")->valuestring,
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "trials")),
-			    cJSON_GetObjectItem(o, "max_trials")->valuedouble,
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "running")),
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "reached_target")),
-			    cJSON_IsRaw(best) ? b : "",
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "node_hours")),
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "gpu_hours")),
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "wall_s")));
-			continue;
-		}
-		report_duration(w, sizeof(w), cJSON_GetNumberValue(
-		    cJSON_GetObjectItem(o, "wall_s")));
-		snprintf(tr, sizeof(tr), "%.0f/%.0f",
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "trials")),
-		    cJSON_GetObjectItem(o, "max_trials")->valuedouble);
-		fprintf(f, "%4.0f  %-20s  %-12s  %-9s  %9s  %4.0f  %10s  "
-		    "%10.4f  %s\n", cJSON_GetObjectItem(o, "id")->valuedouble,
-		    cJSON_GetObjectItem(o, "name")->valuestring,
-		    cJSON_GetObjectItem(o, "workload")->valuestring,
-		    cJSON_GetObjectItem(o, "state")->valuestring, tr,
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "running")), b,
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "node_hours")),
-		    w);
-	}
+	cJSON_ArrayForEach(o, arr)
+		report_status_row(f, o, fmt);
 	fclose(f);
 	cJSON_Delete(arr);
 	*out = buf;

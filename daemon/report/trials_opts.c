@@ -5,27 +5,25 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "state.h"
 #include "trials_opts.h"
-
-/* The states a trial can be in (ledger/account.c counts the same). */
-static const char *const trial_states[] = { "pending", "running",
-	"completed", "failed", "pruned", "cancelled", NULL };
 
 /* 0 if every comma-separated entry of list is a trial state. */
 static int
 trials_states_check(const char *list, char *err, size_t errlen)
 {
 	const char	*p, *end;
-	size_t		 n, i;
+	size_t		 n;
+	int		 i;
 
 	for (p = list; ; p = end + 1) {
 		end = strchr(p, ',');
 		n = end ? (size_t)(end - p) : strlen(p);
-		for (i = 0; trial_states[i] != NULL; i++)
-			if (strlen(trial_states[i]) == n &&
-			    strncmp(trial_states[i], p, n) == 0)
+		for (i = 0; i < TRIAL_NSTATES; i++)
+			if (strlen(trial_state_name(i)) == n &&
+			    strncmp(trial_state_name(i), p, n) == 0)
 				break;
-		if (trial_states[i] == NULL) {
+		if (i == TRIAL_NSTATES) {
 			snprintf(err, errlen, "--state: unknown trial state "
 			    "'%.*s' (expected pending, running, completed, "
 			    "failed, pruned or cancelled, comma-separated)",

@@ -22,6 +22,7 @@
 #include "spec.h"
 #include "watch.h"
 #include "watch_trials.h"
+#include "state.h"
 
 /* The default and the largest refresh interval, in seconds. */
 #define WATCH_INTERVAL		2.0
@@ -155,7 +156,8 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	watch_add_number(o, "max_wall_time_s", s && s->max_wall_time > 0,
 	    s ? s->max_wall_time : 0);
 	eta = watch_eta(s, max_trials, a, done, &limit);
-	if (strcmp(c->state, "running") == 0 && limit != NULL) {
+	if (campaign_state_parse(c->state) == CAMPAIGN_RUNNING &&
+	    limit != NULL) {
 		o = cJSON_AddObjectToObject(root, "eta");
 		cJSON_AddNumberToObject(o, "s", eta > 0 ? eta : 0);
 		cJSON_AddStringToObject(o, "limit", limit);

@@ -20,16 +20,72 @@
 static const char *const param_keys[] = { "type", "min", "max", "scale",
 	"steps", "values", NULL };
 
+/* Parse parameter k of type "choice": its values only. */
+static int
+sp_choice(struct sp *sp, struct space *space, const cJSON *p, const char *k)
+{
+	const cJSON	*vals, *v;
+	struct value	*cv;
+	char		 kk[320];
+	size_t		 n, i, j;
+	int		 rc;
+
+	vals = cJSON_GetObjectItemCaseSensitive(p, "values");
+	if (cJSON_GetObjectItemCaseSensitive(p, "min") ||
+	    cJSON_GetObjectItemCaseSensitive(p, "max") ||
+	    cJSON_GetObjectItemCaseSensitive(p, "scale") ||
+	    cJSON_GetObjectItemCaseSensitive(p, "steps")) {
+		sp_fail(sp, k, "a choice takes only 'values'");
+		return -1;
+	}
+	if (!cJSON_IsArray(vals) || cJSON_GetArraySize(vals) == 0) {
+		sp_fail(sp, sp_key(kk, sizeof(kk), k, "values"),
+		    "expected a non-empty array");
+		return -1;
+	}
+	n = cJSON_GetArraySize(vals);
+	cv = calloc(n, sizeof(*cv));
+	i = 0;
+	cJSON_ArrayForEach(v, vals) {
+		if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+			cv[i].num = v->valuedouble;
+		else if (cJSON_IsString(v)) {
+			cv[i].is_string = 1;
+			cv[i].str = v->valuestring;
+		} else {
+			snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
+			sp_fail(sp, kk, "expected a number or a string, "
+			    "got %s", sp_type(v));
+			free(cv);
+			return -1;
+		}
+		for (j = 0; j < i; j++)
+			if (cv[j].is_string == cv[i].is_string &&
+			    (cv[i].is_string ? strcmp(cv[j].str,
+			    cv[i].str) == 0 : cv[j].num == cv[i].num))
+				break;
+		if (j < i) {
+			snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
+			sp_fail(sp, kk, "duplicate value");
+			free(cv);
+			return -1;
+		}
+		i++;
+	}
+	rc = space_add_choice(space, strchr(k, '.') + 1, cv, n);
+	free(cv);
+	if (rc == -1)
+		sp_fail(sp, k, "invalid choice");
+	return rc;
+}
+
 /* Parse one parameter of the space. */
 static int
 sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 {
-	const cJSON	*vals, *v;
-	struct value	*cv;
 	char		*type = NULL, *scale = NULL, kk[320];
 	double		 min, max;
 	long		 steps;
-	size_t		 n, i, j;
 	int		 rc = -1, has_min, has_max, log;
 
 	if (!cJSON_IsObject(p))
@@ -39,52 +95,7 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 	    sp_string(sp, p, "type", k, 1, NULL, &type) == -1)
 		goto out;
 	if (strcmp(type, "choice") == 0) {
-		vals = cJSON_GetObjectItemCaseSensitive(p, "values");
-		if (cJSON_GetObjectItemCaseSensitive(p, "min") ||
-		    cJSON_GetObjectItemCaseSensitive(p, "max") ||
-		    cJSON_GetObjectItemCaseSensitive(p, "scale") ||
-		    cJSON_GetObjectItemCaseSensitive(p, "steps")) {
-			sp_fail(sp, k, "a choice takes only 'values'");
-			goto out;
-		}
-		if (!cJSON_IsArray(vals) || cJSON_GetArraySize(vals) == 0) {
-			sp_fail(sp, sp_key(kk, sizeof(kk), k, "values"),
-			    "expected a non-empty array");
-			goto out;
-		}
-		n = cJSON_GetArraySize(vals);
-		cv = calloc(n, sizeof(*cv));
-		i = 0;
-		cJSON_ArrayForEach(v, vals) {
-			if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
-				cv[i].num = v->valuedouble;
-			else if (cJSON_IsString(v)) {
-				cv[i].is_string = 1;
-				cv[i].str = v->valuestring;
-			} else {
-				snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
-				sp_fail(sp, kk, "expected a number or a string, "
-				    "got %s", sp_type(v));
-				free(cv);
-				goto out;
-			}
-			for (j = 0; j < i; j++)
-				if (cv[j].is_string == cv[i].is_string &&
-				    (cv[i].is_string ? strcmp(cv[j].str,
-				    cv[i].str) == 0 : cv[j].num == cv[i].num))
-					break;
-			if (j < i) {
-				snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
-				sp_fail(sp, kk, "duplicate value");
-				free(cv);
-				goto out;
-			}
-			i++;
-		}
-		rc = space_add_choice(space, strchr(k, '.') + 1, cv, n);
-		free(cv);
-		if (rc == -1)
-			sp_fail(sp, k, "invalid choice");
+		rc = sp_choice(sp, space, p, k);
 		goto out;
 	}
 	if (strcmp(type, "float") != 0 && strcmp(type, "int") != 0) {
@@ -363,11 +374,46 @@ out:
 	return rc;
 }
 
+/* Parse the "resources" object: what each attempt asks for. */
+static int
+sp_resources(struct sp *sp, struct campaign_spec *s, const cJSON *root)
+{
+	const cJSON	*r;
+	long		 n;
+
+	if (sp_object(sp, root, "resources", "", 0, &r) == -1 ||
+	    (r && sp_keys(sp, r, "resources", resource_keys) == -1) ||
+	    sp_int(sp, r, "nodes", "resources", 0, 1, 100000, 1, &n) == -1)
+		return -1;
+	s->res.nodes = (int)n;
+	if (sp_int(sp, r, "gpus_per_node", "resources", 0, 0, 1024, 0, &n) ==
+	    -1)
+		return -1;
+	s->res.gpus_per_node = (int)n;
+	if (sp_int(sp, r, "cpus_per_task", "resources", 0, 1, 4096, 1, &n) ==
+	    -1)
+		return -1;
+	s->res.cpus_per_task = (int)n;
+	if (sp_int(sp, r, "tasks_per_node", "resources", 0, 1, 4096, 1, &n) ==
+	    -1)
+		return -1;
+	s->res.tasks_per_node = (int)n;
+	if (sp_duration(sp, r, "time_limit", "resources", &s->res.time_limit)
+	    == -1 || sp_string(sp, r, "partition", "resources", 0, NULL,
+	    &s->res.partition) == -1 || sp_string(sp, r, "account",
+	    "resources", 0, NULL, &s->res.account) == -1 ||
+	    sp_string(sp, r, "qos", "resources", 0, NULL, &s->res.qos) == -1 ||
+	    sp_string(sp, r, "constraint", "resources", 0, NULL,
+	    &s->res.constraint) == -1 || sp_slurm(sp, r, &s->res.slurm) == -1)
+		return -1;
+	return 0;
+}
+
 /* Parse budget, search, resources, retry and backend. */
 static int
 sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 {
-	const cJSON	*b, *se, *r, *re;
+	const cJSON	*b, *se, *re;
 	double		 seed, wall;
 	long		 n;
 	long		 lim;
@@ -406,30 +452,7 @@ sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	if (sp_stopper(sp, s, se) == -1)
 		return -1;
 
-	if (sp_object(sp, root, "resources", "", 0, &r) == -1 ||
-	    (r && sp_keys(sp, r, "resources", resource_keys) == -1) ||
-	    sp_int(sp, r, "nodes", "resources", 0, 1, 100000, 1, &n) == -1)
-		return -1;
-	s->res.nodes = (int)n;
-	if (sp_int(sp, r, "gpus_per_node", "resources", 0, 0, 1024, 0, &n) ==
-	    -1)
-		return -1;
-	s->res.gpus_per_node = (int)n;
-	if (sp_int(sp, r, "cpus_per_task", "resources", 0, 1, 4096, 1, &n) ==
-	    -1)
-		return -1;
-	s->res.cpus_per_task = (int)n;
-	if (sp_int(sp, r, "tasks_per_node", "resources", 0, 1, 4096, 1, &n) ==
-	    -1)
-		return -1;
-	s->res.tasks_per_node = (int)n;
-	if (sp_duration(sp, r, "time_limit", "resources", &s->res.time_limit)
-	    == -1 || sp_string(sp, r, "partition", "resources", 0, NULL,
-	    &s->res.partition) == -1 || sp_string(sp, r, "account",
-	    "resources", 0, NULL, &s->res.account) == -1 ||
-	    sp_string(sp, r, "qos", "resources", 0, NULL, &s->res.qos) == -1 ||
-	    sp_string(sp, r, "constraint", "resources", 0, NULL,
-	    &s->res.constraint) == -1 || sp_slurm(sp, r, &s->res.slurm) == -1)
+	if (sp_resources(sp, s, root) == -1)
 		return -1;
 
 	if (sp_object(sp, root, "retry", "", 0, &re) == -1 ||
