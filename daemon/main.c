@@ -191,8 +191,8 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 
 /* budget and cancel --trial: a running campaign's request to its engine. */
 static void
-hpod_engine_request(struct hpod *d, const char *campaign, const cJSON *req,
-    cJSON *reply)
+hpod_engine_request(struct hpod *d, const char *campaign,
+    enum report_format fmt, const cJSON *req, cJSON *reply)
 {
 	struct engine	*e;
 	char		 msg[512];
@@ -207,67 +207,63 @@ hpod_engine_request(struct hpod *d, const char *campaign, const cJSON *req,
 		reply_output(reply, msg);
 }
 
-/* Answer one control request. */
+/* The "ping" request: who answers, and how busy it is. */
 static void
-hpod_request(void *arg, const cJSON *req, cJSON *reply)
+hpod_ping(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
 {
-	struct hpod		*d = arg;
-	const char		*cmd = cJSON_GetObjectItem(req, "cmd")->valuestring;
-	const cJSON		*c = cJSON_GetObjectItem(req, "campaign");
-	const cJSON		*f = cJSON_GetObjectItem(req, "format");
-	const char		*campaign = cJSON_IsString(c) ? c->valuestring :
-				    NULL;
-	enum report_format	 fmt = REPORT_TEXT;
-	struct engine		*e;
-	char			 err[1024], *out = NULL;
-	int			 rc;
+	char	 out[1024];
 
-	if (c != NULL && !cJSON_IsString(c)) {
-		reply_error(reply, "request.campaign: expected a string");
+	snprintf(out, sizeof(out), "hpod %s, pid %ld, %zu campaigns running, "
+	    "ledger %s\n", HPOD_VERSION, (long)getpid(), d->nengines,
+	    d->cfg.ledger);
+	reply_output(reply, out);
+}
+
+/* The "submit" request, refused while the daemon stops. */
+static void
+hpod_submit_request(struct hpod *d, const char *campaign,
+    enum report_format fmt, const cJSON *req, cJSON *reply)
+{
+	if (d->stopping)
+		reply_error(reply, "hpod is shutting down");
+	else
+		hpod_submit(d, req, reply);
+}
+
+/* The "cancel" request: a whole campaign, or one trial ("trial"). */
+static void
+hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
+{
+	struct engine	*e;
+	char		 msg[512];
+
+	if (cJSON_GetObjectItem(req, "trial") != NULL) {
+		hpod_engine_request(d, campaign, fmt, req, reply);
 		return;
 	}
-	if (f != NULL && (!cJSON_IsString(f) ||
-	    report_format_parse(f->valuestring, &fmt) == -1)) {
-		reply_error(reply, "request.format: expected \"text\", "
-		    "\"json\", \"csv\", \"markdown\", \"rcp\" or \"html\"");
+	if ((e = hpod_find(d, campaign)) == NULL) {
+		snprintf(msg, sizeof(msg), "no running campaign '%s'",
+		    campaign);
+		reply_error(reply, msg);
 		return;
 	}
-	if (strcmp(cmd, "ping") == 0) {
-		snprintf(err, sizeof(err), "hpod %s, pid %ld, %zu campaigns "
-		    "running, ledger %s\n", HPOD_VERSION, (long)getpid(),
-		    d->nengines, d->cfg.ledger);
-		reply_output(reply, err);
-		return;
-	}
-	if (strcmp(cmd, "submit") == 0) {
-		if (d->stopping)
-			reply_error(reply, "hpod is shutting down");
-		else
-			hpod_submit(d, req, reply);
-		return;
-	}
-	if (strcmp(cmd, "status") != 0 && campaign == NULL) {
-		reply_error(reply, "request.campaign: required");
-		return;
-	}
-	if (strcmp(cmd, "budget") == 0 || (strcmp(cmd, "cancel") == 0 &&
-	    cJSON_GetObjectItem(req, "trial") != NULL)) {
-		hpod_engine_request(d, campaign, req, reply);
-		return;
-	}
-	if (strcmp(cmd, "cancel") == 0) {
-		if ((e = hpod_find(d, campaign)) == NULL) {
-			snprintf(err, sizeof(err), "no running campaign '%s'",
-			    campaign);
-			reply_error(reply, err);
-			return;
-		}
-		snprintf(err, sizeof(err), "campaign '%s' (id %lld): "
-		    "cancelling\n", engine_name(e), (long long)engine_id(e));
-		engine_cancel(e);
-		reply_output(reply, err);
-		return;
-	}
+	snprintf(msg, sizeof(msg), "campaign '%s' (id %lld): cancelling\n",
+	    engine_name(e), (long long)engine_id(e));
+	engine_cancel(e);
+	reply_output(reply, msg);
+}
+
+/* The read requests: trials, and status, report, table, watch. */
+static void
+hpod_read(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
+{
+	const char	*cmd = cJSON_GetObjectItem(req, "cmd")->valuestring;
+	char		 err[1024], *out = NULL;
+	int		 rc;
+
 	if (strcmp(cmd, "trials") == 0)
 		rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
 		    sizeof(err));
@@ -279,6 +275,56 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	else
 		reply_output(reply, out);
 	free(out);
+}
+
+/*
+ * The requests of the control protocol, and whether each needs
+ * "campaign".  The last entry takes every other command: report_command()
+ * renders it or says it is unknown.
+ */
+static const struct hpod_req {
+	const char	*cmd;
+	int		 campaign;
+	void		(*fn)(struct hpod *, const char *, enum report_format,
+			    const cJSON *, cJSON *);
+} hpod_reqs[] = {
+	{ "ping", 0, hpod_ping },
+	{ "submit", 0, hpod_submit_request },
+	{ "status", 0, hpod_read },
+	{ "budget", 1, hpod_engine_request },
+	{ "cancel", 1, hpod_cancel },
+	{ NULL, 1, hpod_read }
+};
+
+/* A request from the control socket (control.c checked "cmd"). */
+static void
+hpod_request(void *arg, const cJSON *req, cJSON *reply)
+{
+	struct hpod		*d = arg;
+	const char		*cmd = cJSON_GetObjectItem(req, "cmd")->valuestring;
+	const cJSON		*c = cJSON_GetObjectItem(req, "campaign");
+	const cJSON		*f = cJSON_GetObjectItem(req, "format");
+	const struct hpod_req	*r;
+	enum report_format	 fmt = REPORT_TEXT;
+
+	if (c != NULL && !cJSON_IsString(c)) {
+		reply_error(reply, "request.campaign: expected a string");
+		return;
+	}
+	if (f != NULL && (!cJSON_IsString(f) ||
+	    report_format_parse(f->valuestring, &fmt) == -1)) {
+		reply_error(reply, "request.format: expected \"text\", "
+		    "\"json\", \"csv\", \"markdown\", \"rcp\" or \"html\"");
+		return;
+	}
+	for (r = hpod_reqs; r->cmd != NULL; r++)
+		if (strcmp(r->cmd, cmd) == 0)
+			break;
+	if (r->campaign && c == NULL) {
+		reply_error(reply, "request.campaign: required");
+		return;
+	}
+	r->fn(d, c != NULL ? c->valuestring : NULL, fmt, req, reply);
 }
 
 /* Resume every campaign the ledger says is running. */

@@ -685,30 +685,56 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 	return 0;
 }
 
+/* The watch snapshot (JSON whatever the format). */
+static int
+report_watch(struct ledger *l, const char *campaign, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	return watch_snapshot(l, campaign, out, err, errlen);
+}
+
+/*
+ * The read commands: what renders each, and whether it takes the HTML
+ * page's format or the guideline table's (markdown, rcp).  The others
+ * take text, JSON and CSV.
+ */
+static const struct report_kind {
+	const char	*cmd;
+	int		(*fn)(struct ledger *, const char *,
+			    enum report_format, char **, char *, size_t);
+	int		 html;
+	int		 guideline;
+} report_kinds[] = {
+	{ "status", report_status, 0, 0 },
+	{ "trials", report_trials, 0, 0 },
+	{ "report", report_campaign, 1, 0 },
+	{ "table", report_table, 0, 1 },
+	{ "watch", report_watch, 0, 0 },
+	{ NULL, NULL, 0, 0 }
+};
+
 /* Dispatch a read command to its renderer. */
 int
 report_command(struct ledger *l, const char *cmd, const char *campaign,
     enum report_format fmt, char **out, char *err, size_t errlen)
 {
-	if (fmt == REPORT_HTML && strcmp(cmd, "report") != 0) {
+	const struct report_kind	*k;
+
+	for (k = report_kinds; k->cmd != NULL; k++)
+		if (strcmp(k->cmd, cmd) == 0)
+			break;
+	if (fmt == REPORT_HTML && !k->html) {
 		snprintf(err, errlen, "--format html is for the report");
 		return -2;
 	}
-	if (strcmp(cmd, "table") == 0)
-		return report_table(l, campaign, fmt, out, err, errlen);
-	if (fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) {
+	if ((fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) && !k->guideline) {
 		snprintf(err, errlen, "--format %s is for the guideline table "
 		    "(report --table)", fmt == REPORT_RCP ? "rcp" : "markdown");
 		return -2;
 	}
-	if (strcmp(cmd, "status") == 0)
-		return report_status(l, campaign, fmt, out, err, errlen);
-	if (strcmp(cmd, "trials") == 0)
-		return report_trials(l, campaign, fmt, out, err, errlen);
-	if (strcmp(cmd, "report") == 0)
-		return report_campaign(l, campaign, fmt, out, err, errlen);
-	if (strcmp(cmd, "watch") == 0)
-		return watch_snapshot(l, campaign, out, err, errlen);
-	snprintf(err, errlen, "unknown command '%s'", cmd);
-	return -2;
+	if (k->cmd == NULL) {
+		snprintf(err, errlen, "unknown command '%s'", cmd);
+		return -2;
+	}
+	return k->fn(l, campaign, fmt, out, err, errlen);
 }
