@@ -38,16 +38,6 @@ report_format_parse(const char *s, enum report_format *f)
 	return 0;
 }
 
-/* Wall-clock time now. */
-static double
-report_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Look a campaign up; 1 with err if there is none. */
 static int
 report_find(struct ledger *l, const char *name, struct ledger_campaign *c,

@@ -19,5 +19,7 @@ void	 report_json_number(cJSON *o, const char *k, int has, double v);
 char	*report_json_text(cJSON *root);
 /* Render seconds as "4.2 s", "2m 05s" or "1h 02m 03s" ("-" if unknown). */
 void	 report_duration(char *buf, size_t len, double s);
+/* Wall-clock time now, in seconds since the epoch. */
+double	 report_now(void);
 
 #endif

@@ -46,16 +46,6 @@ watch_usage(void)
 	exit(64);
 }
 
-/* Wall-clock time now. */
-static double
-watch_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Add a number, or null when there is none. */
 static void
 watch_add_number(cJSON *o, const char *k, int has, double v)
@@ -176,7 +166,7 @@ watch_snapshot(struct ledger *l, const char *name, char **out, char *err,
 	struct account		 a;
 	cJSON			*root;
 	char			 serr[256], *text;
-	double			 now = watch_now();
+	double			 now = report_now();
 	int			 rc;
 
 	memset(&c, 0, sizeof(c));
