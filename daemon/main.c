@@ -337,7 +337,8 @@ hpod_resume(struct hpod *d)
 	size_t			 n = 0, i;
 	char			 err[1024];
 
-	if (ledger_campaign_list(d->ledger, "running", &cs, &n) == -1) {
+	if (ledger_campaign_list(d->ledger,
+	    campaign_state_name(CAMPAIGN_RUNNING), &cs, &n) == -1) {
 		log_warnx("resume: %s", ledger_error(d->ledger));
 		return;
 	}

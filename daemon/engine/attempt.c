@@ -156,8 +156,8 @@ attempt_submit_failed(struct engine *e, struct attempt *a, const char *why)
 {
 	double	 now = engine_now(e);
 
-	ledger_attempt_finished(e->env.ledger, a->attempt_id, "failed", now, -1,
-	    0, why);
+	ledger_attempt_finished(e->env.ledger, a->attempt_id,
+	    attempt_state_name(ATTEMPT_FAILED), now, -1, 0, why);
 	engine_trial_state(e, a->trial_id, a->trial_number, TRIAL_FAILED);
 	engine_say(e, "trial %d: not submitted: %s", a->trial_number, why);
 }

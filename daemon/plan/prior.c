@@ -151,8 +151,9 @@ prior_optuna(struct prior_ctx *c)
 			cJSON_AddItemToObject(o, rows[i].params[j].name, v);
 		}
 		if (prior_add(c, rows[i].number, o,
-		    strcmp(rows[i].state, "COMPLETE") == 0 ? "completed" :
-		    strcmp(rows[i].state, "PRUNED") == 0 ? "pruned" : "failed",
+		    trial_state_name(strcmp(rows[i].state, "COMPLETE") == 0 ?
+		    TRIAL_COMPLETED : strcmp(rows[i].state, "PRUNED") == 0 ?
+		    TRIAL_PRUNED : TRIAL_FAILED),
 		    rows[i].has_value, rows[i].value) == -1)
 			goto out;
 	}

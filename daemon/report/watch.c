@@ -425,8 +425,8 @@ watch_loop(struct watch *w)
 			watch_screen(w, snap);
 		else
 			watch_line(w, snap);
-		running = strcmp(watch_str(snap, "campaign", "state"),
-		    "running") == 0;
+		running = campaign_state_parse(watch_str(snap, "campaign",
+		    "state")) == CAMPAIGN_RUNNING;
 		cJSON_Delete(snap);
 		if (!running)
 			return 0;
