@@ -255,7 +255,31 @@ hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
 	reply_output(reply, msg);
 }
 
-/* The read requests: trials, and status, report, table, watch. */
+/* Reply with a read command's output, or its error (rc != 0). */
+static void
+hpod_reply(cJSON *reply, int rc, char *out, const char *err)
+{
+	if (rc != 0)
+		reply_error(reply, err);
+	else
+		reply_output(reply, out);
+	free(out);
+}
+
+/* The "trials" request: the trial list, as its options ask. */
+static void
+hpod_trials(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
+{
+	char	 err[1024], *out = NULL;
+	int	 rc;
+
+	rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
+	    sizeof(err));
+	hpod_reply(reply, rc, out, err);
+}
+
+/* The other read requests (status, report, table, watch): report.c's. */
 static void
 hpod_read(struct hpod *d, const char *campaign, enum report_format fmt,
     const cJSON *req, cJSON *reply)
@@ -264,17 +288,9 @@ hpod_read(struct hpod *d, const char *campaign, enum report_format fmt,
 	char		 err[1024], *out = NULL;
 	int		 rc;
 
-	if (strcmp(cmd, "trials") == 0)
-		rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
-		    sizeof(err));
-	else
-		rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
-		    sizeof(err));
-	if (rc != 0)
-		reply_error(reply, err);
-	else
-		reply_output(reply, out);
-	free(out);
+	rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
+	    sizeof(err));
+	hpod_reply(reply, rc, out, err);
 }
 
 /*
@@ -293,6 +309,7 @@ static const struct hpod_req {
 	{ "status", 0, hpod_read },
 	{ "budget", 1, hpod_engine_request },
 	{ "cancel", 1, hpod_cancel },
+	{ "trials", 1, hpod_trials },
 	{ NULL, 1, hpod_read }
 };
 
