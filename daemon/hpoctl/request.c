@@ -83,8 +83,8 @@ request_daemon(const char *socket, cJSON *req, const char *output)
 		    j->valuestring : "the daemon gave no reason");
 	} else {
 		j = cJSON_GetObjectItem(reply, "output");
-		rc = cJSON_IsString(j) ? request_output(output, j->valuestring) :
-		    0;
+		rc = cJSON_IsString(j) ? request_output(output,
+		    j->valuestring) : 0;
 	}
 	cJSON_Delete(reply);
 	return rc;
