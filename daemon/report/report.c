@@ -77,8 +77,8 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	report_json_number(o, "target", c->has_target, c->target);
 	o = cJSON_AddObjectToObject(root, "trials");
 	cJSON_AddNumberToObject(o, "total", a->trials_total);
-	for (i = 0; i < ACCT_NSTATES; i++)
-		cJSON_AddNumberToObject(o, account_state_names[i],
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		cJSON_AddNumberToObject(o, trial_state_name(i),
 		    a->trials[i]);
 	cJSON_AddNumberToObject(o, "reached_target", a->reached);
 	o = cJSON_AddObjectToObject(root, "priors");
@@ -138,8 +138,8 @@ report_text(const struct ledger_campaign *c, const struct account *a,
 		fprintf(f, ", target %s %g", c->maximize ? ">=" : "<=",
 		    c->target);
 	fprintf(f, "\ntrials: %d (", a->trials_total);
-	for (i = 0; i < ACCT_NSTATES; i++)
-		fprintf(f, "%s%s %d", i ? ", " : "", account_state_names[i],
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		fprintf(f, "%s%s %d", i ? ", " : "", trial_state_name(i),
 		    a->trials[i]);
 	fprintf(f, "); %d reached the target\n", a->reached);
 	if (a->priors > 0)
@@ -189,8 +189,8 @@ report_csv(const struct ledger_campaign *c, const struct account *a,
 
 	fprintf(f, "campaign_id,campaign,workload,state,metric,goal,target,"
 	    "trials");
-	for (i = 0; i < ACCT_NSTATES; i++)
-		fprintf(f, ",%s", account_state_names[i]);
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		fprintf(f, ",%s", trial_state_name(i));
 	fprintf(f, ",reached_target,attempts,retried_attempts,node_hours,"
 	    "gpu_hours,cpu_hours,queue_hours,wall_s,time_to_solution_s,"
 	    "best_trial,best_value");
@@ -201,7 +201,7 @@ report_csv(const struct ledger_campaign *c, const struct account *a,
 	if (c->has_target)
 		fprintf(f, "%.17g", c->target);
 	fprintf(f, ",%d", a->trials_total);
-	for (i = 0; i < ACCT_NSTATES; i++)
+	for (i = 0; i < TRIAL_NSTATES; i++)
 		fprintf(f, ",%d", a->trials[i]);
 	fprintf(f, ",%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.3f,", a->reached,
 	    a->attempts, a->attempts_retried, a->node_seconds / 3600,
@@ -303,10 +303,10 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 	if (account_campaign(l, c, report_now(), &a) == -1)
 		return o;
 	cJSON_AddNumberToObject(o, "trials", a.trials_total);
-	cJSON_AddNumberToObject(o, "running", a.trials[ACCT_RUNNING] +
-	    a.trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "running", a.trials[TRIAL_RUNNING] +
+	    a.trials[TRIAL_PENDING]);
 	cJSON_AddNumberToObject(o, "done", a.trials_total -
-	    a.trials[ACCT_RUNNING] - a.trials[ACCT_PENDING]);
+	    a.trials[TRIAL_RUNNING] - a.trials[TRIAL_PENDING]);
 	cJSON_AddNumberToObject(o, "reached_target", a.reached);
 	report_json_number(o, "best", a.has_best, a.best_value);
 	cJSON_AddNumberToObject(o, "node_hours", a.node_seconds / 3600);

@@ -105,8 +105,8 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	double		 eta;
 	int		 i, done, max_trials;
 
-	done = a->trials_total - a->trials[ACCT_PENDING] -
-	    a->trials[ACCT_RUNNING];
+	done = a->trials_total - a->trials[TRIAL_PENDING] -
+	    a->trials[TRIAL_RUNNING];
 	max_trials = s != NULL ? s->max_trials : c->max_trials;
 	root = cJSON_CreateObject();
 	o = cJSON_AddObjectToObject(root, "campaign");
@@ -120,10 +120,10 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	cJSON_AddNumberToObject(root, "elapsed_s", a->wall_seconds);
 	o = cJSON_AddObjectToObject(root, "trials");
 	cJSON_AddNumberToObject(o, "total", a->trials_total);
-	cJSON_AddNumberToObject(o, "queued", a->trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "queued", a->trials[TRIAL_PENDING]);
 	cJSON_AddNumberToObject(o, "done", done);
-	for (i = 0; i < ACCT_NSTATES; i++)
-		cJSON_AddNumberToObject(o, account_state_names[i],
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		cJSON_AddNumberToObject(o, trial_state_name(i),
 		    a->trials[i]);
 	cJSON_AddNumberToObject(o, "reached_target", a->reached);
 	if (a->has_best) {
@@ -273,11 +273,9 @@ watch_str(const cJSON *o, const char *k1, const char *k2)
 static char *
 watch_progress(const cJSON *snap)
 {
-	static const char *const done[] = {
-		"completed", "failed", "pruned", "cancelled"
-	};
 	char	*buf = NULL;
-	size_t	 len = 0, i;
+	size_t	 len = 0;
+	int	 i;
 	FILE	*f = open_memstream(&buf, &len);
 	double	 v, best = watch_num(snap, "best", "value");
 	int	 any = 0;
@@ -289,11 +287,12 @@ watch_progress(const cJSON *snap)
 	    watch_num(snap, "trials", "running"),
 	    watch_num(snap, "trials", "queued"),
 	    watch_num(snap, "trials", "done"));
-	for (i = 0; i < sizeof(done) / sizeof(done[0]); i++) {
-		v = watch_num(snap, "trials", done[i]);
+	/* The ended trials by state. */
+	for (i = TRIAL_COMPLETED; i < TRIAL_NSTATES; i++) {
+		v = watch_num(snap, "trials", trial_state_name(i));
 		if (v > 0)
 			fprintf(f, "%s%.0f %s", any++ ? ", " : " (", v,
-			    done[i]);
+			    trial_state_name(i));
 	}
 	fprintf(f, "%s of %.0f", any ? ")" : "",
 	    watch_num(snap, "budget", "max_trials"));
@@ -347,14 +346,10 @@ watch_line(struct watch *w, const cJSON *snap)
 static void
 watch_screen(struct watch *w, const cJSON *snap)
 {
-	static const char *const states[] = {
-		"pending", "running", "completed", "failed", "pruned",
-		"cancelled"
-	};
 	const cJSON	*target;
 	char		 el[64], eta[128];
 	double		 best = watch_num(snap, "best", "value");
-	size_t		 i;
+	int		 i;
 
 	target = cJSON_GetObjectItem(cJSON_GetObjectItem(snap, "campaign"),
 	    "target");
@@ -372,9 +367,9 @@ watch_screen(struct watch *w, const cJSON *snap)
 	    watch_num(snap, "trials", "done"),
 	    watch_num(snap, "budget", "max_trials"));
 	printf("        ");
-	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
-		printf(" %s %.0f", states[i], watch_num(snap, "trials",
-		    states[i]));
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		printf(" %s %.0f", trial_state_name(i), watch_num(snap,
+		    "trials", trial_state_name(i)));
 	printf("; %.0f reached the target\n",
 	    watch_num(snap, "trials", "reached_target"));
 	printf("best:    ");
