@@ -14,3 +14,10 @@ sched_slurm_new(struct uv_loop_s *loop, const char *wrapper_path,
 	    "(built with make SLURM=no: local and replay backends only)");
 	return NULL;
 }
+
+int
+sched_slurm_test(const struct sched_job *job, char *msg, size_t len)
+{
+	snprintf(msg, len, "built without libslurm (make SLURM=no)");
+	return 1;
+}

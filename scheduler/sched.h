@@ -144,6 +144,15 @@ struct sched_slurm_opts {
 };
 struct sched	*sched_slurm_new(struct uv_loop_s *, const char *wrapper_path,
 		    const struct sched_slurm_opts *, char *err, size_t errlen);
+/*
+ * Ask `sbatch --test-only` whether the controller would take a job like
+ * job (its shape, keys and extra.sbatch options), blocking on a private
+ * loop: for `hpoctl check`, never inside a running loop.  Return 0 if it
+ * would (msg: sbatch's answer), -1 if it refuses (msg: why, in sbatch's
+ * words), 1 if no cluster could be asked (msg: why not).
+ */
+int		 sched_slurm_test(const struct sched_job *, char *msg,
+		    size_t len);
 
 /*
  * The replay backend: answers each job from the table of learning curves

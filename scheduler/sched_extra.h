@@ -10,7 +10,9 @@
 /*
  * Slurm's resource keys beyond the shape (hpod-campaign(5)): memory in MB
  * (0 = the partition's default), exclusive nodes, a reservation, a warning
- * signal before the time limit, GPUs per task, CPUs per GPU.  Backends
+ * signal before the time limit, GPUs per task, CPUs per GPU, and sbatch
+ * options beyond those (sbatch_extra).  reservation and sbatch belong to
+ * whoever holds the struct (the spec, a backend's copy).  Backends
  * other than Slurm have nothing to enforce them with and ignore them.
  */
 struct sched_slurm_extra {
@@ -24,6 +26,12 @@ struct sched_slurm_extra {
 	int		 signal_batch;		/* ... "B:": the batch shell only */
 	int		 gpus_per_task;		/* --gpus-per-task */
 	int		 cpus_per_gpu;		/* --cpus-per-gpu */
+	/*
+	 * sbatch options hpod does not model ("--qos=debug", ...),
+	 * NULL-terminated, NULL if none: a job with them is submitted
+	 * through the sbatch program, which parses them.
+	 */
+	char		**sbatch;
 };
 
 #endif

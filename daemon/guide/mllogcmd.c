@@ -25,33 +25,18 @@ struct mllog_opts {
 	struct score_rule	 rule;
 };
 
-/* Print the usage of `hpoctl mllog`; return the usage exit status. */
-static int
-mllog_usage(void)
-{
-	fprintf(stderr,
-	    "usage: hpoctl mllog [--json] [--metric key] [--target value]\n"
-	    "           [--maximize | --minimize] file ...\n"
-	    "       hpoctl mllog --summary [--json] [--metric key] "
-	    "[--target value]\n"
-	    "           [--maximize | --minimize] dir ...\n"
-	    "       hpoctl mllog --table [--format fmt] [--metric key] "
-	    "[--target value]\n"
-	    "           [--maximize | --minimize] dir ...\n");
-	return 64;
-}
-
 /* Apply one of the scoring-rule options; see mllogcmd.h. */
 int
-mllog_rule_opt(int ch, const char *arg, struct score_rule *rule)
+mllog_rule_opt(int ch, const char *arg, struct score_rule *rule, char *err,
+    size_t errlen)
 {
 	char	*end;
 
 	switch (ch) {
 	case 'm':
 		if (arg[0] == '\0') {
-			fprintf(stderr, "hpoctl: --metric: expected a key, "
-			    "got ''\n");
+			snprintf(err, errlen, "--metric: expected a key, "
+			    "got ''");
 			return -1;
 		}
 		rule->metric = arg;
@@ -59,8 +44,8 @@ mllog_rule_opt(int ch, const char *arg, struct score_rule *rule)
 	case 't':
 		rule->target = strtod(arg, &end);
 		if (end == arg || *end != '\0' || !isfinite(rule->target)) {
-			fprintf(stderr, "hpoctl: --target: expected a number, "
-			    "got '%s'\n", arg);
+			snprintf(err, errlen, "--target: expected a number, "
+			    "got '%s'", arg);
 			return -1;
 		}
 		rule->has_target = 1;
@@ -69,8 +54,8 @@ mllog_rule_opt(int ch, const char *arg, struct score_rule *rule)
 	case 'N':
 		if (rule->has_goal && rule->goal != (ch == 'X' ? SCORE_MAX :
 		    SCORE_MIN)) {
-			fprintf(stderr, "hpoctl: --maximize and --minimize "
-			    "exclude each other\n");
+			snprintf(err, errlen, "--maximize and --minimize "
+			    "exclude each other");
 			return -1;
 		}
 		rule->has_goal = 1;
@@ -80,9 +65,24 @@ mllog_rule_opt(int ch, const char *arg, struct score_rule *rule)
 	return 0;
 }
 
-/* Parse the options; return the index of the first operand, or -1. */
+/* Say what getopt_long (opterr 0, optstring ":") refused; see mllogcmd.h. */
+int
+mllog_opt_refused(int ch, char **argv, char *err, size_t errlen)
+{
+	if (ch == ':')
+		snprintf(err, errlen, "option '%s' needs a value",
+		    argv[optind - 1]);
+	else if (optopt != 0)
+		snprintf(err, errlen, "unknown option '-%c'", optopt);
+	else
+		snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+	return -1;
+}
+
+/* Parse the options; return the index of the first operand, or -1 (err). */
 static int
-mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
+mllog_opts_parse(int argc, char **argv, struct mllog_opts *o, char *err,
+    size_t errlen)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -99,7 +99,8 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	optind = 0;	/* GNU: start afresh, options anywhere */
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	opterr = 0;	/* the refusal names the option (cli_refuse) */
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			o->json = 1;
@@ -113,29 +114,33 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o)
 		case 'f':
 			if (report_format_parse(optarg, &o->format) == -1 ||
 			    o->format == REPORT_HTML) {
-				fprintf(stderr, "hpoctl: --format: expected "
+				snprintf(err, errlen, "--format: expected "
 				    "text, json, csv, markdown or rcp, got "
-				    "'%s'\n", optarg);
+				    "'%s'", optarg);
 				return -1;
 			}
 			break;
+		case ':':
+		case '?':
+			return mllog_opt_refused(ch, argv, err, errlen);
 		default:
-			if (mllog_rule_opt(ch, optarg, &o->rule) != 1)
+			if (mllog_rule_opt(ch, optarg, &o->rule, err,
+			    errlen) != 1)
 				return -1;
 			break;
 		}
 	}
 	if (o->table + o->summary + o->json > 1 && !(o->json && o->summary)) {
-		fprintf(stderr, "hpoctl: mllog: --table excludes --summary "
-		    "and --json (use --format json)\n");
+		snprintf(err, errlen, "--table excludes --summary and --json "
+		    "(use --format json)");
 		return -1;
 	}
 	if (o->format != REPORT_TEXT && !o->table) {
-		fprintf(stderr, "hpoctl: mllog: --format goes with --table\n");
+		snprintf(err, errlen, "--format goes with --table");
 		return -1;
 	}
 	if (optind == argc) {
-		fprintf(stderr, "hpoctl: mllog: expected %s\n", o->summary ||
+		snprintf(err, errlen, "expected %s", o->summary ||
 		    o->table ? "a directory" : "a file");
 		return -1;
 	}
@@ -471,13 +476,13 @@ mllog_table(char **dirs, int n, const struct mllog_opts *o)
 
 /* `hpoctl mllog`. */
 int
-mllog_command(int argc, char **argv)
+mllog_command(int argc, char **argv, char *err, size_t errlen)
 {
 	struct mllog_opts	 o;
 	int			 i;
 
-	if ((i = mllog_opts_parse(argc, argv, &o)) == -1)
-		return mllog_usage();
+	if ((i = mllog_opts_parse(argc, argv, &o, err, errlen)) == -1)
+		return 64;
 	if (o.table)
 		return mllog_table(argv + i, argc - i, &o);
 	if (o.summary)

@@ -38,21 +38,10 @@ struct rcpc_set {
 	int		 subm_runs;
 };
 
-/* Print the usage; return the usage exit status. */
+/* Parse the options; return the index of the first operand, or -1 (err). */
 static int
-rcpc_usage(void)
-{
-	fprintf(stderr,
-	    "usage: hpoctl rcp-check [--json] [--full] [--runs n] "
-	    "[--metric key]\n"
-	    "           [--target value] [--maximize | --minimize] "
-	    "rcp-file set ...\n");
-	return 64;
-}
-
-/* Parse the options; return the index of the first operand, or -1. */
-static int
-rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o)
+rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o, char *err,
+    size_t errlen)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -70,7 +59,8 @@ rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	optind = 0;	/* GNU: start afresh, options anywhere */
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	opterr = 0;	/* the refusal names the option (cli_refuse) */
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			o->json = 1;
@@ -82,22 +72,26 @@ rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o)
 			l = strtol(optarg, &end, 10);
 			if (end == optarg || *end != '\0' || l < 3 ||
 			    l > 1000) {
-				fprintf(stderr, "hpoctl: --runs: expected a "
+				snprintf(err, errlen, "--runs: expected a "
 				    "number of runs from 3 to 1000, got "
-				    "'%s'\n", optarg);
+				    "'%s'", optarg);
 				return -1;
 			}
 			o->runs = (int)l;
 			break;
+		case ':':
+		case '?':
+			return mllog_opt_refused(ch, argv, err, errlen);
 		default:
-			if (mllog_rule_opt(ch, optarg, &o->rule) != 1)
+			if (mllog_rule_opt(ch, optarg, &o->rule, err,
+			    errlen) != 1)
 				return -1;
 			break;
 		}
 	}
 	if (argc - optind < 2) {
-		fprintf(stderr, "hpoctl: rcp-check: expected an RCP file and "
-		    "at least one set of runs\n");
+		snprintf(err, errlen, "expected an RCP file and at least one "
+		    "set of runs");
 		return -1;
 	}
 	o->rcp_file = argv[optind];
@@ -275,7 +269,7 @@ rcpc_check(struct rcpc_opts *o, const struct rcpc_set *s)
 
 /* `hpoctl rcp-check`. */
 int
-rcp_command(int argc, char **argv)
+rcp_command(int argc, char **argv, char *usage_err, size_t usage_errlen)
 {
 	struct rcpc_opts	 o;
 	struct rcpc_set		*sets;
@@ -284,8 +278,9 @@ rcp_command(int argc, char **argv)
 	size_t			 n, j;
 	int			 i, rc = 0;
 
-	if ((i = rcpc_opts_parse(argc, argv, &o)) == -1)
-		return rcpc_usage();
+	if ((i = rcpc_opts_parse(argc, argv, &o, usage_err,
+	    usage_errlen)) == -1)
+		return 64;
 	for (; i < argc; i++) {
 		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			n = 1;

@@ -14,14 +14,6 @@
 #include "ledger.h"
 #include "run.h"
 
-static void __attribute__((noreturn))
-export_usage(void)
-{
-	fprintf(stderr, "usage: hpoctl export --format optuna [--ledger file] "
-	    "[--study name] -o file campaign\n");
-	exit(64);
-}
-
 /* Export the campaign from the open ledger; return the exit status. */
 static int
 export_run(struct ledger *l, const char *campaign, const char *study,
@@ -49,7 +41,8 @@ export_run(struct ledger *l, const char *campaign, const char *study,
 
 /* `hpoctl export`. */
 int
-export_command(int argc, char **argv, const struct config *cfg)
+export_command(int argc, char **argv, const struct config *cfg,
+    char *usage_err, size_t usage_errlen)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'F' },
@@ -64,8 +57,9 @@ export_command(int argc, char **argv, const struct config *cfg)
 	char		 err[1024];
 	int		 ch, rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+F:l:o:", longopts, NULL)) !=
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	opterr = 0;	/* the refusal names the option (cli_refuse) */
+	while ((ch = getopt_long(argc, argv, ":F:l:o:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'F':
@@ -80,15 +74,34 @@ export_command(int argc, char **argv, const struct config *cfg)
 		case 'S':
 			study = optarg;
 			break;
+		case ':':
+			snprintf(usage_err, usage_errlen, "option '%s' needs "
+			    "a value", argv[optind - 1]);
+			return 64;
 		default:
-			export_usage();
+			if (optopt != 0)
+				snprintf(usage_err, usage_errlen, "unknown "
+				    "option '-%c'", optopt);
+			else
+				snprintf(usage_err, usage_errlen, "unknown "
+				    "option '%s'", argv[optind - 1]);
+			return 64;
 		}
 	}
-	if (argc - optind != 1 || output == NULL)
-		export_usage();
+	if (argc - optind != 1) {
+		snprintf(usage_err, usage_errlen, argc - optind == 0 ?
+		    "campaign missing" : "unexpected argument '%s' (after "
+		    "campaign)", argv[argc - 1]);
+		return 64;
+	}
+	if (output == NULL) {
+		snprintf(usage_err, usage_errlen, "-o file missing (export "
+		    "writes a new file, never stdout)");
+		return 64;
+	}
 	if (format == NULL || strcmp(format, "optuna") != 0) {
-		fprintf(stderr, "hpoctl: export --format: expected optuna, "
-		    "got '%s'\n", format ? format : "");
+		snprintf(usage_err, usage_errlen, "--format: expected optuna, "
+		    "got '%s'", format ? format : "");
 		return 64;
 	}
 	if ((l = run_ledger(path, 1, err, sizeof(err))) == NULL) {

@@ -7,7 +7,13 @@
 
 struct config;
 
-/* Run `hpoctl export` (argv[0] is "export"); return the exit status. */
-int	 export_command(int argc, char **argv, const struct config *);
+#include <stddef.h>
+
+/*
+ * Run `hpoctl export` (argv[0] is "export"); return the exit status, 64
+ * on bad usage with the reason in err (for the caller's cli_refuse).
+ */
+int	 export_command(int argc, char **argv, const struct config *,
+	    char *err, size_t errlen);
 
 #endif

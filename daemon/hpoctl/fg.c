@@ -9,6 +9,7 @@
 
 #include <uv.h>
 
+#include "check_sbatch.h"
 #include "engine.h"
 #include "fg.h"
 #include "log.h"
@@ -154,7 +155,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 	struct ledger		*l;
 	struct run_driver	 drv;
 	struct fg		 fg;
-	char			 err[1024];
+	char			 err[1024], note[1280];
 	int			 rc, lockfd = -1;
 	int			 cancel = strcmp(cmd, "cancel") == 0;
 	int			 back = cancel || strcmp(cmd, "resume") == 0;
@@ -165,6 +166,15 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
 	}
+	/* sbatch_extra: the controller's word first, nothing recorded. */
+	if (!back && check_sbatch(s, operand, note, sizeof(note)) == -1) {
+		workload_free(w);
+		spec_free(s);
+		ledger_close(l);
+		return 1;
+	}
+	if (!back && *note != '\0' && !quiet)
+		log_warnx("%s", note);
 	memset(&fg, 0, sizeof(fg));
 	fg.loop = uv_default_loop();
 	fg.quiet = quiet;

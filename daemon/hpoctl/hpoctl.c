@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "check_sbatch.h"
 #include "cli.h"
 #include "client.h"
 #include "config.h"
@@ -83,6 +84,7 @@ struct opts {
 	const char	*format;
 	const char	*output;
 	const char	*state;		/* trials --state */
+	const char	*fields;	/* trials --fields */
 	const char	*trial;		/* cancel --trial */
 	const char	*max_trials;	/* budget --max-trials */
 	const char	*node_hours;	/* budget --max-node-hours */
@@ -94,33 +96,36 @@ struct opts {
 	int		 parsable;	/* trials --parsable */
 };
 
+/* The long options of the commands that opts_parse() reads. */
+static const struct option opts_long[] = {
+	{ "ledger", required_argument, NULL, 'l' },
+	{ "run-dir", required_argument, NULL, 'r' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "table", no_argument, NULL, 'T' },
+	{ "state", required_argument, NULL, 'S' },
+	{ "noheader", no_argument, NULL, 'h' },
+	{ "parsable", no_argument, NULL, 'P' },
+	{ "fields", required_argument, NULL, 'O' },
+	{ "trial", required_argument, NULL, 'N' },
+	{ "max-trials", required_argument, NULL, 'M' },
+	{ "max-node-hours", required_argument, NULL, 'H' },
+	{ "max-gpu-hours", required_argument, NULL, 'G' },
+	{ "max-wall-time", required_argument, NULL, 'W' },
+	{ NULL, 0, NULL, 0 }
+};
+
 /* Parse a command's options; return the index of its first operand. */
 static int
 opts_parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "ledger", required_argument, NULL, 'l' },
-		{ "run-dir", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "table", no_argument, NULL, 'T' },
-		{ "state", required_argument, NULL, 'S' },
-		{ "noheader", no_argument, NULL, 'h' },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "trial", required_argument, NULL, 'N' },
-		{ "max-trials", required_argument, NULL, 'M' },
-		{ "max-node-hours", required_argument, NULL, 'H' },
-		{ "max-gpu-hours", required_argument, NULL, 'G' },
-		{ "max-wall-time", required_argument, NULL, 'W' },
-		{ NULL, 0, NULL, 0 }
-	};
 	int	 ch;
 
 	optind = 0;	/* GNU: start afresh, options anywhere */
 	opterr = 0;	/* refuse() says what is wrong, naming the command */
-	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:h", longopts, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:hO:", opts_long,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'l':
 			o->ledger = optarg;
@@ -149,6 +154,9 @@ opts_parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'P':
 			o->parsable = 1;
+			break;
+		case 'O':	/* squeue's -O/--Format: columns by name */
+			o->fields = optarg;
 			break;
 		case 'N':
 			o->trial = optarg;
@@ -184,7 +192,7 @@ cmd_check(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	struct workload		*w;
-	char			 err[1024];
+	char			 err[1024], note[1280];
 	int			 i, rc = 0;
 
 	operands_check(argc, argv, 1, 1, -1, "spec");
@@ -196,10 +204,18 @@ cmd_check(int argc, char **argv, struct config *cfg)
 			rc = 1;
 			continue;
 		}
+		if (check_sbatch(s, argv[i], note, sizeof(note)) == -1) {
+			rc = 1;
+			workload_free(w);
+			spec_free(s);
+			continue;
+		}
 		printf("%s: ok: campaign '%s', workload '%s' (%s), %zu "
 		    "parameters, %s search, %d trials, %s backend\n", argv[i],
 		    s->name, w->name, w->path, s->space->n, s->algorithm,
 		    s->max_trials, s->backend);
+		if (*note != '\0')
+			printf("%s\n", note);
 		workload_free(w);
 		spec_free(s);
 	}
@@ -286,9 +302,11 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		refuse(cmd, "--table is an option of report");
 	if (o.run_dir != NULL || o.quiet)
 		refuse(cmd, "--run-dir and -q are options of run");
-	if ((o.state != NULL || o.noheader || o.parsable) &&
+	if ((o.state != NULL || o.noheader || o.parsable ||
+	    o.fields != NULL) &&
 	    strcmp(cmd, "trials") != 0)
-		refuse(cmd, "--state, -h and --parsable are options of trials");
+		refuse(cmd, "--state, -h, --parsable and --fields are options "
+		    "of trials");
 	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
 		refuse(cmd, "--trial is an option of cancel");
 	if (o.max_trials != NULL || o.node_hours != NULL ||
@@ -317,6 +335,8 @@ cmd_read(int argc, char **argv, struct config *cfg)
 		cJSON_AddTrueToObject(req, "noheader");
 	if (o.parsable)
 		cJSON_AddTrueToObject(req, "parsable");
+	if (o.fields != NULL)
+		cJSON_AddStringToObject(req, "fields", o.fields);
 	if (o.trial != NULL)
 		cJSON_AddNumberToObject(req, "trial", atoi(o.trial));
 	if (o.ledger != NULL) {
@@ -359,7 +379,7 @@ cmd_budget(int argc, char **argv, struct config *cfg)
 		    "--max-gpu-hours or --max-wall-time missing");
 	if (o.ledger != NULL || o.format != NULL || o.output != NULL ||
 	    o.state != NULL || o.trial != NULL || o.table || o.quiet ||
-	    o.noheader || o.parsable || o.run_dir != NULL)
+	    o.noheader || o.parsable || o.fields != NULL || o.run_dir != NULL)
 		refuse("budget", "takes --max-trials, --max-node-hours, "
 		    "--max-gpu-hours and --max-wall-time only");
 	req = cJSON_CreateObject();
@@ -403,19 +423,34 @@ cmd_watch(int argc, char **argv, struct config *cfg)
 static int
 cmd_mllog(int argc, char **argv, struct config *cfg)
 {
-	return mllog_command(argc, argv);
+	char	 err[512] = "";
+	int	 rc = mllog_command(argc, argv, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
 }
 
 static int
 cmd_export(int argc, char **argv, struct config *cfg)
 {
-	return export_command(argc, argv, cfg);
+	char	 err[512] = "";
+	int	 rc = export_command(argc, argv, cfg, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
 }
 
 static int
 cmd_rcp(int argc, char **argv, struct config *cfg)
 {
-	return rcp_command(argc, argv);
+	char	 err[512] = "";
+	int	 rc = rcp_command(argc, argv, err, sizeof(err));
+
+	if (rc == CLI_EX_USAGE)
+		refuse(argv[0], "%s", err);
+	return rc;
 }
 
 static const struct subcmd subcmds[] = {
@@ -431,7 +466,7 @@ static const struct subcmd subcmds[] = {
 	    "[-o file] [campaign]" },
 	{ "trials", cmd_read, "hpoctl trials [--ledger file] [--format fmt] "
 	    "[-o file] [-t|--state list] [-h|--noheader]\n"
-	    "           [--parsable] campaign" },
+	    "           [--parsable] [-O|--fields list] campaign" },
 	{ "report", cmd_read, "hpoctl report [--ledger file] [--format fmt] "
 	    "[-o file] [--table] campaign" },
 	{ "watch", cmd_watch, "hpoctl watch [--interval seconds] "

@@ -16,6 +16,7 @@
 #include "report_int.h"
 #include "report_html.h"
 #include "space.h"
+#include "trials_opts.h"
 #include "watch.h"
 
 /* Parse a format name. */

@@ -31,11 +31,12 @@ int	 report_campaign(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
 int	 report_trials(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
-/* How `hpoctl trials` filters and shapes the list (trials_opts.c). */
+/* How `hpoctl trials` filters and shapes the list (report_trials.c). */
 struct trials_opts {
 	const char	*states;	/* "running,failed"; NULL: every state */
 	int		 noheader;	/* -h: no header line */
 	int		 parsable;	/* '|'-separated CSV columns, no quotes */
+	const char	*fields;	/* "trial,lr": these columns; NULL: all */
 };
 int	 report_trials_opts(struct ledger *, const char *campaign,
 	    enum report_format, const struct trials_opts *, char **out,

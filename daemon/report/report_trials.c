@@ -1,6 +1,9 @@
 /*
  * report_trials.c: the trial list (`hpoctl trials`) as text, CSV (or
- * squeue-like parsable text) and JSON, filtered by state.
+ * squeue-like parsable text) and JSON, filtered by state; and its options
+ * as a request carries them (--state LIST -h --parsable --fields LIST),
+ * checked and handed to the renderer.  The --fields columns are
+ * trials_fields.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 #include "report.h"
 #include "report_int.h"
 #include "space.h"
+#include "state.h"
 #include "trials_opts.h"
 
 /* Write a CSV field, quoted when it needs to be. */
@@ -188,21 +192,54 @@ report_trial_text(FILE *f, const struct ledger_trial *t,
 	fprintf(f, "\n");
 }
 
+/*
+ * The trials t[n] in the states to asks for, each with its last attempt
+ * (of a[na]): into JSON array root if not NULL, else onto f in fmt.
+ */
+static void
+report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
+    const struct trials_opts *to, const struct ledger_trial *t, size_t n,
+    const struct ledger_attempt *a, size_t na, const cJSON *names)
+{
+	const struct ledger_attempt *la;
+	const char	*where[3];	/* job id, host, directory */
+	cJSON		*p;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		if (!report_state_in(t[i].state, to->states))
+			continue;
+		/* Where the trial's last attempt ran: the ledger's record. */
+		la = report_last_attempt(a, na, t[i].id);
+		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
+		where[1] = la != NULL && la->host != NULL ? la->host : "";
+		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
+		p = cJSON_Parse(t[i].params_json);
+		if (root != NULL)
+			report_trial_json(root, &t[i], where, p);
+		else if (fmt == REPORT_CSV)
+			report_trial_csv(f, &t[i], where, p, names,
+			    to->parsable);
+		else
+			report_trial_text(f, &t[i], where, p);
+		cJSON_Delete(p);
+	}
+}
+
 /* The trial list, filtered and shaped as to says (NULL: defaults). */
 int
 report_trials_opts(struct ledger *l, const char *name,
     enum report_format fmt, const struct trials_opts *to, char **out,
     char *err, size_t errlen)
 {
-	static const struct trials_opts defaults = { NULL, 0, 0 };
+	static const struct trials_opts defaults = { NULL, 0, 0, NULL };
+	enum report_format	 ffmt;
 	struct ledger_campaign	 c;
 	struct ledger_trial	*t = NULL;
 	struct ledger_attempt	*a = NULL;
-	const struct ledger_attempt *la;
-	cJSON			*root = NULL, *p, *names = NULL;
+	cJSON			*root = NULL, *names = NULL;
 	char			*buf = NULL;
-	const char		*where[3];	/* job id, host, directory */
-	size_t			 n = 0, na = 0, i, len = 0;
+	size_t			 n = 0, na = 0, len = 0;
 	FILE			*f = NULL;
 	int			 rc;
 
@@ -215,6 +252,9 @@ report_trials_opts(struct ledger *l, const char *name,
 	}
 	if (to->parsable)
 		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
+	ffmt = fmt;
+	if (to->fields != NULL)
+		fmt = REPORT_JSON;	/* the columns are chosen from it */
 	memset(&c, 0, sizeof(c));
 	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
 		return rc;
@@ -234,26 +274,14 @@ report_trials_opts(struct ledger *l, const char *name,
 		names = cJSON_Parse(t[0].params_json);
 	if (f != NULL && !to->noheader)
 		report_trials_header(f, fmt, to->parsable, names, c.metric);
-	for (i = 0; i < n; i++) {
-		if (!report_state_in(t[i].state, to->states))
-			continue;
-		/* Where the trial's last attempt ran: the ledger's record. */
-		la = report_last_attempt(a, na, t[i].id);
-		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
-		where[1] = la != NULL && la->host != NULL ? la->host : "";
-		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
-		p = cJSON_Parse(t[i].params_json);
-		if (root != NULL)
-			report_trial_json(root, &t[i], where, p);
-		else if (fmt == REPORT_CSV)
-			report_trial_csv(f, &t[i], where, p, names,
-			    to->parsable);
-		else
-			report_trial_text(f, &t[i], where, p);
-		cJSON_Delete(p);
-	}
+	report_trials_rows(f, root, fmt, to, t, n, a, na, names);
 	cJSON_Delete(names);
-	if (root != NULL)
+	rc = 0;
+	if (root != NULL && to->fields != NULL) {
+		rc = trials_fields_render(root, to->fields, ffmt, to->noheader,
+		    to->parsable, out, err, errlen);
+		cJSON_Delete(root);
+	} else if (root != NULL)
 		*out = report_json_text(root);
 	else {
 		fclose(f);
@@ -262,5 +290,66 @@ report_trials_opts(struct ledger *l, const char *name,
 	ledger_attempt_list_free(a, na);
 	ledger_trial_list_free(t, n);
 	ledger_campaign_release(&c);
-	return 0;
+	return rc;
+}
+
+/* 0 if every comma-separated entry of list is a trial state. */
+static int
+trials_states_check(const char *list, char *err, size_t errlen)
+{
+	const char	*p, *end;
+	size_t		 n;
+	int		 i;
+
+	for (p = list; ; p = end + 1) {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		for (i = 0; i < TRIAL_NSTATES; i++)
+			if (strlen(trial_state_name(i)) == n &&
+			    strncmp(trial_state_name(i), p, n) == 0)
+				break;
+		if (i == TRIAL_NSTATES) {
+			snprintf(err, errlen, "--state: unknown trial state "
+			    "'%.*s' (expected pending, running, completed, "
+			    "failed, pruned or cancelled, comma-separated)",
+			    (int)n, p);
+			return -1;
+		}
+		if (end == NULL)
+			return 0;
+	}
+}
+
+int
+trials_request(struct ledger *l, const char *campaign,
+    enum report_format fmt, const cJSON *req, char **out, char *err,
+    size_t errlen)
+{
+	const cJSON		*st = cJSON_GetObjectItem(req, "state");
+	const cJSON		*nh = cJSON_GetObjectItem(req, "noheader");
+	const cJSON		*pa = cJSON_GetObjectItem(req, "parsable");
+	const cJSON		*fi = cJSON_GetObjectItem(req, "fields");
+	struct trials_opts	 o;
+
+	memset(&o, 0, sizeof(o));
+	if ((st != NULL && !cJSON_IsString(st)) ||
+	    (fi != NULL && !cJSON_IsString(fi))) {
+		snprintf(err, errlen, "request.state, request.fields: "
+		    "expected a string");
+		return -2;
+	}
+	if ((nh != NULL && !cJSON_IsBool(nh)) ||
+	    (pa != NULL && !cJSON_IsBool(pa))) {
+		snprintf(err, errlen, "request.noheader, request.parsable: "
+		    "expected true or false");
+		return -2;
+	}
+	if (st != NULL && trials_states_check(st->valuestring, err,
+	    errlen) == -1)
+		return -2;
+	o.states = st != NULL ? st->valuestring : NULL;
+	o.noheader = cJSON_IsTrue(nh);
+	o.parsable = cJSON_IsTrue(pa);
+	o.fields = fi != NULL ? fi->valuestring : NULL;
+	return report_trials_opts(l, campaign, fmt, &o, out, err, errlen);
 }

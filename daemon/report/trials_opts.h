@@ -1,6 +1,7 @@
 /*
  * trials_opts.h: the options of `hpoctl trials` as a request carries them
- * ("state", "noheader", "parsable"), for the daemon and `--ledger` alike.
+ * ("state", "noheader", "parsable", "fields"), for the daemon and
+ * `--ledger` alike.
  */
 #ifndef HPOD_TRIALS_OPTS_H
 #define HPOD_TRIALS_OPTS_H
@@ -18,5 +19,14 @@
 int	 trials_request(struct ledger *, const char *campaign,
 	    enum report_format, const cJSON *req, char **out, char *err,
 	    size_t errlen);
+/*
+ * trials_fields.c: render rows (the trial list's JSON form, whose params
+ * it parses in place) as the comma-separated columns of list, in text
+ * (padded, a header in capitals), CSV or parsable form; *out is the
+ * caller's.  Return 0, or -2 with err for an unknown column or JSON.
+ */
+int	 trials_fields_render(cJSON *rows, const char *list,
+	    enum report_format, int noheader, int parsable, char **out,
+	    char *err, size_t errlen);
 
 #endif

@@ -630,6 +630,10 @@ spec_free(struct campaign_spec *s)
 	free(s->res.qos);
 	free(s->res.constraint);
 	free((char *)s->res.slurm.reservation);
+	for (i = 0; s->res.slurm.sbatch != NULL &&
+	    s->res.slurm.sbatch[i] != NULL; i++)
+		free(s->res.slurm.sbatch[i]);
+	free(s->res.slurm.sbatch);
 	free(s->hardware);
 	free(s->scaling.batch_sizes);
 	free(s->scaling.lr_param);

@@ -45,6 +45,7 @@ const struct spec_key spec_resource_keys[] = {
 	{ "signal", SPK_CODE, 0, 0, 0, 0, 0 },
 	{ "gpus_per_task", SPK_CODE, 0, 0, 0, 0, 0 },
 	{ "cpus_per_gpu", SPK_CODE, 0, 0, 0, 0, 0 },
+	{ "sbatch_extra", SPK_CODE, 0, 0, 0, 0, 0 },
 	{ NULL, SPK_CODE, 0, 0, 0, 0, 0 }
 };
 

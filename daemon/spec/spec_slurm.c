@@ -1,8 +1,9 @@
 /*
  * spec_slurm.c: the Slurm resource keys beyond the job's shape (mem,
  * mem_per_cpu, mem_per_gpu, exclusive, reservation, signal, gpus_per_task,
- * cpus_per_gpu), written as sbatch takes them and checked here so that an
- * error names the file and key; the controller judges the rest at submit.
+ * cpus_per_gpu) and sbatch_extra, written as sbatch takes them and checked
+ * here so that an error names the file and key; the controller judges the
+ * rest at submit.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -140,6 +141,98 @@ sp_signal(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 	return 0;
 }
 
+/*
+ * The sbatch options hpod sets itself, or that would change how it follows
+ * a job; sbatch_extra may not hold them (nor an abbreviation: sbatch takes
+ * any unique prefix of a long option).  key names the resources key that
+ * models it, or NULL.
+ */
+static const struct {
+	const char	*opt, *key;
+} sp_sbatch_own[] = {
+	{ "--job-name", NULL }, { "--comment", NULL }, { "--output", NULL },
+	{ "--error", NULL }, { "--input", NULL }, { "--chdir", NULL },
+	{ "--array", NULL }, { "--export", NULL }, { "--export-file", NULL },
+	{ "--parsable", NULL }, { "--wrap", NULL }, { "--test-only", NULL },
+	{ "--wait", NULL }, { "--requeue", NULL }, { "--no-requeue", NULL },
+	{ "--uid", NULL }, { "--gid", NULL }, { "--get-user-env", NULL },
+	{ "--nodes", "nodes" }, { "--ntasks", "tasks_per_node" },
+	{ "--ntasks-per-node", "tasks_per_node" },
+	{ "--cpus-per-task", "cpus_per_task" },
+	{ "--gpus-per-node", "gpus_per_node" }, { "--time", "time_limit" },
+	{ "--partition", "partition" }, { "--account", "account" },
+	{ "--qos", "qos" }, { "--constraint", "constraint" },
+	{ "--mem", "mem" }, { "--mem-per-cpu", "mem_per_cpu" },
+	{ "--mem-per-gpu", "mem_per_gpu" }, { "--exclusive", "exclusive" },
+	{ "--reservation", "reservation" }, { "--signal", "signal" },
+	{ "--gpus-per-task", "gpus_per_task" },
+	{ "--cpus-per-gpu", "cpus_per_gpu" },
+};
+
+/* Check one sbatch_extra entry (key names it); 0 or -1. */
+static int
+sp_sbatch_entry(struct sp *sp, const char *key, const char *e)
+{
+	size_t	 n, i;
+
+	n = strcspn(e, "=");
+	if (strncmp(e, "--", 2) != 0 || n < 3)
+		return sp_fail(sp, key, "\"%s\": expected a long sbatch option "
+		    "such as \"--qos=debug\" (starting with \"--\")", e);
+	for (i = 0; e[i] != '\0'; i++)
+		if (iscntrl((unsigned char)e[i]))
+			return sp_fail(sp, key, "\"%s\": a control character "
+			    "in an sbatch option", e);
+	for (i = 0; i < sizeof(sp_sbatch_own) / sizeof(sp_sbatch_own[0]);
+	    i++) {
+		if (strncmp(e, sp_sbatch_own[i].opt, n) != 0)
+			continue;
+		if (sp_sbatch_own[i].key != NULL)
+			return sp_fail(sp, key, "\"%s\": %s is set by hpod "
+			    "(use resources.%s)", e, sp_sbatch_own[i].opt,
+			    sp_sbatch_own[i].key);
+		return sp_fail(sp, key, "\"%s\": %s is set by hpod itself",
+		    e, sp_sbatch_own[i].opt);
+	}
+	return 0;
+}
+
+/* "sbatch_extra": sbatch options hpod does not model, checked above. */
+static int
+sp_sbatch_extra(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
+{
+	const cJSON	*j = r ? cJSON_GetObjectItemCaseSensitive(r,
+			    "sbatch_extra") : NULL;
+	const cJSON	*e;
+	char		 key[64];
+	int		 n, i = 0;
+
+	if (j == NULL)
+		return 0;
+	if (!cJSON_IsArray(j))
+		return sp_fail(sp, "resources.sbatch_extra", "expected a list "
+		    "of sbatch options such as [\"--qos=debug\"], got %s",
+		    sp_type(j));
+	if ((n = cJSON_GetArraySize(j)) > 64)
+		return sp_fail(sp, "resources.sbatch_extra", "%d options: "
+		    "at most 64", n);
+	if (n == 0)
+		return 0;
+	if ((x->sbatch = calloc((size_t)n + 1, sizeof(*x->sbatch))) == NULL)
+		abort();
+	cJSON_ArrayForEach(e, j) {
+		snprintf(key, sizeof(key), "resources.sbatch_extra[%d]", i);
+		if (!cJSON_IsString(e))
+			return sp_fail(sp, key, "expected a string, got %s",
+			    sp_type(e));
+		if (sp_sbatch_entry(sp, key, e->valuestring) == -1)
+			return -1;
+		if ((x->sbatch[i++] = strdup(e->valuestring)) == NULL)
+			abort();
+	}
+	return 0;
+}
+
 int
 sp_slurm(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 {
@@ -170,7 +263,7 @@ sp_slurm(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 	    -1)
 		return -1;
 	x->cpus_per_gpu = (int)n;
-	return 0;
+	return sp_sbatch_extra(sp, r, x);
 }
 
 /* The keys as the sbatch options they stand for, "" if none. */
@@ -179,7 +272,7 @@ spec_slurm_sbatch(const struct sched_slurm_extra *x, char *buf, size_t len)
 {
 	FILE	*f;
 	char	*text = NULL;
-	size_t	 n = 0;
+	size_t	 n = 0, i;
 
 	if ((f = open_memstream(&text, &n)) == NULL)
 		abort();
@@ -202,6 +295,8 @@ spec_slurm_sbatch(const struct sched_slurm_extra *x, char *buf, size_t len)
 		fprintf(f, " --gpus-per-task=%d", x->gpus_per_task);
 	if (x->cpus_per_gpu > 0)
 		fprintf(f, " --cpus-per-gpu=%d", x->cpus_per_gpu);
+	for (i = 0; x->sbatch != NULL && x->sbatch[i] != NULL; i++)
+		fprintf(f, " %s", x->sbatch[i]);
 	fclose(f);
 	snprintf(buf, len, "%s", n > 0 ? text + 1 : "");
 	free(text);

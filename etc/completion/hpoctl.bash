@@ -130,7 +130,7 @@ _hpoctl()
 	status|trials|report)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--ledger --format --output --table
-			    --state --noheader --parsable --help" -- "$cur"))
+			    --state --noheader --parsable --fields --help" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(_hpoctl_campaigns)" -- "$cur"))
 		fi

@@ -45,6 +45,7 @@ slurm_job_free(struct slurm *b, struct slurm_job *j)
 	free(j->qos);
 	free(j->constraint);
 	free((char *)j->extra.reservation);
+	slurm_strv_free(j->extra.sbatch);
 	free(j->comment);
 	free(j);
 }
@@ -119,6 +120,7 @@ slurm_work_free(struct slurm_work *w)
 	slurm_desc_release(&w->desc);
 	slurm_strv_free(w->files);
 	slurm_recs_free(w->recs, w->nrecs);
+	free(w->sbatch_msg);
 	free(w->jobs);
 	free(w);
 }
@@ -162,11 +164,12 @@ slurm_killed(struct slurm *b, struct slurm_work *w)
 
 static void	slurm_closed(uv_handle_t *);
 
-/* uv_queue_work's after callback: apply the answer, start the next. */
-static void
-slurm_after(uv_work_t *req, int status)
+static void	slurm_after(uv_work_t *, int);
+
+/* Apply the answer of request w, free it, start the next. */
+void
+slurm_work_done(struct slurm_work *w)
 {
-	struct slurm_work	*w = req->data;
 	struct slurm		*b = w->b;
 
 	b->inflight = NULL;
@@ -185,6 +188,22 @@ slurm_after(uv_work_t *req, int status)
 	}
 	slurm_work_free(w);
 	slurm_kick(b);
+}
+
+/*
+ * uv_queue_work's after callback: a submit with sbatch options goes on to
+ * sbatch (its files are written), anything else is answered.
+ */
+static void
+slurm_after(uv_work_t *req, int status)
+{
+	struct slurm_work	*w = req->data;
+
+	if (w->op == SLURM_OP_SUBMIT && w->desc.extra.sbatch != NULL &&
+	    w->rc == 0 && !w->b->closing)
+		slurm_sbatch_start(w->b, w);
+	else
+		slurm_work_done(w);
 }
 
 /* Start the next queued request if none is running. */
@@ -275,6 +294,8 @@ slurm_submit(struct sched *s, const struct sched_job *job)
 	j->constraint = slurm_strdup(job->constraint);
 	j->extra = job->extra;
 	j->extra.reservation = slurm_strdup(job->extra.reservation);
+	j->extra.sbatch = job->extra.sbatch == NULL ? NULL :
+	    slurm_strv_dup((const char *const *)job->extra.sbatch);
 	j->task = SLURM_NO_TASK;
 	j->comment = slurm_strdup(job->token);
 	j->cb = job->cb;

@@ -56,6 +56,7 @@ struct slurm_desc {			/* what to submit */
 	char		*partition, *account, *qos, *constraint;
 	struct sched_slurm_extra extra;	/* reservation: owned */
 	char		*array;		/* "0-N", NULL for a single job */
+	char		*script_path;	/* extra.sbatch: where the script is */
 };
 
 struct slurm_watch;
@@ -80,6 +81,7 @@ struct slurm_work {
 	struct slurm_rec *recs;		/* POLL */
 	size_t		 nrecs;
 	uint32_t	 max_array;	/* POLL: MaxArraySize, 0 if unknown */
+	char		*sbatch_msg;	/* SUBMIT through sbatch: its refusal */
 };
 
 /* The backend's state (slurm.c): jobs, requests, timers. */
@@ -156,6 +158,7 @@ void	 slurm_kill(struct slurm *, struct slurm_job *);
 void	 slurm_kick(struct slurm *);
 void	 slurm_arm(struct slurm *);
 void	 slurm_poll_due(uv_timer_t *);
+void	 slurm_work_done(struct slurm_work *);
 
 /* slurm_poll.c */
 void	 slurm_polled(struct slurm *, struct slurm_work *);
@@ -170,6 +173,10 @@ int	 slurm_watch_followup(struct slurm *);
 void	 slurm_flush(uv_timer_t *);
 void	 slurm_submitted(struct slurm *, struct slurm_work *);
 char	*slurm_render_jobfile(const struct sched_job *);
+
+/* slurm_sbatch.c: submits with resources.sbatch_extra, on the loop. */
+char	**slurm_sbatch_argv(const struct slurm_desc *, const char *script);
+void	 slurm_sbatch_start(struct slurm *, struct slurm_work *);
 
 /* slurm_util.c */
 char	*slurm_strdup(const char *);

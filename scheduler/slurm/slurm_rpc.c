@@ -146,6 +146,11 @@ slurm_rpc_submit(struct slurm_work *w)
 		w->rc = SLURM_ERROR;
 		return;
 	}
+	if (d->extra.sbatch != NULL) {
+		/* sbatch parses them: it runs next, on the loop. */
+		w->rc = 0;
+		return;
+	}
 	slurm_init_job_desc_msg(&jd);
 	jd.name = d->name;
 	jd.comment = d->comment;
@@ -339,6 +344,8 @@ slurm_desc_release(struct slurm_desc *d)
 	free(d->qos);
 	free(d->constraint);
 	free((char *)d->extra.reservation);
+	slurm_strv_free(d->extra.sbatch);
 	free(d->array);
+	free(d->script_path);
 	memset(d, 0, sizeof(*d));
 }

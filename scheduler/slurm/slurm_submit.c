@@ -52,6 +52,10 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 			if (w->file_failed != NULL)
 				snprintf(reason, sizeof(reason), "%s: %s",
 				    w->file_failed, strerror(w->file_errno));
+			else if (w->sbatch_msg != NULL)
+				snprintf(reason, sizeof(reason), "sbatch "
+				    "(resources.sbatch_extra): %s",
+				    w->sbatch_msg);
 			else
 				snprintf(reason, sizeof(reason), "slurm: %s",
 				    slurm_strerror(w->rc));
@@ -136,6 +140,26 @@ slurm_desc_shape(struct slurm_desc *d, const struct slurm_job *j)
 	d->constraint = slurm_strdup(j->constraint);
 	d->extra = j->extra;
 	d->extra.reservation = slurm_strdup(j->extra.reservation);
+	d->extra.sbatch = j->extra.sbatch == NULL ? NULL :
+	    slurm_strv_dup((const char *const *)j->extra.sbatch);
+}
+
+/*
+ * A job with sbatch options goes through sbatch (slurm_sbatch.c), which
+ * reads its script from a file: name it and queue it with w's files.
+ */
+static void
+slurm_sbatch_script(struct slurm_work *w, const char *dir)
+{
+	size_t	 n = 0;
+
+	if (w->desc.extra.sbatch == NULL)
+		return;
+	while (w->files[n] != NULL)
+		n += 2;
+	w->desc.script_path = slurm_printf("%s/sbatch.sh", dir);
+	w->files[n] = slurm_strdup(w->desc.script_path);
+	w->files[n + 1] = slurm_strdup(w->desc.script);
 }
 
 /* Queue the submit of one job on its own. */
@@ -158,7 +182,7 @@ slurm_submit_one(struct slurm *b, struct slurm_job *j)
 	w->desc.script = slurm_printf("#!/bin/sh\nexec %s -j %s\n", qw, qf);
 	free(qw);
 	free(qf);
-	w->files = slurm_calloc(3, sizeof(*w->files));
+	w->files = slurm_calloc(5, sizeof(*w->files));
 	w->files[0] = path;
 	w->files[1] = slurm_strdup(j->jobfile);
 	w->desc.name = slurm_strdup(j->name);
@@ -167,6 +191,7 @@ slurm_submit_one(struct slurm *b, struct slurm_job *j)
 	w->desc.std_out = slurm_printf("%s/slurm.out", j->dir);
 	w->desc.env = slurm_environment(j->env);
 	slurm_desc_shape(&w->desc, j);
+	slurm_sbatch_script(w, j->dir);
 	j->state = SJ_SUBMITTING;
 }
 
@@ -189,7 +214,7 @@ slurm_submit_array(struct slurm *b, struct slurm_job **js, size_t n)
 	w->jobs = slurm_calloc(n, sizeof(*w->jobs));
 	w->njobs = n;
 	/* The tasks' job.json files, then the list that names them. */
-	w->files = slurm_calloc(2 * n + 3, sizeof(*w->files));
+	w->files = slurm_calloc(2 * n + 5, sizeof(*w->files));
 	for (i = 0; i < n; i++) {
 		w->files[2 * i] = slurm_printf("%s/job.json", js[i]->dir);
 		w->files[2 * i + 1] = slurm_strdup(js[i]->jobfile);
@@ -215,7 +240,22 @@ slurm_submit_array(struct slurm *b, struct slurm_job **js, size_t n)
 	w->desc.env = slurm_environment(NULL);
 	w->desc.array = slurm_printf("0-%zu", n - 1);
 	slurm_desc_shape(&w->desc, js[0]);
+	slurm_sbatch_script(w, js[0]->dir);
 	free(list);
+}
+
+/* 1 if two NULL-terminated vectors (or NULLs) are equal. */
+static int
+slurm_strv_same(char *const *a, char *const *b)
+{
+	size_t	 i;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	for (i = 0; a[i] != NULL && b[i] != NULL; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return 0;
+	return a[i] == b[i];
 }
 
 /* 1 if two jobs ask for the same resources. */
@@ -238,7 +278,8 @@ slurm_same_shape(const struct slurm_job *a, const struct slurm_job *b)
 	    a->extra.signal_time == b->extra.signal_time &&
 	    a->extra.signal_batch == b->extra.signal_batch &&
 	    a->extra.gpus_per_task == b->extra.gpus_per_task &&
-	    a->extra.cpus_per_gpu == b->extra.cpus_per_gpu;
+	    a->extra.cpus_per_gpu == b->extra.cpus_per_gpu &&
+	    slurm_strv_same(a->extra.sbatch, b->extra.sbatch);
 #undef SAME_STR
 }
 

@@ -93,6 +93,8 @@ MessageTimeout=5
 OverTimeLimit=0
 MinJobAge=${HPOD_SLURM_MINJOBAGE:-300}
 MaxArraySize=${HPOD_SLURM_MAXARRAY:-1001}
+# A cluster-wide license for tests/slurm/extra.sh (sbatch --licenses).
+Licenses=hpodlic:4
 SchedulerType=sched/backfill
 SchedulerParameters=sched_min_interval=100000,bf_interval=1,defer_batch
 NodeName=n[01-04] NodeHostname=$host NodeAddr=127.0.0.1 Port=$((base + 1))-$((base + 4)) CPUs=4 RealMemory=1000 Gres=gpu:4 State=UNKNOWN

@@ -28,6 +28,20 @@ bad empty-range 's/"max": 0.5/"max": 0.001/' 'space.lr: empty range'
 bad min-gt-max 's/"max": 0.5/"max": 0.0001/' 'space.lr: min (0.001) must be <= max (0.0001)'
 bad log-nonpositive 's/"min": 0.001/"min": 0/' 'space.lr.min: must be > 0 for scale "log"'
 bad no-cap 's/"max_trials": 2, //' 'budget.max_trials: required'
+bad sbatch-own 's/"resources": {/"backend": "slurm", "resources": {"sbatch_extra": ["--nice=1", "--job-name=x"], /' \
+    'resources.sbatch_extra[1]: "--job-name=x": --job-name is set by hpod itself'
+bad sbatch-short 's/"resources": {/"backend": "slurm", "resources": {"sbatch_extra": ["-p gpu"], /' \
+    'resources.sbatch_extra[0]: "-p gpu": expected a long sbatch option'
+# With no cluster to ask, sbatch_extra passes the spec's own checks and
+# check says the controller was not asked.
+sed 's/"resources": {/"backend": "slurm", "resources": {"sbatch_extra": ["--nice=1"], /' \
+    "$T/ok.json" >"$T/extra.json"
+rc=0
+SLURM_CONF=$T/none.conf "$HPOCTL" check "$T/extra.json" >"$T/out.txt" || rc=$?
+is "sbatch_extra without a cluster: passes" "$rc" 0
+check "saying the controller was not asked, and why" grep -q \
+    "extra.json: sbatch_extra not checked with the controller: slurm: SLURM_CONF=$T/none.conf" \
+    "$T/out.txt"
 bad bad-goal 's/"goal": "min"/"goal": "down"/' 'objective.goal: expected "min" or "max"'
 bad nul-name 's/"name": "ok"/"name": "a\\u0000\/..\/x"/' 'name: a NUL character (\u0000) is not allowed in a string'
 bad nul-nested 's/"scale": "log"/"scale": "lo\\u0000g"/' 'space.lr.scale: a NUL character (\u0000) is not allowed in a string'

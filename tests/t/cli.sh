@@ -86,6 +86,31 @@ refused "--table outside report" "--table is an option of report" \
 refused "render without spec" "expected a spec, got 0 arguments" \
     "$HPOCTL" render
 refused "hpod operand" "unexpected argument 'x'" "$HPOD" x
+# mllog, rcp-check and export refuse through the same cli_refuse.
+refused "mllog with no file" "hpoctl mllog: expected a file" "$HPOCTL" mllog
+refused "mllog unknown option" "hpoctl mllog: unknown option '--bogus'" \
+    "$HPOCTL" mllog --bogus f
+refused "mllog option without value" \
+    "hpoctl mllog: option '--metric' needs a value" "$HPOCTL" mllog f --metric
+refused "mllog bad --target" \
+    "hpoctl mllog: --target: expected a number, got 'x'" \
+    "$HPOCTL" mllog --target x f
+refused "rcp-check with no set" \
+    "hpoctl rcp-check: expected an RCP file and at least one set" \
+    "$HPOCTL" rcp-check rcp.json
+refused "rcp-check unknown option" \
+    "hpoctl rcp-check: unknown option '--bogus'" \
+    "$HPOCTL" rcp-check --bogus rcp.json set
+refused "rcp-check bad --runs" "hpoctl rcp-check: --runs: expected a number" \
+    "$HPOCTL" rcp-check --runs 2 rcp.json set
+refused "export without -o" "hpoctl export: -o file missing" \
+    "$HPOCTL" export --format optuna cli
+refused "export without campaign" "hpoctl export: campaign missing" \
+    "$HPOCTL" export --format optuna -o "$T/x.db"
+refused "export unknown option" "hpoctl export: unknown option '--bogus'" \
+    "$HPOCTL" export --bogus --format optuna -o "$T/x.db" cli
+refused "export bad format" "hpoctl export: --format: expected optuna" \
+    "$HPOCTL" export --format csv -o "$T/x.db" cli
 
 # status: BEST in text and CSV is the value JSON has.
 jbest=$("$HPOCTL" status --ledger "$LEDGER" --format json cli | jq -r .best)
@@ -129,7 +154,35 @@ is "trials --parsable: the CSV header with |" \
 is "trials --parsable -h: the CSV rows with |" \
     "$("$HPOCTL" trials --ledger "$LEDGER" --parsable -h cli | tr '|' ,)" \
     "$(tail -n +2 "$T/trials.csv")"
-refused "--state outside trials" "--state, -h and --parsable are options" \
+# --fields/-O chooses columns by name (squeue's -O); -o stays the output file.
+is "trials --parsable --fields: the CSV's columns, in the order asked" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --parsable --fields lr,trial,job_id,best cli)" \
+    "$(awk -F, '{ print $12 "|" $1 "|" $9 "|" $6 }' "$T/trials.csv")"
+is "trials --format csv -O: the same" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" --format csv -O lr,trial,job_id,best cli)" \
+    "$(awk -F, '{ print $12 "," $1 "," $9 "," $6 }' "$T/trials.csv")"
+"$HPOCTL" trials --ledger "$LEDGER" --fields trial,state,host,batch_size cli \
+    -o "$T/fields.txt"
+is "trials --fields in text: a header of the columns" \
+    "$(head -1 "$T/fields.txt" | tr -s ' ')" "TRIAL STATE HOST batch_size"
+is "trials --fields in text: trial 0's row" \
+    "$(sed -n 2p "$T/fields.txt" | tr -s ' ')" \
+    "$(jq -r '.[0] | "\(.trial) \(.state) \(.host) \(.params.batch_size)"' "$T/trials.json")"
+is "trials --fields -h: rows only" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" -h -t completed -O state cli | sort -u)" \
+    completed
+rc=0
+"$HPOCTL" trials --ledger "$LEDGER" --fields trial,bogus cli 2>"$T/err.txt" ||
+    rc=$?
+is "trials --fields bogus: refused" "$rc" 1
+check "naming the column and the known ones" \
+    grep -q "unknown column 'bogus' (expected trial, state" "$T/err.txt"
+rc=0
+"$HPOCTL" trials --ledger "$LEDGER" --format json --fields trial cli \
+    2>"$T/err.txt" || rc=$?
+is "trials --fields with JSON: refused" "$rc" 1
+check "saying JSON has every key" grep -q "JSON form has every key" "$T/err.txt"
+refused "--state outside trials" "--state, -h, --parsable and --fields are options" \
     "$HPOCTL" status --ledger "$LEDGER" -h
 rc=0
 "$HPOCTL" trials --ledger "$LEDGER" --state bogus cli 2>"$T/err.txt" || rc=$?
@@ -141,5 +194,8 @@ start_daemon
 is "trials --state through the daemon" \
     "$("$HPOCTL" trials --parsable -t completed cli)" \
     "$("$HPOCTL" trials --ledger "$LEDGER" --parsable -t completed cli)"
+is "trials --fields through the daemon" \
+    "$("$HPOCTL" trials -O trial,lr,dir cli)" \
+    "$("$HPOCTL" trials --ledger "$LEDGER" -O trial,lr,dir cli)"
 check "the daemon stops" stop_daemon
 done_testing

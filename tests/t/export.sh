@@ -140,7 +140,7 @@ rc=0
     2>"$T/err.txt" || rc=$?
 is "--format csv: exit 64" "$rc" 64
 check "... and the error says what is expected" \
-    grep -q "export --format: expected optuna, got 'csv'" "$T/err.txt"
+    grep -q "hpoctl export: --format: expected optuna, got 'csv'" "$T/err.txt"
 rc=0
 "$HPOCTL" export --format optuna --ledger "$LEDGER" -o "$T/x.db" nope \
     2>"$T/err.txt" || rc=$?

@@ -205,6 +205,6 @@ check "the usage is printed" grep -q "^usage: hpoctl mllog" "$T/err.txt"
 rc=0
 "$HPOCTL" mllog --target x f 2>"$T/err.txt" || rc=$?
 check "a bad --target is named" grep -q \
-    "^hpoctl: --target: expected a number, got 'x'$" "$T/err.txt"
+    "^hpoctl mllog: --target: expected a number, got 'x'$" "$T/err.txt"
 
 done_testing

@@ -1,7 +1,8 @@
 /*
  * test_spec_slurm.c: the Slurm keys beyond the shape (mem, mem_per_cpu,
  * mem_per_gpu, exclusive, reservation, signal, gpus_per_task,
- * cpus_per_gpu) read as sbatch reads them, and bad ones name file and key.
+ * cpus_per_gpu, sbatch_extra) read as sbatch reads them, and bad ones name
+ * file and key.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -104,6 +105,45 @@ main(void)
 		is_str(sb, "", "no keys: no options");
 	}
 	spec_free(s);
+
+	s = parse("\"sbatch_extra\": [\"--licenses=foo\", \"--nice=10\", "
+	    "\"--time-min=5\", \"--hold\"], \"mem\": 100", err, sizeof(err));
+	ok(s != NULL, "sbatch_extra parses%s%s", s ? "" : ": ", err);
+	if (s != NULL) {
+		is_str(s->res.slurm.sbatch[0], "--licenses=foo",
+		    "sbatch_extra[0]");
+		ok(s->res.slurm.sbatch[4] == NULL, "four entries, then NULL");
+		spec_slurm_sbatch(&s->res.slurm, sb, sizeof(sb));
+		is_str(sb, "--mem=100M --licenses=foo --nice=10 --time-min=5 "
+		    "--hold", "sbatch_extra after the modelled options");
+	}
+	spec_free(s);
+	s = parse("\"sbatch_extra\": []", err, sizeof(err));
+	ok(s != NULL && s->res.slurm.sbatch == NULL,
+	    "an empty sbatch_extra is none (libslurm submits)");
+	spec_free(s);
+	bad("\"sbatch_extra\": \"--qos=x\"", "c.json: resources.sbatch_extra: "
+	    "expected a list of sbatch options");
+	bad("\"sbatch_extra\": [\"--hold\", 3]",
+	    "c.json: resources.sbatch_extra[1]: expected a string, got a number");
+	bad("\"sbatch_extra\": [\"-q debug\"]", "c.json: "
+	    "resources.sbatch_extra[0]: \"-q debug\": expected a long sbatch "
+	    "option");
+	bad("\"sbatch_extra\": [\"--\"]", "resources.sbatch_extra[0]: \"--\": "
+	    "expected a long sbatch option");
+	bad("\"sbatch_extra\": [\"--hold\", \"--job-name=x\"]", "c.json: "
+	    "resources.sbatch_extra[1]: \"--job-name=x\": --job-name is set by "
+	    "hpod itself");
+	bad("\"sbatch_extra\": [\"--partition=gpu\"]", "c.json: "
+	    "resources.sbatch_extra[0]: \"--partition=gpu\": --partition is "
+	    "set by hpod (use resources.partition)");
+	bad("\"sbatch_extra\": [\"--arr=0-3\"]", "resources.sbatch_extra[0]: "
+	    "\"--arr=0-3\": --array is set by hpod itself");
+	bad("\"sbatch_extra\": [\"--mem=1G\"]", "\"--mem=1G\": --mem is set "
+	    "by hpod (use resources.mem)");
+	bad("\"sbatch_extra\": [\"--output\"]", "--output is set by hpod");
+	bad("\"sbatch_extra\": [\"--wait\"]", "--wait is set by hpod");
+	bad("\"sbatch_extra\": [\"--x=a\\nb\"]", "a control character");
 
 	bad("\"mem\": \"4X\"", "c.json: resources.mem: expected a size");
 	bad("\"mem\": 0", "c.json: resources.mem: expected a size");
