@@ -173,7 +173,6 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 	const struct campaign_spec *s = e->spec;
 	struct invoke_ctx	 ic;
 	struct invocation	 inv;
-	struct spec_resources	 res;
 	struct sched_job	 job;
 	char			 err[512];
 	int			 rc = -1;
@@ -196,17 +195,7 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 	job.dir = a->dir;
 	job.argv = (const char *const *)inv.argv;
 	job.env = (const char *const *)inv.env;
-	invoke_resources(s, x, &res);
-	job.nodes = res.nodes;
-	job.gpus_per_node = res.gpus_per_node;
-	job.cpus_per_task = res.cpus_per_task;
-	job.tasks_per_node = res.tasks_per_node;
-	job.time_limit = res.time_limit;
-	job.partition = res.partition;
-	job.account = res.account;
-	job.qos = res.qos;
-	job.constraint = res.constraint;
-	job.extra = res.slurm;
+	invoke_job_resources(s, x, &job);
 	job.cb = engine_event;
 	job.arg = a;
 	testpause_at("after-record");

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "invoke.h"
+#include "sched.h"
 #include "rng.h"
 
 /* Built-ins, then parameters: a parameter of the same name wins. */
@@ -57,6 +58,26 @@ invoke_resources(const struct campaign_spec *s, const double *x,
 	    spec_resources_for(s, strtol(buf, NULL, 10), r, err,
 	    sizeof(err)) == -1)
 		*r = s->res;
+}
+
+/* A job's resources at point x (see invoke.h). */
+void
+invoke_job_resources(const struct campaign_spec *s, const double *x,
+    struct sched_job *job)
+{
+	struct spec_resources	 res;
+
+	invoke_resources(s, x, &res);
+	job->nodes = res.nodes;
+	job->gpus_per_node = res.gpus_per_node;
+	job->cpus_per_task = res.cpus_per_task;
+	job->tasks_per_node = res.tasks_per_node;
+	job->time_limit = res.time_limit;
+	job->partition = res.partition;
+	job->account = res.account;
+	job->qos = res.qos;
+	job->constraint = res.constraint;
+	job->extra = res.slurm;
 }
 
 /* Upper-case a parameter name into an HPO_ environment variable. */
