@@ -76,8 +76,10 @@ SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/spec \
 			   ledger scheduler search workloads
 SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
 			   workloads
-SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/report \
-			   daemon/spec ledger scheduler search workloads
+# hpoctl import reads the priors with the engine's loader (prior.h).
+SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
+			   daemon/report daemon/spec ledger scheduler search \
+			   workloads
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
@@ -146,8 +148,9 @@ $(BUILD)/hpoctl: $(BUILD)/daemon/hpoctl/hpoctl.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 $(BUILD)/hpo-trial: $(BUILD)/scheduler/trial.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/%: $(BUILD)/workloads/proxies/%.o \
-	$(BUILD)/workloads/proxies/common/proxy.o
+PROXYCOMMON := $(patsubst %.c,$(BUILD)/%.o,\
+	$(wildcard workloads/proxies/common/*.c))
+$(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)

@@ -44,8 +44,8 @@ account_trials(struct ledger *l, const struct ledger_campaign *c,
 	    " total(reached) FROM trials WHERE campaign_id = ?"
 	    " GROUP BY state")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	ledger_bind_int64(l, st, 1, c->id);
+	while ((rc = ledger_step(l, st)) == SQLITE_ROW) {
 		state = (const char *)sqlite3_column_text(st, 0);
 		n = sqlite3_column_int(st, 1);
 		if ((i = (int)trial_state_parse(state)) != TRIAL_UNKNOWN)
@@ -88,9 +88,9 @@ account_attempts(struct ledger *l, const struct ledger_campaign *c,
 	    "   FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    "   WHERE t.campaign_id = ?1)")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, c->id);
-	sqlite3_bind_double(st, 2, now);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	ledger_bind_int64(l, st, 1, c->id);
+	ledger_bind_double(l, st, 2, now);
+	if ((rc = ledger_step(l, st)) == SQLITE_ROW) {
 		acct->attempts = sqlite3_column_int(st, 0);
 		acct->attempts_retried = sqlite3_column_int(st, 1);
 		acct->node_seconds = sqlite3_column_double(st, 2);
@@ -126,9 +126,9 @@ account_outcomes(struct ledger *l, const struct ledger_campaign *c,
 	    "   FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    "   WHERE t.campaign_id = ?1) GROUP BY o")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, c->id);
-	sqlite3_bind_double(st, 2, now);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	ledger_bind_int64(l, st, 1, c->id);
+	ledger_bind_double(l, st, 2, now);
+	while ((rc = ledger_step(l, st)) == SQLITE_ROW) {
 		o = (const char *)sqlite3_column_text(st, 0);
 		for (i = 0; i < ACCT_NOUTCOMES && o != NULL; i++) {
 			if (strcmp(o, account_outcome_names[i]) != 0)
@@ -160,8 +160,8 @@ account_tts(struct ledger *l, const struct ledger_campaign *c,
 	    " AND reached_at > 0 ORDER BY reached_at, number LIMIT 1")) ==
 	    NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, c->id);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	ledger_bind_int64(l, st, 1, c->id);
+	if ((rc = ledger_step(l, st)) == SQLITE_ROW) {
 		acct->has_tts = 1;
 		acct->tts_trial = sqlite3_column_int(st, 0);
 		acct->tts_seconds = sqlite3_column_double(st, 1) - c->started;
@@ -186,9 +186,9 @@ account_best(struct ledger *l, const struct ledger_campaign *c,
 	    " ORDER BY CASE WHEN ?2 THEN -best ELSE best END, number"
 	    " LIMIT 1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, c->id);
-	sqlite3_bind_int(st, 2, c->maximize != 0);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	ledger_bind_int64(l, st, 1, c->id);
+	ledger_bind_int(l, st, 2, c->maximize != 0);
+	if ((rc = ledger_step(l, st)) == SQLITE_ROW) {
 		acct->has_best = 1;
 		acct->best_trial = sqlite3_column_int(st, 0);
 		acct->best_value = sqlite3_column_double(st, 1);
@@ -226,7 +226,8 @@ account_campaign(struct ledger *l, const struct ledger_campaign *c,
 	if (rc == 0)
 		rc = ledger_prior_count(l, c->id, &acct->priors,
 		    &acct->prior_source);
-	ledger_read_end(l, opened);
+	if (ledger_read_end(l, opened) == -1)
+		rc = -1;
 	if (rc == -1) {
 		account_release(acct);
 		return -1;
@@ -249,15 +250,35 @@ account_release(struct account *acct)
 	acct->prior_source = NULL;
 }
 
+/* Read a row of the groups query into row, a struct account_group. */
+static int
+account_group_read(struct ledger *l, sqlite3_stmt *st, void *row)
+{
+	struct account_group *g = row;
+
+	memset(g, 0, sizeof(*g));
+	g->batch_size = (long)sqlite3_column_int64(st, 0);
+	g->confirm = sqlite3_column_int(st, 1);
+	g->trials = sqlite3_column_int(st, 2);
+	g->cost.attempts = sqlite3_column_int(st, 3);
+	g->cost.node_seconds = sqlite3_column_double(st, 4);
+	g->cost.gpu_seconds = sqlite3_column_double(st, 5);
+	g->cost.cpu_seconds = sqlite3_column_double(st, 6);
+	return 0;
+}
+
+static const struct ledger_rowtype account_group_row = {
+	sizeof(struct account_group), account_group_read, NULL
+};
+
 /* The campaign's cost by batch size and role. */
 int
 account_groups(struct ledger *l, const struct ledger_campaign *c, double now,
     struct account_group **out, size_t *n)
 {
-	struct account_group *g, *list = NULL;
 	sqlite3_stmt *st;
-	size_t cap = 0, len = 0;
-	int opened, rc;
+	void *list = NULL;
+	int opened, rc = -1;
 
 	*out = NULL;
 	*n = 0;
@@ -271,40 +292,20 @@ account_groups(struct ledger *l, const struct ledger_campaign *c, double now,
 	    "   FROM attempts a) a ON a.trial_id = t.id"
 	    " WHERE t.campaign_id = ?1"
 	    " GROUP BY t.batch_size, confirm"
-	    " ORDER BY t.batch_size, confirm")) == NULL) {
-		ledger_read_end(l, opened);
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, c->id);
-	sqlite3_bind_double(st, 2, now);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (ledger_grow(l, (void **)&list, &cap, len,
-		    sizeof(*list)) == -1) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		g = &list[len++];
-		memset(g, 0, sizeof(*g));
-		g->batch_size = (long)sqlite3_column_int64(st, 0);
-		g->confirm = sqlite3_column_int(st, 1);
-		g->trials = sqlite3_column_int(st, 2);
-		g->cost.attempts = sqlite3_column_int(st, 3);
-		g->cost.node_seconds = sqlite3_column_double(st, 4);
-		g->cost.gpu_seconds = sqlite3_column_double(st, 5);
-		g->cost.cpu_seconds = sqlite3_column_double(st, 6);
-	}
-	if (rc != SQLITE_DONE && rc != SQLITE_NOMEM)
-		ledger_fail(l, "sum attempts of campaign %lld by batch size",
+	    " ORDER BY t.batch_size, confirm")) != NULL) {
+		ledger_bind_int64(l, st, 1, c->id);
+		ledger_bind_double(l, st, 2, now);
+		rc = ledger_list(l, st, &account_group_row, &list, n,
+		    "sum attempts of campaign %lld by batch size",
 		    (long long)c->id);
-	ledger_stmt_done(st);
-	ledger_read_end(l, opened);
-	if (rc != SQLITE_DONE) {
+	}
+	if (ledger_read_end(l, opened) == -1 && rc == 0) {
 		free(list);
+		*n = 0;
 		return -1;
 	}
 	*out = list;
-	*n = len;
-	return 0;
+	return rc;
 }
 
 /* Add one attempt's cost, as ACCT_ELAPSED charges it. */

@@ -47,16 +47,16 @@ ledger_attempt_insert(struct ledger *l, const struct ledger_attempt *a,
 	    " nodes, gpus, cpus, host)"
 	    " VALUES (?, ?, ?, ?, ?, 'submitting', ?, ?, ?, ?, ?)")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, a->trial_id);
-	sqlite3_bind_int(st, 2, a->number);
-	ledger_bind_text(st, 3, a->token);
-	ledger_bind_text(st, 4, a->job_id);
-	ledger_bind_text(st, 5, a->dir);
-	ledger_bind_time(st, 6, a->created);
-	sqlite3_bind_int(st, 7, a->nodes);
-	sqlite3_bind_int(st, 8, a->gpus);
-	sqlite3_bind_int(st, 9, a->cpus);
-	ledger_bind_text(st, 10, a->host);
+	ledger_bind_int64(l, st, 1, a->trial_id);
+	ledger_bind_int(l, st, 2, a->number);
+	ledger_bind_text(l, st, 3, a->token);
+	ledger_bind_text(l, st, 4, a->job_id);
+	ledger_bind_text(l, st, 5, a->dir);
+	ledger_bind_time(l, st, 6, a->created);
+	ledger_bind_int(l, st, 7, a->nodes);
+	ledger_bind_int(l, st, 8, a->gpus);
+	ledger_bind_int(l, st, 9, a->cpus);
+	ledger_bind_text(l, st, 10, a->host);
 	if (ledger_exec(l, st, "insert attempt '%s'", a->token) == -1)
 		return -1;
 	if (id != NULL)
@@ -76,9 +76,9 @@ ledger_attempt_submitted(struct ledger *l, int64_t id, const char *job_id,
 	    " state = CASE state WHEN 'submitting' THEN 'pending' ELSE state"
 	    " END WHERE id = ?1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	ledger_bind_text(st, 2, job_id);
-	ledger_bind_time(st, 3, when);
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_text(l, st, 2, job_id);
+	ledger_bind_time(l, st, 3, when);
 	return ledger_exec_one(l, st, "record submission of attempt id %lld",
 	    (long long)id);
 }
@@ -96,13 +96,13 @@ ledger_attempt_started(struct ledger *l, int64_t id, const char *job_id,
 	    " state = CASE WHEN ended IS NULL THEN 'running' ELSE state END"
 	    " WHERE id = ?1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	ledger_bind_text(st, 2, job_id);
-	ledger_bind_time(st, 3, when);
-	sqlite3_bind_int(st, 4, nodes);
-	sqlite3_bind_int(st, 5, gpus);
-	sqlite3_bind_int(st, 6, cpus);
-	ledger_bind_text(st, 7, host);
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_text(l, st, 2, job_id);
+	ledger_bind_time(l, st, 3, when);
+	ledger_bind_int(l, st, 4, nodes);
+	ledger_bind_int(l, st, 5, gpus);
+	ledger_bind_int(l, st, 6, cpus);
+	ledger_bind_text(l, st, 7, host);
 	return ledger_exec_one(l, st, "record start of attempt id %lld",
 	    (long long)id);
 }
@@ -118,21 +118,23 @@ ledger_attempt_finished(struct ledger *l, int64_t id, const char *state,
 	    " SET state = ?2, ended = ?3, exit_code = ?4, signal = ?5,"
 	    " reason = ?6 WHERE id = ?1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	ledger_bind_text(st, 2, state);
-	ledger_bind_time(st, 3, when);
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_text(l, st, 2, state);
+	ledger_bind_time(l, st, 3, when);
 	if (exit_code != -1)
-		sqlite3_bind_int(st, 4, exit_code);
-	sqlite3_bind_int(st, 5, signal);
-	ledger_bind_text(st, 6, reason);
+		ledger_bind_int(l, st, 4, exit_code);
+	ledger_bind_int(l, st, 5, signal);
+	ledger_bind_text(l, st, 6, reason);
 	return ledger_exec_one(l, st, "record end of attempt id %lld",
 	    (long long)id);
 }
 
-/* Read a row of the attempt list into a. */
+/* Read a row of the attempt list into row, a struct ledger_attempt. */
 static int
-attempt_read(struct ledger *l, sqlite3_stmt *st, struct ledger_attempt *a)
+attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
 {
+	struct ledger_attempt *a = row;
+
 	memset(a, 0, sizeof(*a));
 	a->id = sqlite3_column_int64(st, 0);
 	a->trial_id = sqlite3_column_int64(st, 1);
@@ -159,14 +161,24 @@ attempt_read(struct ledger *l, sqlite3_stmt *st, struct ledger_attempt *a)
 	return 0;
 }
 
+/* Free the strings of row, a struct ledger_attempt. */
+static void
+attempt_row_release(void *row)
+{
+	ledger_attempt_release(row);
+}
+
+static const struct ledger_rowtype attempt_row = {
+	sizeof(struct ledger_attempt), attempt_read, attempt_row_release
+};
+
 /* A campaign's attempts by trial and attempt number, or its unended ones. */
 int
 ledger_attempt_list(struct ledger *l, int64_t campaign_id,
     int unfinished_only, struct ledger_attempt **out, size_t *n)
 {
-	struct ledger_attempt *list = NULL;
 	sqlite3_stmt *st;
-	size_t cap = 0, len = 0;
+	void *list;
 	int rc;
 
 	*out = NULL;
@@ -180,26 +192,10 @@ ledger_attempt_list(struct ledger *l, int64_t campaign_id,
 	    " AND (NOT ?2 OR COALESCE(a.ended, 0) = 0)"
 	    " ORDER BY t.number, a.number")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, campaign_id);
-	sqlite3_bind_int(st, 2, unfinished_only != 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (ledger_grow(l, (void **)&list, &cap, len,
-		    sizeof(*list)) == -1 ||
-		    attempt_read(l, st, &list[len]) == -1)
-			goto fail;
-		len++;
-	}
-	if (rc != SQLITE_DONE) {
-		ledger_fail(l, "list attempts of campaign %lld",
-		    (long long)campaign_id);
-		goto fail;
-	}
-	ledger_stmt_done(st);
+	ledger_bind_int64(l, st, 1, campaign_id);
+	ledger_bind_int(l, st, 2, unfinished_only != 0);
+	rc = ledger_list(l, st, &attempt_row, &list, n,
+	    "list attempts of campaign %lld", (long long)campaign_id);
 	*out = list;
-	*n = len;
-	return 0;
-fail:
-	ledger_stmt_done(st);
-	ledger_attempt_list_free(list, len);
-	return -1;
+	return rc;
 }

@@ -3,7 +3,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,10 +42,12 @@ ledger_campaign_list_free(struct ledger_campaign *list, size_t n)
 	free(list);
 }
 
-/* Read a row of CAMPAIGN_COLUMNS into c. */
+/* Read a row of CAMPAIGN_COLUMNS into row, a struct ledger_campaign. */
 static int
-campaign_read(struct ledger *l, sqlite3_stmt *st, struct ledger_campaign *c)
+campaign_read(struct ledger *l, sqlite3_stmt *st, void *row)
 {
+	struct ledger_campaign *c = row;
+
 	memset(c, 0, sizeof(*c));
 	c->id = sqlite3_column_int64(st, 0);
 	c->maximize = sqlite3_column_int(st, 8);
@@ -72,6 +73,17 @@ campaign_read(struct ledger *l, sqlite3_stmt *st, struct ledger_campaign *c)
 	return 0;
 }
 
+/* Free the strings of row, a struct ledger_campaign. */
+static void
+campaign_row_release(void *row)
+{
+	ledger_campaign_release(row);
+}
+
+static const struct ledger_rowtype campaign_row = {
+	sizeof(struct ledger_campaign), campaign_read, campaign_row_release
+};
+
 /* Insert campaign c (its id is ignored) and return the new id in *id. */
 int
 ledger_campaign_insert(struct ledger *l, const struct ledger_campaign *c,
@@ -86,22 +98,22 @@ ledger_campaign_insert(struct ledger *l, const struct ledger_campaign *c,
 	    " COALESCE(?, 'running'), ?, ?, ?, ?, ?, ?, ?,"
 	    " COALESCE(?, 'daemon'), ?)")) == NULL)
 		return -1;
-	ledger_bind_text(st, 1, c->name);
-	ledger_bind_text(st, 2, c->workload);
-	ledger_bind_text(st, 3, c->backend);
-	ledger_bind_text(st, 4, c->spec_json);
-	ledger_bind_text(st, 5, c->spec_path);
-	ledger_bind_text(st, 6, c->state);
-	ledger_bind_text(st, 7, c->metric);
-	sqlite3_bind_int(st, 8, c->maximize != 0);
-	sqlite3_bind_int(st, 9, c->has_target != 0);
+	ledger_bind_text(l, st, 1, c->name);
+	ledger_bind_text(l, st, 2, c->workload);
+	ledger_bind_text(l, st, 3, c->backend);
+	ledger_bind_text(l, st, 4, c->spec_json);
+	ledger_bind_text(l, st, 5, c->spec_path);
+	ledger_bind_text(l, st, 6, c->state);
+	ledger_bind_text(l, st, 7, c->metric);
+	ledger_bind_int(l, st, 8, c->maximize != 0);
+	ledger_bind_int(l, st, 9, c->has_target != 0);
 	if (c->has_target)
-		sqlite3_bind_double(st, 10, c->target);
-	ledger_bind_time(st, 11, c->started);
-	ledger_bind_time(st, 12, c->ended);
-	sqlite3_bind_int(st, 13, c->max_trials);
-	ledger_bind_text(st, 14, c->driver);
-	ledger_bind_text(st, 15, c->workload_json);
+		ledger_bind_double(l, st, 10, c->target);
+	ledger_bind_time(l, st, 11, c->started);
+	ledger_bind_time(l, st, 12, c->ended);
+	ledger_bind_int(l, st, 13, c->max_trials);
+	ledger_bind_text(l, st, 14, c->driver);
+	ledger_bind_text(l, st, 15, c->workload_json);
 	if (ledger_exec(l, st, "insert campaign '%s'",
 	    c->name ? c->name : "") == -1)
 		return -1;
@@ -120,9 +132,9 @@ ledger_campaign_set_state(struct ledger *l, int64_t id, const char *state,
 	if ((st = ledger_stmt(l, LQ_CAMPAIGN_STATE, "UPDATE campaigns"
 	    " SET state = ?2, ended = ?3 WHERE id = ?1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	ledger_bind_text(st, 2, state);
-	ledger_bind_time(st, 3, ended);
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_text(l, st, 2, state);
+	ledger_bind_time(l, st, 3, ended);
 	return ledger_exec_one(l, st, "set state of campaign %lld",
 	    (long long)id);
 }
@@ -137,29 +149,11 @@ ledger_campaign_set_budget(struct ledger *l, int64_t id, const char *spec_json,
 	if ((st = ledger_stmt(l, LQ_CAMPAIGN_BUDGET, "UPDATE campaigns"
 	    " SET spec_json = ?2, max_trials = ?3 WHERE id = ?1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	ledger_bind_text(st, 2, spec_json);
-	sqlite3_bind_int(st, 3, max_trials);
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_text(l, st, 2, spec_json);
+	ledger_bind_int(l, st, 3, max_trials);
 	return ledger_exec_one(l, st, "set budget of campaign %lld",
 	    (long long)id);
-}
-
-/* Step st, which yields at most one campaign: 0 and out, 1 for none. */
-static int
-campaign_one(struct ledger *l, sqlite3_stmt *st, struct ledger_campaign *out,
-    const char *what)
-{
-	int rc, ret;
-
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		ret = campaign_read(l, st, out);
-	else if (rc == SQLITE_DONE)
-		ret = 1;
-	else
-		ret = ledger_fail(l, "find campaign '%s'", what);
-	ledger_stmt_done(st);
-	return ret;
 }
 
 /* Find the campaign with this id: 0, 1 if there is none, -1. */
@@ -167,14 +161,13 @@ int
 ledger_campaign_get(struct ledger *l, int64_t id, struct ledger_campaign *out)
 {
 	sqlite3_stmt *st;
-	char what[32];
 
 	if ((st = ledger_stmt(l, LQ_CAMPAIGN_GET, "SELECT " CAMPAIGN_COLUMNS
 	    " FROM campaigns WHERE id = ?")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	snprintf(what, sizeof(what), "%lld", (long long)id);
-	return campaign_one(l, st, out, what);
+	ledger_bind_int64(l, st, 1, id);
+	return ledger_one(l, st, &campaign_row, out, "find campaign '%lld'",
+	    (long long)id);
 }
 
 /* Find a campaign by id (all digits) or the newest one with that name. */
@@ -199,8 +192,9 @@ ledger_campaign_find(struct ledger *l, const char *name_or_id,
 	    CAMPAIGN_COLUMNS " FROM campaigns WHERE name = ?"
 	    " ORDER BY id DESC LIMIT 1")) == NULL)
 		return -1;
-	ledger_bind_text(st, 1, name_or_id);
-	return campaign_one(l, st, out, name_or_id);
+	ledger_bind_text(l, st, 1, name_or_id);
+	return ledger_one(l, st, &campaign_row, out, "find campaign '%s'",
+	    name_or_id);
 }
 
 /* All campaigns (state NULL) or those in one state, oldest first. */
@@ -208,9 +202,8 @@ int
 ledger_campaign_list(struct ledger *l, const char *state,
     struct ledger_campaign **out, size_t *n)
 {
-	struct ledger_campaign *list = NULL;
 	sqlite3_stmt *st;
-	size_t cap = 0, len = 0;
+	void *list;
 	int rc;
 
 	*out = NULL;
@@ -219,24 +212,8 @@ ledger_campaign_list(struct ledger *l, const char *state,
 	    " FROM campaigns WHERE ?1 IS NULL OR state = ?1 ORDER BY id")) ==
 	    NULL)
 		return -1;
-	ledger_bind_text(st, 1, state);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (ledger_grow(l, (void **)&list, &cap, len,
-		    sizeof(*list)) == -1 ||
-		    campaign_read(l, st, &list[len]) == -1)
-			goto fail;
-		len++;
-	}
-	if (rc != SQLITE_DONE) {
-		ledger_fail(l, "list campaigns");
-		goto fail;
-	}
-	ledger_stmt_done(st);
+	ledger_bind_text(l, st, 1, state);
+	rc = ledger_list(l, st, &campaign_row, &list, n, "list campaigns");
 	*out = list;
-	*n = len;
-	return 0;
-fail:
-	ledger_stmt_done(st);
-	ledger_campaign_list_free(list, len);
-	return -1;
+	return rc;
 }

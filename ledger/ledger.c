@@ -25,7 +25,10 @@ ledger_errorf(struct ledger *l, const char *fmt, ...)
 	return -1;
 }
 
-/* Like ledger_errorf(), followed by ": " and SQLite's last message. */
+/*
+ * Like ledger_errorf(), followed by ": " and why SQLite failed: the bind
+ * that failed since ledger_stmt(), if one did, else its last message.
+ */
 int
 ledger_fail(struct ledger *l, const char *fmt, ...)
 {
@@ -35,9 +38,16 @@ ledger_fail(struct ledger *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(l->err, sizeof(l->err), fmt, ap);
 	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(l->err))
-		snprintf(l->err + n, sizeof(l->err) - n, ": %s",
-		    sqlite3_errmsg(l->db));
+	if (n >= 0 && (size_t)n < sizeof(l->err)) {
+		if (l->bind_rc != SQLITE_OK)
+			snprintf(l->err + n, sizeof(l->err) - n,
+			    ": bind parameter %d: %s", l->bind_index,
+			    sqlite3_errstr(l->bind_rc));
+		else
+			snprintf(l->err + n, sizeof(l->err) - n, ": %s",
+			    sqlite3_errmsg(l->db));
+	}
+	l->bind_rc = SQLITE_OK;
 	return -1;
 }
 
@@ -71,12 +81,17 @@ ledger_read_begin(struct ledger *l, int *opened)
 	return 0;
 }
 
-/* End the read transaction ledger_read_begin() opened, if it did. */
-void
+/*
+ * End the read transaction ledger_read_begin() opened, if it did; one left
+ * open would hold its snapshot and keep the WAL from being checkpointed.
+ */
+int
 ledger_read_end(struct ledger *l, int opened)
 {
-	if (opened)
-		sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL);
+	if (opened && sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return ledger_fail(l, "end read");
+	return 0;
 }
 
 /* Run one cached transaction-control statement. */
@@ -130,7 +145,11 @@ ledger_schema_version(struct ledger *l)
 	return v;
 }
 
-/* Close the ledger, finalizing every cached statement. */
+/*
+ * Close the ledger, finalizing every cached statement.  What finalize
+ * returns repeats the last step's error, already taken; close fails only
+ * while a statement is left unfinalized, and none is.
+ */
 void
 ledger_close(struct ledger *l)
 {
@@ -139,8 +158,8 @@ ledger_close(struct ledger *l)
 	if (l == NULL)
 		return;
 	for (i = 0; i < LQ_COUNT; i++)
-		sqlite3_finalize(l->stmt[i]);
-	sqlite3_close(l->db);
+		(void)sqlite3_finalize(l->stmt[i]);
+	(void)sqlite3_close(l->db);
 	free(l);
 }
 
@@ -173,6 +192,23 @@ ledger_has_tables(struct ledger *l)
 }
 
 /*
+ * Roll back the failed migration's transaction, if SQLite has not already;
+ * if that fails too, add why to the error that made it roll back.
+ */
+static void
+ledger_undo(struct ledger *l)
+{
+	size_t n;
+
+	if (sqlite3_get_autocommit(l->db) ||
+	    sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK)
+		return;
+	n = strlen(l->err);
+	snprintf(l->err + n, sizeof(l->err) - n, "; rollback: %s",
+	    sqlite3_errmsg(l->db));
+}
+
+/*
  * Bring the schema to the latest version inside one write transaction,
  * reading the version again under the lock in case another process has
  * just migrated it.
@@ -200,7 +236,7 @@ ledger_migrate(struct ledger *l)
 		goto fail;
 	return 0;
 fail:
-	sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+	ledger_undo(l);
 	return -1;
 }
 
@@ -237,7 +273,8 @@ ledger_setup(struct ledger *l)
 {
 	int v, latest = ledger_schema_latest(), tables;
 
-	sqlite3_busy_timeout(l->db, LEDGER_BUSY_MS);
+	if (sqlite3_busy_timeout(l->db, LEDGER_BUSY_MS) != SQLITE_OK)
+		return ledger_fail(l, "set busy timeout");
 	if ((v = ledger_schema_version(l)) == -1)
 		return -1;
 	if (v > latest)

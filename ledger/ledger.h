@@ -7,7 +7,9 @@
  * Times are seconds since the epoch as doubles; 0 means "not yet".
  * Strings returned inside structs are owned by the struct and freed by the
  * matching *_release() function.  Every function returns 0 on success or
- * -1 after writing a message retrievable with ledger_error().
+ * -1 after writing a message retrievable with ledger_error(); a write that
+ * fails (a value that cannot be bound included) changes nothing, and its
+ * message starts "ledger 'FILE': " and says what failed.
  * Nothing outside ledger/ sees sqlite3 types.
  */
 #ifndef HPOD_LEDGER_H

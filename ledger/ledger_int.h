@@ -30,7 +30,20 @@ struct ledger {
 	sqlite3		*db;
 	int		 flags;
 	sqlite3_stmt	*stmt[LQ_COUNT];
+	int		 bind_rc;	/* first failed bind, or SQLITE_OK */
+	int		 bind_index;	/* and its parameter */
 	char		 err[512];
+};
+
+/*
+ * The shape of a row of a list: its size, how to read it from a stepped
+ * statement (on failure the row owns nothing and the error is set) and how
+ * to free what a row owns (NULL: nothing).
+ */
+struct ledger_rowtype {
+	size_t	 size;
+	int	(*read)(struct ledger *, sqlite3_stmt *, void *);
+	void	(*release)(void *);
 };
 
 /* The migrations: ledger_migrations[v] takes user_version v to v + 1. */
@@ -42,15 +55,33 @@ int	 ledger_fail(struct ledger *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 sqlite3_stmt *ledger_stmt(struct ledger *, enum ledger_sql, const char *);
 void	 ledger_stmt_done(sqlite3_stmt *);
-int	 ledger_exec(struct ledger *, sqlite3_stmt *, const char *, ...)
-	    __attribute__((format(printf, 3, 4)));
-int	 ledger_exec_one(struct ledger *, sqlite3_stmt *, const char *, ...)
-	    __attribute__((format(printf, 3, 4)));
+int	 ledger_step(struct ledger *, sqlite3_stmt *);
+int	 ledger_exec_rows(struct ledger *, sqlite3_stmt *, int, const char *,
+	    ...) __attribute__((format(printf, 4, 5)));
+/* Run a write; the _one form fails unless it changed exactly one row. */
+#define ledger_exec(l, st, ...)		ledger_exec_rows(l, st, 0, __VA_ARGS__)
+#define ledger_exec_one(l, st, ...)	ledger_exec_rows(l, st, 1, __VA_ARGS__)
 int	 ledger_read_begin(struct ledger *, int *);
-void	 ledger_read_end(struct ledger *, int);
-void	 ledger_bind_text(sqlite3_stmt *, int, const char *);
-void	 ledger_bind_time(sqlite3_stmt *, int, double);
+int	 ledger_read_end(struct ledger *, int);
+
+/*
+ * The binds of a statement from ledger_stmt(): the first that fails is
+ * kept, and ledger_step() then fails without running the statement.
+ */
+void	 ledger_bind_int(struct ledger *, sqlite3_stmt *, int, int);
+void	 ledger_bind_int64(struct ledger *, sqlite3_stmt *, int, int64_t);
+void	 ledger_bind_double(struct ledger *, sqlite3_stmt *, int, double);
+void	 ledger_bind_text(struct ledger *, sqlite3_stmt *, int, const char *);
+void	 ledger_bind_time(struct ledger *, sqlite3_stmt *, int, double);
 int	 ledger_column_str(sqlite3_stmt *, int, char **);
 int	 ledger_grow(struct ledger *, void **, size_t *, size_t, size_t);
+
+/* list.c: read every row of st, or the one row it yields. */
+int	 ledger_list(struct ledger *, sqlite3_stmt *,
+	    const struct ledger_rowtype *, void **, size_t *, const char *, ...)
+	    __attribute__((format(printf, 6, 7)));
+int	 ledger_one(struct ledger *, sqlite3_stmt *,
+	    const struct ledger_rowtype *, void *, const char *, ...)
+	    __attribute__((format(printf, 5, 6)));
 
 #endif

@@ -33,19 +33,21 @@ ledger_metric_insert(struct ledger *l, int64_t attempt_id, double step,
 	    " (attempt_id, step, key, value, time) VALUES (?, ?, ?, ?, ?)"
 	    " ON CONFLICT (attempt_id, key, step) DO NOTHING")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, attempt_id);
-	sqlite3_bind_double(st, 2, step);
-	ledger_bind_text(st, 3, key);
-	sqlite3_bind_double(st, 4, value);
-	ledger_bind_time(st, 5, time);
+	ledger_bind_int64(l, st, 1, attempt_id);
+	ledger_bind_double(l, st, 2, step);
+	ledger_bind_text(l, st, 3, key);
+	ledger_bind_double(l, st, 4, value);
+	ledger_bind_time(l, st, 5, time);
 	return ledger_exec(l, st, "insert metric '%s' of attempt id %lld", key,
 	    (long long)attempt_id);
 }
 
-/* Read a row of the metric list into m; a NULL value was a NaN. */
+/* Read a row of the metric list into row; a NULL value was a NaN. */
 static int
-metric_read(struct ledger *l, sqlite3_stmt *st, struct ledger_metric *m)
+metric_read(struct ledger *l, sqlite3_stmt *st, void *row)
 {
+	struct ledger_metric *m = row;
+
 	memset(m, 0, sizeof(*m));
 	m->attempt_id = sqlite3_column_int64(st, 0);
 	m->trial_number = sqlite3_column_int(st, 1);
@@ -60,14 +62,26 @@ metric_read(struct ledger *l, sqlite3_stmt *st, struct ledger_metric *m)
 	return 0;
 }
 
+/* Free the key of row, a struct ledger_metric. */
+static void
+metric_row_release(void *row)
+{
+	struct ledger_metric *m = row;
+
+	free(m->key);
+}
+
+static const struct ledger_rowtype metric_row = {
+	sizeof(struct ledger_metric), metric_read, metric_row_release
+};
+
 /* Points of a campaign for one key (NULL: all), by trial, attempt, step. */
 int
 ledger_metric_list(struct ledger *l, int64_t campaign_id, const char *key,
     struct ledger_metric **out, size_t *n)
 {
-	struct ledger_metric *list = NULL;
 	sqlite3_stmt *st;
-	size_t cap = 0, len = 0;
+	void *list;
 	int rc;
 
 	*out = NULL;
@@ -79,28 +93,12 @@ ledger_metric_list(struct ledger *l, int64_t campaign_id, const char *key,
 	    " WHERE t.campaign_id = ?1 AND (?2 IS NULL OR m.key = ?2)"
 	    " ORDER BY t.number, a.number, m.step, m.key")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, campaign_id);
-	ledger_bind_text(st, 2, key);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (ledger_grow(l, (void **)&list, &cap, len,
-		    sizeof(*list)) == -1 ||
-		    metric_read(l, st, &list[len]) == -1)
-			goto fail;
-		len++;
-	}
-	if (rc != SQLITE_DONE) {
-		ledger_fail(l, "list metrics of campaign %lld",
-		    (long long)campaign_id);
-		goto fail;
-	}
-	ledger_stmt_done(st);
+	ledger_bind_int64(l, st, 1, campaign_id);
+	ledger_bind_text(l, st, 2, key);
+	rc = ledger_list(l, st, &metric_row, &list, n,
+	    "list metrics of campaign %lld", (long long)campaign_id);
 	*out = list;
-	*n = len;
-	return 0;
-fail:
-	ledger_stmt_done(st);
-	ledger_metric_list_free(list, len);
-	return -1;
+	return rc;
 }
 
 /* Append an event, stamped with the current time, to the event log. */
@@ -116,9 +114,9 @@ ledger_event(struct ledger *l, int64_t campaign_id, const char *kind,
 	    " (campaign_id, time, kind, message) VALUES (?, ?, ?, ?)")) == NULL)
 		return -1;
 	if (campaign_id != 0)
-		sqlite3_bind_int64(st, 1, campaign_id);
-	sqlite3_bind_double(st, 2, ts.tv_sec + ts.tv_nsec / 1e9);
-	ledger_bind_text(st, 3, kind);
-	ledger_bind_text(st, 4, message);
+		ledger_bind_int64(l, st, 1, campaign_id);
+	ledger_bind_double(l, st, 2, ts.tv_sec + ts.tv_nsec / 1e9);
+	ledger_bind_text(l, st, 3, kind);
+	ledger_bind_text(l, st, 4, message);
 	return ledger_exec(l, st, "log event '%s'", kind ? kind : "");
 }

@@ -115,6 +115,7 @@ struct optuna_db {
 	const char	*path;
 	char		*err;
 	size_t		 errlen;
+	int		 bind_rc;	/* first failed bind, or SQLITE_OK */
 };
 
 /* Record SQLite's error for the file; return -1. */
@@ -126,20 +127,53 @@ optuna_fail(struct optuna_db *o, const char *what)
 	return -1;
 }
 
-/* Run statement q once and reset it; return 0 or -1. */
+/* Keep the first failed bind of the statement being set up. */
+static void
+optuna_bound(struct optuna_db *o, int rc)
+{
+	if (rc != SQLITE_OK && o->bind_rc == SQLITE_OK)
+		o->bind_rc = rc;
+}
+
+/*
+ * Run statement q once, unless one of its binds failed, and reset it;
+ * return 0 or -1.  What reset returns repeats the step's error.
+ */
 static int
 optuna_step(struct optuna_db *o, enum optuna_q q)
 {
-	int	 rc = sqlite3_step(o->q[q]);
+	int	 rc, bind_rc = o->bind_rc;
 
-	sqlite3_reset(o->q[q]);
-	sqlite3_clear_bindings(o->q[q]);
+	rc = bind_rc == SQLITE_OK ? sqlite3_step(o->q[q]) : bind_rc;
+	(void)sqlite3_reset(o->q[q]);
+	(void)sqlite3_clear_bindings(o->q[q]);
+	o->bind_rc = SQLITE_OK;
+	if (bind_rc != SQLITE_OK) {
+		snprintf(o->err, o->errlen, "%s: insert: bind: %s", o->path,
+		    sqlite3_errstr(bind_rc));
+		return -1;
+	}
 	return rc == SQLITE_DONE ? 0 : optuna_fail(o, "insert");
+}
+
+/* Bind text s, which outlives the statement, to parameter i of q. */
+static void
+optuna_bind_text(struct optuna_db *o, enum optuna_q q, int i, const char *s)
+{
+	optuna_bound(o, sqlite3_bind_text(o->q[q], i, s, -1, SQLITE_STATIC));
+}
+
+/* Bind a 64-bit int to parameter i of q. */
+static void
+optuna_bind_int64(struct optuna_db *o, enum optuna_q q, int i,
+    sqlite3_int64 v)
+{
+	optuna_bound(o, sqlite3_bind_int64(o->q[q], i, v));
 }
 
 /* Bind epoch seconds t as SQLAlchemy's naive local datetime, or NULL. */
 static void
-optuna_bind_time(sqlite3_stmt *s, int i, double t)
+optuna_bind_time(struct optuna_db *o, enum optuna_q q, int i, double t)
 {
 	char		 buf[64];
 	struct tm	 tm;
@@ -147,7 +181,7 @@ optuna_bind_time(sqlite3_stmt *s, int i, double t)
 	long		 usec = (long)((t - floor(t)) * 1e6);
 
 	if (!(t > 0) || localtime_r(&sec, &tm) == NULL) {
-		sqlite3_bind_null(s, i);
+		optuna_bound(o, sqlite3_bind_null(o->q[q], i));
 		return;
 	}
 	if (usec > 999999)
@@ -155,12 +189,13 @@ optuna_bind_time(sqlite3_stmt *s, int i, double t)
 	snprintf(buf, sizeof(buf), "%04d-%02d-%02d %02d:%02d:%02d.%06ld",
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 	    tm.tm_min, tm.tm_sec, usec);
-	sqlite3_bind_text(s, i, buf, -1, SQLITE_TRANSIENT);
+	optuna_bound(o, sqlite3_bind_text(o->q[q], i, buf, -1,
+	    SQLITE_TRANSIENT));
 }
 
 /* Bind a float and its Optuna value type ("FINITE", "INF_POS", ...). */
 static void
-optuna_bind_value(sqlite3_stmt *s, int i, double v)
+optuna_bind_value(struct optuna_db *o, enum optuna_q q, int i, double v)
 {
 	const char	*type = "FINITE";
 
@@ -169,10 +204,10 @@ optuna_bind_value(sqlite3_stmt *s, int i, double v)
 	else if (isinf(v))
 		type = v > 0 ? "INF_POS" : "INF_NEG";
 	if (isfinite(v))
-		sqlite3_bind_double(s, i, v);
+		optuna_bound(o, sqlite3_bind_double(o->q[q], i, v));
 	else
-		sqlite3_bind_null(s, i);
-	sqlite3_bind_text(s, i + 1, type, -1, SQLITE_STATIC);
+		optuna_bound(o, sqlite3_bind_null(o->q[q], i));
+	optuna_bind_text(o, q, i + 1, type);
 }
 
 /* Insert the rows of one trial (trial_id = index + 1). */
@@ -182,43 +217,40 @@ optuna_trial(struct optuna_db *o, const struct optuna_trial *t,
 {
 	size_t	 i;
 
-	sqlite3_bind_int64(o->q[OQ_TRIAL], 1, id);
-	sqlite3_bind_int(o->q[OQ_TRIAL], 2, t->number);
-	sqlite3_bind_text(o->q[OQ_TRIAL], 3, t->state, -1, SQLITE_STATIC);
-	optuna_bind_time(o->q[OQ_TRIAL], 4, t->start);
-	optuna_bind_time(o->q[OQ_TRIAL], 5, t->complete);
+	optuna_bind_int64(o, OQ_TRIAL, 1, id);
+	optuna_bind_int64(o, OQ_TRIAL, 2, t->number);
+	optuna_bind_text(o, OQ_TRIAL, 3, t->state);
+	optuna_bind_time(o, OQ_TRIAL, 4, t->start);
+	optuna_bind_time(o, OQ_TRIAL, 5, t->complete);
 	if (optuna_step(o, OQ_TRIAL) == -1)
 		return -1;
 	for (i = 0; i < t->nparams; i++) {
-		sqlite3_bind_int64(o->q[OQ_PARAM], 1, id);
-		sqlite3_bind_text(o->q[OQ_PARAM], 2, t->params[i].name, -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_double(o->q[OQ_PARAM], 3, t->params[i].internal);
-		sqlite3_bind_text(o->q[OQ_PARAM], 4,
-		    t->params[i].distribution, -1, SQLITE_STATIC);
+		optuna_bind_int64(o, OQ_PARAM, 1, id);
+		optuna_bind_text(o, OQ_PARAM, 2, t->params[i].name);
+		optuna_bound(o, sqlite3_bind_double(o->q[OQ_PARAM], 3,
+		    t->params[i].internal));
+		optuna_bind_text(o, OQ_PARAM, 4, t->params[i].distribution);
 		if (optuna_step(o, OQ_PARAM) == -1)
 			return -1;
 	}
 	if (t->has_value) {
-		sqlite3_bind_int64(o->q[OQ_VALUE], 1, id);
+		optuna_bind_int64(o, OQ_VALUE, 1, id);
 		/* A trial's value is never NaN in Optuna: FAIL instead. */
-		optuna_bind_value(o->q[OQ_VALUE], 2, t->value);
+		optuna_bind_value(o, OQ_VALUE, 2, t->value);
 		if (optuna_step(o, OQ_VALUE) == -1)
 			return -1;
 	}
 	for (i = 0; i < t->npoints; i++) {
-		sqlite3_bind_int64(o->q[OQ_POINT], 1, id);
-		sqlite3_bind_int64(o->q[OQ_POINT], 2, t->points[i].step);
-		optuna_bind_value(o->q[OQ_POINT], 3, t->points[i].value);
+		optuna_bind_int64(o, OQ_POINT, 1, id);
+		optuna_bind_int64(o, OQ_POINT, 2, t->points[i].step);
+		optuna_bind_value(o, OQ_POINT, 3, t->points[i].value);
 		if (optuna_step(o, OQ_POINT) == -1)
 			return -1;
 	}
 	for (i = 0; i < t->nattrs; i++) {
-		sqlite3_bind_int64(o->q[OQ_TRIAL_ATTR], 1, id);
-		sqlite3_bind_text(o->q[OQ_TRIAL_ATTR], 2, t->attrs[i].key, -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(o->q[OQ_TRIAL_ATTR], 3,
-		    t->attrs[i].value_json, -1, SQLITE_STATIC);
+		optuna_bind_int64(o, OQ_TRIAL_ATTR, 1, id);
+		optuna_bind_text(o, OQ_TRIAL_ATTR, 2, t->attrs[i].key);
+		optuna_bind_text(o, OQ_TRIAL_ATTR, 3, t->attrs[i].value_json);
 		if (optuna_step(o, OQ_TRIAL_ATTR) == -1)
 			return -1;
 	}
@@ -244,17 +276,16 @@ optuna_fill(struct optuna_db *o, const struct optuna_study *st)
 		if (sqlite3_prepare_v2(o->db, optuna_sql[i], -1, &o->q[i],
 		    NULL) != SQLITE_OK)
 			return optuna_fail(o, "prepare");
-	sqlite3_bind_text(o->q[OQ_STUDY], 1, st->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(o->q[OQ_DIRECTION], 1, st->maximize ? "MAXIMIZE" :
-	    "MINIMIZE", -1, SQLITE_STATIC);
-	if (optuna_step(o, OQ_STUDY) == -1 ||
-	    optuna_step(o, OQ_DIRECTION) == -1)
+	optuna_bind_text(o, OQ_STUDY, 1, st->name);
+	if (optuna_step(o, OQ_STUDY) == -1)
+		return -1;
+	optuna_bind_text(o, OQ_DIRECTION, 1, st->maximize ? "MAXIMIZE" :
+	    "MINIMIZE");
+	if (optuna_step(o, OQ_DIRECTION) == -1)
 		return -1;
 	for (i = 0; i < st->nattrs; i++) {
-		sqlite3_bind_text(o->q[OQ_STUDY_ATTR], 1, st->attrs[i].key, -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(o->q[OQ_STUDY_ATTR], 2,
-		    st->attrs[i].value_json, -1, SQLITE_STATIC);
+		optuna_bind_text(o, OQ_STUDY_ATTR, 1, st->attrs[i].key);
+		optuna_bind_text(o, OQ_STUDY_ATTR, 2, st->attrs[i].value_json);
 		if (optuna_step(o, OQ_STUDY_ATTR) == -1)
 			return -1;
 	}

@@ -8,17 +8,15 @@
 #include <sqlite3.h>
 
 #include "optuna_read.h"
+#include "xmalloc.h"
 
 /* A copy of a text column ("" for NULL). */
 static char *
 optuna_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
-	char *c = strdup(s != NULL ? (const char *)s : "");
 
-	if (c == NULL)
-		abort();
-	return c;
+	return xstrdup(s != NULL ? (const char *)s : "");
 }
 
 /* Free the rows. */
@@ -58,8 +56,14 @@ optuna_study(sqlite3 *db, const char *path, const char *study, long *id,
 		    sqlite3_errmsg(db));
 		return -1;
 	}
-	if (study != NULL)
-		sqlite3_bind_text(st, 1, study, -1, SQLITE_TRANSIENT);
+	/* A study name left unbound would match every study. */
+	if (study != NULL && sqlite3_bind_text(st, 1, study, -1,
+	    SQLITE_TRANSIENT) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: study '%s': %s", path, study,
+		    sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (nfound++ == 0) {
 			*id = (long)sqlite3_column_int64(st, 0);
@@ -102,13 +106,15 @@ optuna_params(sqlite3 *db, long tid, struct optuna_row *r)
 	    " distribution_json FROM trial_params WHERE trial_id = ?1"
 	    " ORDER BY param_id", -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	sqlite3_bind_int64(st, 1, tid);
+	if (sqlite3_bind_int64(st, 1, tid) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct optuna_row_param *p;
 
-		if ((r->params = realloc(r->params, (r->nparams + 1) *
-		    sizeof(*r->params))) == NULL)
-			abort();
+		r->params = xreallocarray(r->params, r->nparams + 1,
+		    sizeof(*r->params));
 		p = &r->params[r->nparams++];
 		p->name = optuna_col(st, 0);
 		p->internal = sqlite3_column_double(st, 1);
@@ -147,13 +153,14 @@ optuna_read(const char *path, const char *study, int *maximize,
 		    sqlite3_errmsg(db));
 		goto out;
 	}
-	sqlite3_bind_int64(st, 1, sid);
+	if (sqlite3_bind_int64(st, 1, sid) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *vt = sqlite3_column_text(st, 4);
 
-		if ((*rows = realloc(*rows, (*n + 1) * sizeof(**rows))) ==
-		    NULL)
-			abort();
+		*rows = xreallocarray(*rows, *n + 1, sizeof(**rows));
 		r = &(*rows)[(*n)++];
 		memset(r, 0, sizeof(*r));
 		r->number = sqlite3_column_int(st, 1);

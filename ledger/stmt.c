@@ -16,9 +16,9 @@ ledger_stmt(struct ledger *l, enum ledger_sql id, const char *sql)
 {
 	sqlite3_stmt *st;
 
+	l->bind_rc = SQLITE_OK;
 	if ((st = l->stmt[id]) != NULL) {
-		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
+		ledger_stmt_done(st);
 		return st;
 	}
 	if (sqlite3_prepare_v3(l->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
@@ -29,72 +29,106 @@ ledger_stmt(struct ledger *l, enum ledger_sql id, const char *sql)
 	return l->stmt[id];
 }
 
-/* Reset a statement after use so that it holds no lock and no pointer. */
+/*
+ * Reset a statement after use so that it holds no lock and no pointer.
+ * What sqlite3_reset() returns repeats the error of the last step, which
+ * its caller has already taken; sqlite3_clear_bindings() cannot fail.
+ */
 void
 ledger_stmt_done(sqlite3_stmt *st)
 {
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	(void)sqlite3_reset(st);
+	(void)sqlite3_clear_bindings(st);
 }
 
-/* Step st, which returns no row, to its end; on error say what failed. */
+/* Step st, unless one of its binds failed: then return that error. */
 int
-ledger_exec(struct ledger *l, sqlite3_stmt *st, const char *fmt, ...)
+ledger_step(struct ledger *l, sqlite3_stmt *st)
+{
+	if (l->bind_rc != SQLITE_OK)
+		return l->bind_rc;
+	return sqlite3_step(st);
+}
+
+/*
+ * Step st, which returns no row, to its end; one: fail unless it changed
+ * exactly one row.  A failed write names the ledger and what failed (fmt).
+ */
+int
+ledger_exec_rows(struct ledger *l, sqlite3_stmt *st, int one,
+    const char *fmt, ...)
 {
 	va_list ap;
 	char what[256];
-	int rc;
+	int rc, failed, missing;
 
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	rc = ledger_step(l, st);
+	failed = rc != SQLITE_DONE && (one || rc != SQLITE_ROW);
+	missing = !failed && one && sqlite3_changes(l->db) != 1;
+	if (failed || missing) {
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
-		ledger_fail(l, "%s", what);
 	}
+	if (failed)
+		ledger_fail(l, "ledger '%s': %s", ledger_path(l), what);
+	else if (missing)
+		ledger_errorf(l, "ledger '%s': %s: not found", ledger_path(l),
+		    what);
 	ledger_stmt_done(st);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+	return failed || missing ? -1 : 0;
 }
 
-/* Like ledger_exec(), but fail unless the statement changed one row. */
-int
-ledger_exec_one(struct ledger *l, sqlite3_stmt *st, const char *fmt, ...)
+/* Keep the first failed bind of the statement being set up. */
+static void
+ledger_bound(struct ledger *l, int i, int rc)
 {
-	va_list ap;
-	char what[256];
-	int rc, changed;
+	if (rc != SQLITE_OK && l->bind_rc == SQLITE_OK) {
+		l->bind_rc = rc;
+		l->bind_index = i;
+	}
+}
 
-	rc = sqlite3_step(st);
-	changed = rc == SQLITE_DONE ? sqlite3_changes(l->db) : 0;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (rc != SQLITE_DONE)
-		ledger_fail(l, "%s", what);
-	else if (changed != 1)
-		ledger_errorf(l, "%s: not found", what);
-	ledger_stmt_done(st);
-	return rc == SQLITE_DONE && changed == 1 ? 0 : -1;
+/* Bind an int to parameter i. */
+void
+ledger_bind_int(struct ledger *l, sqlite3_stmt *st, int i, int v)
+{
+	ledger_bound(l, i, sqlite3_bind_int(st, i, v));
+}
+
+/* Bind a 64-bit int to parameter i. */
+void
+ledger_bind_int64(struct ledger *l, sqlite3_stmt *st, int i, int64_t v)
+{
+	ledger_bound(l, i, sqlite3_bind_int64(st, i, v));
+}
+
+/* Bind a double to parameter i. */
+void
+ledger_bind_double(struct ledger *l, sqlite3_stmt *st, int i, double v)
+{
+	ledger_bound(l, i, sqlite3_bind_double(st, i, v));
 }
 
 /* Bind s as text, or NULL; s must live until the statement is done. */
 void
-ledger_bind_text(sqlite3_stmt *st, int i, const char *s)
+ledger_bind_text(struct ledger *l, sqlite3_stmt *st, int i, const char *s)
 {
 	if (s == NULL)
-		sqlite3_bind_null(st, i);
+		ledger_bound(l, i, sqlite3_bind_null(st, i));
 	else
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+		ledger_bound(l, i, sqlite3_bind_text(st, i, s, -1,
+		    SQLITE_STATIC));
 }
 
 /* Bind a time, storing 0 ("not yet") as NULL. */
 void
-ledger_bind_time(sqlite3_stmt *st, int i, double t)
+ledger_bind_time(struct ledger *l, sqlite3_stmt *st, int i, double t)
 {
 	if (t == 0)
-		sqlite3_bind_null(st, i);
+		ledger_bound(l, i, sqlite3_bind_null(st, i));
 	else
-		sqlite3_bind_double(st, i, t);
+		ledger_bound(l, i, sqlite3_bind_double(st, i, t));
 }
 
 /* Copy text column i into *out (NULL stays NULL); -1 when out of memory. */

@@ -49,22 +49,22 @@ ledger_trial_insert(struct ledger *l, const struct ledger_trial *t,
 	    " VALUES (?, ?, COALESCE(?, '{}'), ?, ?, COALESCE(?, 'pending'),"
 	    " ?, ?, ?, ?, ?, ?, COALESCE(?, 'search'))")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->campaign_id);
-	sqlite3_bind_int(st, 2, t->number);
-	ledger_bind_text(st, 3, t->params_json);
-	sqlite3_bind_int64(st, 4, t->batch_size);
-	sqlite3_bind_int64(st, 5, t->seed);
-	ledger_bind_text(st, 6, t->state);
-	sqlite3_bind_int(st, 7, t->has_best != 0);
+	ledger_bind_int64(l, st, 1, t->campaign_id);
+	ledger_bind_int(l, st, 2, t->number);
+	ledger_bind_text(l, st, 3, t->params_json);
+	ledger_bind_int64(l, st, 4, t->batch_size);
+	ledger_bind_int64(l, st, 5, t->seed);
+	ledger_bind_text(l, st, 6, t->state);
+	ledger_bind_int(l, st, 7, t->has_best != 0);
 	if (t->has_best) {
-		sqlite3_bind_double(st, 8, t->best);
-		sqlite3_bind_double(st, 9, t->best_step);
+		ledger_bind_double(l, st, 8, t->best);
+		ledger_bind_double(l, st, 9, t->best_step);
 	}
-	sqlite3_bind_int(st, 10, t->reached != 0);
+	ledger_bind_int(l, st, 10, t->reached != 0);
 	if (t->reached)
-		ledger_bind_time(st, 11, t->reached_at);
-	ledger_bind_time(st, 12, t->created);
-	ledger_bind_text(st, 13, t->role);
+		ledger_bind_time(l, st, 11, t->reached_at);
+	ledger_bind_time(l, st, 12, t->created);
+	ledger_bind_text(l, st, 13, t->role);
 	if (ledger_exec(l, st, "insert trial %d", t->number) == -1)
 		return -1;
 	if (id != NULL)
@@ -81,8 +81,8 @@ ledger_trial_set_state(struct ledger *l, int64_t id, const char *state)
 	if ((st = ledger_stmt(l, LQ_TRIAL_STATE,
 	    "UPDATE trials SET state = ?2 WHERE id = ?1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	ledger_bind_text(st, 2, state);
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_text(l, st, 2, state);
 	return ledger_exec_one(l, st, "set state of trial id %lld",
 	    (long long)id);
 }
@@ -104,19 +104,21 @@ ledger_trial_set_best(struct ledger *l, int64_t id, double best,
 	    " reached = reached OR ?4"
 	    " WHERE id = ?1")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_double(st, 2, best);
-	sqlite3_bind_double(st, 3, step);
-	sqlite3_bind_int(st, 4, reached != 0);
-	ledger_bind_time(st, 5, reached_at);
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_double(l, st, 2, best);
+	ledger_bind_double(l, st, 3, step);
+	ledger_bind_int(l, st, 4, reached != 0);
+	ledger_bind_time(l, st, 5, reached_at);
 	return ledger_exec_one(l, st, "set best of trial id %lld",
 	    (long long)id);
 }
 
-/* Read a row of the trial list into t. */
+/* Read a row of TRIAL_COLUMNS into row, a struct ledger_trial. */
 static int
-trial_read(struct ledger *l, sqlite3_stmt *st, struct ledger_trial *t)
+trial_read(struct ledger *l, sqlite3_stmt *st, void *row)
 {
+	struct ledger_trial *t = row;
+
 	memset(t, 0, sizeof(*t));
 	t->id = sqlite3_column_int64(st, 0);
 	t->campaign_id = sqlite3_column_int64(st, 1);
@@ -139,14 +141,24 @@ trial_read(struct ledger *l, sqlite3_stmt *st, struct ledger_trial *t)
 	return 0;
 }
 
+/* Free the strings of row, a struct ledger_trial. */
+static void
+trial_row_release(void *row)
+{
+	ledger_trial_release(row);
+}
+
+static const struct ledger_rowtype trial_row = {
+	sizeof(struct ledger_trial), trial_read, trial_row_release
+};
+
 /* The trials of a campaign, by number, each with its count of attempts. */
 int
 ledger_trial_list(struct ledger *l, int64_t campaign_id,
     struct ledger_trial **out, size_t *n)
 {
-	struct ledger_trial *list = NULL;
 	sqlite3_stmt *st;
-	size_t cap = 0, len = 0;
+	void *list;
 	int rc;
 
 	*out = NULL;
@@ -155,27 +167,11 @@ ledger_trial_list(struct ledger *l, int64_t campaign_id,
 	    " FROM trials t WHERE t.campaign_id = ? ORDER BY t.number")) ==
 	    NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, campaign_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (ledger_grow(l, (void **)&list, &cap, len,
-		    sizeof(*list)) == -1 ||
-		    trial_read(l, st, &list[len]) == -1)
-			goto fail;
-		len++;
-	}
-	if (rc != SQLITE_DONE) {
-		ledger_fail(l, "list trials of campaign %lld",
-		    (long long)campaign_id);
-		goto fail;
-	}
-	ledger_stmt_done(st);
+	ledger_bind_int64(l, st, 1, campaign_id);
+	rc = ledger_list(l, st, &trial_row, &list, n,
+	    "list trials of campaign %lld", (long long)campaign_id);
 	*out = list;
-	*n = len;
-	return 0;
-fail:
-	ledger_stmt_done(st);
-	ledger_trial_list_free(list, len);
-	return -1;
+	return rc;
 }
 
 /* Read one trial by id; 1 if there is none. */
@@ -183,20 +179,12 @@ int
 ledger_trial_get(struct ledger *l, int64_t id, struct ledger_trial *out)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((st = ledger_stmt(l, LQ_TRIAL_GET, "SELECT " TRIAL_COLUMNS
 	    " FROM trials t WHERE t.id = ?")) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		rc = trial_read(l, st, out) == -1 ? -1 : 0;
-	else if (rc == SQLITE_DONE)
-		rc = 1;
-	else
-		rc = ledger_fail(l, "read trial id %lld", (long long)id);
-	ledger_stmt_done(st);
-	return rc;
+	ledger_bind_int64(l, st, 1, id);
+	return ledger_one(l, st, &trial_row, out, "read trial id %lld",
+	    (long long)id);
 }

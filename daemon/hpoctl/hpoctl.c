@@ -18,6 +18,7 @@
 #include "config.h"
 #include "export.h"
 #include "fg.h"
+#include "import.h"
 #include "log.h"
 #include "mllogcmd.h"
 #include "rcpcmd.h"
@@ -443,6 +444,12 @@ cmd_export(int argc, char **argv, struct config *cfg)
 }
 
 static int
+cmd_import(int argc, char **argv, struct config *cfg)
+{
+	return import_command(argc, argv);
+}
+
+static int
 cmd_rcp(int argc, char **argv, struct config *cfg)
 {
 	char	 err[512] = "";
@@ -473,6 +480,8 @@ static const struct subcmd subcmds[] = {
 	    "[--ledger file] campaign" },
 	{ "export", cmd_export, "hpoctl export --format optuna "
 	    "[--ledger file] [--study name] -o file campaign" },
+	{ "import", cmd_import, "hpoctl import [--study name | --campaign "
+	    "name] --from file [-o output] spec" },
 	{ "cancel", cmd_read, "hpoctl cancel [--trial n] campaign\n"
 	    "       hpoctl cancel --ledger file campaign" },
 	{ "budget", cmd_budget, "hpoctl budget [--max-trials n] "

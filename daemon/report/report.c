@@ -12,10 +12,12 @@
 
 #include "account.h"
 #include "guide.h"
+#include "importance.h"
 #include "report.h"
 #include "report_int.h"
 #include "report_html.h"
 #include "space.h"
+#include "trial_cost.h"
 #include "trials_opts.h"
 #include "watch.h"
 
@@ -228,6 +230,7 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 {
 	struct ledger_campaign	 c;
 	struct guide		 g;
+	struct importance	 imp;
 	cJSON			*root;
 	int			 rc;
 
@@ -248,13 +251,14 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 	case REPORT_JSON:
 		root = report_tree(&c, &g.acct);
 		guide_report_json(root, &g);
+		importance_compute(&g, &imp);
+		importance_json(root, &imp);
+		importance_release(&imp);
+		trial_cost_json(root, &g);
 		*out = report_json_text(root);
 		break;
 	case REPORT_HTML:
-		root = report_tree(&c, &g.acct);
-		guide_report_json(root, &g);
-		*out = report_html(&g, root);
-		cJSON_Delete(root);
+		*out = report_html(&g);
 		break;
 	case REPORT_CSV:
 		*out = report_csv(&c, &g.acct, &g);

@@ -1,9 +1,11 @@
 /*
  * report_html.c: the campaign report as one HTML page.  Its figures come
- * from the JSON trees of the report and of the guideline table, so the
- * page and `--format json` agree; each number carries its JSON path
- * (data-key) and exact value (data-value).  The curves of the best value
- * against the cost are computed from the ledger's attempts and metrics.
+ * from the structures the JSON report is built from (the guide and its
+ * account), never from the JSON text, so a key renamed in the JSON cannot
+ * blank a cell; each number carries the path of its JSON member (data-key)
+ * and its exact value (data-value), which tests/t/html.sh compares with
+ * `--format json`.  The curves of the best value against the cost are
+ * computed from the ledger's attempts and metrics.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,22 +13,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "guide.h"
 #include "report_html.h"
 #include "report_html_trials.h"
 #include "svg.h"
 
-/* The page being written. */
-struct page {
-	FILE		*f;
-	const struct ledger_campaign *c;
-	const cJSON	*report;
-	const cJSON	*table;
-	const char	*unit;		/* "gpu_hours" or "cpu_hours" */
-	const char	*unit_name;	/* "GPU-hours" or "CPU-hours" */
-};
-
-/* One curve of plot (a): the best value so far of a batch size. */
+/* One curve of the progress plot: the best value so far of a batch size. */
 struct series {
 	long		 batch;		/* 0: the whole campaign */
 	double		*x, *y;
@@ -42,6 +36,14 @@ struct attempt_best {
 	double		 best;
 };
 
+/* The page being written, for the progress plot. */
+struct page {
+	FILE		*f;
+	const struct ledger_campaign *c;
+	const char	*unit;		/* "gpu_hours" or "cpu_hours" */
+	const char	*unit_name;	/* "GPU-hours" or "CPU-hours" */
+};
+
 static const char html_style[] =
 	"body{font-family:system-ui,sans-serif;margin:2em auto;max-width:"
 	"72em;color:#222;padding:0 1em}\n"
@@ -53,276 +55,158 @@ static const char html_style[] =
 	"td.n{text-align:right;white-space:nowrap;"
 	"font-variant-numeric:tabular-nums}\n"
 	"table.kv th{background:#f4f4f4;width:14em}\n"
+	"h3{font-size:1em;margin:1.2em 0 .3em}\n"
 	".figs{display:flex;flex-wrap:wrap;gap:1em}\n"
-	"figure{margin:0}figcaption{font-size:.9em;color:#555;max-width:"
-	"40em}\n"
+	"figure{margin:0;max-width:100%}figcaption{font-size:.9em;color:#555;"
+	"max-width:40em}\n"
+	"svg{max-width:100%;height:auto}\n"
 	".muted{color:#777}\n"
-	".wide{overflow-x:auto}.wide table{font-size:.85em}\n";
+	".wide{overflow-x:auto;max-width:100%}.wide table{font-size:.85em}\n";
 
-/* The member of a JSON tree at a dotted path ("rows.0.epochs.min"). */
-static const cJSON *
-html_get(const cJSON *root, const char *path)
-{
-	const cJSON	*j = root;
-	char		 buf[256], *k, *save = NULL, *end;
-	long		 i;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return NULL;
-	for (k = strtok_r(buf, ".", &save); k != NULL && j != NULL;
-	    k = strtok_r(NULL, ".", &save)) {
-		if (cJSON_IsArray(j)) {
-			i = strtol(k, &end, 10);
-			j = *end == '\0' ? cJSON_GetArrayItem(j, (int)i) : NULL;
-		} else
-			j = cJSON_GetObjectItemCaseSensitive(j, k);
-	}
-	return j;
-}
-
-/*
- * The number a JSON value holds, NAN if none: the report adds its numbers
- * raw, in their shortest exact form.
- */
-static double
-html_double(const cJSON *v)
-{
-	char	*end;
-	double	 d;
-
-	if (cJSON_IsNumber(v))
-		return v->valuedouble;
-	if (!cJSON_IsRaw(v) || v->valuestring == NULL)
-		return NAN;
-	d = strtod(v->valuestring, &end);
-	return end != v->valuestring && *end == '\0' ? d : NAN;
-}
-
-/* Write a number marked with its key and exact value. */
-static void
-html_number(FILE *f, const char *key, double v)
+/* Write a number marked with its key and exact value, or a dash. */
+void
+html_num(FILE *f, const char *key, int has, double v)
 {
 	char	 num[32];
 
+	if (!has || !isfinite(v)) {
+		fputs("<span class=\"muted\">&ndash;</span>", f);
+		return;
+	}
 	svg_number(num, sizeof(num), v);
 	fprintf(f, "<span data-key=\"");
 	svg_escape(f, key);
 	fprintf(f, "\" data-value=\"%.17g\">%s</span>", v, num);
 }
 
-/* Write a key as a label: "tuning_overhead" as "tuning overhead". */
-static void
-html_label(FILE *f, const char *k)
+/* Write the cost c as node-, GPU- and CPU-hours marked under prefix. */
+void
+html_cost_cells(FILE *f, const char *prefix, const struct account_cost *c)
 {
-	char	 buf[128], *u;
+	static const char *const units[] = { "node_hours", "gpu_hours",
+	    "cpu_hours" };
+	double	 v[3];
+	char	 key[256];
+	size_t	 i;
 
-	snprintf(buf, sizeof(buf), "%s", k);
-	for (u = buf; (u = strchr(u, '_')) != NULL; u++)
-		*u = ' ';
-	svg_escape(f, buf);
+	v[0] = c->node_seconds / 3600;
+	v[1] = c->gpu_seconds / 3600;
+	v[2] = c->cpu_seconds / 3600;
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%s.%s", prefix, units[i]);
+		fprintf(f, "<td class=\"n\">");
+		html_num(f, key, 1, v[i]);
+		fprintf(f, "</td>");
+	}
 }
 
-/* Write any JSON value; numbers are marked with their key. */
-static void
-html_value(FILE *f, const char *key, const cJSON *v)
+/* Write a trial's parameters, numbers marked under prefix. */
+void
+html_params(FILE *f, const char *prefix, const char *json)
 {
+	cJSON		*p = json ? cJSON_Parse(json) : NULL;
 	const cJSON	*m;
-	cJSON		*raw;
-	char		 sub[256];
+	char		 key[256];
 	int		 i = 0;
 
-	if (isfinite(html_double(v)))
-		html_number(f, key, html_double(v));
-	else if (cJSON_IsRaw(v) && (raw = cJSON_Parse(v->valuestring)) !=
-	    NULL) {
-		html_value(f, key, raw);
-		cJSON_Delete(raw);
-	} else if (cJSON_IsString(v))
-		svg_escape(f, v->valuestring);
-	else if (cJSON_IsBool(v))
-		fputs(cJSON_IsTrue(v) ? "yes" : "no", f);
-	else if (cJSON_IsArray(v) &&
-	    cJSON_IsObject(cJSON_GetArrayItem(v, 0))) {
-		fputs("<ul>", f);
-		cJSON_ArrayForEach(m, v) {
-			snprintf(sub, sizeof(sub), "%s.%d", key, i++);
-			fputs("<li>", f);
-			html_value(f, sub, m);
-			fputs("</li>", f);
-		}
-		fputs("</ul>", f);
-	} else if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
-		cJSON_ArrayForEach(m, v) {
-			if (i > 0)
-				fputs(", ", f);
-			if (cJSON_IsObject(v)) {
-				snprintf(sub, sizeof(sub), "%s.%s", key,
-				    m->string);
-				html_label(f, m->string);
-				fputs("&nbsp;", f);
-			} else
-				snprintf(sub, sizeof(sub), "%s.%d", key, i);
-			html_value(f, sub, m);
-			i++;
-		}
-		if (i == 0)
-			fputs("<span class=\"muted\">none</span>", f);
-	} else
-		fputs("<span class=\"muted\">&ndash;</span>", f);
-}
-
-/* Write the value of the report (or table) at a path, marked. */
-static void
-html_at(FILE *f, const cJSON *root, const char *prefix, const char *path)
-{
-	char	 key[256];
-
-	snprintf(key, sizeof(key), "%s%s", prefix, path);
-	html_value(f, key, html_get(root, path));
-}
-
-/* Start a row of a key-value table. */
-static void
-html_row(FILE *f, const char *label)
-{
-	fprintf(f, "<tr><th>%s</th><td>", label);
+	cJSON_ArrayForEach(m, p) {
+		fprintf(f, "%s", i++ ? ", " : "");
+		svg_escape(f, m->string);
+		fputs("&nbsp;", f);
+		snprintf(key, sizeof(key), "%s.%s", prefix, m->string);
+		if (cJSON_IsNumber(m))
+			html_num(f, key, 1, m->valuedouble);
+		else if (cJSON_IsString(m))
+			svg_escape(f, m->valuestring);
+	}
+	if (i == 0)
+		fputs("<span class=\"muted\">none</span>", f);
+	cJSON_Delete(p);
 }
 
 /* The page's header: the campaign and its objective. */
 static void
-html_header(struct page *p)
+html_header(FILE *f, const struct guide *g)
 {
-	FILE		*f = p->f;
-	const cJSON	*r = p->report;
-
 	fprintf(f, "<h1>Campaign ");
-	svg_escape(f, p->c->name);
+	svg_escape(f, g->c.name);
 	fprintf(f, " <span class=\"muted\">(id ");
-	html_at(f, r, "", "campaign.id");
+	html_num(f, "campaign.id", 1, (double)g->c.id);
 	fprintf(f, ")</span></h1>\n<p>Workload ");
-	html_at(f, r, "", "campaign.workload");
+	svg_escape(f, g->c.workload);
 	fprintf(f, ", ");
-	html_at(f, r, "", "campaign.backend");
+	svg_escape(f, g->c.backend);
 	fprintf(f, " backend, ");
-	html_at(f, r, "", "campaign.state");
+	svg_escape(f, g->c.state);
 	fprintf(f, ". Objective: ");
-	html_at(f, r, "", "objective.metric");
-	fprintf(f, ", goal ");
-	html_at(f, r, "", "objective.goal");
-	fprintf(f, ", target ");
-	html_at(f, r, "", "objective.target");
+	svg_escape(f, g->c.metric);
+	fprintf(f, ", goal %s, target ", g->c.maximize ? "max" : "min");
+	html_num(f, "objective.target", g->c.has_target, g->c.target);
 	fprintf(f, ".</p>\n");
 }
 
-/* Is this top-level key of the report shown by html_headline() itself? */
-static int
-html_known(const char *k)
-{
-	static const char *const known[] = {
-		"campaign", "objective", "trials", "cost",
-		"time_to_solution_s", "time_to_solution_trial", "best",
-		"priors"
-	};
-	size_t	 i;
-
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strcmp(k, known[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* The headline numbers, and every other figure of the report. */
+/* The headline numbers: time to solution, cost, best, trials, priors. */
 static void
-html_headline(struct page *p)
+html_headline(FILE *f, const struct guide *g)
 {
-	static const char *const states[] = {
-		"pending", "running", "completed", "failed", "pruned",
-		"cancelled"
-	};
-	FILE		*f = p->f;
-	const cJSON	*r = p->report, *m;
-	char		 path[128];
-	size_t		 i;
+	const struct account	*a = &g->acct;
+	char			 key[64];
+	size_t			 i;
 
-	fprintf(f, "<h2 id=\"headline\">Headline</h2>\n<table class=\"kv\">\n");
-	html_row(f, "Time to solution");
-	if (isfinite(html_double(html_get(r, "time_to_solution_s")))) {
-		html_at(f, r, "", "time_to_solution_s");
+	fprintf(f, "<h2 id=\"headline\">Headline</h2>\n<table class=\"kv\">\n"
+	    "<tr><th>Time to solution</th><td>");
+	if (a->has_tts) {
+		html_num(f, "time_to_solution_s", 1, a->tts_seconds);
 		fprintf(f, " s (trial ");
-		html_at(f, r, "", "time_to_solution_trial");
+		html_num(f, "time_to_solution_trial", 1, a->tts_trial);
 		fprintf(f, ")");
 	} else
 		fprintf(f, "not reached");
-	fprintf(f, "</td></tr>\n");
-	html_row(f, "Cost");
-	html_at(f, r, "", "cost.node_hours");
+	fprintf(f, "</td></tr>\n<tr><th>Cost</th><td>");
+	html_num(f, "cost.node_hours", 1, a->node_seconds / 3600);
 	fprintf(f, " node-hours, ");
-	html_at(f, r, "", "cost.gpu_hours");
+	html_num(f, "cost.gpu_hours", 1, a->gpu_seconds / 3600);
 	fprintf(f, " GPU-hours, ");
-	html_at(f, r, "", "cost.cpu_hours");
+	html_num(f, "cost.cpu_hours", 1, a->cpu_seconds / 3600);
 	fprintf(f, " CPU-hours over ");
-	html_at(f, r, "", "cost.attempts");
+	html_num(f, "cost.attempts", 1, a->attempts);
 	fprintf(f, " attempts (");
-	html_at(f, r, "", "cost.retried_attempts");
-	fprintf(f, " retried)</td></tr>\n");
-	html_row(f, "Best");
-	if (cJSON_IsObject(html_get(r, "best"))) {
-		html_at(f, r, "", "objective.metric");
+	html_num(f, "cost.retried_attempts", 1, a->attempts_retried);
+	fprintf(f, " retried)</td></tr>\n<tr><th>Best</th><td>");
+	if (a->has_best) {
+		svg_escape(f, g->c.metric);
 		fputs(" ", f);
-		html_at(f, r, "", "best.value");
+		html_num(f, "best.value", 1, a->best_value);
 		fprintf(f, " (trial ");
-		html_at(f, r, "", "best.trial");
-		fprintf(f, "%s), ", cJSON_IsTrue(html_get(r, "best.reached")) ?
-		    ", meets the target" : "");
-		html_at(f, r, "", "best.params");
+		html_num(f, "best.trial", 1, a->best_trial);
+		fprintf(f, "%s), ", a->best_reached ? ", meets the target" :
+		    "");
+		html_params(f, "best.params", a->best_params_json);
 	} else
 		fprintf(f, "none");
-	fprintf(f, "</td></tr>\n");
-	html_row(f, "Trials");
-	html_at(f, r, "", "trials.total");
+	fprintf(f, "</td></tr>\n<tr><th>Trials</th><td>");
+	html_num(f, "trials.total", 1, a->trials_total);
 	fprintf(f, ":");
-	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
-		snprintf(path, sizeof(path), "trials.%s", states[i]);
-		fprintf(f, " %s ", states[i]);
-		html_at(f, r, "", path);
+	for (i = 0; i < TRIAL_NSTATES; i++) {
+		snprintf(key, sizeof(key), "trials.%s", trial_state_name(i));
+		fprintf(f, " %s ", trial_state_name(i));
+		html_num(f, key, 1, a->trials[i]);
 	}
 	fprintf(f, "; ");
-	html_at(f, r, "", "trials.reached_target");
+	html_num(f, "trials.reached_target", 1, a->reached);
 	fprintf(f, " reached the target</td></tr>\n");
-	if (html_double(html_get(r, "priors.count")) > 0) {
-		html_row(f, "Priors");
-		html_at(f, r, "", "priors.count");
+	if (a->priors > 0) {
+		fprintf(f, "<tr><th>Priors</th><td>");
+		html_num(f, "priors.count", 1, a->priors);
 		fprintf(f, " from ");
-		html_at(f, r, "", "priors.source");
+		svg_escape(f, a->prior_source ? a->prior_source : "?");
 		fprintf(f, ": prior knowledge, not in the trials, cost or time "
 		    "to solution of this campaign</td></tr>\n");
 	}
-	html_row(f, "Wall time");
-	html_at(f, r, "", "campaign.wall_s");
-	fprintf(f, " s</td></tr>\n");
-	/* The rest of the cost, and what later reports add, as they come. */
-	html_row(f, "Cost in detail");
-	i = 0;
-	cJSON_ArrayForEach(m, cJSON_GetObjectItem(r, "cost")) {
-		if (strcmp(m->string, "by_outcome") == 0)
-			continue;
-		snprintf(path, sizeof(path), "cost.%s", m->string);
-		fprintf(f, "%s", i++ ? ", " : "");
-		html_label(f, m->string);
-		fputs("&nbsp;", f);
-		html_value(f, path, m);
-	}
-	fprintf(f, "</td></tr>\n");
-	cJSON_ArrayForEach(m, r) {
-		if (m->string == NULL || html_known(m->string))
-			continue;
-		fprintf(f, "<tr><th>");
-		html_label(f, m->string);
-		fprintf(f, "</th><td>");
-		html_value(f, m->string, m);
-		fprintf(f, "</td></tr>\n");
-	}
-	fprintf(f, "</table>\n");
+	fprintf(f, "<tr><th>Wall time</th><td>");
+	html_num(f, "campaign.wall_s", 1, a->wall_seconds);
+	fprintf(f, " s</td></tr>\n</table>\n");
+	html_details(f, g);
 }
 
 /* Order attempt bests by attempt id. */
@@ -525,210 +409,10 @@ html_plot_progress(struct page *p, const struct guide *g)
 	free(ss);
 }
 
-/* Plot (c) and its table: the cost by outcome. */
-static void
-html_outcomes(struct page *p)
+/* Render the page of the guide's campaign. */
+char *
+report_html(const struct guide *g)
 {
-	static const char *const units[] = {
-		"attempts", "node_hours", "gpu_hours", "cpu_hours"
-	};
-	const cJSON	*bo = html_get(p->report, "cost.by_outcome"), *m;
-	struct svg_plot	 pl;
-	FILE		*f = p->f;
-	char		 key[256], title[128];
-	double		 y1 = 0, v;
-	size_t		 i, n;
-
-	fprintf(f, "<h2 id=\"outcomes\">Cost by outcome</h2>\n");
-	if (!cJSON_IsObject(bo) || (n = cJSON_GetArraySize(bo)) == 0) {
-		fprintf(f, "<p class=\"muted\">This report has no breakdown "
-		    "of the cost by outcome.</p>\n");
-		return;
-	}
-	cJSON_ArrayForEach(m, bo)
-		y1 = fmax(y1, html_double(cJSON_GetObjectItem(m, p->unit)));
-	snprintf(title, sizeof(title), "%s by outcome", p->unit_name);
-	fprintf(f, "<div class=\"figs\"><figure id=\"plot-outcomes\">\n");
-	svg_begin(&pl, f, 480, 300, -0.5, n - 0.5, 0, y1 > 0 ? y1 * 1.15 : 1,
-	    title);
-	svg_axes(&pl, "outcome", p->unit_name, 0);
-	i = 0;
-	cJSON_ArrayForEach(m, bo) {
-		svg_xlabel(&pl, i, m->string);
-		v = html_double(cJSON_GetObjectItem(m, p->unit));
-		snprintf(key, sizeof(key), "cost.by_outcome.%s.%s", m->string,
-		    p->unit);
-		if (isfinite(v))
-			svg_bar(&pl, i, 300.0 / n, v, svg_color(i), key);
-		i++;
-	}
-	svg_end(&pl);
-	fprintf(f, "</figure>\n<table><tr><th>outcome</th>");
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		fprintf(f, "<th>%s</th>", units[i]);
-	fprintf(f, "</tr>\n");
-	cJSON_ArrayForEach(m, bo) {
-		fprintf(f, "<tr><td>");
-		svg_escape(f, m->string);
-		fprintf(f, "</td>");
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-			snprintf(key, sizeof(key), "cost.by_outcome.%s.%s",
-			    m->string, units[i]);
-			fprintf(f, "<td class=\"n\">");
-			html_value(f, key, cJSON_GetObjectItem(m, units[i]));
-			fprintf(f, "</td>");
-		}
-		fprintf(f, "</tr>\n");
-	}
-	fprintf(f, "</table></div>\n");
-}
-
-/* One plot of (b): a figure of the rows against batch size. */
-static void
-html_plot_scaling(struct page *p, const char *member, const char *ylabel)
-{
-	const cJSON	*rows = cJSON_GetObjectItem(p->table, "rows"), *r, *m;
-	struct svg_plot	 pl;
-	char		 key[256], num[32];
-	double		 y1 = 0, lo, hi, mean;
-	int		 i, n = cJSON_GetArraySize(rows);
-
-	cJSON_ArrayForEach(r, rows) {
-		m = cJSON_GetObjectItem(r, member);
-		y1 = fmax(y1, html_double(cJSON_GetObjectItem(m, "max")));
-		y1 = fmax(y1, html_double(cJSON_GetObjectItem(m,
-		    "olympic_mean")));
-	}
-	fprintf(p->f, "<figure id=\"plot-%s\">\n", member);
-	svg_begin(&pl, p->f, 420, 300, -0.5, n - 0.5, 0,
-	    y1 > 0 ? y1 * 1.1 : 1, ylabel);
-	svg_axes(&pl, "global batch size", ylabel, 0);
-	for (i = 0; i < n; i++) {
-		r = cJSON_GetArrayItem(rows, i);
-		m = cJSON_GetObjectItem(r, member);
-		svg_number(num, sizeof(num), html_double(cJSON_GetObjectItem(r,
-		    "batch_size")));
-		svg_xlabel(&pl, i, num);
-		lo = html_double(cJSON_GetObjectItem(m, "min"));
-		hi = html_double(cJSON_GetObjectItem(m, "max"));
-		mean = html_double(cJSON_GetObjectItem(m, "olympic_mean"));
-		if (isfinite(lo) && isfinite(hi))
-			svg_range(&pl, i, lo, hi, svg_color(0));
-		snprintf(key, sizeof(key), "table.rows.%d.%s.olympic_mean", i,
-		    member);
-		if (isfinite(mean))
-			svg_point(&pl, i, mean, svg_color(1), key);
-	}
-	svg_legend(&pl, 0, svg_color(0), "min-max over seeds");
-	svg_legend(&pl, 1, svg_color(1), "olympic mean");
-	svg_end(&pl);
-	fprintf(p->f, "</figure>\n");
-}
-
-/* Plots (b) and the guideline table. */
-static void
-html_guideline(struct page *p)
-{
-	/* A cell shows path, or "path–path2". */
-	static const struct {
-		const char	*head, *path, *path2;
-	} cols[] = {
-		{ "batch size", "batch_size", NULL },
-		{ "ranks", "ranks", NULL },
-		{ "local batch", "local_batch", NULL },
-		{ "parameters", "params", NULL },
-		{ "confirmed", "confirmed", NULL },
-		{ "successes / runs", "successes", "runs" },
-		{ "success rate", "success_rate", NULL },
-		{ "95% Wilson", "success_rate_ci_low",
-		    "success_rate_ci_high" },
-		{ "epochs: olympic mean", "epochs.olympic_mean", NULL },
-		{ "min&ndash;max", "epochs.min", "epochs.max" },
-		{ "mean", "epochs.mean", NULL },
-		{ "std", "epochs.std", NULL },
-		{ "95% t", "epochs.ci_low", "epochs.ci_high" },
-		{ "time to target, s: olympic mean",
-		    "time_to_target_s.olympic_mean", NULL },
-		{ "min&ndash;max", "time_to_target_s.min",
-		    "time_to_target_s.max" },
-		{ "95% t", "time_to_target_s.ci_low",
-		    "time_to_target_s.ci_high" },
-		{ "samples/s", "samples_per_s", NULL },
-		{ "trials: tuning", "trials.tuning", NULL },
-		{ "confirm", "trials.confirm", NULL },
-		{ "node-hours", "cost.total.node_hours", NULL },
-		{ "GPU-hours", "cost.total.gpu_hours", NULL },
-		{ "CPU-hours", "cost.total.cpu_hours", NULL }
-	};
-	const cJSON	*rows = cJSON_GetObjectItem(p->table, "rows");
-	FILE		*f = p->f;
-	char		 prefix[64];
-	size_t		 i;
-	int		 r, n = cJSON_GetArraySize(rows);
-
-	fprintf(f, "<h2 id=\"scaling\">Batch-size scaling</h2>\n");
-	if (!cJSON_IsArray(rows) || n == 0) {
-		fprintf(f, "<p class=\"muted\">No guideline table: the "
-		    "campaign has no batch size that reached the target, or "
-		    "this report has none.</p>\n");
-		return;
-	}
-	fprintf(f, "<div class=\"figs\">\n");
-	html_plot_scaling(p, "epochs", "epochs to target");
-	html_plot_scaling(p, "time_to_target_s", "time to target, s");
-	fprintf(f, "</div>\n<p>");
-	if (cJSON_IsString(cJSON_GetObjectItem(p->table, "lr_rule"))) {
-		fprintf(f, "Learning-rate rule ");
-		html_at(f, p->table, "table.", "lr_rule");
-		fprintf(f, " on ");
-		html_at(f, p->table, "table.", "lr_param");
-		fprintf(f, "; ");
-		html_at(f, p->table, "table.", "seeds");
-		fprintf(f, " seeds per batch size, ");
-		html_at(f, p->table, "table.", "min_successes");
-		fprintf(f, " of them on target to confirm it. ");
-	}
-	fprintf(f, "Total: ");
-	html_at(f, p->table, "table.", "total.trials");
-	fprintf(f, " trials, ");
-	html_at(f, p->table, "table.", "total.node_hours");
-	fprintf(f, " node-hours, ");
-	html_at(f, p->table, "table.", "total.gpu_hours");
-	fprintf(f, " GPU-hours, ");
-	html_at(f, p->table, "table.", "total.cpu_hours");
-	fprintf(f, " CPU-hours.</p>\n<div class=\"wide\">"
-	    "<table id=\"guideline\"><tr>");
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		fprintf(f, "<th>%s</th>", cols[i].head);
-	fprintf(f, "</tr>\n");
-	for (r = 0; r < n; r++) {
-		snprintf(prefix, sizeof(prefix), "table.rows.%d.", r);
-		fprintf(f, "<tr>");
-		for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-			fprintf(f, "<td class=\"n\">");
-			html_at(f, cJSON_GetArrayItem(rows, r), prefix,
-			    cols[i].path);
-			if (cols[i].path2 != NULL && isfinite(html_double(
-			    html_get(cJSON_GetArrayItem(rows, r),
-			    cols[i].path)))) {
-				fputs(strcmp(cols[i].path, "successes") == 0 ?
-				    " / " : "&ndash;", f);
-				html_at(f, cJSON_GetArrayItem(rows, r), prefix,
-				    cols[i].path2);
-			}
-			fprintf(f, "</td>");
-		}
-		fprintf(f, "</tr>\n");
-	}
-	fprintf(f, "</table></div>\n");
-}
-
-/* Render the page from the report and the table. */
-static void
-html_page(const struct guide *g, const cJSON *report, const cJSON *table,
-    char **out)
-{
-	const struct ledger_campaign *c = &g->c;
 	struct page	 p;
 	char		*buf = NULL, when[64];
 	size_t		 len = 0;
@@ -736,50 +420,37 @@ html_page(const struct guide *g, const cJSON *report, const cJSON *table,
 	struct tm	 tm;
 
 	memset(&p, 0, sizeof(p));
-	p.c = c;
-	p.report = report;
-	p.table = table;
-	if (html_double(html_get(report, "cost.gpu_hours")) > 0) {
-		p.unit = "gpu_hours";
-		p.unit_name = "GPU-hours";
-	} else {
-		p.unit = "cpu_hours";
-		p.unit_name = "CPU-hours";
-	}
-	p.f = open_memstream(&buf, &len);
-	if (p.f == NULL)
+	p.c = &g->c;
+	p.unit = html_gpu(g) ? "gpu_hours" : "cpu_hours";
+	p.unit_name = html_gpu(g) ? "GPU-hours" : "CPU-hours";
+	if ((p.f = open_memstream(&buf, &len)) == NULL)
 		abort();
 	fprintf(p.f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n<title>hpod report: ");
-	svg_escape(p.f, c->name);
+	svg_escape(p.f, g->c.name);
 	fprintf(p.f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 	    html_style);
-	html_header(&p);
-	html_headline(&p);
+	html_header(p.f, g);
+	html_headline(p.f, g);
 	html_plot_progress(&p, g);
 	html_trials_plots(p.f, g);
 	html_params_plots(p.f, g);
-	html_outcomes(&p);
+	html_outcomes(p.f, g);
 	html_cost_plot(p.f, g);
-	if (table != NULL)
-		html_guideline(&p);
+	if (!g->published)
+		html_guideline(p.f, g);
 	html_trials_table(p.f, g);
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	fprintf(p.f, "<p class=\"muted\">Written by hpoctl from the ledger, "
 	    "%s.</p>\n</body>\n</html>\n", when);
 	fclose(p.f);
-	*out = buf;
+	return buf;
 }
 
-/* Render the report page, with the guideline table of the guide. */
-char *
-report_html(const struct guide *g, const cJSON *report)
+/* Whether the campaign's cost is counted in GPU-hours. */
+int
+html_gpu(const struct guide *g)
 {
-	cJSON	*table = guide_table_json(g);
-	char	*out;
-
-	html_page(g, report, table, &out);
-	cJSON_Delete(table);
-	return out;
+	return g->acct.gpu_seconds > 0;
 }

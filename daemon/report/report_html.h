@@ -8,21 +8,17 @@
 
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
-
-#include "ledger.h"
-
 struct guide;
 
 /*
- * Render the campaign of g.  report is the tree of `report --format json`
- * (borrowed); the guideline table is that of `report --table --format
- * json`.  Every number the page takes from them is marked with its path
+ * Render the campaign of g from the structures that `report --format
+ * json` and `report --table --format json` are built from.  Every number
+ * the page shows from them is marked with the path of its JSON member
  * (data-key="cost.gpu_hours", data-key="table.rows.0.runs") and its exact
  * value (data-value).  The curves of the best value against the cost come
  * from the attempts and objective points the guide read from the ledger.
  * Return the page (malloc'ed).
  */
-char	*report_html(const struct guide *g, const cJSON *report);
+char	*report_html(const struct guide *g);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * report_html_cost.c: the cost of the campaign over wall time in the HTML
- * report: cumulative GPU-hours (CPU-hours without GPUs) by how the
- * attempts ended, their total, and the time to solution marked.
+ * report_html_cost.c: the cost of the campaign in the HTML report: by
+ * outcome (a bar chart and a table), and over wall time: cumulative
+ * GPU-hours (CPU-hours without GPUs) by how the attempts ended, their
+ * total, and the time to solution marked.
  *
  * An attempt adds its allocation for every second it runs, so the curves
  * are piecewise linear between the attempts' starts and ends; they are
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guide.h"
 #include "report_html_trials.h"
 #include "svg.h"
 
@@ -160,4 +162,52 @@ html_cost_plot(FILE *f, const struct guide *g)
 	    "also preempted); the dashed line is the time to solution."
 	    "</figcaption>\n</figure>\n", gpu ? "GPU-hours" : "CPU-hours");
 	free(t);
+}
+
+/* The cost by outcome: a bar each in the campaign's unit, and a table. */
+void
+html_outcomes(FILE *f, const struct guide *g)
+{
+	static const char *const units[] = { "node_hours", "gpu_hours",
+	    "cpu_hours" };
+	const struct account_cost *bo = g->acct.by_outcome;
+	struct svg_plot	 pl;
+	const char	*unit = html_gpu(g) ? "GPU-hours" : "CPU-hours";
+	char		 key[256], title[128];
+	double		 y1 = 0, v;
+	size_t		 i;
+	int		 u = html_gpu(g) ? 1 : 2;
+
+	for (i = 0; i < ACCT_NOUTCOMES; i++)
+		y1 = fmax(y1, (u == 1 ? bo[i].gpu_seconds : bo[i].cpu_seconds) /
+		    3600);
+	fprintf(f, "<h2 id=\"outcomes\">Cost by outcome</h2>\n");
+	snprintf(title, sizeof(title), "%s by outcome", unit);
+	fprintf(f, "<div class=\"figs\"><figure id=\"plot-outcomes\">\n");
+	svg_begin(&pl, f, 480, 300, -0.5, ACCT_NOUTCOMES - 0.5, 0,
+	    y1 > 0 ? y1 * 1.15 : 1, title);
+	svg_axes(&pl, "outcome", unit, 0);
+	for (i = 0; i < ACCT_NOUTCOMES; i++) {
+		svg_xlabel(&pl, i, account_outcome_names[i]);
+		v = (u == 1 ? bo[i].gpu_seconds : bo[i].cpu_seconds) / 3600;
+		snprintf(key, sizeof(key), "cost.by_outcome.%s.%s",
+		    account_outcome_names[i], units[u]);
+		svg_bar(&pl, i, 300.0 / ACCT_NOUTCOMES, v, svg_color(i), key);
+	}
+	svg_end(&pl);
+	fprintf(f, "</figure>\n<table><tr><th>outcome</th><th>attempts</th>"
+	    "<th>node-hours</th><th>GPU-hours</th><th>CPU-hours</th></tr>\n");
+	for (i = 0; i < ACCT_NOUTCOMES; i++) {
+		fprintf(f, "<tr><td>%s</td><td class=\"n\">",
+		    account_outcome_names[i]);
+		snprintf(key, sizeof(key), "cost.by_outcome.%s.attempts",
+		    account_outcome_names[i]);
+		html_num(f, key, 1, bo[i].attempts);
+		fprintf(f, "</td>");
+		snprintf(key, sizeof(key), "cost.by_outcome.%s",
+		    account_outcome_names[i]);
+		html_cost_cells(f, key, &bo[i]);
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table></div>\n");
 }

@@ -3,15 +3,8 @@
  * each parameter (slices), parallel coordinates, and a parameter
  * importance estimate.
  *
- * The importance is the first-order variance share (eta squared, the
- * main-effect term of a functional ANOVA) of each parameter over the
- * completed trials' values: the variance of the group means of the value,
- * grouping the trials by the parameter's value (a choice) or into up to
- * four equal-count bins (a number), divided by the variance of the
- * values.  It is not normalised and ignores interactions, so the shares
- * need not sum to 1; with few trials it is noisy and biased upward (each
- * group mean fits some noise), which the caption says with the count; under
- * HP_MIN_TRIALS completed trials (two per bin) it is not drawn.
+ * The importance and why it is honest: importance.h; the same numbers
+ * are the report's JSON member "importance".
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -19,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "importance.h"
 #include "report_html_trials.h"
 #include "spec.h"
 #include "svg.h"
@@ -237,133 +231,56 @@ hp_parallel(struct hp *h)
 	    "</figcaption>\n</figure>\n");
 }
 
-/* Order doubles. */
-static int
-hp_double_cmp(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The group (choice index or bin, 0..3) of each completed trial. */
-static size_t
-hp_groups(struct hp *h, const struct hp_axis *a, double *val, int *grp)
-{
-	const struct ledger_trial *t;
-	double		*pos, cut[3];
-	size_t		 i, n = 0, j;
-	int		 nc = cJSON_GetArraySize(a->cats);
-
-	pos = calloc(h->g->ntrials + 1, sizeof(*pos));
-	if (pos == NULL)
-		abort();
-	for (i = 0; i < h->g->ntrials; i++) {
-		t = &h->g->trials[i];
-		if (strcmp(t->state, "completed") || !t->has_best ||
-		    !isfinite(t->best))
-			continue;
-		pos[n] = hp_pos(a, cJSON_GetObjectItemCaseSensitive(
-		    h->params[i], a->name));
-		if (!isfinite(pos[n]))
-			continue;
-		val[n++] = t->best;
-	}
-	for (i = 0; i < n; i++)
-		grp[i] = a->categorical ? (int)lround(pos[i] * (nc - 1)) : 0;
-	if (!a->categorical && n > 0) {
-		memcpy(val + n, pos, n * sizeof(*pos));
-		qsort(val + n, n, sizeof(*val), hp_double_cmp);
-		for (j = 0; j < 3; j++)
-			cut[j] = val[n + (j + 1) * n / 4];
-		for (i = 0; i < n; i++)
-			for (j = 0; j < 3; j++)
-				grp[i] += pos[i] >= cut[j];
-	}
-	free(pos);
-	return n;
-}
-
-/* The first-order variance share of values grouped by grp (0..63). */
-double
-html_eta2(const double *val, const int *grp, size_t n)
-{
-	double	 mean = 0, tot = 0, btw = 0, gs[64];
-	int	 gn[64];
-	size_t	 i;
-
-	memset(gs, 0, sizeof(gs));
-	memset(gn, 0, sizeof(gn));
-	for (i = 0; i < n; i++) {
-		mean += val[i] / n;
-		if (grp[i] >= 0 && grp[i] < 64) {
-			gs[grp[i]] += val[i];
-			gn[grp[i]]++;
-		}
-	}
-	for (i = 0; i < n; i++)
-		tot += (val[i] - mean) * (val[i] - mean);
-	for (i = 0; i < 64; i++)
-		if (gn[i] > 0)
-			btw += gn[i] * (gs[i] / gn[i] - mean) *
-			    (gs[i] / gn[i] - mean);
-	return n >= 3 && tot > 0 ? btw / tot : NAN;
-}
-
-/* The first-order variance share of the value explained by axis a. */
-static double
-hp_eta2(struct hp *h, const struct hp_axis *a, size_t *count)
-{
-	double	*val, e;
-	int	*grp;
-
-	val = calloc(2 * h->g->ntrials + 1, sizeof(*val));
-	grp = calloc(h->g->ntrials + 1, sizeof(*grp));
-	if (val == NULL || grp == NULL)
-		abort();
-	*count = hp_groups(h, a, val, grp);
-	e = html_eta2(val, grp, *count);
-	free(val);
-	free(grp);
-	return e;
-}
-
-/* The importance bars, from HP_MIN_TRIALS completed trials on. */
-#define HP_MIN_TRIALS	8
+/* The importance bars, from IMPORTANCE_MIN_TRIALS completed trials on. */
 static void
 hp_importance(struct hp *h)
 {
+	struct importance imp;
 	struct svg_plot	 pl;
-	double		 e;
-	size_t		 k, n = 0;
-	char		 cap[128];
+	char		 key[256];
+	size_t		 k;
 
-	if (h->nax > 0)
-		hp_eta2(h, &h->ax[0], &n);
-	if (n < HP_MIN_TRIALS) {
+	importance_compute(h->g, &imp);
+	if (imp.trials < IMPORTANCE_MIN_TRIALS) {
 		fprintf(h->f, "<p class=\"muted\">Parameter importance needs "
 		    "at least %d completed trials with a value; there are %zu."
-		    "</p>\n", HP_MIN_TRIALS, n);
+		    "</p>\n", IMPORTANCE_MIN_TRIALS, imp.trials);
+		importance_release(&imp);
 		return;
 	}
 	fprintf(h->f, "<figure id=\"plot-importance\">\n");
-	svg_begin(&pl, h->f, 320 + 40 * h->nax, 240, -0.5, h->nax - 0.5, 0, 1,
+	svg_begin(&pl, h->f, 320 + 40 * imp.n, 240, -0.5, imp.n - 0.5, 0, 1,
 	    "parameter importance: first-order variance share");
 	svg_axes(&pl, "parameter", "share of the value's variance", 0);
-	for (k = 0; k < h->nax; k++) {
-		e = hp_eta2(h, &h->ax[k], &n);
-		svg_xlabel(&pl, k, h->ax[k].name);
-		if (isfinite(e))
-			svg_bar(&pl, k, 30, e, svg_color(k), NULL);
+	for (k = 0; k < imp.n; k++) {
+		svg_xlabel(&pl, k, imp.names[k]);
+		snprintf(key, sizeof(key), "importance.params.%s",
+		    imp.names[k]);
+		if (isfinite(imp.share[k]))
+			svg_bar(&pl, k, 30, imp.share[k], svg_color(k), key);
 	}
 	svg_end(&pl);
-	snprintf(cap, sizeof(cap), "%zu completed trials", n);
-	fprintf(h->f, "<figcaption>The share of the variance of the value "
-	    "over %s explained by each parameter alone (eta squared: the "
-	    "variance of the value's mean per choice, or per quarter of the "
-	    "trials for a number, over the value's variance).  Main effects "
-	    "only, no interactions, not normalised; with few trials it is "
-	    "noisy and biased upward.</figcaption>\n</figure>\n", cap);
+	fprintf(h->f, "<table id=\"importance\"><tr><th>parameter</th>"
+	    "<th>share</th></tr>\n");
+	for (k = 0; k < imp.n; k++) {
+		fprintf(h->f, "<tr><td>");
+		svg_escape(h->f, imp.names[k]);
+		fprintf(h->f, "</td><td class=\"n\">");
+		snprintf(key, sizeof(key), "importance.params.%s",
+		    imp.names[k]);
+		html_num(h->f, key, 1, imp.share[k]);
+		fprintf(h->f, "</td></tr>\n");
+	}
+	fprintf(h->f, "</table>\n<figcaption>The share of the variance of "
+	    "the value over ");
+	html_num(h->f, "importance.trials", 1, (double)imp.trials);
+	fprintf(h->f, " completed trials explained by each parameter alone "
+	    "(eta squared: the variance of the value's mean per choice, or "
+	    "per quarter of the trials for a number, over the value's "
+	    "variance).  Main effects only, no interactions, not normalised; "
+	    "with few trials it is noisy and biased upward.</figcaption>\n"
+	    "</figure>\n");
+	importance_release(&imp);
 }
 
 /* Write the slices, the parallel coordinates and the importance. */

@@ -14,15 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guide.h"
 #include "report_html_trials.h"
 #include "svg.h"
+#include "trial_cost.h"
 
 /* A cell: its sort key (a number, NAN if none, or a string) and text. */
 struct hs_cell {
 	double		 num;
 	const char	*str;		/* borrowed; NULL: sort by num */
 	char		 text[64];	/* what a number shows */
-	const char	*key;		/* a marked number: its JSON member */
+	const char	*list;		/* a marked number: "trial_list" or
+					   "per_trial", */
+	const char	*pre;		/* "params." or "" */
+	const char	*key;		/* and its member there */
 };
 
 struct hs_table {
@@ -49,33 +54,15 @@ hs_cmp(const void *a, const void *b, void *arg)
 	return (x->num > y->num) - (x->num < y->num);
 }
 
-/* A number cell, marked with key when key is not NULL. */
+/* A number cell, marked with list.ROW.key when key is not NULL. */
 static void
-hs_num(struct hs_cell *c, double v, const char *key)
+hs_num(struct hs_cell *c, double v, const char *list, const char *key)
 {
 	c->num = v;
+	c->list = list;
 	c->key = key;
 	if (isfinite(v))
 		svg_number(c->text, sizeof(c->text), v);
-}
-
-/* The cost of trial number n: its attempts' elapsed x allocation. */
-static double
-hs_cost(const struct guide *g, int n, int gpu)
-{
-	const struct ledger_attempt	*a;
-	double				 s = 0, end;
-	size_t				 i;
-
-	for (i = 0; i < g->nattempts; i++) {
-		a = &g->attempts[i];
-		if (a->trial_number != n || !(a->started > 0))
-			continue;
-		end = a->ended > 0 ? a->ended : g->now;
-		if (end > a->started)
-			s += (end - a->started) * (gpu ? a->gpus : a->cpus);
-	}
-	return s / 3600;
 }
 
 /* The parameter names: those of the first trial that has any. */
@@ -100,21 +87,27 @@ hs_row(struct hs_table *t, const struct guide *g, size_t i, int gpu,
 	struct hs_cell			*c = &t->cells[i * t->ncols];
 	const cJSON			*n, *v;
 
-	hs_num(c++, tr->number, "trial");
+	struct account_cost		 cost;
+
+	trial_cost(g, i, &cost);
+	hs_num(c++, tr->number, "trial_list", "trial");
 	c++->str = tr->role ? tr->role : "search";
 	c++->str = tr->state;
 	cJSON_ArrayForEach(n, names) {
 		v = cJSON_GetObjectItemCaseSensitive(t->params[i], n->string);
-		if (cJSON_IsNumber(v))
-			hs_num(c, v->valuedouble, NULL);
+		if (cJSON_IsNumber(v)) {
+			hs_num(c, v->valuedouble, "trial_list", n->string);
+			c->pre = "params.";
+		}
 		else
 			c->str = cJSON_IsString(v) ? v->valuestring : "";
 		c++;
 	}
-	hs_num(c++, tr->has_best ? tr->best : NAN, "best");
-	hs_num(c++, run->epochs_run > 0 ? run->epochs_run : NAN, NULL);
-	hs_num(c++, tr->attempts, "attempts");
-	hs_num(c++, hs_cost(g, tr->number, gpu), NULL);
+	hs_num(c++, tr->has_best ? tr->best : NAN, "trial_list", "best");
+	hs_num(c++, trial_epochs(g, i), "per_trial", "epochs");
+	hs_num(c++, tr->attempts, "trial_list", "attempts");
+	hs_num(c++, (gpu ? cost.gpu_seconds : cost.cpu_seconds) / 3600,
+	    "per_trial", gpu ? "gpu_hours" : "cpu_hours");
 	c++->str = run->has_attempt && run->attempt->job_id ?
 	    run->attempt->job_id : "";
 	c->str = run->has_attempt && run->attempt->host ?
@@ -147,6 +140,7 @@ static void
 hs_write(FILE *f, struct hs_table *t, size_t *idx, size_t *rank)
 {
 	const struct hs_cell	*c;
+	char			 key[256];
 	size_t			 r, k;
 
 	hs_style(f, t);
@@ -181,11 +175,12 @@ hs_write(FILE *f, struct hs_table *t, size_t *idx, size_t *rank)
 			if (c->str != NULL) {
 				fprintf(f, "<span>");
 				svg_escape(f, c->str);
-			} else if (c->key != NULL && isfinite(c->num))
-				fprintf(f, "<span class=\"n\"><span data-key="
-				    "\"trial_list.%zu.%s\" data-value=\"%.17g\">%s"
-				    "</span>", r, c->key, c->num, c->text);
-			else
+			} else if (c->key != NULL && isfinite(c->num)) {
+				fprintf(f, "<span class=\"n\">");
+				snprintf(key, sizeof(key), "%s.%zu.%s%s",
+				    c->list, r, c->pre ? c->pre : "", c->key);
+				html_num(f, key, 1, c->num);
+			} else
 				fprintf(f, "<span class=\"n\">%s", c->text);
 			fprintf(f, "</span>");
 		}
@@ -203,11 +198,10 @@ html_trials_table(FILE *f, const struct guide *g)
 	struct hs_table	 t;
 	const cJSON	*names, *n;
 	size_t		 i, k, *idx, *rank;
-	int		 gpu = 0;
+	int		 gpu;
 
 	memset(&t, 0, sizeof(t));
-	for (i = 0; i < g->nattempts; i++)
-		gpu |= g->attempts[i].gpus > 0;
+	gpu = html_gpu(g);
 	t.nrows = g->ntrials;
 	t.params = calloc(t.nrows + 1, sizeof(*t.params));
 	if (t.params == NULL)

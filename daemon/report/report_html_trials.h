@@ -1,7 +1,9 @@
 /*
- * report_html_trials.h: the trial-level parts of the HTML report: the
- * optimization history with the target, the learning curves of every
- * attempt, and a table of the trials that sorts in the page (CSS only).
+ * report_html_trials.h: the parts of the HTML report (report_html*.c) and
+ * what they share: the optimization history with the target, the learning
+ * curves of every attempt, a table of the trials that sorts in the page
+ * (CSS only), the parameters, the cost, the guideline table and the
+ * tables under the headline.
  */
 #ifndef HPOD_REPORT_HTML_TRIALS_H
 #define HPOD_REPORT_HTML_TRIALS_H
@@ -17,7 +19,8 @@ void	 html_trials_plots(FILE *, const struct guide *);
 /*
  * Write the table of trials; its numbers are marked with the paths of
  * `hpoctl trials --format json`, prefixed "trial_list." ("trial_list.3.best" is
- * the member best of its fourth element).
+ * the member best of its fourth element), and its epochs and cost with
+ * those of the report's "per_trial".
  */
 void	 html_trials_table(FILE *, const struct guide *);
 
@@ -28,12 +31,25 @@ void	 html_trials_table(FILE *, const struct guide *);
 void	 html_params_plots(FILE *, const struct guide *);
 /* Write the cost over wall time by outcome (report_html_cost.c). */
 void	 html_cost_plot(FILE *, const struct guide *);
+/* Write the cost by outcome, a chart and a table (report_html_cost.c). */
+void	 html_outcomes(FILE *, const struct guide *);
+/* Write the scaling plots and the guideline table (report_html_guide.c). */
+void	 html_guideline(FILE *, const struct guide *);
+/* Write the tables under the headline (report_html_detail.c). */
+void	 html_details(FILE *, const struct guide *);
+
 /*
- * The share of the variance of n values explained by their groups
- * (0..63): the variance of the group means, weighted by group size, over
- * the variance of the values (eta squared).  NAN under 3 values or
- * without variance.
+ * Shared by the parts (report_html.c).  html_num() writes v marked with
+ * key, the path of its JSON member, and its exact value, or a dash when
+ * !has or v is not finite.  html_cost_cells() writes three cells of
+ * node-, GPU- and CPU-hours marked prefix.node_hours and so on.
+ * html_params() writes a trial's parameters (JSON text), numbers marked
+ * prefix.NAME.  html_gpu(): whether the cost is counted in GPU-hours.
  */
-double	 html_eta2(const double *val, const int *grp, size_t n);
+void	 html_num(FILE *, const char *key, int has, double v);
+void	 html_cost_cells(FILE *, const char *prefix,
+	    const struct account_cost *);
+void	 html_params(FILE *, const char *prefix, const char *json);
+int	 html_gpu(const struct guide *);
 
 #endif

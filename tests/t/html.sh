@@ -3,6 +3,7 @@
 # headless browser (its plots and the guideline table are in the DOM), and
 # every number on it equals the one of the JSON report or table it names.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/html.subr"
 
 if ! command -v chromium >/dev/null 2>&1; then
 	echo "1..0 # SKIP chromium is not installed (make deps installs it)"
@@ -25,13 +26,7 @@ is "without -o it goes to the standard output" \
 check "the page is self-contained: no script, no external resource" \
     sh -c "! grep -Eqi '<script|<link|src=|href=|url\\(' '$T/page.html'"
 
-# Render it.  Chromium wants a writable home and, as root, no sandbox.
-export HOME="$T/home"
-mkdir -p "$HOME"
-chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-	    --no-first-run --user-data-dir="$T/chrome" "$@" 2>>"$T/chrome.log"
-}
+# Render it.
 chrome --dump-dom "file://$T/page.html" >"$T/dom.html" || true
 check "chromium renders the page" grep -q '</html>' "$T/dom.html"
 check "the plots are in the DOM" test "$(grep -c '<svg' "$T/dom.html")" -ge 4
@@ -47,37 +42,41 @@ is "one table row per batch size" \
     grep -o '<tr>' | wc -l)" $(( $(jq '.rows | length' "$T/table.json") + 1 ))
 
 # Every marked number: its key's value in the JSON, and the text shown.
-grep -o 'data-key="[^"]*" data-value="[^"]*">[^<]*<' "$T/dom.html" |
-    sed 's/^data-key="\([^"]*\)" data-value="\([^"]*\)">\([^<]*\)<$/\1 \2 \3/' \
-    >"$T/marked.txt"
+html_marked "$T/dom.html" >"$T/marked.txt"
 check "the page marks its numbers" test "$(wc -l <"$T/marked.txt")" -ge 40
 check "the headline numbers are marked" sh -c "grep -q '^time_to_solution_s ' \
     '$T/marked.txt' && grep -q '^cost.cpu_hours ' '$T/marked.txt' &&
     grep -q '^cost.by_outcome.completed.cpu_hours ' '$T/marked.txt' &&
     grep -q '^table.rows.0.batch_size ' '$T/marked.txt'"
-# The JSON value of each key: table.* from the table, the rest the report.
-lookup() {
-	jq -r --arg k "$2" '[getpath($k | split(".") |
-	    map(tonumber? // .))] | .[0] | tostring' "$1"
-}
-bad=0
-while read -r key value text; do
-	case $key in
-	table.*) json=$(lookup "$T/table.json" "${key#table.}") ;;
-	trial_list.*) json=$(lookup "$T/trials.json" "${key#trial_list.}") ;;
-	*) json=$(lookup "$T/report.json" "$key") ;;
-	esac
-	if ! awk -v a="$value" -v b="$json" -v t="$text" 'BEGIN {
-	    d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b
-	    if (b == "null" || d > 1e-12 * (m > 1 ? m : 1)) exit 1
-	    if (t == "") exit 0	# a point of a plot: no text
-	    d = a - t; if (d < 0) d = -d; m = a < 0 ? -a : a
-	    exit !(d <= 5e-4 * m + 1e-12) }'; then
-		echo "#   $key: page $value ($text), json $json"
-		bad=$((bad + 1))
-	fi
-done <"$T/marked.txt"
+html_compare "$T/marked.txt" "$T/report.json" "$T/table.json" \
+    "$T/trials.json" >"$T/compare.txt"
+sed '$d' "$T/compare.txt"
+bad=$(tail -1 "$T/compare.txt")
 is "every number on the page equals its JSON value" "$bad" 0
+is "no numeric cell holds an unmarked number" "$(html_unmarked "$T/dom.html")" ""
+
+# The trials' epochs and cost are the report's too ("per_trial"), and sum
+# to the campaign's cost; the importance says why it is not drawn.
+is "the report has a cost per trial" "$(jq '.per_trial | length' \
+    "$T/report.json")" "$(jq length "$T/trials.json")"
+is "the trials' costs sum to the campaign's" "$(jq '([.per_trial[].cpu_hours]
+    | add) - .cost.cpu_hours | fabs < 1e-9' "$T/report.json")" true
+is "a marked epochs and cost per trial" \
+    "$(grep -c '^per_trial\.[0-9]*\.\(epochs\|cpu_hours\) ' "$T/marked.txt")" \
+    "$(jq '[.per_trial[] | (.epochs, .cpu_hours) | select(. != null)] | length' \
+    "$T/report.json")"
+is "the report's importance: none from 6 trials" \
+    "$(jq -c '.importance | [.method, .trials, .params]' "$T/report.json")" \
+    '["eta_squared",6,null]'
+
+# The headline's lower half is tables, not flattened JSON.
+for id in cost-detail winner mlperf checklist; do
+	check "the table $id under the headline" \
+	    grep -q "<table[^>]* id=\"$id\">" "$T/dom.html"
+done
+is "a checklist row per item" "$(sed -n '/<table id="checklist">/,/<\/table>/p' \
+    "$T/dom.html" | grep -c '^<tr><td>')" "$(jq '.checklist | length' "$T/report.json")"
+check "no dotted JSON labels" sh -c "! grep -q 'Cost in detail\|by outcome&nbsp;' '$T/dom.html'"
 
 # The trial-level plots: history with the target, every attempt's curve.
 check "the optimization history" grep -q '<figure id="plot-history">' \

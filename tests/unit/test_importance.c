@@ -1,11 +1,11 @@
 /*
- * test_importance.c: the parameter importance of the HTML report is the
+ * test_importance.c: the parameter importance of the report is the
  * first-order variance share (eta squared) of the values by group.
  */
 #include <math.h>
 #include <stddef.h>
 
-#include "report_html_trials.h"
+#include "importance.h"
 #include "tap.h"
 
 int
@@ -26,11 +26,11 @@ main(void)
 	static const double	 flat[] = { 2, 2, 2 };
 	static const int	 gflat[] = { 0, 1, 2 };
 
-	is_near(html_eta2(all, gall, 6), 1, 1e-12, "groups that explain all");
-	is_near(html_eta2(none, gnone, 6), 0, 1e-12,
+	is_near(importance_eta2(all, gall, 6), 1, 1e-12, "groups that explain all");
+	is_near(importance_eta2(none, gnone, 6), 0, 1e-12,
 	    "groups that explain nothing");
-	is_near(html_eta2(half, ghalf, 4), 0.8, 1e-12, "worked by hand: 4/5");
-	ok(isnan(html_eta2(flat, gflat, 3)), "no variance: NAN");
-	ok(isnan(html_eta2(half, ghalf, 2)), "under 3 values: NAN");
+	is_near(importance_eta2(half, ghalf, 4), 0.8, 1e-12, "worked by hand: 4/5");
+	ok(isnan(importance_eta2(flat, gflat, 3)), "no variance: NAN");
+	ok(isnan(importance_eta2(half, ghalf, 2)), "under 3 values: NAN");
 	return tap_done();
 }

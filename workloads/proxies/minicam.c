@@ -32,14 +32,15 @@
  * loss diverges, 64 on bad usage, 1 when memory runs out.
  */
 
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/norm.h"
 #include "common/proxy.h"
+#include "common/train.h"
 
 #define DATA_SEED	0x6465657063616d31ULL	/* default data seed */
 #define GRID_MAX	128		/* largest --grid */
@@ -65,21 +66,12 @@ static const char *const opt_names[] = { "adam", "adamw", "lamb" };
 static const char *const opt_logged[] = { "Adam", "AdamW", "LAMB" };
 static const char *const decay_names[] = { "cosine", "multistep", "none" };
 
-/* Command-line settings; see usage(). */
+/* Command-line settings; see usage. */
 struct opts {
-	double		 lr;
-	int		 batch;
-	int		 epochs;
-	double		 warmup;	/* epochs */
+	struct proxy_opts p;
 	enum optimizer	 opt;
 	enum decay	 decay;
-	double		 wdecay;
-	uint64_t	 seed;
 	uint64_t	 data_seed;
-	double		 target;	/* < 0: none */
-	int		 ntrain;
-	int		 neval;
-	int		 grid;
 };
 
 /* A generated data set: n fields of npix pixels and their labels. */
@@ -123,123 +115,73 @@ static const int seg_fanin[NSEG] = {
 };
 
 static const struct option longopts[] = {
-	{ "lr",			required_argument, NULL, 'l' },
-	{ "batch-size",		required_argument, NULL, 'b' },
-	{ "epochs",		required_argument, NULL, 'e' },
-	{ "warmup-epochs",	required_argument, NULL, 'w' },
+	PROXY_OPT_LR,
+	PROXY_OPT_BATCH,
+	PROXY_OPT_EPOCHS,
+	PROXY_OPT_WARMUP,
 	{ "optimizer",		required_argument, NULL, 'o' },
 	{ "decay",		required_argument, NULL, 'c' },
-	{ "weight-decay",	required_argument, NULL, 'd' },
-	{ "seed",		required_argument, NULL, 's' },
+	PROXY_OPT_WDECAY,
+	PROXY_OPT_SEED,
 	{ "data-seed",		required_argument, NULL, 'S' },
-	{ "target",		required_argument, NULL, 't' },
-	{ "train-samples",	required_argument, NULL, 'n' },
-	{ "eval-samples",	required_argument, NULL, 'v' },
-	{ "grid",		required_argument, NULL, 'g' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ NULL,			0,		   NULL, 0 }
+	PROXY_OPT_TARGET,
+	PROXY_OPT_NTRAIN,
+	PROXY_OPT_NEVAL,
+	PROXY_OPT_GRID,
+	PROXY_OPT_HELP,
+	PROXY_OPT_END
 };
 
-/* Print the synopsis and exit with status. */
-static _Noreturn void
-usage(FILE *f, int status)
+static const char usage[] =
+	"usage: minicam [--lr X] [--batch-size N] [--epochs N] "
+	"[--warmup-epochs X]\n"
+	"               [--optimizer adam|adamw|lamb] "
+	"[--decay cosine|multistep|none]\n"
+	"               [--weight-decay W] [--seed N] [--data-seed N] "
+	"[--target X]\n"
+	"               [--train-samples N] [--eval-samples N] "
+	"[--grid N]\n"
+	"defaults: --lr 0.03 --batch-size 16 --epochs 8 "
+	"--warmup-epochs 1 --optimizer adam\n"
+	"          --decay cosine --weight-decay 0 --seed 0, "
+	"fixed data seed, no target,\n"
+	"          --train-samples 768 --eval-samples 128 --grid 24\n";
+
+/* Take one of minicam's own options into own, a struct opts. */
+static void
+opts_take(void *own, int ch, const char *arg)
 {
-	fprintf(f,
-	    "usage: minicam [--lr X] [--batch-size N] [--epochs N] "
-	    "[--warmup-epochs X]\n"
-	    "               [--optimizer adam|adamw|lamb] "
-	    "[--decay cosine|multistep|none]\n"
-	    "               [--weight-decay W] [--seed N] [--data-seed N] "
-	    "[--target X]\n"
-	    "               [--train-samples N] [--eval-samples N] "
-	    "[--grid N]\n"
-	    "defaults: --lr 0.03 --batch-size 16 --epochs 8 "
-	    "--warmup-epochs 1 --optimizer adam\n"
-	    "          --decay cosine --weight-decay 0 --seed 0, "
-	    "fixed data seed, no target,\n"
-	    "          --train-samples 768 --eval-samples 128 --grid 24\n");
-	exit(status);
+	struct opts	*o = own;
+
+	switch (ch) {
+	case 'o':
+		o->opt = parse_word("optimizer", arg, opt_names, 3);
+		break;
+	case 'c':
+		o->decay = parse_word("decay", arg, decay_names, 3);
+		break;
+	case 'S':
+		o->data_seed = parse_seed("data-seed", arg);
+		break;
+	}
 }
 
 /* Fill o from argv; exit 64 on bad usage. */
 static void
 opts_parse(struct opts *o, int argc, char **argv)
 {
-	int	 ch;
+	const struct proxy_cli cli = { usage, longopts, 1, 16, GRID_MAX, 0,
+	    opts_take, o };
+	char	 arg[16];
 
-	*o = (struct opts){ .lr = 0.03, .batch = 16, .epochs = 8,
-	    .warmup = 1, .opt = OPT_ADAM, .decay = DECAY_COSINE,
-	    .wdecay = 0, .seed = 0, .data_seed = DATA_SEED, .target = -1,
-	    .ntrain = 768, .neval = 128, .grid = 24 };
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'l':
-			o->lr = parse_real("lr", optarg, 0, 1e3);
-			if (o->lr <= 0)
-				bad_option("lr", optarg, "must be > 0");
-			break;
-		case 'b':
-			o->batch = parse_int("batch-size", optarg, 1, 65536);
-			break;
-		case 'e':
-			o->epochs = parse_int("epochs", optarg, 1, 10000);
-			break;
-		case 'w':
-			o->warmup = parse_real("warmup-epochs", optarg, 0,
-			    10000);
-			break;
-		case 'o':
-			o->opt = parse_word("optimizer", optarg, opt_names,
-			    3);
-			break;
-		case 'c':
-			o->decay = parse_word("decay", optarg, decay_names,
-			    3);
-			break;
-		case 'd':
-			o->wdecay = parse_real("weight-decay", optarg, 0, 1);
-			break;
-		case 's':
-			o->seed = parse_seed("seed", optarg);
-			break;
-		case 'S':
-			o->data_seed = parse_seed("data-seed", optarg);
-			break;
-		case 't':
-			o->target = parse_real("target", optarg, 0, 1);
-			break;
-		case 'n':
-			o->ntrain = parse_int("train-samples", optarg, 1,
-			    65536);
-			break;
-		case 'v':
-			o->neval = parse_int("eval-samples", optarg, 1, 65536);
-			break;
-		case 'g':
-			o->grid = parse_int("grid", optarg, 16, GRID_MAX);
-			break;
-		case 'h':
-			usage(stdout, 0);
-		default:
-			usage(stderr, EXIT_USAGE);
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "minicam: unexpected argument '%s'\n",
-		    argv[optind]);
-		usage(stderr, EXIT_USAGE);
-	}
-	if (o->batch > o->ntrain) {
-		char	arg[16];
-
-		snprintf(arg, sizeof(arg), "%d", o->batch);
-		bad_option("batch-size", arg,
-		    "must not exceed --train-samples");
-	}
-	if ((double)(o->ntrain + o->neval) * o->grid * o->grid > 1 << 26) {
-		char	arg[16];
-
-		snprintf(arg, sizeof(arg), "%d", o->ntrain);
+	*o = (struct opts){ .p = { .lr = 0.03, .batch = 16, .epochs = 8,
+	    .warmup = 1, .wdecay = 0, .seed = 0, .target = -1,
+	    .ntrain = 768, .neval = 128, .grid = 24 }, .opt = OPT_ADAM,
+	    .decay = DECAY_COSINE, .data_seed = DATA_SEED };
+	proxy_opts_parse(&o->p, &cli, argc, argv);
+	if ((double)(o->p.ntrain + o->p.neval) * o->p.grid * o->p.grid >
+	    1 << 26) {
+		snprintf(arg, sizeof(arg), "%d", o->p.ntrain);
 		bad_option("train-samples", arg,
 		    "too many pixels with this --grid (max 2^26)");
 	}
@@ -445,19 +387,6 @@ dataset_make(struct dataset *d, uint64_t seed, uint64_t stream, int n,
 	return 0;
 }
 
-/* Standardize every channel of d with the means mu and deviations sd. */
-static void
-dataset_standardize(struct dataset *d, const double *mu, const double *sd)
-{
-	size_t	 i, n = (size_t)d->n * d->npix;
-	int	 c;
-
-	for (i = 0; i < n; i++)
-		for (c = 0; c < NCH; c++)
-			d->x[i * NCH + c] = (float)((d->x[i * NCH + c] -
-			    mu[c]) / sd[c]);
-}
-
 /* Free what dataset_make allocated. */
 static void
 dataset_free(struct dataset *d)
@@ -513,14 +442,7 @@ net_init(struct net *net, int grid, uint64_t seed)
 	    net->a1 == NULL || net->d1 == NULL || net->a2 == NULL ||
 	    net->z == NULL)
 		return -1;
-	for (seg = 0; seg < NSEG; seg++) {
-		double	 sd = seg_fanin[seg] ? sqrt(2.0 / seg_fanin[seg]) : 0;
-
-		if (seg == W3)		/* linear output: Xavier, not He */
-			sd = sqrt(1.0 / seg_fanin[seg]);
-		for (i = net->off[seg]; i < net->off[seg + 1]; i++)
-			net->w[i] = (float)(sd * rng_normal(&s));
-	}
+	weights_init(net->w, net->off, seg_fanin, NSEG, W3, &s);
 	for (i = 0; i < NCLASS; i++)
 		net->cw[i] = 1;
 	return 0;
@@ -662,6 +584,29 @@ net_loss(struct net *net, const unsigned char *y, int grad)
 }
 
 /*
+ * Backpropagate the gradient d (F2) of one tap of the second convolution,
+ * whose input was a (F1) and kernel wk: add its kernel gradient to gk and
+ * the gradient it carries back to its input to da.  The parameters are
+ * restrict so that the compiler may vectorize the kernel gradient.
+ */
+static inline void
+tap_backward(float *restrict gk, float *restrict da, const float *restrict a,
+    const float *restrict wk, const float *restrict d)
+{
+	int	 ci, co;
+
+	for (ci = 0; ci < F1; ci++) {
+		float	 s = 0;
+
+		for (co = 0; co < F2; co++)
+			gk[ci * F2 + co] += a[ci] * d[co];
+		for (co = 0; co < F2; co++)
+			s += wk[ci * F2 + co] * d[co];
+		da[ci] += s;
+	}
+}
+
+/*
  * Backpropagate the logit gradient in net->z through the last
  * net_forward() on x, adding the parameter gradient to net->g.
  */
@@ -696,24 +641,10 @@ net_backward(struct net *net, const float *x)
 			gb2[ci] += d2[ci];
 		}
 		for (k = 0; k < NTAPS; k++) {
-			const float *restrict a1;
-			const float *restrict wk = w2 + k * F1 * F2;
-			float	*restrict gk = gw2 + k * F1 * F2;
-			float	*restrict d1;
-
 			if ((q = nb[k]) < 0)
 				continue;
-			a1 = net->a1 + q * F1;
-			d1 = net->d1 + q * F1;
-			for (ci = 0; ci < F1; ci++) {
-				float	 s = 0;
-
-				for (co = 0; co < F2; co++)
-					gk[ci * F2 + co] += a1[ci] * d2[co];
-				for (co = 0; co < F2; co++)
-					s += wk[ci * F2 + co] * d2[co];
-				d1[ci] += s;
-			}
+			tap_backward(gw2 + k * F1 * F2, net->d1 + q * F1,
+			    net->a1 + q * F1, w2 + k * F1 * F2, d2);
 		}
 	}
 	for (p = 0; p < net->npix; p++) {
@@ -797,27 +728,27 @@ net_step(struct net *net, enum optimizer opt, int n, double lr,
 static double
 lr_at(const struct opts *o, long step, int steps)
 {
-	double	 wsteps = floor(o->warmup * steps);
-	double	 total = (double)o->epochs * steps;
+	double	 wsteps = floor(o->p.warmup * steps);
+	double	 total = (double)o->p.epochs * steps;
 
 	if (step < wsteps)
-		return o->lr * (step + 1) / wsteps;
+		return o->p.lr * (step + 1) / wsteps;
 	switch (o->decay) {
 	case DECAY_COSINE:
 		if (total <= wsteps)
-			return o->lr;
-		return o->lr * 0.5 * (1 + cos(3.141592653589793 *
+			return o->p.lr;
+		return o->p.lr * 0.5 * (1 + cos(3.141592653589793 *
 		    (step - wsteps) / (total - wsteps)));
 	case DECAY_MULTISTEP:
-		if (step >= (double)(3 * o->epochs + 3) / 4 * steps)
-			return o->lr * 0.01;
-		if (step >= (double)(o->epochs + 1) / 2 * steps)
-			return o->lr * 0.1;
-		return o->lr;
+		if (step >= (double)(3 * o->p.epochs + 3) / 4 * steps)
+			return o->p.lr * 0.01;
+		if (step >= (double)(o->p.epochs + 1) / 2 * steps)
+			return o->p.lr * 0.1;
+		return o->p.lr;
 	case DECAY_NONE:
 		break;
 	}
-	return o->lr;
+	return o->p.lr;
 }
 
 /*
@@ -862,178 +793,117 @@ net_eval(struct net *net, const struct dataset *d, double *loss)
 	return iou / d->n;
 }
 
-/* Print a POINT_IN_TIME event with a numeric value, epoch and step. */
-static void
-mllog_point(const char *key, double value, int epoch, long step, int line)
-{
-	char	 num[32], meta[64];
-
-	json_num(num, sizeof(num), value);
-	snprintf(meta, sizeof(meta), "\"epoch_num\": %d, \"step_num\": %ld",
-	    epoch, step);
-	mllog("POINT_IN_TIME", key, num, line, meta);
-}
-
 /* Log the settings of the run, with the keys of the DeepCAM reference. */
 static void
 log_settings(const struct opts *o)
 {
-	char	 buf[64];
-	int	 steps = (o->ntrain + o->batch - 1) / o->batch;
+	int	 steps = (o->p.ntrain + o->p.batch - 1) / o->p.batch;
 
 	MLLOG_EVENT("submission_benchmark", "\"minicam\"");
 	MLLOG_EVENT("cache_clear", "true");
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
-	MLLOG_EVENT("seed", buf);
+	MLLOG_UINT("seed", o->p.seed);
 	MLLOG_EVENT("number_of_ranks", "1");
-	snprintf(buf, sizeof(buf), "%d", o->batch);
-	MLLOG_EVENT("global_batch_size", buf);
-	snprintf(buf, sizeof(buf), "\"%s\"", opt_logged[o->opt]);
-	MLLOG_EVENT("opt_name", buf);
-	json_num(buf, sizeof(buf), o->lr);
-	MLLOG_EVENT("opt_lr", buf);
+	MLLOG_UINT("global_batch_size", o->p.batch);
+	MLLOG_STRING("opt_name", opt_logged[o->opt]);
+	MLLOG_REAL("opt_lr", o->p.lr);
 	MLLOG_EVENT("opt_betas", "[0.9, 0.999]");
 	MLLOG_EVENT("opt_eps", "1e-06");
-	json_num(buf, sizeof(buf), o->wdecay);
-	MLLOG_EVENT("opt_weight_decay", buf);
-	snprintf(buf, sizeof(buf), "\"%s\"", o->decay == DECAY_COSINE ?
+	MLLOG_REAL("opt_weight_decay", o->p.wdecay);
+	MLLOG_STRING("scheduler_type", o->decay == DECAY_COSINE ?
 	    "cosine_annealing" : o->decay == DECAY_MULTISTEP ? "multistep" :
 	    "none");
-	MLLOG_EVENT("scheduler_type", buf);
-	snprintf(buf, sizeof(buf), "%.0f", floor(o->warmup * steps));
-	MLLOG_EVENT("scheduler_lr_warmup_steps", buf);
+	MLLOG_UINT("scheduler_lr_warmup_steps",
+	    (unsigned long long)floor(o->p.warmup * steps));
 	MLLOG_EVENT("scheduler_lr_warmup_factor", "1");
-	snprintf(buf, sizeof(buf), "%d", o->ntrain);
-	MLLOG_EVENT("train_samples", buf);
-	snprintf(buf, sizeof(buf), "%d", o->neval);
-	MLLOG_EVENT("eval_samples", buf);
+	MLLOG_UINT("train_samples", o->p.ntrain);
+	MLLOG_UINT("eval_samples", o->p.neval);
 }
 
-/*
- * Train for one epoch over d in the order perm, starting at *step; return
- * the mean training loss, or a non-finite or huge value as soon as a batch
- * diverges.
- */
-static double
-train_epoch(struct net *net, const struct opts *o, const struct dataset *d,
-    const int *perm, long *step)
+/* A training run: the settings, the data and the network. */
+struct run {
+	const struct opts *o;
+	struct dataset	 train, eval;
+	struct net	 net;
+};
+
+/* Add the loss of training sample i to *loss, its gradient to the net. */
+static void
+run_sample(void *ctx, int i, double *loss)
 {
-	int	 steps = (d->n + o->batch - 1) / o->batch;
-	int	 b, i, n;
-	double	 total = 0;
+	struct run	*r = ctx;
+	const float	*x = r->train.x + (size_t)i * r->train.npix * NCH;
 
-	for (b = 0; b < d->n; b += o->batch, (*step)++) {
-		double	 loss = 0;
+	net_forward(&r->net, x);
+	*loss += net_loss(&r->net, r->train.y + (size_t)i * r->train.npix, 1);
+	net_backward(&r->net, x);
+}
 
-		n = d->n - b < o->batch ? d->n - b : o->batch;
-		for (i = b; i < b + n; i++) {
-			const float *x = d->x + (size_t)perm[i] * d->npix *
-			    NCH;
+/* One optimizer step on the gradient of n samples. */
+static void
+run_step(void *ctx, int n, long step, int steps, int epoch)
+{
+	struct run	*r = ctx;
 
-			net_forward(net, x);
-			loss += net_loss(net, d->y + (size_t)perm[i] *
-			    d->npix, 1);
-			net_backward(net, x);
-		}
-		if (!isfinite(loss) || loss / n > LOSS_DIVERGED)
-			return loss / n;
-		total += loss;
-		net_step(net, o->opt, n, lr_at(o, *step, steps), o->wdecay);
-	}
-	return total / d->n;
+	net_step(&r->net, r->o->opt, n, lr_at(r->o, step, steps),
+	    r->o->p.wdecay);
 }
 
 /*
- * Train net for the epochs of o, evaluating after each as DeepCAM does;
- * stop early at the target or when the loss diverges.  Return the exit
- * status.
+ * Log the epoch's training loss, evaluate as DeepCAM does and close the
+ * epoch; PROXY_REACHED at the target.
  */
 static int
-run_training(struct net *net, const struct opts *o, const struct dataset *tr,
-    const struct dataset *ev, int *perm)
+run_evaluate(void *ctx, int epoch, long step, double loss)
 {
-	uint64_t	 shuf = rng_stream(o->seed, 2);
-	long		 step = 0;
-	double		 loss, iou, eloss;
+	struct run	*r = ctx;
+	double		 iou, eloss;
 	char		 meta[64];
-	int		 epoch, reached = 0;
+	int		 reached = 0;
 
-	for (epoch = 1; epoch <= o->epochs && !reached; epoch++) {
-		snprintf(meta, sizeof(meta),
-		    "\"epoch_num\": %d, \"step_num\": %ld", epoch, step);
-		MLLOG_START("epoch_start", meta);
-		shuffle(perm, tr->n, &shuf);
-		loss = train_epoch(net, o, tr, perm, &step);
-		if (!isfinite(loss) || loss > LOSS_DIVERGED) {
-			MLLOG_END("epoch_stop", meta);
-			return diverged(epoch, "loss", loss, __LINE__);
-		}
-		mllog_point("train_loss", loss, epoch, step, __LINE__);
-		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
-		MLLOG_START("eval_start", meta);
-		iou = net_eval(net, ev, &eloss);
-		mllog_point("eval_accuracy", iou, epoch, step, __LINE__);
-		mllog_point("eval_loss", eloss, epoch, step, __LINE__);
-		if (o->target >= 0 && iou >= o->target) {
-			mllog_point("target_accuracy_reached", o->target,
-			    epoch, step, __LINE__);
-			reached = 1;
-		}
-		MLLOG_END("eval_stop", meta);
-		snprintf(meta, sizeof(meta),
-		    "\"epoch_num\": %d, \"step_num\": %ld", epoch, step);
-		MLLOG_END("epoch_stop", meta);
+	mllog_value("train_loss", loss, epoch, step, __LINE__);
+	snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
+	MLLOG_START("eval_start", meta);
+	iou = net_eval(&r->net, &r->eval, &eloss);
+	mllog_value("eval_accuracy", iou, epoch, step, __LINE__);
+	mllog_value("eval_loss", eloss, epoch, step, __LINE__);
+	if (r->o->p.target >= 0 && iou >= r->o->p.target) {
+		mllog_value("target_accuracy_reached", r->o->p.target, epoch,
+		    step, __LINE__);
+		reached = 1;
 	}
-	MLLOG_END("run_stop", reached ? "\"status\": \"success\"" :
-	    "\"status\": \"aborted\"");
-	return 0;
+	MLLOG_END("eval_stop", meta);
+	snprintf(meta, sizeof(meta), "\"epoch_num\": %d, \"step_num\": %ld",
+	    epoch, step);
+	MLLOG_END("epoch_stop", meta);
+	return reached ? PROXY_REACHED : PROXY_GO_ON;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct opts	 o;
-	struct dataset	 train, eval;
-	struct net	 net;
-	int		*perm;
-	double		 mu[NCH] = { 0 }, sd[NCH] = { 0 };
-	size_t		 i, np;
-	int		 c, status;
+	struct run	 r = { .o = &o };
+	struct proxy_model m = { &r, LOSS_DIVERGED, 1, run_sample, run_step,
+	    run_evaluate };
+	double		 mu[NCH], sd[NCH];
+	int		 status;
 
 	proxy_init("minicam", "minicam.c");
 	opts_parse(&o, argc, argv);
 	log_settings(&o);
 	MLLOG_START("init_start", "");
-	if (dataset_make(&train, o.data_seed, 0, o.ntrain, o.grid) == -1 ||
-	    dataset_make(&eval, o.data_seed, 1, o.neval, o.grid) == -1 ||
-	    net_init(&net, o.grid, o.seed) == -1 ||
-	    (perm = malloc(sizeof(*perm) * o.ntrain)) == NULL) {
-		fprintf(stderr, "minicam: out of memory\n");
-		return 1;
-	}
-	np = (size_t)train.n * train.npix;
-	for (i = 0; i < np; i++)
-		for (c = 0; c < NCH; c++)
-			mu[c] += train.x[i * NCH + c];
-	for (c = 0; c < NCH; c++)
-		mu[c] /= (double)np;
-	for (i = 0; i < np; i++)
-		for (c = 0; c < NCH; c++)
-			sd[c] += (train.x[i * NCH + c] - mu[c]) *
-			    (train.x[i * NCH + c] - mu[c]);
-	for (c = 0; c < NCH; c++)
-		sd[c] = sqrt(sd[c] / (double)np);
-	dataset_standardize(&train, mu, sd);
-	dataset_standardize(&eval, mu, sd);
-	net_weigh(&net, &train);
-	for (i = 0; i < (size_t)o.ntrain; i++)
-		perm[i] = (int)i;
-	MLLOG_END("init_stop", "");
-	MLLOG_START("run_start", "");
-	status = run_training(&net, &o, &train, &eval, perm);
-	free(perm);
-	net_free(&net);
-	dataset_free(&train);
-	dataset_free(&eval);
+	if (dataset_make(&r.train, o.data_seed, 0, o.p.ntrain,
+	    o.p.grid) == -1 ||
+	    dataset_make(&r.eval, o.data_seed, 1, o.p.neval, o.p.grid) == -1 ||
+	    net_init(&r.net, o.p.grid, o.p.seed) == -1)
+		return proxy_out_of_memory();
+	norm_stats(r.train.x, (size_t)r.train.n * r.train.npix, NCH, mu, sd);
+	norm_apply(r.train.x, (size_t)r.train.n * r.train.npix, NCH, mu, sd);
+	norm_apply(r.eval.x, (size_t)r.eval.n * r.eval.npix, NCH, mu, sd);
+	net_weigh(&r.net, &r.train);
+	status = proxy_run(&o.p, &m);
+	net_free(&r.net);
+	dataset_free(&r.train);
+	dataset_free(&r.eval);
 	return status;
 }

@@ -31,14 +31,15 @@
  * loss diverges, 64 on bad usage, 1 when memory runs out.
  */
 
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/norm.h"
 #include "common/proxy.h"
+#include "common/train.h"
 
 #define DATA_SEED	0x636f736d6f666c77ULL	/* shared by all trials */
 #define NTAPS		27		/* 3x3x3 kernel */
@@ -54,21 +55,12 @@ enum scaling { SCALE_NONE, SCALE_LINEAR, SCALE_SQRT };
 
 static const char *const scaling_names[] = { "none", "linear", "sqrt" };
 
-/* Command-line settings; see usage(). */
+/* Command-line settings; see usage. */
 struct opts {
-	double		 lr;
+	struct proxy_opts p;
 	enum scaling	 scaling;
 	int		 base_batch;
-	int		 batch;
-	int		 epochs;
-	double		 warmup;
 	double		 momentum;
-	double		 wdecay;
-	uint64_t	 seed;
-	double		 target;	/* < 0: none */
-	int		 ntrain;
-	int		 neval;
-	int		 grid;
 };
 
 /* A generated data set: n fields of nvox voxels and their theta. */
@@ -114,128 +106,75 @@ static const int seg_fanin[NSEG] = {
 };
 
 static const struct option longopts[] = {
-	{ "lr",			required_argument, NULL, 'l' },
+	PROXY_OPT_LR,
 	{ "lr-scaling",		required_argument, NULL, 'L' },
 	{ "base-batch-size",	required_argument, NULL, 'B' },
-	{ "batch-size",		required_argument, NULL, 'b' },
-	{ "epochs",		required_argument, NULL, 'e' },
-	{ "warmup-epochs",	required_argument, NULL, 'w' },
+	PROXY_OPT_BATCH,
+	PROXY_OPT_EPOCHS,
+	PROXY_OPT_WARMUP,
 	{ "momentum",		required_argument, NULL, 'm' },
-	{ "weight-decay",	required_argument, NULL, 'd' },
-	{ "seed",		required_argument, NULL, 's' },
-	{ "target",		required_argument, NULL, 't' },
-	{ "train-samples",	required_argument, NULL, 'n' },
-	{ "eval-samples",	required_argument, NULL, 'v' },
-	{ "grid",		required_argument, NULL, 'g' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ NULL,			0,		   NULL, 0 }
+	PROXY_OPT_WDECAY,
+	PROXY_OPT_SEED,
+	PROXY_OPT_TARGET,
+	PROXY_OPT_NTRAIN,
+	PROXY_OPT_NEVAL,
+	PROXY_OPT_GRID,
+	PROXY_OPT_HELP,
+	PROXY_OPT_END
 };
 
+static const char usage[] =
+	"usage: minicosmo [--lr X] [--lr-scaling none|linear|sqrt] "
+	"[--base-batch-size N]\n"
+	"                 [--batch-size N] [--epochs N] "
+	"[--warmup-epochs X] [--momentum M]\n"
+	"                 [--weight-decay W] [--seed N] [--target X] "
+	"[--train-samples N]\n"
+	"                 [--eval-samples N] [--grid N]\n"
+	"defaults: --lr 0.03 --lr-scaling none --base-batch-size 32 "
+	"--batch-size 32\n"
+	"          --epochs 8 --warmup-epochs 1 --momentum 0.9 "
+	"--weight-decay 0 --seed 0,\n"
+	"          no target, --train-samples 1024 --eval-samples 256 "
+	"--grid 8\n";
 
-/* Print the synopsis and exit with status. */
-static _Noreturn void
-usage(FILE *f, int status)
+/* Take one of minicosmo's own options into own, a struct opts. */
+static void
+opts_take(void *own, int ch, const char *arg)
 {
-	fprintf(f,
-	    "usage: minicosmo [--lr X] [--lr-scaling none|linear|sqrt] "
-	    "[--base-batch-size N]\n"
-	    "                 [--batch-size N] [--epochs N] "
-	    "[--warmup-epochs X] [--momentum M]\n"
-	    "                 [--weight-decay W] [--seed N] [--target X] "
-	    "[--train-samples N]\n"
-	    "                 [--eval-samples N] [--grid N]\n"
-	    "defaults: --lr 0.03 --lr-scaling none --base-batch-size 32 "
-	    "--batch-size 32\n"
-	    "          --epochs 8 --warmup-epochs 1 --momentum 0.9 "
-	    "--weight-decay 0 --seed 0,\n"
-	    "          no target, --train-samples 1024 --eval-samples 256 "
-	    "--grid 8\n");
-	exit(status);
+	struct opts	*o = own;
+
+	switch (ch) {
+	case 'L':
+		o->scaling = parse_word("lr-scaling", arg, scaling_names, 3);
+		break;
+	case 'B':
+		o->base_batch = parse_int("base-batch-size", arg, 1, 65536);
+		break;
+	case 'm':
+		o->momentum = parse_real("momentum", arg, 0, 1);
+		if (o->momentum >= 1)
+			bad_option("momentum", arg, "must be < 1");
+		break;
+	}
 }
 
 /* Fill o from argv; exit 64 on bad usage. */
 static void
 opts_parse(struct opts *o, int argc, char **argv)
 {
-	int	 ch;
+	const struct proxy_cli cli = { usage, longopts, 1e9, 4, 32, 1,
+	    opts_take, o };
+	char	 arg[16];
 
-	*o = (struct opts){ .lr = 0.03, .scaling = SCALE_NONE,
-	    .base_batch = 32, .batch = 32, .epochs = 8,
-	    .warmup = 1, .momentum = 0.9, .wdecay = 0, .seed = 0,
-	    .target = -1, .ntrain = 1024, .neval = 256, .grid = 8 };
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'l':
-			o->lr = parse_real("lr", optarg, 0, 1e3);
-			if (o->lr <= 0)
-				bad_option("lr", optarg, "must be > 0");
-			break;
-		case 'L':
-			o->scaling = parse_word("lr-scaling", optarg,
-			    scaling_names, 3);
-			break;
-		case 'B':
-			o->base_batch = parse_int("base-batch-size", optarg, 1,
-			    65536);
-			break;
-		case 'b':
-			o->batch = parse_int("batch-size", optarg, 1, 65536);
-			break;
-		case 'e':
-			o->epochs = parse_int("epochs", optarg, 1, 10000);
-			break;
-		case 'w':
-			o->warmup = parse_real("warmup-epochs", optarg, 0,
-			    10000);
-			break;
-		case 'm':
-			o->momentum = parse_real("momentum", optarg, 0, 1);
-			if (o->momentum >= 1)
-				bad_option("momentum", optarg, "must be < 1");
-			break;
-		case 'd':
-			o->wdecay = parse_real("weight-decay", optarg, 0, 1);
-			break;
-		case 's':
-			o->seed = parse_seed("seed", optarg);
-			break;
-		case 't':
-			o->target = parse_real("target", optarg, 0, 1e9);
-			break;
-		case 'n':
-			o->ntrain = parse_int("train-samples", optarg, 1,
-			    65536);
-			break;
-		case 'v':
-			o->neval = parse_int("eval-samples", optarg, 1, 65536);
-			break;
-		case 'g':
-			o->grid = parse_int("grid", optarg, 4, 32);
-			if (o->grid % 2 != 0)
-				bad_option("grid", optarg, "must be even");
-			break;
-		case 'h':
-			usage(stdout, 0);
-		default:
-			usage(stderr, EXIT_USAGE);
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "minicosmo: unexpected argument '%s'\n",
-		    argv[optind]);
-		usage(stderr, EXIT_USAGE);
-	}
-	if (o->batch > o->ntrain) {
-		char	arg[16];
-
-		snprintf(arg, sizeof(arg), "%d", o->batch);
-		bad_option("batch-size", arg,
-		    "must not exceed --train-samples");
-	}
-	if ((double)o->ntrain * o->grid * o->grid * o->grid > 1 << 27) {
-		char	arg[16];
-
-		snprintf(arg, sizeof(arg), "%d", o->ntrain);
+	*o = (struct opts){ .p = { .lr = 0.03, .batch = 32, .epochs = 8,
+	    .warmup = 1, .wdecay = 0, .seed = 0, .target = -1,
+	    .ntrain = 1024, .neval = 256, .grid = 8 },
+	    .scaling = SCALE_NONE, .base_batch = 32, .momentum = 0.9 };
+	proxy_opts_parse(&o->p, &cli, argc, argv);
+	if ((double)o->p.ntrain * o->p.grid * o->p.grid * o->p.grid >
+	    1 << 27) {
+		snprintf(arg, sizeof(arg), "%d", o->p.ntrain);
 		bad_option("train-samples", arg,
 		    "too many voxels with this --grid (max 2^27)");
 	}
@@ -321,16 +260,6 @@ dataset_make(struct dataset *d, uint64_t stream, int n, int grid)
 	return 0;
 }
 
-/* Standardize every voxel of d with mean mu and deviation sd. */
-static void
-dataset_standardize(struct dataset *d, double mu, double sd)
-{
-	size_t	 i, n = (size_t)d->n * d->nvox;
-
-	for (i = 0; i < n; i++)
-		d->x[i] = (float)((d->x[i] - mu) / sd);
-}
-
 /* Free what dataset_make allocated. */
 static void
 dataset_free(struct dataset *d)
@@ -364,7 +293,7 @@ static int
 net_init(struct net *net, int grid, uint64_t seed)
 {
 	uint64_t	 s = rng_stream(seed, 1);
-	size_t		 i, np;
+	size_t		 np;
 	int		 seg, x, y, z;
 
 	memset(net, 0, sizeof(*net));
@@ -396,14 +325,7 @@ net_init(struct net *net, int grid, uint64_t seed)
 				net->parent[(z * grid + y) * grid + x] =
 				    ((z / 2) * net->pgrid + y / 2) *
 				    net->pgrid + x / 2;
-	for (seg = 0; seg < NSEG; seg++) {
-		double	 sd = seg_fanin[seg] ? sqrt(2.0 / seg_fanin[seg]) : 0;
-
-		if (seg == W4)		/* linear output: Xavier, not He */
-			sd = sqrt(1.0 / seg_fanin[seg]);
-		for (i = net->off[seg]; i < net->off[seg + 1]; i++)
-			net->w[i] = (float)(sd * rng_normal(&s));
-	}
+	weights_init(net->w, net->off, seg_fanin, NSEG, W4, &s);
 	return 0;
 }
 
@@ -616,17 +538,17 @@ net_step(struct net *net, int n, double lr, double momentum, double wdecay)
 static double
 lr_peak(const struct opts *o)
 {
-	double	 ratio = (double)o->batch / o->base_batch;
+	double	 ratio = (double)o->p.batch / o->base_batch;
 
 	switch (o->scaling) {
 	case SCALE_LINEAR:
-		return o->lr * ratio;
+		return o->p.lr * ratio;
 	case SCALE_SQRT:
-		return o->lr * sqrt(ratio);
+		return o->p.lr * sqrt(ratio);
 	case SCALE_NONE:
 		break;
 	}
-	return o->lr;
+	return o->p.lr;
 }
 
 /*
@@ -638,14 +560,14 @@ lr_peak(const struct opts *o)
 static double
 lr_at(const struct opts *o, long step, int steps, int epoch)
 {
-	double	 lr = lr_peak(o), wsteps = o->warmup * steps;
-	double	 start = o->scaling == SCALE_NONE ? lr / 10 : o->lr;
+	double	 lr = lr_peak(o), wsteps = o->p.warmup * steps;
+	double	 start = o->scaling == SCALE_NONE ? lr / 10 : o->p.lr;
 
 	if (step < wsteps)
 		return start + (lr - start) * step / wsteps;
-	if (epoch >= (o->epochs + 1) / 2)
+	if (epoch >= (o->p.epochs + 1) / 2)
 		lr *= 0.5;
-	if (epoch >= (3 * o->epochs + 3) / 4)
+	if (epoch >= (3 * o->p.epochs + 3) / 4)
 		lr *= 0.5;
 	return lr;
 }
@@ -665,17 +587,6 @@ net_eval(struct net *net, const struct dataset *d)
 	return sum / ((double)d->n * NOUT);
 }
 
-/* Print a POINT_IN_TIME event with a numeric value and its epoch. */
-static void
-mllog_epoch_num(const char *key, double value, int epoch, int line)
-{
-	char	 num[32], meta[32];
-
-	json_num(num, sizeof(num), value);
-	snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
-	mllog("POINT_IN_TIME", key, num, line, meta);
-}
-
 /* Log the settings of the run. */
 static void
 log_settings(const struct opts *o)
@@ -683,149 +594,106 @@ log_settings(const struct opts *o)
 	char	 buf[40];
 
 	MLLOG_EVENT("submission_benchmark", "\"minicosmo\"");
-	snprintf(buf, sizeof(buf), "%d", o->batch);
-	MLLOG_EVENT("global_batch_size", buf);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
-	MLLOG_EVENT("seed", buf);
+	MLLOG_UINT("global_batch_size", o->p.batch);
+	MLLOG_UINT("seed", o->p.seed);
 	MLLOG_EVENT("opt_name", "\"SGD\"");
-	json_num(buf, sizeof(buf), lr_peak(o));
-	MLLOG_EVENT("opt_base_learning_rate", buf);
-	json_num(buf, sizeof(buf), o->warmup);
-	MLLOG_EVENT("opt_learning_rate_warmup_epochs", buf);
-	json_num(buf, sizeof(buf), lr_peak(o) / o->lr);
-	MLLOG_EVENT("opt_learning_rate_warmup_factor", buf);
-	snprintf(buf, sizeof(buf), "[%d, %d]", (o->epochs + 1) / 2,
-	    (3 * o->epochs + 3) / 4);
+	MLLOG_REAL("opt_base_learning_rate", lr_peak(o));
+	MLLOG_REAL("opt_learning_rate_warmup_epochs", o->p.warmup);
+	MLLOG_REAL("opt_learning_rate_warmup_factor", lr_peak(o) / o->p.lr);
+	snprintf(buf, sizeof(buf), "[%d, %d]", (o->p.epochs + 1) / 2,
+	    (3 * o->p.epochs + 3) / 4);
 	MLLOG_EVENT("opt_learning_rate_decay_boundary_epochs", buf);
 	MLLOG_EVENT("opt_learning_rate_decay_factor", "0.5");
-	json_num(buf, sizeof(buf), o->momentum);
-	MLLOG_EVENT("opt_momentum", buf);
-	json_num(buf, sizeof(buf), o->wdecay);
-	MLLOG_EVENT("opt_weight_decay", buf);
-	snprintf(buf, sizeof(buf), "%d", o->ntrain);
-	MLLOG_EVENT("train_samples", buf);
-	snprintf(buf, sizeof(buf), "%d", o->neval);
-	MLLOG_EVENT("eval_samples", buf);
+	MLLOG_REAL("opt_momentum", o->momentum);
+	MLLOG_REAL("opt_weight_decay", o->p.wdecay);
+	MLLOG_UINT("train_samples", o->p.ntrain);
+	MLLOG_UINT("eval_samples", o->p.neval);
 }
 
-/*
- * Train for one epoch over train in the order perm, starting at *step;
- * return the mean training loss, or a non-finite or huge value as soon as
- * a batch diverges.
- */
-static double
-train_epoch(struct net *net, const struct opts *o, const struct dataset *d,
-    const int *perm, long *step, int epoch)
+/* A training run: the settings, the data and the network. */
+struct run {
+	const struct opts *o;
+	struct dataset	 train, eval;
+	struct net	 net;
+};
+
+/* Add the MSE of training sample i to *loss, its gradient to the net. */
+static void
+run_sample(void *ctx, int i, double *loss)
 {
-	int	 steps = (d->n + o->batch - 1) / o->batch;
-	int	 b, i, k, n;
-	double	 total = 0;
+	struct run	*r = ctx;
+	const float	*x = r->train.x + (size_t)i * r->train.nvox;
+	const float	*y = r->train.y + (size_t)i * NOUT;
+	float		 dout[NOUT];
+	int		 k;
 
-	for (b = 0; b < d->n; b += o->batch, (*step)++) {
-		double	 loss = 0;
+	net_forward(&r->net, x);
+	for (k = 0; k < NOUT; k++) {
+		float	 e = r->net.out[k] - y[k];
 
-		n = d->n - b < o->batch ? d->n - b : o->batch;
-		for (i = b; i < b + n; i++) {
-			const float *x = d->x + (size_t)perm[i] * d->nvox;
-			const float *y = d->y + (size_t)perm[i] * NOUT;
-			float	 dout[NOUT];
-
-			net_forward(net, x);
-			for (k = 0; k < NOUT; k++) {
-				float	 e = net->out[k] - y[k];
-
-				loss += (double)e * e / NOUT;
-				dout[k] = 2 * e / NOUT;
-			}
-			net_backward(net, x, dout);
-		}
-		if (!isfinite(loss) || loss / n > LOSS_DIVERGED)
-			return loss / n;
-		total += loss;
-		net_step(net, n, lr_at(o, *step, steps, epoch), o->momentum,
-		    o->wdecay);
+		*loss += (double)e * e / NOUT;
+		dout[k] = 2 * e / NOUT;
 	}
-	return total / d->n;
+	net_backward(&r->net, x, dout);
+}
+
+/* One SGD step on the gradient of n samples. */
+static void
+run_step(void *ctx, int n, long step, int steps, int epoch)
+{
+	struct run	*r = ctx;
+
+	net_step(&r->net, n, lr_at(r->o, step, steps, epoch), r->o->momentum,
+	    r->o->p.wdecay);
 }
 
 /*
- * Train net for the epochs of o, evaluating after each; stop early at the
- * target or when the loss diverges.  Return the exit status.
+ * Log the epoch's training loss, close the epoch and evaluate; a huge
+ * error diverged, PROXY_REACHED at the target.
  */
 static int
-run_training(struct net *net, const struct opts *o, const struct dataset *tr,
-    const struct dataset *ev, int *perm)
+run_evaluate(void *ctx, int epoch, long step, double loss)
 {
-	uint64_t	 shuf = rng_stream(o->seed, 2);
-	long		 step = 0;
-	double		 loss, err;
+	struct run	*r = ctx;
+	double		 err;
 	char		 meta[32];
-	int		 epoch;
 
-	for (epoch = 1; epoch <= o->epochs; epoch++) {
-		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
-		MLLOG_START("epoch_start", meta);
-		shuffle(perm, tr->n, &shuf);
-		loss = train_epoch(net, o, tr, perm, &step, epoch - 1);
-		if (!isfinite(loss) || loss > LOSS_DIVERGED) {
-			MLLOG_END("epoch_stop", meta);
-			return diverged(epoch, "loss", loss, __LINE__);
-		}
-		mllog_epoch_num("train_loss", loss, epoch, __LINE__);
-		MLLOG_END("epoch_stop", meta);
-		err = net_eval(net, ev);
-		if (!isfinite(err) || err * err > LOSS_DIVERGED)
-			return diverged(epoch, "eval_error", err,
-			    __LINE__);
-		mllog_epoch_num("eval_error", err, epoch, __LINE__);
-		if (o->target >= 0 && err <= o->target) {
-			MLLOG_END("run_stop", "\"status\": \"success\"");
-			return 0;
-		}
-	}
-	MLLOG_END("run_stop", "\"status\": \"aborted\"");
-	return 0;
+	mllog_value("train_loss", loss, epoch, -1, __LINE__);
+	snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
+	MLLOG_END("epoch_stop", meta);
+	err = net_eval(&r->net, &r->eval);
+	if (!isfinite(err) || err * err > LOSS_DIVERGED)
+		return diverged(epoch, "eval_error", err, __LINE__);
+	mllog_value("eval_error", err, epoch, -1, __LINE__);
+	if (r->o->p.target >= 0 && err <= r->o->p.target)
+		return PROXY_REACHED;
+	return PROXY_GO_ON;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct opts	 o;
-	struct dataset	 train, eval;
-	struct net	 net;
-	int		*perm;
-	double		 mu = 0, var = 0;
-	size_t		 i, nx;
+	struct run	 r = { .o = &o };
+	struct proxy_model m = { &r, LOSS_DIVERGED, 0, run_sample, run_step,
+	    run_evaluate };
+	double		 mu, sd;
 	int		 status;
 
 	proxy_init("minicosmo", "minicosmo.c");
 	opts_parse(&o, argc, argv);
 	log_settings(&o);
 	MLLOG_START("init_start", "");
-	if (dataset_make(&train, 0, o.ntrain, o.grid) == -1 ||
-	    dataset_make(&eval, 1, o.neval, o.grid) == -1 ||
-	    net_init(&net, o.grid, o.seed) == -1 ||
-	    (perm = malloc(sizeof(*perm) * o.ntrain)) == NULL) {
-		fprintf(stderr, "minicosmo: out of memory\n");
-		return 1;
-	}
-	nx = (size_t)train.n * train.nvox;
-	for (i = 0; i < nx; i++)
-		mu += train.x[i];
-	mu /= (double)nx;
-	for (i = 0; i < nx; i++)
-		var += (train.x[i] - mu) * (train.x[i] - mu);
-	var /= (double)nx;
-	dataset_standardize(&train, mu, sqrt(var));
-	dataset_standardize(&eval, mu, sqrt(var));
-	for (i = 0; i < (size_t)o.ntrain; i++)
-		perm[i] = (int)i;
-	MLLOG_END("init_stop", "");
-	MLLOG_START("run_start", "");
-	status = run_training(&net, &o, &train, &eval, perm);
-	free(perm);
-	net_free(&net);
-	dataset_free(&train);
-	dataset_free(&eval);
+	if (dataset_make(&r.train, 0, o.p.ntrain, o.p.grid) == -1 ||
+	    dataset_make(&r.eval, 1, o.p.neval, o.p.grid) == -1 ||
+	    net_init(&r.net, o.p.grid, o.p.seed) == -1)
+		return proxy_out_of_memory();
+	norm_stats(r.train.x, (size_t)r.train.n * r.train.nvox, 1, &mu, &sd);
+	norm_apply(r.train.x, (size_t)r.train.n * r.train.nvox, 1, &mu, &sd);
+	norm_apply(r.eval.x, (size_t)r.eval.n * r.eval.nvox, 1, &mu, &sd);
+	status = proxy_run(&o.p, &m);
+	net_free(&r.net);
+	dataset_free(&r.train);
+	dataset_free(&r.eval);
 	return status;
 }

@@ -26,6 +26,13 @@ proxy_init(const char *prog, const char *file)
 	proxystate.file = file;
 }
 
+/* The program's name, for messages. */
+const char *
+proxy_prog(void)
+{
+	return proxystate.prog;
+}
+
 /* Complain about the value of option name and exit 64. */
 _Noreturn void
 bad_option(const char *name, const char *arg, const char *why)
@@ -151,6 +158,24 @@ shuffle(int *perm, int n, uint64_t *s)
 	}
 }
 
+/* Initialise the parameter segments of w from s (see proxy.h). */
+void
+weights_init(float *w, const size_t *off, const int *fanin, int nseg,
+    int out, uint64_t *s)
+{
+	size_t	 i;
+	int	 seg;
+
+	for (seg = 0; seg < nseg; seg++) {
+		double	 sd = fanin[seg] ? sqrt(2.0 / fanin[seg]) : 0;
+
+		if (seg == out)		/* linear output: Xavier, not He */
+			sd = sqrt(1.0 / fanin[seg]);
+		for (i = off[seg]; i < off[seg + 1]; i++)
+			w[i] = (float)(sd * rng_normal(s));
+	}
+}
+
 /* Milliseconds since the epoch, as mlperf_logging's time_ms. */
 long long
 now_ms(void)
@@ -194,6 +219,51 @@ mllog(const char *type, const char *key, const char *value, int line,
 	    now_ms(), type, key, value, proxystate.file, line,
 	    *meta ? ", " : "", meta);
 	fflush(stdout);
+}
+
+/* A POINT_IN_TIME event of a number at epoch and, if step >= 0, step. */
+void
+mllog_value(const char *key, double value, int epoch, long step, int line)
+{
+	char	 num[32], meta[64];
+
+	json_num(num, sizeof(num), value);
+	if (step >= 0)
+		snprintf(meta, sizeof(meta), "\"epoch_num\": %d, "
+		    "\"step_num\": %ld", epoch, step);
+	else
+		snprintf(meta, sizeof(meta), "\"epoch_num\": %d", epoch);
+	mllog("POINT_IN_TIME", key, num, line, meta);
+}
+
+/* A POINT_IN_TIME event of a count. */
+void
+mllog_uint(const char *key, unsigned long long u, int line)
+{
+	char	 buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", u);
+	mllog("POINT_IN_TIME", key, buf, line, "");
+}
+
+/* A POINT_IN_TIME event of a number. */
+void
+mllog_real(const char *key, double d, int line)
+{
+	char	 buf[32];
+
+	json_num(buf, sizeof(buf), d);
+	mllog("POINT_IN_TIME", key, buf, line, "");
+}
+
+/* A POINT_IN_TIME event of a string, which needs no JSON escape. */
+void
+mllog_string(const char *key, const char *s, int line)
+{
+	char	 buf[64];
+
+	snprintf(buf, sizeof(buf), "\"%s\"", s);
+	mllog("POINT_IN_TIME", key, buf, line, "");
 }
 
 /* Report that training diverged at epoch: stderr, run_stop, exit status 2. */

@@ -1,7 +1,8 @@
 /*
- * proxy.h: what the proxy trainers share: option parsing, a seeded random
+ * proxy.h: what the proxy trainers share: option values, a seeded random
  * number generator, MLCommons mlperf_logging output and the ending of a
- * diverged run.  Each proxy links proxy.o; nothing here allocates.
+ * diverged run.  Each proxy links the objects of common/; nothing here
+ * allocates.
  */
 #ifndef HPOD_PROXY_H
 #define HPOD_PROXY_H
@@ -14,9 +15,13 @@
 
 /*
  * Call first: prog names the program in messages, file its source file in
- * the "file" metadata of every MLLOG line; both must outlive the run.
+ * the "file" metadata of every MLLOG line (whose "lineno" is that of the
+ * call that logged it, in the trainer or in common/); both must outlive
+ * the run.
  */
 void		 proxy_init(const char *prog, const char *file);
+/* The program's name, for messages. */
+const char	*proxy_prog(void);
 
 /* Complain about the value of option name and exit 64. */
 _Noreturn void	 bad_option(const char *name, const char *arg,
@@ -36,6 +41,13 @@ uint64_t	 rng_stream(uint64_t seed, uint64_t stream);
 double		 rng_uniform(uint64_t *s);
 double		 rng_normal(uint64_t *s);
 void		 shuffle(int *perm, int n, uint64_t *s);
+/*
+ * Initialise the nseg parameter segments of w (segment i from off[i] to
+ * off[i + 1]) from s: He for a weight of fan-in fanin[i], Xavier for the
+ * linear output segment out, 0 for a bias (fan-in 0).
+ */
+void		 weights_init(float *w, const size_t *off, const int *fanin,
+		    int nseg, int out, uint64_t *s);
 
 /* mlperf_logging output on stdout, flushed line by line. */
 long long	 now_ms(void);
@@ -43,8 +55,19 @@ void		 json_num(char *buf, size_t len, double d);
 void		 mllog(const char *type, const char *key, const char *value,
 		    int line, const char *meta);
 
+/* A POINT_IN_TIME event of a number at epoch and, if step >= 0, step. */
+void		 mllog_value(const char *key, double value, int epoch,
+		    long step, int line);
+/* A POINT_IN_TIME event of a count, a number or a string. */
+void		 mllog_uint(const char *key, unsigned long long u, int line);
+void		 mllog_real(const char *key, double d, int line);
+void		 mllog_string(const char *key, const char *s, int line);
+
 #define MLLOG_EVENT(key, value)	\
 	mllog("POINT_IN_TIME", key, value, __LINE__, "")
+#define MLLOG_UINT(key, u)	mllog_uint(key, u, __LINE__)
+#define MLLOG_REAL(key, d)	mllog_real(key, d, __LINE__)
+#define MLLOG_STRING(key, s)	mllog_string(key, s, __LINE__)
 #define MLLOG_START(key, meta)	\
 	mllog("INTERVAL_START", key, "null", __LINE__, meta)
 #define MLLOG_END(key, meta)	\

@@ -1,0 +1,85 @@
+/*
+ * test_xmalloc.c: the allocators that cannot fail return memory, and when
+ * there is none say so on stderr and abort.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "xmalloc.h"
+
+/* Under ASan, a request too large returns NULL as libc's would. */
+const char *__asan_default_options(void);
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
+/*
+ * Run xreallocarray() for more than memory can hold in a child; return
+ * how it ended, its stderr in buf.
+ */
+static int
+child_fails(int which, char *buf, size_t len)
+{
+	int	 fd[2], status;
+	size_t	 k;
+	ssize_t	 n;
+	pid_t	 pid;
+
+	if (pipe(fd) == -1 || (pid = fork()) == -1)
+		return -1;
+	if (pid == 0) {
+		dup2(fd[1], 2);
+		close(fd[0]);
+		if (which == 0)
+			(void)xreallocarray(NULL, SIZE_MAX / 2, 4);
+		else
+			(void)xmalloc(SIZE_MAX / 2);
+		_exit(0);
+	}
+	close(fd[1]);
+	for (k = 0; k < len - 1 && (n = read(fd[0], buf + k, len - 1 - k)) > 0;
+	    k += (size_t)n)
+		;
+	buf[k] = '\0';
+	close(fd[0]);
+	if (waitpid(pid, &status, 0) == -1)
+		return -1;
+	return status;
+}
+
+int
+main(void)
+{
+	char	 buf[512], *s, *p;
+	int	 status;
+
+	p = xmalloc(16);
+	memset(p, 1, 16);
+	p = xreallocarray(p, 8, 4);
+	ok(p != NULL, "xreallocarray grows");
+	free(p);
+	p = xcalloc(4, 4);
+	ok(p != NULL && p[15] == 0, "xcalloc zeroes");
+	free(p);
+	s = xstrdup("ledger");
+	is_str(s, "ledger", "xstrdup copies");
+	free(s);
+
+	status = child_fails(0, buf, sizeof(buf));
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	    "xreallocarray beyond memory aborts");
+	like(buf, "reallocarray: out of memory (", "  saying so");
+	status = child_fails(1, buf, sizeof(buf));
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	    "xmalloc beyond memory aborts");
+	like(buf, "malloc: out of memory (", "  saying so");
+	return tap_done();
+}
