@@ -63,23 +63,29 @@ LIBS	:= $(PKG_LIBS) -lm
 # see only the scheduler interface.  Tests, benchmarks and fuzz targets
 # see every room.
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
-	daemon/guide daemon/hpoctl scheduler scheduler/slurm scheduler/local \
-	scheduler/replay search ledger workloads workloads/proxies \
-	workloads/proxies/common
+	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
+	scheduler/local scheduler/replay search ledger ledger/optuna \
+	workloads workloads/proxies workloads/proxies/common
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
 			   scheduler search workloads
 SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
 			   search workloads
-SEES_daemon/plan	:= daemon daemon/spec ledger scheduler search workloads
+SEES_daemon/plan	:= daemon daemon/spec ledger ledger/optuna scheduler \
+			   search workloads
 SEES_daemon/spec	:= scheduler search workloads
-SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/spec \
-			   ledger scheduler search workloads
+SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/html \
+			   daemon/spec ledger scheduler search workloads
+# The report as an HTML page with SVG charts, from the report's structures.
+SEES_daemon/html	:= daemon/guide daemon/report daemon/spec ledger \
+			   scheduler search workloads
 SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
 			   workloads
 # hpoctl import reads the priors with the engine's loader (prior.h).
 SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
-			   daemon/report daemon/spec ledger scheduler search \
-			   workloads
+			   daemon/report daemon/spec ledger ledger/optuna \
+			   scheduler search workloads
+# Optuna's RDB storage, written and read with SQLite (xmalloc.h).
+SEES_ledger/optuna	:= ledger
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
@@ -97,7 +103,8 @@ room-list:
 
 MAINS	:= daemon/main.c daemon/hpoctl/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c daemon/*/*.c \
-	scheduler/*.c scheduler/*/*.c search/*.c workloads/*.c ledger/*.c))
+	scheduler/*.c scheduler/*/*.c search/*.c workloads/*.c ledger/*.c \
+	ledger/*/*.c))
 ifeq ($(SLURM),no)
 MODSRC	:= $(filter-out scheduler/slurm/%.c,$(MODSRC))
 else
