@@ -194,15 +194,20 @@ units: $(UNITS)
 # The test suite runs against a sanitizer build in $(BUILD)/san, and the
 # tree must also compile warning-free with clang.  The Slurm tests start a
 # throwaway cluster as root and skip themselves otherwise.
+# The unit and shell tests run PROVE_JOBS at a time (each has its own
+# directory, socket, ledger and build); the Slurm tests one at a time, as
+# each starts and stops the one throwaway cluster.
+PROVE_JOBS ?= 2
+TESTENV	= HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 SLURMTESTS := $(filter-out tests/slurm/cluster.sh,$(wildcard tests/slurm/*.sh))
 check: deps
 	$(MAKE) BUILD=$(BUILD)/san SANITIZE=address,undefined all units
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all units
 	mandoc -Tlint -W warning $(MANS)
-	HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
-	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  prove -e '' $(BUILD)/san/tests/test_* tests/t/*.sh $(SLURMTESTS)
+	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
+	$(TESTENV) prove -e '' $(SLURMTESTS)
 	$(MAKE) fuzz FUZZ_TIME=3
 
 # The crash test (tests/t/crash.sh) at length: more trials, more kills.

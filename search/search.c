@@ -125,7 +125,7 @@ search_free(struct search *s)
 int
 search_suggest(struct search *s, const struct history *h, double *x)
 {
-	return s->ops->suggest(s, h, x);
+	return search_suggest_ranked(s, h, x);
 }
 
 /* Set the number of trials the campaign may run (0: unknown). */

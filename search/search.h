@@ -80,6 +80,25 @@ void	 search_set_budget(struct search *, size_t budget);
  */
 const char *search_chosen(const struct search *, const char **reason);
 
+/*
+ * How trials are ranked: by their best value (the default), or by time to
+ * target: trials whose curve met target rank ahead of all others, fewer
+ * steps to it first, the others by their best value behind them.
+ */
+enum search_rank { SEARCH_RANK_VALUE, SEARCH_RANK_TIME_TO_TARGET };
+
+/* Rank the history as rank says before each suggestion (target: its goal). */
+void	 search_set_objective(struct search *, enum search_rank, double target);
+
+/*
+ * The history h ranked by time to target, written to out (h->n
+ * observations, borrowing h's arrays): a trial whose curve met target at
+ * step r becomes complete with a value ahead of any reachable value by
+ * 1e12, less r; the others are copied as they are.
+ */
+void	 search_time_to_target(const struct history *h, double target,
+	    struct observation *out);
+
 /* Number of distinct points the algorithm can propose, 0 if unbounded. */
 size_t	 search_size(const struct search *);
 

@@ -32,6 +32,8 @@ struct search {
 	uint64_t	 seed;
 	size_t		 size;		/* distinct points, 0 = unbounded */
 	size_t		 budget;	/* trials the campaign may run, 0 = ? */
+	enum search_rank rank;		/* how the history is ranked */
+	double		 target;	/* time to target: the target */
 	void		*state;		/* owned by the algorithm */
 };
 
@@ -51,6 +53,10 @@ extern const struct search_ops auto_ops;
  * ("" before it).
  */
 const char *auto_reason(const struct search *, const char **name);
+
+/* As search_suggest(), over the history ranked as s->rank says. */
+int	 search_suggest_ranked(struct search *, const struct history *,
+	    double *x);
 
 /* Parameters sobol supports (Joe-Kuo direction numbers). */
 #define SOBOL_MAXDIM	32

@@ -15,6 +15,7 @@ static const struct stop_ops *const stop_table[] = {
 	&asha_ops,
 	&hyperband_ops,
 	&median_ops,
+	&target_ops,
 };
 
 #define STOP_NALGOS	(sizeof(stop_table) / sizeof(stop_table[0]))
@@ -25,6 +26,7 @@ static const char *const stop_names[] = {
 	"asha",
 	"hyperband",
 	"median",
+	"target",
 	NULL
 };
 

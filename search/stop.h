@@ -1,7 +1,9 @@
 /*
  * stop.h: early stopping of trials on the fidelity the workload reports
  * (epochs or steps): asynchronous successive halving (asha), Hyperband
- * brackets over it (hyperband) and the median stopping rule (median).
+ * brackets over it (hyperband), the median stopping rule (median) and the
+ * target-aware stopper (target: stops a trial only when it is unlikely to
+ * reach the campaign's target by its last step).
  *
  * A stopper is asked after every new point of a trial's learning curve
  * whether the trial should go on.  Its verdict is a pure function of its
@@ -25,8 +27,14 @@ struct stop_params {
 	double		 min_resource;	/* first rung (asha), 1 */
 	double		 max_resource;	/* last step a trial runs, 0 = none */
 	int		 eta;		/* reduction factor, 3 */
-	int		 warmup_trials;	/* median: completed trials needed, 5 */
-	double		 warmup_steps;	/* median: first step it may stop, 0 */
+	int		 warmup_trials;	/* median: completed trials needed;
+					   target: trials on target before
+					   their curves are a reference; 5 */
+	double		 warmup_steps;	/* median, target: first step it may
+					   stop (the grace period), 0 */
+	double		 slack;		/* target: safety margin, >= 0, 0 */
+	int		 has_target;	/* target: the campaign's target */
+	double		 target;
 	uint64_t	 seed;		/* hyperband: bracket of each trial */
 };
 
@@ -34,7 +42,10 @@ struct stopper;
 
 /* 1 if name is a known stopper ("none" included). */
 int	 stop_known(const char *name);
-/* The known names, NULL-terminated: "none", "asha", "hyperband", "median". */
+/*
+ * The known names, NULL-terminated: "none", "asha", "hyperband", "median",
+ * "target".
+ */
 const char *const *stop_algorithms(void);
 /* Fill the default parameters. */
 void	 stop_defaults(struct stop_params *);

@@ -32,6 +32,7 @@ extern const struct stop_ops stop_none_ops;
 extern const struct stop_ops asha_ops;
 extern const struct stop_ops hyperband_ops;
 extern const struct stop_ops median_ops;
+extern const struct stop_ops target_ops;
 
 /*
  * Value of observation o at its first point at or past step, or NaN if it

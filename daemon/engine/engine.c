@@ -101,8 +101,10 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	e->w = w;
 	e->search = search_new(spec->algorithm, spec->space, spec->seed, err,
 	    errlen);
-	if (e->search != NULL)
+	if (e->search != NULL) {
 		search_set_budget(e->search, (size_t)spec->max_trials);
+		search_set_objective(e->search, spec->rank, spec->target);
+	}
 	if (e->search != NULL && strcmp(spec->stopper, "none") != 0 &&
 	    (e->stopper = stop_new(spec->stopper, &spec->stop, err, errlen)) ==
 	    NULL) {
@@ -490,6 +492,8 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	    s->max_parallel, s->backend);
 	if (*search_chosen(e->search, &why) != '\0' && *why != '\0')
 		engine_say(e, "search: auto chose %s", why);
+	if (s->stop_why[0] != '\0')
+		engine_say(e, "stopper: auto chose %s", s->stop_why);
 	if (s->prior.kind != NULL)
 		engine_say(e, "warm start: %zu priors from %s (prior "
 		    "knowledge: no cost and no trials of this campaign)", npr,

@@ -235,11 +235,12 @@ static const char *const top_keys[] = { "name", "description", "workload",
 	"prior", NULL };
 static const char *const replay_keys[] = { "table", NULL };
 static const char *const objective_keys[] = { "metric", "goal", "target",
-	NULL };
+	"rank", NULL };
 static const char *const search_keys[] = { "algorithm", "seed", "stopper",
 	NULL };
 static const char *const stopper_keys[] = { "algorithm", "min_resource",
-	"max_resource", "eta", "warmup_trials", "warmup_steps", NULL };
+	"max_resource", "eta", "warmup_trials", "warmup_steps", "slack",
+	NULL };
 
 /* Parse the objective object (it may be absent: the workload has one). */
 static int
@@ -253,7 +254,7 @@ sp_objective(struct sp *sp, struct campaign_spec *s, const cJSON *o)
 	    sp_string(sp, o, "metric", "objective", 0, NULL, &s->metric) == -1 ||
 	    sp_string(sp, o, "goal", "objective", 0, NULL, &goal) == -1 ||
 	    sp_number(sp, o, "target", "objective", -HUGE_VAL, HUGE_VAL, 0,
-	    &s->has_target, &s->target) == -1) {
+	    &s->has_target, &s->target) == -1 || sp_rank(sp, s, o) == -1) {
 		free(goal);
 		return -1;
 	}
@@ -310,8 +311,11 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 	s->stop.eta = (int)n;
 	if (sp_int(sp, o, "warmup_trials", "search.stopper", 0, 0, 1000000, 5,
 	    &n) == -1 || sp_number(sp, o, "warmup_steps", "search.stopper", 0,
-	    1e9, 0, NULL, &d) == -1)
+	    1e9, 0, &s->stop_has_grace, &d) == -1 || sp_number(sp, o, "slack",
+	    "search.stopper", 0, 1e9, 0, NULL, &s->stop.slack) == -1)
 		return -1;
+	s->stop_given = o != NULL;
+	s->stop_has_max = has_max;
 	s->stop.warmup_trials = (int)n;
 	s->stop.warmup_steps = d;
 	if (has_max && s->stop.max_resource < s->stop.min_resource)
@@ -320,6 +324,9 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 	if (!has_max && strcmp(s->stopper, "hyperband") == 0)
 		return sp_fail(sp, "search.stopper.max_resource", "required "
 		    "for hyperband (the epochs a full trial runs)");
+	/* The target stopper is checked once bound (sp_target_bind()). */
+	if (strcmp(s->stopper, "target") == 0)
+		return 0;
 	if ((st = stop_new(s->stopper, &s->stop, err, sizeof(err))) == NULL)
 		return sp_fail(sp, "search.stopper", "%s", err);
 	stop_free(st);
@@ -580,6 +587,7 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 		return sp_fail(&sp, "resources.nodes", "the local backend runs "
 		    "single-node trials (got %d)", s->res.nodes);
 	if (sp_scaling_bind(&sp, s, w) == -1 ||
+	    sp_target_bind(&sp, s, w) == -1 ||
 	    legal_check(s, w, err, errlen) == -1)
 		return -1;
 	/* A parameter no template uses would silently change nothing. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "sched_extra.h"
+#include "search.h"
 #include "space.h"
 #include "stop.h"
 #include "workload.h"
@@ -61,6 +62,7 @@ struct campaign_spec {
 	int		 maximize;
 	int		 has_target;
 	double		 target;
+	enum search_rank rank;		/* objective.rank */
 	struct space	*space;
 	struct workload_var *fixed;	/* owned names and values */
 	size_t		 nfixed;
@@ -68,6 +70,10 @@ struct campaign_spec {
 	uint64_t	 seed;
 	char		*stopper;	/* early stopping: "none", "asha", ... */
 	struct stop_params stop;	/* its parameters */
+	int		 stop_given;	/* search.stopper was in the spec */
+	int		 stop_has_max;	/* ... with max_resource */
+	int		 stop_has_grace; /* ... with warmup_steps */
+	char		 stop_why[256];	/* why auto picked it, or "" */
 	int		 max_trials;
 	int		 max_parallel;
 	int		 stop_on_target;

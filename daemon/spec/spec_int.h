@@ -93,4 +93,10 @@ int	 sp_scaling_bind(struct sp *, struct campaign_spec *,
 /* spec_prior.c: "prior", the warm start (after search and scaling). */
 int	 sp_prior(struct sp *, struct campaign_spec *, const cJSON *root);
 
+/* spec_target.c: objective.rank (in the objective object). */
+int	 sp_rank(struct sp *, struct campaign_spec *, const cJSON *objective);
+/* spec_target.c: the target stopper and auto's pick of it (spec_bind()). */
+int	 sp_target_bind(struct sp *, struct campaign_spec *,
+	    const struct workload *);
+
 #endif

@@ -42,6 +42,9 @@ SEEDS=${SEEDS:-20}
 PARALLEL=${PARALLEL:-"1 8"}
 METHODS=${METHODS:-"random sobol tpe tpe+asha mtpe mtpe+asha auto optuna-random optuna-tpe optuna-tpe+asha optuna-mtpe optuna-mtpe+asha"}
 HPOCTL=$TOP/$BUILD/hpoctl
+# TARGET and BUDGET from the environment apply to every table; unset,
+# each table has its own (not the previous table's).
+TARGET_SET=${TARGET:-} BUDGET_SET=${BUDGET:-}
 T=$(mktemp -d /tmp/hpod-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export HPOD_WORKLOAD_PATH=$TOP/workloads:$TOP/tests/bench/workloads
@@ -55,31 +58,37 @@ profile() {
 		WORKLOAD=minicosmo
 		SPACE='{"lr": {"type": "float", "min": 0.001, "max": 0.2, "scale": "log"}, "batch_size": {"type": "choice", "values": [32, 64, 128]}, "momentum": {"type": "float", "min": 0.85, "max": 0.95}}'
 		FIXED='{"epochs": 12, "warmup_epochs": 1, "train_samples": 512, "eval_samples": 256}'
-		TARGET=${TARGET:-0.12} BUDGET=${BUDGET:-150} EPOCHS=12 ;;
+		TARGET=${TARGET_SET:-0.12} BUDGET=${BUDGET_SET:-150} EPOCHS=12 ;;
 	cifar10-cnn)
 		TABLE=$TOP/tests/bench/cifar10-cnn-replay.json
 		WORKLOAD=cifar10-cnn
 		SPACE='{"lr": {"type": "float", "min": 1e-6, "max": 1, "scale": "log"}, "batch_size": {"type": "int", "min": 32, "max": 512, "scale": "log"}, "n_units_1": {"type": "int", "min": 16, "max": 1024, "scale": "log"}, "n_units_2": {"type": "int", "min": 16, "max": 1024, "scale": "log"}, "n_units_3": {"type": "int", "min": 16, "max": 1024, "scale": "log"}}'
 		FIXED='{"epochs": 40}'
-		TARGET=${TARGET:-0.185} BUDGET=${BUDGET:-720000} EPOCHS=40 ;;
+		TARGET=${TARGET_SET:-0.185} BUDGET=${BUDGET_SET:-720000} EPOCHS=40 ;;
 	*)
 		echo "bench-search: unknown table $1" >&2; exit 1 ;;
 	esac
 }
 
-# campaign METHOD SEED PARALLEL: the spec of one hpod run.
+# campaign METHOD SEED PARALLEL: the spec of one hpod run.  METHOD is an
+# algorithm, then +STOPPER (asha, hyperband, median, target) and +ttt
+# (objective.rank time_to_target), in any order.
 campaign() {
 	alg=${1%%+*}
-	case $1 in
-	*+asha) stop=", \"stopper\": {\"algorithm\": \"asha\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
-	*+hyperband) stop=", \"stopper\": {\"algorithm\": \"hyperband\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
-	*+median) stop=', "stopper": {"algorithm": "median"}' ;;
-	*) stop= ;;
+	stop= rank=
+	case "$1+" in
+	*+asha+*) stop=", \"stopper\": {\"algorithm\": \"asha\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
+	*+hyperband+*) stop=", \"stopper\": {\"algorithm\": \"hyperband\", \"min_resource\": 1, \"eta\": 3, \"max_resource\": $EPOCHS}" ;;
+	*+median+*) stop=', "stopper": {"algorithm": "median"}' ;;
+	*+target+*) stop=', "stopper": {"algorithm": "target"}' ;;
+	esac
+	case "$1+" in
+	*+ttt+*) rank=', "rank": "time_to_target"' ;;
 	esac
 	cat <<JSON
 {
   "name": "b$2", "workload": "$WORKLOAD",
-  "objective": {"metric": "eval_error", "goal": "min", "target": $TARGET},
+  "objective": {"metric": "eval_error", "goal": "min", "target": $TARGET$rank},
   "space": $SPACE,
   "fixed": $FIXED,
   "search": {"algorithm": "$alg", "seed": $2$stop},

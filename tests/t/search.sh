@@ -34,7 +34,7 @@ bad_stopper() {
 	fi
 }
 
-bad_stopper '{"algorithm": "pbt"}' 'search.stopper.algorithm: expected one of "none", "asha", "hyperband", "median", got "pbt"'
+bad_stopper '{"algorithm": "pbt"}' 'search.stopper.algorithm: expected one of "none", "asha", "hyperband", "median", "target", got "pbt"'
 bad_stopper '{"algorithm": "hyperband"}' 'search.stopper.max_resource: required for hyperband'
 bad_stopper '{"algorithm": "asha", "eta": 1}' 'search.stopper.eta: 1 is out of range [2, 100]'
 bad_stopper '{"algorithm": "asha", "min_resource": 4, "max_resource": 2}' 'search.stopper.max_resource: must be >= min_resource (4)'

@@ -74,7 +74,8 @@ test_params(void)
 
 	is_str(names[0], "none", "first stopper is none");
 	is_str(names[3], "median", "fourth is median");
-	ok(names[4] == NULL, "four stoppers");
+	is_str(names[4], "target", "fifth is target");
+	ok(names[5] == NULL, "five stoppers");
 	ok(stop_known("asha") && stop_known("hyperband") &&
 	    !stop_known("pbt") && !stop_known(NULL), "known names");
 	stop_defaults(&p);

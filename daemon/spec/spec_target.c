@@ -1,0 +1,113 @@
+/*
+ * spec_target.c: the spec keys that serve the campaign's target:
+ * objective.rank ("value" or "time_to_target"), the target stopper's
+ * defaults (its last step and grace period from the workload), and the
+ * stopper "auto" picks when a target is known.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec_int.h"
+
+/* Parse objective.rank (absent: "value"). */
+int
+sp_rank(struct sp *sp, struct campaign_spec *s, const cJSON *o)
+{
+	char	*rank = NULL;
+
+	if (sp_string(sp, o, "rank", "objective", 0, "value", &rank) == -1)
+		return -1;
+	if (strcmp(rank, "value") == 0)
+		s->rank = SEARCH_RANK_VALUE;
+	else if (strcmp(rank, "time_to_target") == 0)
+		s->rank = SEARCH_RANK_TIME_TO_TARGET;
+	else {
+		sp_fail(sp, "objective.rank", "expected \"value\" or "
+		    "\"time_to_target\", got \"%s\"", rank);
+		free(rank);
+		return -1;
+	}
+	free(rank);
+	return 0;
+}
+
+/* Numeric value of name among the fixed values, then the workload's. */
+static int
+sp_target_var(const struct campaign_spec *s, const struct workload *w,
+    const char *name, double *out)
+{
+	const char	*v = NULL;
+	char		*end;
+	size_t		 i;
+
+	if (space_find(s->space, name) != -1)
+		return -1;
+	for (i = 0; i < s->nfixed && v == NULL; i++)
+		if (strcmp(s->fixed[i].name, name) == 0)
+			v = s->fixed[i].value;
+	for (i = 0; i < w->ndefaults && v == NULL; i++)
+		if (strcmp(w->defaults[i].name, name) == 0)
+			v = w->defaults[i].value;
+	if (v == NULL)
+		return -1;
+	*out = strtod(v, &end);
+	return end != v && *end == '\0' && isfinite(*out) ? 0 : -1;
+}
+
+/*
+ * Complete the stopper from the workload (in spec_bind()): auto's pick of
+ * the target stopper, and the target stopper's target, last step
+ * (max_resource: the fixed or default epochs, or steps, of a trial) and
+ * grace period (warmup_steps: the warm-up epochs + 3, so that two points
+ * past the first one after the warm-up give a rate).
+ */
+int
+sp_target_bind(struct sp *sp, struct campaign_spec *s,
+    const struct workload *w)
+{
+	const char	*fid = w->fidelity != NULL ? w->fidelity : "epochs";
+	char		 err[256];
+	struct stopper	*st;
+	double		 last = 0, warm = 0;
+	int		 has_last;
+
+	if (s->rank == SEARCH_RANK_TIME_TO_TARGET && !s->has_target)
+		return sp_fail(sp, "objective.rank", "time_to_target needs a "
+		    "target (objective.target, or the workload's)");
+	has_last = sp_target_var(s, w, fid, &last) == 0 && last > 0;
+	if (!s->stop_given && strcmp(s->algorithm, "auto") == 0 &&
+	    s->has_target && s->scaling.nbatch == 0 && has_last) {
+		free(s->stopper);
+		if ((s->stopper = strdup("target")) == NULL)
+			return sp_fail(sp, "search.stopper", "out of memory");
+		snprintf(s->stop_why, sizeof(s->stop_why), "target: the "
+		    "campaign has a target (%s %s %g) and trials end at %s "
+		    "%g, so a trial stops only when its curve cannot reach the "
+		    "target by then", s->metric, s->maximize ? ">=" : "<=",
+		    s->target, strcmp(fid, "steps") == 0 ? "step" : "epoch",
+		    last);
+	}
+	if (strcmp(s->stopper, "target") != 0)
+		return 0;
+	s->stop.has_target = s->has_target;
+	s->stop.target = s->target;
+	if (!s->stop_has_max && has_last)
+		s->stop.max_resource = last;
+	if (!s->stop_has_grace) {
+		if (strcmp(fid, "epochs") != 0 ||
+		    sp_target_var(s, w, "warmup_epochs", &warm) == -1 ||
+		    warm < 0)
+			warm = 0;
+		s->stop.warmup_steps = warm + 3;
+	}
+	if (!(s->stop.max_resource > 0))
+		return sp_fail(sp, "search.stopper.max_resource", "required "
+		    "for target (the %s a trial ends at; fixed.%s does not "
+		    "give it)", fid, fid);
+	if ((st = stop_new(s->stopper, &s->stop, err, sizeof(err))) == NULL)
+		return sp_fail(sp, "search.stopper", "%s", err);
+	stop_free(st);
+	return 0;
+}

@@ -1,0 +1,181 @@
+/*
+ * target.c: the target-aware stopper ("target"), which stops a trial only
+ * when it is unlikely to reach the campaign's target before its last step
+ * (max_resource).
+ *
+ * A trial that reported at step s, s >= warmup_steps (the grace period),
+ * without meeting the target, stops when either rule says it cannot get
+ * there:
+ *
+ * - extrapolation, always: its best value so far, moved on to the last
+ *   step at its fastest rate of improvement yet (the larger of the mean
+ *   rate since its first point and the mean rate over its last
+ *   TARGET_WINDOW steps), times (1 + slack), still misses the target.
+ *   Learning curves flatten, so a straight line at the rate seen so far
+ *   promises more than the run will deliver: the rule errs on the side of
+ *   going on.  A run that has not improved at all since its first point
+ *   (one stuck at chance level) stops at the end of the grace period;
+ * - reference curves, once warmup_trials other trials reached the
+ *   target: its best value so far is worse than every one of theirs at
+ *   the same step (theirs at their last point when they ended before it),
+ *   by more than slack times that worst one's distance to the target.
+ *
+ * Pure code; the verdict is a function of the parameters and the history.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "search_impl.h"
+#include "stop_impl.h"
+
+#define TARGET_WINDOW	10	/* steps of the recent rate */
+
+/* 1 if v is at least as good as the target. */
+static int
+target_met(const struct stopper *s, int maximize, double v)
+{
+	return maximize ? v >= s->p.target : v <= s->p.target;
+}
+
+/* Best value of o at steps up to step (NaN if none); better: a > b. */
+static double
+target_best_upto(const struct observation *o, int maximize, double step)
+{
+	double best = NAN;
+	size_t i;
+
+	for (i = 0; i < o->npoints && o->steps[i] <= step; i++) {
+		if (isnan(o->values[i]))
+			continue;
+		if (isnan(best) || (maximize ? o->values[i] > best :
+		    o->values[i] < best))
+			best = o->values[i];
+	}
+	return best;
+}
+
+/* 1 if o's curve meets the target at some point. */
+static int
+target_reached(const struct stopper *s, const struct observation *o,
+    int maximize)
+{
+	size_t i;
+
+	for (i = 0; i < o->npoints; i++)
+		if (!isnan(o->values[i]) && target_met(s, maximize,
+		    o->values[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Extrapolation: the best value o could have at max_resource if it kept
+ * improving at its fastest mean rate yet (per step, in the good direction,
+ * never negative), times 1 + slack.  NaN when o has a single point.
+ */
+static double
+target_extrapolate(const struct stopper *s, const struct observation *o,
+    int maximize, double step)
+{
+	double first, now, past, rate, r, sign = maximize ? 1 : -1;
+	size_t i, last = 0;
+
+	for (i = 0; i < o->npoints && o->steps[i] <= step; i++)
+		last = i;
+	if (o->npoints == 0 || last == 0 || !(o->steps[last] > o->steps[0]))
+		return NAN;
+	now = target_best_upto(o, maximize, o->steps[last]);
+	first = o->values[0];
+	if (isnan(now) || isnan(first))
+		return NAN;
+	rate = sign * (now - first) / (o->steps[last] - o->steps[0]);
+	/* The recent rate, from TARGET_WINDOW steps back. */
+	for (i = last; i > 0 && o->steps[i] > o->steps[last] - TARGET_WINDOW;
+	    i--)
+		;
+	past = target_best_upto(o, maximize, o->steps[i]);
+	if (i < last && !isnan(past)) {
+		r = sign * (now - past) / (o->steps[last] - o->steps[i]);
+		if (r > rate)
+			rate = r;
+	}
+	if (rate < 0)
+		rate = 0;
+	return now + sign * rate * (1 + s->p.slack) *
+	    (s->p.max_resource - o->steps[last]);
+}
+
+/*
+ * Reference curves: the worst best-so-far at step of the other trials
+ * that reached the target, or NaN when fewer than warmup_trials did.
+ */
+static double
+target_reference(const struct stopper *s, const struct history *h,
+    size_t trial, double step)
+{
+	double worst = NAN, v;
+	size_t i, n = 0;
+
+	for (i = 0; i < h->n; i++) {
+		if (i == trial || !target_reached(s, &h->obs[i], h->maximize))
+			continue;
+		v = target_best_upto(&h->obs[i], h->maximize, step);
+		if (isnan(v))
+			continue;
+		n++;
+		if (isnan(worst) || (h->maximize ? v < worst : v > worst))
+			worst = v;
+	}
+	if (n == 0 || n < (size_t)s->p.warmup_trials)
+		return NAN;
+	return worst;
+}
+
+/* Stop the trial when neither rule leaves it a chance. */
+static enum stop_verdict
+target_decide(const struct stopper *s, const struct history *h, size_t trial,
+    double step, double value)
+{
+	const struct observation *o = &h->obs[trial];
+	double best, bound, ref, margin;
+
+	if (step < s->p.warmup_steps || step >= s->p.max_resource)
+		return STOP_CONTINUE;
+	best = target_best_upto(o, h->maximize, step);
+	if (isnan(best) || target_met(s, h->maximize, best))
+		return STOP_CONTINUE;
+	bound = target_extrapolate(s, o, h->maximize, step);
+	if (!isnan(bound) && !target_met(s, h->maximize, bound))
+		return STOP_PRUNE;
+	ref = target_reference(s, h, trial, step);
+	if (isnan(ref))
+		return STOP_CONTINUE;
+	margin = s->p.slack * fabs(ref - s->p.target);
+	if (h->maximize ? best < ref - margin : best > ref + margin)
+		return STOP_PRUNE;
+	return STOP_CONTINUE;
+}
+
+/* A target and a last step are required. */
+static int
+target_init(struct stopper *s, char *err, size_t errlen)
+{
+	if (!s->p.has_target)
+		return search_error(err, errlen, "target: needs the "
+		    "campaign's target (objective.target)");
+	if (!(s->p.max_resource > 0))
+		return search_error(err, errlen, "target: max_resource (the "
+		    "step a trial ends at) must be > 0");
+	if (!(s->p.slack >= 0) || !isfinite(s->p.slack))
+		return search_error(err, errlen, "target: slack must be >= 0");
+	if (s->p.warmup_trials < 1)
+		return search_error(err, errlen, "target: warmup_trials must "
+		    "be >= 1");
+	return 0;
+}
+
+const struct stop_ops target_ops = {
+	.name = "target",
+	.init = target_init,
+	.decide = target_decide,
+};

@@ -1,0 +1,110 @@
+#!/bin/sh
+# The target stopper and the time-to-target ranking through the real
+# engine on the replay backend: trials stuck at chance or too slow to
+# reach the target are stopped, none that would have reached it is; auto
+# picks the target stopper when the campaign has a target and says why;
+# objective.rank time_to_target runs; bad keys are refused by name.
+. "$(dirname "$0")/lib.subr"
+
+# A synthetic table: 12 learning rates x 2 batch sizes, 12 epochs of 10
+# virtual seconds, target eval_error <= 0.2: lr < 0.003 stays at chance
+# (0.9), lr < 0.02 falls slowly (never under 0.5), the others fall fast
+# and reach the target by epoch 5 to 7.  A trial's lr maps to the table's
+# nearest: 0.0187 (slow) below 0.024, 0.0285 (fast) above.
+awk 'BEGIN {
+	printf "{\"format\": \"hpod-replay-1\", \"workload\": \"minicosmo\",\n"
+	printf " \"metric\": \"eval_error\", \"goal\": \"min\",\n"
+	printf " \"params\": [{\"name\": \"lr\", \"scale\": \"log\"}, {\"name\": \"batch_size\", \"scale\": \"log\"}],\n"
+	printf " \"fixed\": {\"epochs\": 12},\n \"runs\": ["
+	n = 0
+	for (i = 0; i < 12; i++) for (b = 32; b <= 64; b *= 2) {
+		lr = 0.001 * 10 ^ (i * 2 / 11)
+		printf "%s\n  {\"x\": [%.6g, %d], \"seed\": 0, \"start_s\": 5, ", n++ ? "," : "", lr, b
+		printf "\"status\": 0, \"epoch_s\": [10,10,10,10,10,10,10,10,10,10,10,10], \"values\": ["
+		for (e = 1; e <= 12; e++) {
+			if (lr < 0.003) v = 0.9
+			else if (lr < 0.02) v = 0.9 - 0.03 * e
+			else v = 0.1 + 0.8 / (e * (b == 64 ? 0.7 : 1))
+			printf "%s%.6f", (e > 1 ? ", " : ""), v
+		}
+		printf "]}"
+	}
+	printf "\n]}\n"
+}' >"$T/table.json"
+
+# campaign NAME ALGORITHM STOPPER [RANK]: 30 trials over the table.
+campaign() {
+	stop=
+	[ -z "$3" ] || stop=", \"stopper\": $3"
+	cat >"$T/$1.json" <<JSON
+{
+  "name": "$1",
+  "workload": "minicosmo",
+  "objective": {"metric": "eval_error", "goal": "min", "target": 0.2${4:+, \"rank\": \"$4\"}},
+  "space": {
+    "lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"},
+    "batch_size": {"type": "choice", "values": [32, 64]}
+  },
+  "fixed": {"epochs": 12},
+  "search": {"algorithm": "$2", "seed": 5$stop},
+  "budget": {"max_trials": 30, "max_parallel": 2},
+  "resources": {"gpus_per_node": 1, "time_limit": "01:00:00"},
+  "backend": "replay",
+  "replay": {"table": "$T/table.json"},
+  "retry": {"limit": 0}
+}
+JSON
+}
+cid() { sql "select id from campaigns where name = '$1' order by id desc limit 1"; }
+count() {
+	sql "select count(*) from trials where campaign_id = $(cid "$1") and $2"
+}
+
+campaign tgt random '{"algorithm": "target"}'
+check "a target-stopper campaign is accepted" "$HPOCTL" -f "$CONF" check "$T/tgt.json"
+"$HPOCTL" -f "$CONF" run "$T/tgt.json" >"$T/tgt.out" 2>&1
+check "trials are pruned by target" grep -q "pruned by target at epoch" "$T/tgt.out"
+is "30 trials" "$(count tgt 1)" 30
+np=$(count tgt "state = 'pruned'")
+check "the stuck and slow trials are stopped ($np pruned)" test "$np" -ge 5
+is "none that would reach the target is stopped" \
+    "$(count tgt "state = 'pruned' and json_extract(params_json, '\$.lr') >= 0.024")" 0
+is "none stopped before the grace period (warm-up 1 + 3 epochs)" \
+    "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $(cid tgt) and t.state = 'pruned' and (select max(step) from metrics m where m.attempt_id = a.id and m.key = 'eval_error') < 4")" 0
+is "every trial that ran to the end of a fast lr reached the target" \
+    "$(count tgt "state = 'completed' and json_extract(params_json, '\$.lr') >= 0.024 and reached = 0")" 0
+
+campaign auto auto ''
+"$HPOCTL" -f "$CONF" run "$T/auto.json" >"$T/auto.out" 2>&1
+check "auto says it chose the target stopper and why" \
+    grep -q "stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12" "$T/auto.out"
+check "auto's trials are pruned by target" grep -q "pruned by target" "$T/auto.out"
+
+campaign ttt mtpe '{"algorithm": "target", "slack": 0.5}' time_to_target
+"$HPOCTL" -f "$CONF" run -q "$T/ttt.json" >/dev/null 2>&1
+is "time_to_target: 30 trials" "$(count ttt 1)" 30
+check "time_to_target: trials reach the target" test "$(count ttt "reached = 1")" -ge 1
+
+# refused DESCRIPTION MESSAGE: hpoctl check refuses bad.json with MESSAGE.
+refused() {
+	if "$HPOCTL" -f "$CONF" check "$T/bad.json" 2>"$T/err.txt"; then
+		not_ok "refused: $1"
+	else
+		check "refused: $1" grep -qF -- "$T/bad.json: $2" "$T/err.txt"
+	fi
+}
+campaign bad random '{"algorithm": "target"}' fastest
+refused "an unknown objective.rank" \
+    'objective.rank: expected "value" or "time_to_target", got "fastest"'
+campaign bad random '{"algorithm": "target", "slack": -1}'
+refused "a negative slack" 'search.stopper.slack: -1 is out of range'
+sed 's/"fixed": {"epochs": 12}/"fixed": {}/; s/"batch_size": {"type"/"epochs": {"type": "choice", "values": [6, 12]}, "batch_size": {"type"/' \
+    "$T/tgt.json" >"$T/bad.json"
+refused "target with tuned epochs and no max_resource" \
+    'search.stopper.max_resource: required for target (the epochs a trial ends at'
+sed 's/"metric": "eval_error", "goal": "min", "target": 0.2/"metric": "train_loss", "goal": "min"/' \
+    "$T/tgt.json" >"$T/bad.json"
+refused "the target stopper without a target" \
+    'search.stopper: target: needs the campaign'"'"'s target'
+
+done_testing
