@@ -64,28 +64,31 @@ LIBS	:= $(PKG_LIBS) -lm
 # see every room.
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
 	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
-	scheduler/local scheduler/replay search ledger ledger/optuna \
-	workloads workloads/proxies workloads/proxies/common
+	scheduler/local scheduler/replay search search/stop ledger \
+	ledger/optuna workloads workloads/proxies workloads/proxies/common
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
-			   scheduler search workloads
+			   scheduler search search/stop workloads
 SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
-			   search workloads
+			   search search/stop workloads
 SEES_daemon/plan	:= daemon daemon/spec ledger ledger/optuna scheduler \
-			   search workloads
-SEES_daemon/spec	:= scheduler search workloads
+			   search search/stop workloads
+SEES_daemon/spec	:= scheduler search search/stop workloads
 SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/html \
-			   daemon/spec ledger scheduler search workloads
+			   daemon/spec ledger scheduler search search/stop \
+			   workloads
 # The report as an HTML page with SVG charts, from the report's structures.
 SEES_daemon/html	:= daemon/guide daemon/report daemon/spec ledger \
-			   scheduler search workloads
+			   scheduler search search/stop workloads
 SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
-			   workloads
+			   search/stop workloads
 # hpoctl import reads the priors with the engine's loader (prior.h).
 SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
 			   daemon/report daemon/spec ledger ledger/optuna \
-			   scheduler search workloads
+			   scheduler search search/stop workloads
 # Optuna's RDB storage, written and read with SQLite (xmalloc.h).
 SEES_ledger/optuna	:= ledger
+# The early stoppers (ASHA, Hyperband, median, target) and their interface.
+SEES_search/stop	:= search
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
@@ -103,8 +106,8 @@ room-list:
 
 MAINS	:= daemon/main.c daemon/hpoctl/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c daemon/*/*.c \
-	scheduler/*.c scheduler/*/*.c search/*.c workloads/*.c ledger/*.c \
-	ledger/*/*.c))
+	scheduler/*.c scheduler/*/*.c search/*.c search/*/*.c workloads/*.c \
+	ledger/*.c ledger/*/*.c))
 ifeq ($(SLURM),no)
 MODSRC	:= $(filter-out scheduler/slurm/%.c,$(MODSRC))
 else
