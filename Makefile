@@ -97,13 +97,13 @@ $(BUILD)/scheduler/trial.o: SEES_EXTRA := daemon
 room_iquote = $(addprefix -iquote ,$(if $(filter $1,$(ROOMS)),\
 	$1 $(SEES_$1) $(SEES_EXTRA),. $(ROOMS)))
 
-# Every .c file of a module is part of libhpod.a except the programs' mains.
 # The -iquote flags of a room (tests/t/rooms.sh): make -s room-flags ROOM=search
 room-flags:
 	@echo '$(call room_iquote,$(ROOM))'
 room-list:
 	@echo '$(ROOMS)'
 
+# Every .c file of a module is part of libhpod.a except the programs' mains.
 MAINS	:= daemon/main.c daemon/hpoctl/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c daemon/*/*.c \
 	scheduler/*.c scheduler/*/*.c search/*.c search/*/*.c workloads/*.c \

@@ -46,7 +46,13 @@ struct conn {
 	int		 closing;
 	int		 draining;	/* after a request too long */
 	size_t		 drained;	/* bytes discarded since */
+	struct control_call *call;	/* a reply to come (control_defer) */
 	uv_shutdown_t	 shut;
+};
+
+/* A request answered later; conn is NULL once its client has gone. */
+struct control_call {
+	struct conn	*conn;
 };
 
 struct control {
@@ -54,6 +60,7 @@ struct control {
 	char		*path;
 	control_handler	 handler;
 	void		*arg;
+	struct conn	*current;	/* whose request the handler answers */
 	struct conn	*conns;
 	size_t		 nconns;
 	int		 closing;
@@ -75,6 +82,8 @@ conn_closed(uv_handle_t *h)
 {
 	struct conn	*c = h->data;
 
+	if (c->call != NULL)
+		c->call->conn = NULL;
 	free(c->buf);
 	free(c);
 }
@@ -182,10 +191,15 @@ conn_line(struct conn *c, const char *line, size_t len)
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request.cmd: expected a string");
-	} else
+	} else {
+		c->ctl->current = c;
 		c->ctl->handler(c->ctl->arg, req, reply);
+		c->ctl->current = NULL;
+	}
 	cJSON_Delete(req);
-	conn_send(c, reply);
+	/* A deferred reply is sent by control_answer(). */
+	if (c->call == NULL)
+		conn_send(c, reply);
 	cJSON_Delete(reply);
 }
 
@@ -254,7 +268,8 @@ conn_pump(struct conn *c)
 
 	if (c->draining)
 		return;
-	while (!c->closing && c->queued < CONTROL_OUT_MAX &&
+	/* Replies go in the order of the requests: wait for a deferred one. */
+	while (!c->closing && c->call == NULL && c->queued < CONTROL_OUT_MAX &&
 	    (nl = conn_eol(c)) != NULL) {
 		n = (size_t)(nl - c->buf);
 		conn_line(c, c->buf, n);
@@ -268,19 +283,19 @@ conn_pump(struct conn *c)
 		return;
 	}
 	/* A last request without its newline, after the client's EOF. */
-	if (c->eof && c->len > 0 && c->queued < CONTROL_OUT_MAX &&
-	    conn_eol(c) == NULL) {
+	if (c->eof && c->len > 0 && c->call == NULL &&
+	    c->queued < CONTROL_OUT_MAX && conn_eol(c) == NULL) {
 		conn_line(c, c->buf, c->len);
 		c->len = c->scanned = 0;
 	}
 	if (c->closing)
 		return;
-	if (c->eof || c->queued >= CONTROL_OUT_MAX) {
+	if (c->eof || c->call != NULL || c->queued >= CONTROL_OUT_MAX) {
 		if (c->reading) {
 			uv_read_stop((uv_stream_t *)&c->pipe);
 			c->reading = 0;
 		}
-		if (c->eof && c->len == 0 && c->queued == 0)
+		if (c->eof && c->len == 0 && c->queued == 0 && c->call == NULL)
 			conn_close(c);
 	} else
 		conn_read_on(c);
@@ -338,6 +353,46 @@ conn_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 }
 
 /* A client connected. */
+/*
+ * Answer the request being handled later: the handler leaves its reply
+ * empty, and the connection reads no further request until
+ * control_answer() sends the reply.  Only inside a handler.
+ */
+struct control_call *
+control_defer(struct control *ctl)
+{
+	struct control_call	*call;
+
+	if (ctl->current == NULL || ctl->current->call != NULL)
+		abort();
+	if ((call = calloc(1, sizeof(*call))) == NULL)
+		abort();
+	call->conn = ctl->current;
+	ctl->current->call = call;
+	return call;
+}
+
+/*
+ * Send the reply of a deferred request (dropped if its client has gone),
+ * go on with the connection's next requests, and free the call.
+ */
+void
+control_answer(struct control_call *call, cJSON *reply)
+{
+	struct conn	*c = call->conn;
+
+	free(call);
+	if (c == NULL || c->closing) {
+		if (c != NULL)
+			c->call = NULL;
+		return;
+	}
+	c->call = NULL;
+	conn_send(c, reply);
+	if (!c->closing)
+		conn_pump(c);
+}
+
 static void
 control_accept(uv_stream_t *server, int status)
 {

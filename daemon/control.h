@@ -24,6 +24,18 @@ typedef void	(*control_handler)(void *arg, const cJSON *req, cJSON *reply);
  */
 struct control	*control_open(uv_loop_t *, const char *path, control_handler,
 		    void *arg, char *err, size_t errlen);
+/*
+ * A request answered later, off the handler (a slow report computed on a
+ * worker thread): inside the handler, control_defer() takes the request
+ * over, and the handler leaves reply empty; control_answer(), on the loop
+ * thread, sends the reply (or drops it if the client has gone) and frees
+ * the call.  A connection reads no further request meanwhile, so that its
+ * replies keep the order of its requests; other connections go on.
+ */
+struct control_call;
+struct control_call *control_defer(struct control *);
+void		 control_answer(struct control_call *, cJSON *reply);
+
 /* Stop listening, close every connection, unlink the socket; free. */
 void		 control_close(struct control *);
 

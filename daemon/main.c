@@ -20,6 +20,7 @@
 #include "log.h"
 #include "report.h"
 #include "run.h"
+#include "slowreq.h"
 #include "trials_opts.h"
 #include "version.h"
 
@@ -294,23 +295,26 @@ hpod_read(struct hpod *d, const char *campaign, enum report_format fmt,
 }
 
 /*
- * The requests of the control protocol, and whether each needs
- * "campaign".  The last entry takes every other command: report_command()
- * renders it or says it is unknown.
+ * The requests of the control protocol, whether each needs "campaign",
+ * and whether it is answered off the loop when it can be (reading the
+ * ledger may take long: slowreq.c).  The last entry takes every other
+ * command: report_command() renders it or says it is unknown.
  */
 static const struct hpod_req {
 	const char	*cmd;
 	int		 campaign;
+	int		 offloop;
 	void		(*fn)(struct hpod *, const char *, enum report_format,
 			    const cJSON *, cJSON *);
 } hpod_reqs[] = {
-	{ "ping", 0, hpod_ping },
-	{ "submit", 0, hpod_submit_request },
-	{ "status", 0, hpod_read },
-	{ "budget", 1, hpod_engine_request },
-	{ "cancel", 1, hpod_cancel },
-	{ "trials", 1, hpod_trials },
-	{ NULL, 1, hpod_read }
+	{ "ping", 0, 0, hpod_ping },
+	{ "submit", 0, 0, hpod_submit_request },
+	{ "status", 0, 1, hpod_read },
+	{ "budget", 1, 0, hpod_engine_request },
+	{ "cancel", 1, 0, hpod_cancel },
+	{ "trials", 1, 1, hpod_trials },
+	{ "report", 1, 1, hpod_read },
+	{ NULL, 1, 0, hpod_read }
 };
 
 /* A request from the control socket (control.c checked "cmd"). */
@@ -341,6 +345,9 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		reply_error(reply, "request.campaign: required");
 		return;
 	}
+	if (r->offloop && slowreq_start(d->loop, d->control,
+	    ledger_path(d->ledger), req, fmt) == 0)
+		return;
 	r->fn(d, c != NULL ? c->valuestring : NULL, fmt, req, reply);
 }
 

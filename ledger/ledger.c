@@ -95,7 +95,7 @@ ledger_read_end(struct ledger *l, int opened)
 }
 
 /* Run one cached transaction-control statement. */
-static int
+int
 ledger_control(struct ledger *l, enum ledger_sql id, const char *sql,
     const char *what)
 {
@@ -106,25 +106,42 @@ ledger_control(struct ledger *l, enum ledger_sql id, const char *sql,
 	return ledger_exec(l, st, "%s", what);
 }
 
-/* Begin a write transaction, taking the write lock now. */
+/*
+ * Begin a write transaction, taking the write lock now; inside a batch
+ * (batch.c), a savepoint, so that the change is still all or nothing.
+ */
 int
 ledger_begin(struct ledger *l)
 {
-	return ledger_control(l, LQ_BEGIN, "BEGIN IMMEDIATE", "begin");
+	if (!l->batch)
+		return ledger_control(l, LQ_BEGIN, "BEGIN IMMEDIATE", "begin");
+	if (ledger_control(l, LQ_SAVEPOINT, "SAVEPOINT nest", "begin") == -1)
+		return -1;
+	l->nest++;
+	return 0;
 }
 
-/* Commit the current transaction. */
+/* Commit the current transaction, or release the batch's savepoint. */
 int
 ledger_commit(struct ledger *l)
 {
-	return ledger_control(l, LQ_COMMIT, "COMMIT", "commit");
+	if (l->nest == 0)
+		return ledger_control(l, LQ_COMMIT, "COMMIT", "commit");
+	l->nest--;
+	return ledger_control(l, LQ_RELEASE, "RELEASE nest", "commit");
 }
 
-/* Roll the current transaction back. */
+/* Roll the current transaction back, or the batch's savepoint only. */
 int
 ledger_rollback(struct ledger *l)
 {
-	return ledger_control(l, LQ_ROLLBACK, "ROLLBACK", "rollback");
+	if (l->nest == 0)
+		return ledger_control(l, LQ_ROLLBACK, "ROLLBACK", "rollback");
+	l->nest--;
+	if (ledger_control(l, LQ_ROLLBACK_TO, "ROLLBACK TO nest", "rollback")
+	    == -1)
+		return -1;
+	return ledger_control(l, LQ_RELEASE, "RELEASE nest", "rollback");
 }
 
 /* The schema version of the open ledger, or -1. */
@@ -157,6 +174,8 @@ ledger_close(struct ledger *l)
 
 	if (l == NULL)
 		return;
+	/* What a batch holds was written: keep it. */
+	ledger_batch_flush(l);
 	for (i = 0; i < LQ_COUNT; i++)
 		(void)sqlite3_finalize(l->stmt[i]);
 	(void)sqlite3_close(l->db);

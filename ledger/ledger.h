@@ -37,10 +37,27 @@ const char	*ledger_path(struct ledger *);
 int		 ledger_schema_version(struct ledger *);
 int		 ledger_schema_latest(void);
 
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK around multi-row changes. */
+/*
+ * BEGIN IMMEDIATE / COMMIT / ROLLBACK around multi-row changes; inside a
+ * batch, SAVEPOINT / RELEASE / ROLLBACK TO.
+ */
 int	 ledger_begin(struct ledger *);
 int	 ledger_commit(struct ledger *);
 int	 ledger_rollback(struct ledger *);
+
+/*
+ * Batched writes (batch.c): ledger_batch_open() begins one write
+ * transaction that the writes after it join, unless a batch or a
+ * transaction is open already (1 if it began one, 0 if it had nothing to
+ * do); ledger_batch_flush()
+ * commits it (0 if none is open).  What a batch holds is not in the ledger
+ * until it is flushed: the caller flushes before anything outside the
+ * process may depend on a write (a job submitted for a recorded attempt)
+ * and before waiting; ledger_close() flushes too.  A flush fails inside a
+ * ledger_begin() of the batch.
+ */
+int	 ledger_batch_open(struct ledger *);
+int	 ledger_batch_flush(struct ledger *);
 
 /* Campaigns.  state: "running", "finished", "cancelled". */
 struct ledger_campaign {

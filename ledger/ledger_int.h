@@ -12,6 +12,7 @@
 /* Every cached statement; each is prepared on first use. */
 enum ledger_sql {
 	LQ_BEGIN, LQ_COMMIT, LQ_ROLLBACK, LQ_USER_VERSION,
+	LQ_SAVEPOINT, LQ_RELEASE, LQ_ROLLBACK_TO,
 	LQ_CAMPAIGN_INSERT, LQ_CAMPAIGN_STATE, LQ_CAMPAIGN_GET,
 	LQ_CAMPAIGN_BY_NAME, LQ_CAMPAIGN_LIST,
 	LQ_TRIAL_INSERT, LQ_TRIAL_STATE, LQ_TRIAL_BEST, LQ_TRIAL_LIST,
@@ -30,6 +31,8 @@ struct ledger {
 	sqlite3		*db;
 	int		 flags;
 	sqlite3_stmt	*stmt[LQ_COUNT];
+	int		 batch;		/* a batch's transaction is open */
+	int		 nest;		/* savepoints open inside it */
 	int		 bind_rc;	/* first failed bind, or SQLITE_OK */
 	int		 bind_index;	/* and its parameter */
 	char		 err[512];
@@ -53,6 +56,8 @@ int	 ledger_errorf(struct ledger *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 int	 ledger_fail(struct ledger *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+int	 ledger_control(struct ledger *, enum ledger_sql, const char *sql,
+	    const char *what);
 sqlite3_stmt *ledger_stmt(struct ledger *, enum ledger_sql, const char *);
 void	 ledger_stmt_done(sqlite3_stmt *);
 int	 ledger_step(struct ledger *, sqlite3_stmt *);

@@ -1,6 +1,7 @@
 /*
  * state.h: the states of trials, attempts and campaigns as enums, and the
- * one table of their names, which is how the ledger keeps them (as text).
+ * one table of their names (in schema.c), which is how the ledger keeps
+ * them (as text).
  * Code compares enums; the names appear only where a state is written to
  * or read from the ledger and where it is shown.
  */

@@ -82,6 +82,11 @@ struct sched_ops {
 	void		(*close)(struct sched *, void (*done)(void *), void *);
 	/* The backend's clock; NULL: the wall clock. */
 	double		(*now)(const struct sched *);
+	/*
+	 * 1: its jobs live and die with this process (replay), so that none
+	 * can outlive a crash that loses the record of its attempt.
+	 */
+	int		 in_process;
 };
 
 /* Every backend's handle starts with this. */

@@ -198,6 +198,12 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 	invoke_job_resources(s, x, &job);
 	job.cb = engine_event;
 	job.arg = a;
+	/*
+	 * The attempt is in the ledger before its job exists, unless the job
+	 * cannot outlive this process anyway.
+	 */
+	if (!e->env.sched->ops->in_process)
+		engine_flush(e);
 	testpause_at("after-record");
 	if (sched_submit(e->env.sched, &job) == -1) {
 		snprintf(err, sizeof(err), "the %s backend refused the job "
@@ -361,6 +367,7 @@ attempt_line(void *arg, const char *line, size_t len)
 void
 attempt_follow(struct attempt *a, int final)
 {
+	a->followed = uv_now(a->e->timer.loop);
 	tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
 	    attempt_line, a);
 }

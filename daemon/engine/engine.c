@@ -127,6 +127,8 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	e->book = obsbook_new(spec->space);
 	uv_timer_init(env->loop, &e->timer);
 	e->timer.data = e;
+	e->nopen = 1;
+	engine_flush_init(e, env->loop);
 	return e;
 }
 
@@ -137,6 +139,8 @@ engine_closed(uv_handle_t *h)
 	struct engine	*e = h->data;
 	struct attempt	*a, *next;
 
+	if (--e->nopen > 0)
+		return;
 	for (a = e->active; a != NULL; a = next) {
 		next = a->next;
 		attempt_free(a);
@@ -158,6 +162,7 @@ engine_free(struct engine *e)
 	if (e == NULL)
 		return;
 	e->detached = 1;
+	engine_flush_close(e, engine_closed);
 	uv_close((uv_handle_t *)&e->timer, engine_closed);
 }
 
@@ -386,8 +391,17 @@ engine_tick(uv_timer_t *t)
 
 	if (e->detached || e->done)
 		return;
+	engine_batch(e);
+	/*
+	 * Output is polled once per interval, not at every kick: a
+	 * campaign whose trials end one after the other kicks the tick
+	 * per end, and would reread every running attempt's output each
+	 * time.  Backends that signal output (SCHED_EV_OUTPUT) are read
+	 * at once, whatever the interval.
+	 */
 	for (a = e->active; a != NULL; a = a->next)
-		if (a->started)
+		if (a->started && uv_now(t->loop) - a->followed >=
+		    (uint64_t)e->env.poll_interval)
 			attempt_follow(a, 0);
 	engine_check_budget(e, now);
 	if (e->stop_reason != NULL && strcmp(e->stop_reason, "target reached")

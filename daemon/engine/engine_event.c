@@ -160,6 +160,7 @@ engine_event(void *arg, const struct sched_event *ev)
 
 	if (e->detached)
 		return;
+	engine_batch(e);
 	log_debug("campaign %s: trial %d attempt %d: event %d (%s)",
 	    e->spec->name, a->trial_number, a->number, (int)ev->type,
 	    ev->type == SCHED_EV_END ? sched_state_name(ev->state) :

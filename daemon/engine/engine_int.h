@@ -33,6 +33,7 @@ struct attempt {
 						   then as started */
 	enum cancel_as	 cancel_as;
 	struct tail	 tail;
+	uint64_t	 followed;	/* loop time of the last read, ms */
 	int		 has_best;	/* the trial's best so far */
 	double		 best;
 	int		 reached;
@@ -53,6 +54,9 @@ struct engine {
 	int64_t			 id;
 	double			 started;
 	uv_timer_t		 timer;
+	uv_prepare_t		 flush_prep;	/* engine_flush.c */
+	int			 nopen;		/* handles not yet closed */
+	uint64_t		 batch_since;	/* loop time its batch began */
 	struct attempt		*active;
 	int			 nactive;
 	int			 ntrials;	/* trials created */
@@ -91,6 +95,19 @@ void	 engine_retry(struct engine *, int64_t trial_id, int trial_number,
  */
 void	 engine_point(struct attempt *, const char *key, double step,
 	    double value);
+
+/* engine_flush.c */
+/*
+ * The engine's ledger writes go in batches (ledger_batch_open()), flushed
+ * before the loop waits and after its I/O callbacks, and before a job is
+ * submitted.  engine_flush_init() sets up the two handles (the engine
+ * closes them with its timer); engine_batch() opens a batch.
+ */
+#define ENGINE_BATCH_MS	100
+void	 engine_flush_init(struct engine *, uv_loop_t *);
+void	 engine_flush_close(struct engine *, uv_close_cb);
+void	 engine_batch(struct engine *);
+void	 engine_flush(struct engine *);
 
 /* attempt.c */
 /*

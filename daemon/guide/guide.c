@@ -128,6 +128,25 @@ guide_attempt_by_id(struct guide *g, size_t a0, size_t a1, int64_t id)
 }
 
 /*
+ * The first of n points (in the order of their trials' numbers, as
+ * ledger_metric_list() gives them) of trial number num, or n.
+ */
+static size_t
+guide_first_point(const struct ledger_metric *m, size_t n, int num)
+{
+	size_t	 lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m[mid].trial_number < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
  * Fill run r of trial t, whose attempts are [a0, a1) and objective points
  * [p0, p1) of the lists.
  */
@@ -178,7 +197,9 @@ guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
 		    t->reached_at > 0)
 			r->ttt_s = t->reached_at - r->attempt->started;
 	}
-	for (i = 0; i < pt->nsamples && r->has_attempt; i++)
+	for (i = guide_first_point(pt->samples, pt->nsamples, t->number);
+	    i < pt->nsamples && r->has_attempt &&
+	    pt->samples[i].trial_number == t->number; i++)
 		if (pt->samples[i].attempt_id == r->attempt->id &&
 		    pt->samples[i].value > 0)
 			r->train_samples = pt->samples[i].value;

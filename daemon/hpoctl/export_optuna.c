@@ -1,6 +1,6 @@
 /*
  * export_optuna.c: translate a campaign into the plain structs of
- * ledger/optuna.h: every trial, its parameters with Optuna distributions
+ * ledger/optuna/optuna.h: every trial, its parameters with Optuna distributions
  * taken from the campaign's space, its state and value, and the
  * objective's evaluations as intermediate values.
  *

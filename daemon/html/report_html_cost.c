@@ -85,13 +85,75 @@ hc_instants(const struct guide *g, double *t)
 	return n;
 }
 
+/* A change of slope: an attempt of allocation dw starts (+) or ends (-). */
+struct hc_step {
+	double	 t, dw;
+};
+
+/* Order slope changes by time. */
+static int
+hc_step_cmp(const void *a, const void *b)
+{
+	const struct hc_step *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/*
+ * Cost of group k (-1: all) in unit-hours at each of the n sorted instants
+ * t, into v: one sweep over the attempts' starts and ends in time order,
+ * the cost growing by the running allocations between them (what
+ * hc_cost_at() gives at one instant, without going over every attempt for
+ * each instant).
+ */
+static void
+hc_sweep(const struct guide *g, int k, int gpu, const double *t, size_t n,
+    double *v)
+{
+	const struct ledger_attempt	*a;
+	struct hc_step			*st;
+	double				 end, cost = 0, slope = 0, at;
+	size_t				 i, j, ns = 0;
+
+	if ((st = calloc(2 * g->nattempts + 1, sizeof(*st))) == NULL)
+		abort();
+	for (i = 0; i < g->nattempts; i++) {
+		a = &g->attempts[i];
+		if (!(a->started > 0) || (k >= 0 && hc_group(a->state) != k))
+			continue;
+		end = a->ended > 0 ? a->ended : g->now;
+		if (!(end > a->started))
+			continue;
+		st[ns].t = a->started;
+		st[ns++].dw = gpu ? a->gpus : a->cpus;
+		st[ns].t = end;
+		st[ns++].dw = -(double)(gpu ? a->gpus : a->cpus);
+	}
+	qsort(st, ns, sizeof(*st), hc_step_cmp);
+	at = ns > 0 ? st[0].t : 0;
+	for (i = j = 0; i < n; i++) {
+		for (; j < ns && st[j].t <= t[i]; j++) {
+			cost += slope * (st[j].t - at);
+			at = st[j].t;
+			slope += st[j].dw;
+		}
+		v[i] = t[i] > at ? (cost + slope * (t[i] - at)) / 3600 :
+		    cost / 3600;
+	}
+	free(st);
+}
+
 /* One cumulative line (k: group, -1: total). */
 static void
 hc_line(struct svg_plot *pl, const struct guide *g, const double *t,
     size_t n, int k, int gpu)
 {
+	double	*v;
 	size_t	 i;
 
+	if ((v = calloc(n, sizeof(*v))) == NULL)
+		abort();
+	hc_sweep(g, k, gpu, t, n, v);
 	fprintf(pl->f, "<polyline class=\"cost-%s\" fill=\"none\" stroke=\"%s\""
 	    " stroke-width=\"%s\" points=\"", k < 0 ? "total" : hc_groups[k],
 	    k < 0 ? "#222" : html_state_color(hc_groups[k]), k < 0 ? "2.5" :
@@ -99,8 +161,9 @@ hc_line(struct svg_plot *pl, const struct guide *g, const double *t,
 	for (i = 0; i < n; i++)
 		fprintf(pl->f, "%s%.1f,%.1f", i ? " " : "",
 		    svg_x(pl, (t[i] - g->c.started) / 3600),
-		    svg_y(pl, hc_cost_at(g, k, t[i], gpu)));
+		    svg_y(pl, v[i]));
 	fprintf(pl->f, "\"/>\n");
+	free(v);
 }
 
 /* The time to solution as a vertical line, its number marked. */

@@ -154,27 +154,47 @@ ht_history(FILE *f, const struct guide *g, double y0, double y1)
 	free(by);
 }
 
-/* The trial of a number, or NULL. */
+/*
+ * The trial of a number, or NULL: g->trials is in the order of their
+ * numbers (ledger_trial_list()), so a binary search finds it.
+ */
 static const struct ledger_trial *
 ht_trial_of(const struct guide *g, int number)
 {
-	size_t	 i;
+	size_t	 lo = 0, hi = g->ntrials, mid;
 
-	for (i = 0; i < g->ntrials; i++)
-		if (g->trials[i].number == number)
-			return &g->trials[i];
-	return NULL;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (g->trials[mid].number < number)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->ntrials && g->trials[lo].number == number ?
+	    &g->trials[lo] : NULL;
 }
 
-/* The attempt of an id, or NULL. */
+/*
+ * The attempt of an id, of trial number `trial`, or NULL: g->attempts is
+ * in the order of their trials' numbers (ledger_attempt_list()), so a
+ * binary search finds the trial's first attempt.
+ */
 static const struct ledger_attempt *
-ht_attempt_of(const struct guide *g, int64_t id)
+ht_attempt_of(const struct guide *g, int trial, int64_t id)
 {
-	size_t	 i;
+	size_t	 lo = 0, hi = g->nattempts, mid;
 
-	for (i = 0; i < g->nattempts; i++)
-		if (g->attempts[i].id == id)
-			return &g->attempts[i];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (g->attempts[mid].trial_number < trial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < g->nattempts && g->attempts[lo].trial_number == trial;
+	    lo++)
+		if (g->attempts[lo].id == id)
+			return &g->attempts[lo];
 	return NULL;
 }
 
@@ -190,7 +210,8 @@ ht_curve(struct svg_plot *pl, const struct guide *g, size_t p0, size_t p1)
 	int				 confirm;
 
 	t = ht_trial_of(g, g->points[p0].trial_number);
-	a = ht_attempt_of(g, g->points[p0].attempt_id);
+	a = ht_attempt_of(g, g->points[p0].trial_number,
+	    g->points[p0].attempt_id);
 	confirm = t != NULL && t->role != NULL &&
 	    strcmp(t->role, "confirm") == 0;
 	color = html_state_color(a != NULL ? a->state : NULL);

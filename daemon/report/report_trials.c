@@ -56,14 +56,26 @@ report_param_text(const cJSON *v, int precise, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-/* The last attempt of trial id among a campaign's attempts, or NULL. */
+/*
+ * The last attempt of trial id (number num) among a campaign's attempts,
+ * or NULL.  They are in the order of their trials' numbers
+ * (ledger_attempt_list()): a binary search finds the trial's first.
+ */
 static const struct ledger_attempt *
-report_last_attempt(const struct ledger_attempt *a, size_t n, int64_t id)
+report_last_attempt(const struct ledger_attempt *a, size_t n, int64_t id,
+    int num)
 {
 	const struct ledger_attempt	*last = NULL;
-	size_t				 i;
+	size_t				 i, lo = 0, hi = n;
 
-	for (i = 0; i < n; i++)
+	while (lo < hi) {
+		i = lo + (hi - lo) / 2;
+		if (a[i].trial_number < num)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	for (i = lo; i < n && a[i].trial_number == num; i++)
 		if (a[i].trial_id == id && (last == NULL ||
 		    a[i].number > last->number))
 			last = &a[i];
@@ -210,7 +222,7 @@ report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
 		if (!report_state_in(t[i].state, to->states))
 			continue;
 		/* Where the trial's last attempt ran: the ledger's record. */
-		la = report_last_attempt(a, na, t[i].id);
+		la = report_last_attempt(a, na, t[i].id, t[i].number);
 		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
 		where[1] = la != NULL && la->host != NULL ? la->host : "";
 		where[2] = la != NULL && la->dir != NULL ? la->dir : "";

@@ -8,16 +8,28 @@
 #include "report_int.h"
 #include "trial_cost.h"
 
-/* Sum the attempts of trial i. */
+/*
+ * Sum the attempts of trial i.  g->attempts is in the order of their
+ * trials' numbers (ledger_attempt_list()): a binary search finds the
+ * trial's first, so that costing every trial is not quadratic.
+ */
 void
 trial_cost(const struct guide *g, size_t i, struct account_cost *c)
 {
-	size_t	 k;
+	int	 num = g->trials[i].number;
+	size_t	 k, lo = 0, hi = g->nattempts;
 
 	memset(c, 0, sizeof(*c));
-	for (k = 0; k < g->nattempts; k++)
-		if (g->attempts[k].trial_number == g->trials[i].number)
-			account_attempt_add(&g->attempts[k], g->now, c);
+	while (lo < hi) {
+		k = lo + (hi - lo) / 2;
+		if (g->attempts[k].trial_number < num)
+			lo = k + 1;
+		else
+			hi = k;
+	}
+	for (k = lo; k < g->nattempts && g->attempts[k].trial_number == num;
+	    k++)
+		account_attempt_add(&g->attempts[k], g->now, c);
 }
 
 /* The epochs of trial i's last attempt. */

@@ -386,6 +386,7 @@ static const struct sched_ops replay_ops = {
 	.active = replay_active,
 	.close = replay_close,
 	.now = replay_now,
+	.in_process = 1,
 };
 
 /* Create a replay backend answering from the table at path. */

@@ -9,7 +9,10 @@
 #  5. TPE's CPU per suggestion against Optuna's at the same history sizes
 #     (tests/bench/tpe-optuna.sh);
 #  6. the wall time of writing a 1,000-task Slurm array's job.json files,
-#     one file_save() after another against one file_save_all().
+#     one file_save() after another against one file_save_all();
+#  7. report, trials, --table and --format html on a ledger of 10^5
+#     trials and 10^6 metric points, and hpod idle with it open
+#     (tests/bench/report-scale.sh).
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,3 +62,4 @@ mkdir "$T/files"
 "$B/bench/file-save" "$T/files" 1000 | awk '{
     printf "file_save: %d job.json files, one by one: %.2f s; " \
         "file_save_all: %.2f s\n", $1, $2, $3 }'
+"$TOP/tests/bench/report-scale.sh" "$BUILD"

@@ -11,7 +11,11 @@
 #   tests/bench/engine-scale.sh [BUILD]
 #
 # ENGINE_SIZES (default "1000 10000 100000") and PARALLEL (default 16)
-# in the environment replace the campaign sizes and max_parallel.  The largest
+# in the environment replace the campaign sizes and max_parallel; the
+# campaign's files go under $TMPDIR (TMPDIR=/dev/shm: on tmpfs, without
+# the disk's file system in the figure).  Trials per CPU-second is the
+# rate the engine would keep on a core of its own; the wall rate depends
+# on what else the machine runs.  The largest
 # campaign writes 100,000 attempt directories (about 1 GB under $TMPDIR)
 # and takes a few minutes.
 set -eu
@@ -54,7 +58,9 @@ JSON
 	    function sec(t, a) { sub(/s$/, "", t); split(t, a, "m")
 	        return a[1] * 60 + a[2] }
 	    { u = sec($1); sy = sec($2)
-	    printf "engine: %6d random trials (replay): %6.1f s wall, " \
-	        "CPU per trial %.3f ms (user %.3f + system %.3f)\n", n,
-	        e - s, (u + sy) * 1000 / n, u * 1000 / n, sy * 1000 / n }'
+	    printf "engine: %6d random trials (replay): %6.1f s wall " \
+	        "(%.0f trials/s), CPU per trial %.3f ms (user %.3f + " \
+	        "system %.3f; %.0f trials per CPU-second)\n", n, e - s,
+	        n / (e - s), (u + sy) * 1000 / n, u * 1000 / n,
+	        sy * 1000 / n, n / (u + sy) }'
 done

@@ -1,7 +1,8 @@
 /*
  * test_state.c: the one table of trial, attempt and campaign state names
- * (ledger/state.c): every state's name parses back to it, the names are
- * those the ledger has always kept, and unknown names stay unknown.
+ * (ledger/state.h, its names in schema.c): every state's name parses back
+ * to it, the names are those the ledger has always kept, and unknown
+ * names stay unknown.
  */
 #include "state.h"
 #include "tap.h"
