@@ -65,7 +65,8 @@ LIBS	:= $(PKG_LIBS) -lm
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
 	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
 	scheduler/local scheduler/replay search search/stop ledger \
-	ledger/optuna workloads workloads/proxies workloads/proxies/common
+	ledger/optuna workloads workloads/proxies workloads/proxies/common \
+	workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
 			   scheduler search search/stop workloads
 SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
@@ -85,6 +86,8 @@ SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
 SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
 			   daemon/report daemon/spec ledger ledger/optuna \
 			   scheduler search search/stop workloads
+# minicam's data generator uses the trainers' random numbers.
+SEES_workloads/proxies/minicam := workloads/proxies/common
 # Optuna's RDB storage, written and read with SQLite (xmalloc.h).
 SEES_ledger/optuna	:= ledger
 # The early stoppers (ASHA, Hyperband, median, target) and their interface.
@@ -162,6 +165,9 @@ PROXYCOMMON := $(patsubst %.c,$(BUILD)/%.o,\
 	$(wildcard workloads/proxies/common/*.c))
 $(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+# A trainer's own files beyond its main (workloads/proxies/NAME/*.c).
+$(foreach p,$(PROXIES),$(eval $(BUILD)/$(p): $(patsubst %.c,$(BUILD)/%.o,\
+	$(wildcard workloads/proxies/$(p)/*.c))))
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
