@@ -32,10 +32,7 @@ grid_lerp(const struct param_def *p, double t)
 {
 	double	 v, scale;
 
-	if (p->scale == SCALE_LOG)
-		v = exp(log(p->min) * (1 - t) + log(p->max) * t);
-	else
-		v = p->min * (1 - t) + p->max * t;
+	v = space_lerp(p, p->min, p->max, t);
 	if (v != 0 && isfinite(v)) {
 		scale = pow(10, 11 - floor(log10(fabs(v))));
 		if (isfinite(scale) && isfinite(v * scale))

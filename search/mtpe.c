@@ -76,21 +76,15 @@ static int
 mtpe_build(const struct search *s, const struct history *h,
     const size_t *idx, size_t m, struct parzen *pz)
 {
-	const struct param_def *p;
 	double *xs, bw;
-	size_t d = s->space->n, i, k;
+	size_t d = s->space->n, i;
 	int rc = 0;
 
 	if ((xs = calloc(m + 1, sizeof(double))) == NULL)
 		return -1;
 	bw = MTPE_SIGMA0 * pow((double)(m + 1), -1.0 / ((double)d + 4));
-	for (i = 0; i < d && rc == 0; i++) {
-		p = &s->space->params[i];
-		for (k = 0; k < m; k++)
-			xs[k] = p->type == PARAM_CHOICE ? h->obs[idx[k]].x[i] :
-			    tpe_to_internal(p, h->obs[idx[k]].x[i]);
-		rc = parzen_init(&pz[i], p, xs, m, bw);
-	}
+	for (i = 0; i < d && rc == 0; i++)
+		rc = parzen_fit(&pz[i], s, h, i, idx, m, xs, bw);
 	free(xs);
 	return rc;
 }
@@ -115,24 +109,10 @@ mtpe_logpdf(const struct parzen *pz, size_t d, const double *y, double *t)
 	return mx + log(sum);
 }
 
-/* Internal coordinate of what would be run for a drawn y of p. */
-static double
-mtpe_snap(const struct param_def *p, double y)
-{
-	double v;
-
-	if (p->type == PARAM_CHOICE)
-		return y;
-	v = tpe_from_internal(p, y);
-	return p->type == PARAM_INT && p->scale == SCALE_LINEAR ? v :
-	    tpe_to_internal(p, v);
-}
-
 /* Draw candidates from the joint good density, keep the best ratio. */
 static int
 mtpe_suggest(struct search *s, const struct history *h, double *x)
 {
-	const struct param_def *p;
 	struct parzen *l, *g;
 	struct rng r;
 	size_t *below, *above, nb, na, d = s->space->n, i, k, c;
@@ -154,7 +134,7 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	for (c = 0; c < MTPE_CANDIDATES; c++) {
 		k = parzen_component(&l[0], &r);
 		for (i = 0; i < d; i++)
-			y[i] = mtpe_snap(&s->space->params[i],
+			y[i] = tpe_snap(&s->space->params[i],
 			    parzen_draw(&l[i], k, &r));
 		score = mtpe_logpdf(l, d, y, t) - mtpe_logpdf(g, d, y, t);
 		if (c == 0 || score > best) {
@@ -162,12 +142,8 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 			memcpy(besty, y, d * sizeof(*y));
 		}
 	}
-	for (i = 0; i < d; i++) {
-		p = &s->space->params[i];
-		x[i] = p->type == PARAM_CHOICE || (p->type == PARAM_INT &&
-		    p->scale == SCALE_LINEAR) ? besty[i] :
-		    tpe_from_internal(p, besty[i]);
-	}
+	for (i = 0; i < d; i++)
+		x[i] = tpe_value(&s->space->params[i], besty[i]);
 	rc = 0;
 out:
 	for (i = 0; l != NULL && i < d; i++)

@@ -26,13 +26,9 @@ random_below(struct rng *r, uint64_t n)
 static double
 random_float(struct rng *r, const struct param_def *p)
 {
-	double u, v;
+	double v;
 
-	u = rng_uniform(r);
-	if (p->scale == SCALE_LOG)
-		v = exp(log(p->min) * (1 - u) + log(p->max) * u);
-	else
-		v = p->min * (1 - u) + p->max * u;
+	v = space_lerp(p, p->min, p->max, rng_uniform(r));
 	return fmin(fmax(v, p->min), p->max);
 }
 
@@ -47,7 +43,7 @@ random_int(struct rng *r, const struct param_def *p)
 		    (uint64_t)(p->max - p->min) + 1);
 	else {
 		u = rng_uniform(r);
-		v = floor(exp(log(p->min) * (1 - u) + log(p->max + 1) * u));
+		v = floor(space_lerp(p, p->min, p->max + 1, u));
 	}
 	return fmin(fmax(v, p->min), p->max);
 }

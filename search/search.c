@@ -48,18 +48,25 @@ search_error(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+/* Return the index of name among the NULL-terminated names, or -1. */
+int
+search_name_index(const char *const *names, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && names[i] != NULL; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* Return the operations of the algorithm called name, or NULL. */
 static const struct search_ops *
 search_lookup(const char *name)
 {
-	size_t i;
+	int i = search_name_index(search_names, name);
 
-	if (name == NULL)
-		return NULL;
-	for (i = 0; i < SEARCH_NALGOS; i++)
-		if (strcmp(search_table[i]->name, name) == 0)
-			return search_table[i];
-	return NULL;
+	return i < 0 ? NULL : search_table[i];
 }
 
 /* Return 1 if algorithm names a known search algorithm. */

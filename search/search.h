@@ -63,7 +63,9 @@ void		 search_free(struct search *);
 /*
  * Propose the next point given the history; write space->n coordinates to x.
  * Return 0, or 1 when the algorithm has nothing more to propose (a grid
- * that is exhausted).
+ * that is exhausted).  When memory runs out, a model (tpe, mtpe, auto's
+ * delegate) proposes random search's point instead, and a ranking by time
+ * to target ranks by value.
  */
 int	 search_suggest(struct search *, const struct history *, double *x);
 

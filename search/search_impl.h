@@ -37,6 +37,13 @@ struct search {
 	void		*state;		/* owned by the algorithm */
 };
 
+/*
+ * The index of name among the NULL-terminated names, or -1 (also for a
+ * NULL name).  search.c and stop.c find an algorithm's operations at that
+ * index of their tables, which list them in the order of their names.
+ */
+int	 search_name_index(const char *const *names, const char *name);
+
 /* Write a formatted message to err (if any) and return -1. */
 int	 search_error(char *err, size_t errlen, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));

@@ -114,15 +114,11 @@ sobol_map(const struct param_def *p, double u)
 
 	switch (p->type) {
 	case PARAM_FLOAT:
-		if (p->scale == SCALE_LOG)
-			v = exp(log(p->min) * (1 - u) + log(p->max) * u);
-		else
-			v = p->min * (1 - u) + p->max * u;
+		v = space_lerp(p, p->min, p->max, u);
 		return fmin(fmax(v, p->min), p->max);
 	case PARAM_INT:
 		if (p->scale == SCALE_LOG)
-			v = floor(exp(log(p->min) * (1 - u) +
-			    log(p->max + 1) * u));
+			v = floor(space_lerp(p, p->min, p->max + 1, u));
 		else
 			v = p->min + floor(u * (p->max - p->min + 1));
 		return fmin(fmax(v, p->min), p->max);

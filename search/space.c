@@ -61,12 +61,13 @@ space_find(const struct space *sp, const char *name)
 }
 
 /*
- * Make room for one more parameter and return its zeroed slot, named name,
- * or NULL if the name is empty or taken or memory ran out.  The caller
- * commits the slot by incrementing sp->n.
+ * Add a parameter called name of type and scale, its other fields zero,
+ * and return it; NULL, nothing added, if the name is empty or taken or
+ * memory ran out.
  */
 static struct param_def *
-space_slot(struct space *sp, const char *name)
+space_slot(struct space *sp, const char *name, enum param_type type,
+    enum param_scale scale)
 {
 	struct param_def *p;
 
@@ -80,6 +81,9 @@ space_slot(struct space *sp, const char *name)
 	memset(p, 0, sizeof(*p));
 	if ((p->name = strdup(name)) == NULL)
 		return NULL;
+	p->type = type;
+	p->scale = scale;
+	sp->n++;
 	return p;
 }
 
@@ -99,14 +103,11 @@ space_add_range(struct space *sp, const char *name, enum param_type type,
 	if (type == PARAM_INT && (min != floor(min) || max != floor(max) ||
 	    fabs(min) > SPACE_INT_LIMIT || fabs(max) > SPACE_INT_LIMIT))
 		return -1;
-	if ((p = space_slot(sp, name)) == NULL)
+	if ((p = space_slot(sp, name, type, scale)) == NULL)
 		return -1;
-	p->type = type;
-	p->scale = scale;
 	p->min = min;
 	p->max = max;
 	p->steps = steps;
-	sp->n++;
 	return 0;
 }
 
@@ -175,16 +176,25 @@ space_add_choice(struct space *sp, const char *name,
 			return -1;
 		}
 	}
-	if ((p = space_slot(sp, name)) == NULL) {
+	if ((p = space_slot(sp, name, PARAM_CHOICE, SCALE_LINEAR)) == NULL) {
 		space_free_choices(v, n);
 		return -1;
 	}
-	p->type = PARAM_CHOICE;
-	p->scale = SCALE_LINEAR;
 	p->nchoices = n;
 	p->choices = v;
-	sp->n++;
 	return 0;
+}
+
+/*
+ * Return the point at fraction u of [lo, hi] on p's scale: geometric for
+ * a log scale, arithmetic otherwise; not clamped.
+ */
+double
+space_lerp(const struct param_def *p, double lo, double hi, double u)
+{
+	if (p->scale == SCALE_LOG)
+		return exp(log(lo) * (1 - u) + log(hi) * u);
+	return lo * (1 - u) + hi * u;
 }
 
 /* Return 1 if x is a valid coordinate for parameter i. */

@@ -72,4 +72,11 @@ void	 space_shortest(double x, char *buf, size_t len);
 /* 1 if x is a valid coordinate for parameter i (in range, integral...). */
 int	 space_contains(const struct space *, size_t i, double x);
 
+/*
+ * The point at fraction u of [lo, hi] on p's scale (geometric for a log
+ * scale), not clamped: how grid, random and sobol map [0, 1] onto p.
+ */
+double	 space_lerp(const struct param_def *p, double lo, double hi,
+	    double u);
+
 #endif

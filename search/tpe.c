@@ -49,7 +49,10 @@
 #define TPE_TINY	1e-300
 #define TPE_EXP_ZERO	-746.0	/* exp(x) == 0 below */
 
-/* A ranked trial: sort key (a, b), then its history index. */
+/*
+ * A ranked trial: sort key (a, b), then its history index; also a
+ * component's centre (a, b = 0) and index, to sort the centres.
+ */
 struct tpe_rank {
 	double		 a, b;
 	size_t		 i;
@@ -163,6 +166,27 @@ tpe_from_internal(const struct param_def *p, double y)
 	return fmin(fmax(v, p->min), p->max);
 }
 
+/* Internal coordinate of what would run for a draw y of p (rounded). */
+double
+tpe_snap(const struct param_def *p, double y)
+{
+	double v;
+
+	if (p->type == PARAM_CHOICE)
+		return y;
+	v = tpe_from_internal(p, y);
+	return p->type == PARAM_INT && p->scale == SCALE_LINEAR ? v :
+	    tpe_to_internal(p, v);
+}
+
+/* The value of p to suggest for a snapped internal coordinate y. */
+double
+tpe_value(const struct param_def *p, double y)
+{
+	return p->type == PARAM_CHOICE || (p->type == PARAM_INT &&
+	    p->scale == SCALE_LINEAR) ? y : tpe_from_internal(p, y);
+}
+
 /* Mass of the standard normal between a and b (a <= b), kept positive. */
 static double
 tpe_mass(double a, double b)
@@ -193,23 +217,6 @@ parzen_release(struct parzen *pz)
 	memset(pz, 0, sizeof(*pz));
 }
 
-/* A component's centre and index, to sort the centres. */
-struct tpe_centre {
-	double		 mu;
-	size_t		 i;
-};
-
-/* Order centres by value, then by index (a stable sort's order). */
-static int
-tpe_centre_cmp(const void *pa, const void *pb)
-{
-	const struct tpe_centre *x = pa, *y = pb;
-
-	if (x->mu != y->mu)
-		return x->mu < y->mu ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
-}
-
 /*
  * Widths of the numeric components: each the larger distance to its
  * neighbours among the sorted centres and the bounds, the outermost ones
@@ -219,22 +226,23 @@ tpe_centre_cmp(const void *pa, const void *pb)
 static int
 parzen_sigmas(struct parzen *pz, double mvsigma)
 {
-	struct tpe_centre *s;
+	struct tpe_rank *s;	/* a: the centre, b: 0 */
 	double range = pz->high - pz->low, lo, hi, left, right, sg;
 	size_t n = pz->n, k;
 
 	if ((s = calloc(n, sizeof(*s))) == NULL)
 		return -1;
 	for (k = 0; k < n; k++) {
-		s[k].mu = pz->mu[k];
+		s[k].a = pz->mu[k];
+		s[k].b = 0;
 		s[k].i = k;
 	}
-	qsort(s, n, sizeof(*s), tpe_centre_cmp);
+	qsort(s, n, sizeof(*s), tpe_rank_cmp);
 	lo = range / fmin(100.0, 1.0 + (double)n);
 	hi = range;
 	for (k = 0; k < n; k++) {
-		left = s[k].mu - (k == 0 ? pz->low : s[k - 1].mu);
-		right = (k == n - 1 ? pz->high : s[k + 1].mu) - s[k].mu;
+		left = s[k].a - (k == 0 ? pz->low : s[k - 1].a);
+		right = (k == n - 1 ? pz->high : s[k + 1].a) - s[k].a;
 		sg = fmax(left, right);
 		if (n >= 2 && k == 0)
 			sg = right;
@@ -433,6 +441,23 @@ parzen_logpdf(struct parzen *pz, double y)
 }
 
 /*
+ * Build the estimator of parameter i of s's space over the m trials of h
+ * at idx, xs a scratch of m + 1 coordinates (see parzen_init()).
+ */
+int
+parzen_fit(struct parzen *pz, const struct search *s, const struct history *h,
+    size_t i, const size_t *idx, size_t m, double *xs, double mvsigma)
+{
+	const struct param_def *p = &s->space->params[i];
+	size_t k;
+
+	for (k = 0; k < m; k++)
+		xs[k] = p->type == PARAM_CHOICE ? h->obs[idx[k]].x[i] :
+		    tpe_to_internal(p, h->obs[idx[k]].x[i]);
+	return parzen_init(pz, p, xs, m, mvsigma);
+}
+
+/*
  * Choose parameter i from the good trials (indices below, nb of them) and
  * the bad ones (above, na): the best of TPE_CANDIDATES draws from l by
  * log l - log g.  Return 0 or -1 (memory).
@@ -444,7 +469,7 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 {
 	const struct param_def *p = &s->space->params[i];
 	struct parzen l, g;
-	double *xs, y, score, best = -INFINITY, besty = 0, v;
+	double *xs, y, score, best = -INFINITY, besty = 0;
 	size_t k, m = nb > na ? nb : na;
 	int rc = -1;
 
@@ -452,36 +477,19 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 	memset(&g, 0, sizeof(g));
 	if ((xs = calloc(m + 1, sizeof(double))) == NULL)
 		return -1;
-	for (k = 0; k < nb; k++)
-		xs[k] = p->type == PARAM_CHOICE ? h->obs[below[k]].x[i] :
-		    tpe_to_internal(p, h->obs[below[k]].x[i]);
-	if (parzen_init(&l, p, xs, nb, 0) == -1)
-		goto out;
-	for (k = 0; k < na; k++)
-		xs[k] = p->type == PARAM_CHOICE ? h->obs[above[k]].x[i] :
-		    tpe_to_internal(p, h->obs[above[k]].x[i]);
-	if (parzen_init(&g, p, xs, na, 0) == -1)
+	if (parzen_fit(&l, s, h, i, below, nb, xs, 0) == -1 ||
+	    parzen_fit(&g, s, h, i, above, na, xs, 0) == -1)
 		goto out;
 	for (k = 0; k < TPE_CANDIDATES; k++) {
-		y = parzen_sample(&l, r);
-		if (p->type != PARAM_CHOICE) {
-			/* Score what would be run: the rounded value. */
-			v = tpe_from_internal(p, y);
-			y = p->type == PARAM_INT && p->scale == SCALE_LINEAR ?
-			    v : tpe_to_internal(p, v);
-		}
+		/* Score what would be run: the rounded value. */
+		y = tpe_snap(p, parzen_sample(&l, r));
 		score = parzen_logpdf(&l, y) - parzen_logpdf(&g, y);
 		if (k == 0 || score > best) {
 			best = score;
 			besty = y;
 		}
 	}
-	if (p->type == PARAM_CHOICE)
-		*out = besty;
-	else if (p->type == PARAM_INT && p->scale == SCALE_LINEAR)
-		*out = besty;
-	else
-		*out = tpe_from_internal(p, besty);
+	*out = tpe_value(p, besty);
 	rc = 0;
 out:
 	parzen_release(&l);

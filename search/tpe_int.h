@@ -50,9 +50,22 @@ double	 parzen_draw(const struct parzen *, size_t k, struct rng *);
 /* Log density of component k at y, its weight left out. */
 double	 parzen_term(const struct parzen *, size_t k, double y);
 
+/*
+ * Build the estimator of parameter i of s's space over the m trials of h
+ * at idx (history indices), xs a scratch of m + 1 doubles, mvsigma as
+ * parzen_init()'s.  Return 0 or -1 (memory).
+ */
+int	 parzen_fit(struct parzen *, const struct search *s,
+	    const struct history *h, size_t i, const size_t *idx, size_t m,
+	    double *xs, double mvsigma);
+
 /* Internal coordinate of a value of numeric parameter p, and back. */
 double	 tpe_to_internal(const struct param_def *p, double x);
 double	 tpe_from_internal(const struct param_def *p, double y);
+/* Internal coordinate of what would run for a draw y of p (rounded). */
+double	 tpe_snap(const struct param_def *p, double y);
+/* The value of p to suggest for a snapped internal coordinate y. */
+double	 tpe_value(const struct param_def *p, double y);
 
 /*
  * Split the history as conf says: *below (nb trials, the good group) and

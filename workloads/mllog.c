@@ -189,6 +189,7 @@ mllog_parse_line(const char *line, size_t len, struct mllog_event *ev,
 	/* cJSON gets its own terminated copy: the line may not be one. */
 	if ((text = mllog_quote(tag, n, &n, &quoted)) == NULL) {
 		snprintf(err, errlen, "out of memory");
+		ev->nomem = 1;
 		return -1;
 	}
 	o = cJSON_ParseWithLength(text, n);

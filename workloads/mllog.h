@@ -25,12 +25,14 @@ struct mllog_event {
 	int		 has_epoch;	/* metadata.epoch_num present */
 	double		 epoch;
 	char		 status[32];	/* metadata.status ("" if absent) */
+	int		 nomem;		/* -1 because memory ran out */
 };
 
 /*
  * Parse one line (len bytes, no newline needed).  Return 0 for an MLLOG
  * event, 1 for a line that is not MLLOG output, -1 for an MLLOG line that
- * is malformed (err says why).
+ * is malformed or, with ev->nomem set, that memory ran out to read (err
+ * says why).
  */
 int	 mllog_parse_line(const char *line, size_t len, struct mllog_event *,
 	    char *err, size_t errlen);

@@ -61,9 +61,8 @@ workload_reader_parse(const struct workload *w, const cJSON *o, char *err,
     size_t errlen)
 {
 	struct workload_reader	*r;
-	const cJSON		*c, *p, *k, *s;
+	const cJSON		*p, *k, *s;
 	char			 msg[256];
-	size_t			 i;
 	int			 rc;
 
 	if (!cJSON_IsObject(o)) {
@@ -71,25 +70,19 @@ workload_reader_parse(const struct workload *w, const cJSON *o, char *err,
 		    "an object with a pattern", w->path);
 		return NULL;
 	}
-	for (c = o->child; c != NULL; c = c->next) {
-		for (i = 0; reader_keys[i] != NULL; i++)
-			if (strcmp(c->string, reader_keys[i]) == 0)
-				break;
-		if (reader_keys[i] == NULL) {
-			snprintf(err, errlen, "%s: metric_reader.%s: unknown key "
-			    "(expected pattern, value, epoch, scale or key)",
-			    w->path, c->string);
-			return NULL;
-		}
-	}
+	if (workload_keys_only(w, o, "metric_reader.", reader_keys, 1, err,
+	    errlen) == -1)
+		return NULL;
 	p = cJSON_GetObjectItemCaseSensitive(o, "pattern");
 	if (!cJSON_IsString(p) || *p->valuestring == '\0') {
 		snprintf(err, errlen, "%s: metric_reader.pattern: expected a "
 		    "regular expression", w->path);
 		return NULL;
 	}
-	if ((r = calloc(1, sizeof(*r))) == NULL)
-		abort();
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		workload_oom(w, err, errlen);
+		return NULL;
+	}
 	if ((rc = regcomp(&r->re, p->valuestring, REG_EXTENDED)) != 0) {
 		regerror(rc, &r->re, msg, sizeof(msg));
 		snprintf(err, errlen, "%s: metric_reader.pattern: %s", w->path,
@@ -167,8 +160,12 @@ workload_read_line(const struct workload *w, const char *line, size_t len,
 
 	if (r == NULL)
 		return mllog_parse_line(line, len, ev, err, errlen);
-	if ((s = malloc(len + 1)) == NULL)
-		abort();
+	if ((s = malloc(len + 1)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		memset(ev, 0, sizeof(*ev));
+		ev->nomem = 1;
+		return -1;
+	}
 	memcpy(s, line, len);
 	s[len] = '\0';
 	memset(ev, 0, sizeof(*ev));

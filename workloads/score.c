@@ -129,11 +129,15 @@ score_skip(struct score_run *r, unsigned long line, const char *why)
 	r->skipped++;
 }
 
-/* Keep a hyperparameter (an opt_* key) as the log declares it. */
-static void
+/*
+ * Keep a hyperparameter (an opt_* key) as the log declares it; -1 if no
+ * memory.
+ */
+static int
 score_hparam(struct score_scan *s, const struct mllog_event *ev)
 {
-	cJSON	*v;
+	cJSON		*v;
+	cJSON_bool	 ok;
 
 	if (ev->value_json[0] != '\0')
 		v = cJSON_Parse(ev->value_json);
@@ -142,13 +146,31 @@ score_hparam(struct score_scan *s, const struct mllog_event *ev)
 	else
 		v = cJSON_CreateString(ev->str);
 	if (v == NULL)
-		return;
-	if (s->hparams == NULL && (s->hparams = cJSON_CreateObject()) == NULL)
-		abort();
+		return ev->value_json[0] != '\0' ? 0 : -1;
+	if (s->hparams == NULL && (s->hparams = cJSON_CreateObject()) == NULL) {
+		cJSON_Delete(v);
+		return -1;
+	}
 	if (cJSON_GetObjectItemCaseSensitive(s->hparams, ev->key) != NULL)
-		cJSON_ReplaceItemInObjectCaseSensitive(s->hparams, ev->key, v);
+		ok = cJSON_ReplaceItemInObjectCaseSensitive(s->hparams,
+		    ev->key, v);
 	else
-		cJSON_AddItemToObject(s->hparams, ev->key, v);
+		ok = cJSON_AddItemToObject(s->hparams, ev->key, v);
+	if (!ok)
+		cJSON_Delete(v);
+	return ok ? 0 : -1;
+}
+
+/* Refuse a second ev->key event, the first on line first (0: none). */
+static int
+score_first(const struct mllog_event *ev, unsigned long first,
+    const char *name, unsigned long line, char *err, size_t errlen)
+{
+	if (first == 0)
+		return 0;
+	snprintf(err, errlen, "%s:%lu: second %s (the first is on line %lu)",
+	    name, line, ev->key, first);
+	return -1;
 }
 
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
@@ -158,23 +180,17 @@ score_event(struct score_scan *s, struct score_run *r,
     char *err, size_t errlen)
 {
 	if (strcmp(ev->key, "run_start") == 0) {
-		if (s->start_line != 0) {
-			snprintf(err, errlen, "%s:%lu: second run_start "
-			    "(the first is on line %lu)", name, line,
-			    s->start_line);
+		if (score_first(ev, s->start_line, name, line, err,
+		    errlen) == -1)
 			return -1;
-		}
 		s->start_line = line;
 		s->start_ms = ev->time_ms;
 		return 0;
 	}
 	if (strcmp(ev->key, "run_stop") == 0) {
-		if (s->stop_line != 0) {
-			snprintf(err, errlen, "%s:%lu: second run_stop "
-			    "(the first is on line %lu)", name, line,
-			    s->stop_line);
+		if (score_first(ev, s->stop_line, name, line, err,
+		    errlen) == -1)
 			return -1;
-		}
 		if (s->start_line == 0) {
 			snprintf(err, errlen, "%s:%lu: run_stop before "
 			    "run_start", name, line);
@@ -187,8 +203,10 @@ score_event(struct score_scan *s, struct score_run *r,
 	}
 	if (s->stop_line != 0)
 		return 0;
-	if (strncmp(ev->key, "opt_", 4) == 0)
-		score_hparam(s, ev);
+	if (strncmp(ev->key, "opt_", 4) == 0 && score_hparam(s, ev) == -1) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
 	if (strcmp(ev->key, "submission_benchmark") == 0)
 		snprintf(r->benchmark, sizeof(r->benchmark), "%s", ev->str);
 	else if (strcmp(ev->key, "global_batch_size") == 0 && ev->has_num) {
@@ -303,6 +321,11 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		case 1:
 			continue;
 		case -1:
+			if (ev.nomem) {
+				snprintf(err, errlen, "%s:%lu: %s", name,
+				    lineno, why);
+				goto out;
+			}
 			score_skip(r, lineno, why);
 			continue;
 		}
@@ -330,8 +353,12 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		snprintf(r->status, sizeof(r->status), "aborted");
 	}
 	hp = s.hparams != NULL ? cJSON_PrintUnformatted(s.hparams) : NULL;
-	if ((r->hparams = strdup(hp != NULL ? hp : "{}")) == NULL)
-		abort();
+	if ((hp == NULL && s.hparams != NULL) ||
+	    (r->hparams = strdup(hp != NULL ? hp : "{}")) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		cJSON_free(hp);
+		goto out;
+	}
 	cJSON_free(hp);
 	rc = 0;
 out:

@@ -12,6 +12,7 @@
 
 static const char *const tunable_keys[] = { "min", "max", "above", "below",
 	"integer", "values", NULL };
+static const char *const batch_keys[] = { "global", "local", NULL };
 
 /* Read one optional bound of a tunable parameter. */
 static int
@@ -38,6 +39,7 @@ tunable_one(const struct workload *w, struct workload_tunable *t,
     const cJSON *o, char *err, size_t errlen)
 {
 	const cJSON	*c, *vals;
+	char		 at[256];
 	size_t		 i, n;
 
 	if (!cJSON_IsObject(o)) {
@@ -46,17 +48,9 @@ tunable_one(const struct workload *w, struct workload_tunable *t,
 		    t->name);
 		return -1;
 	}
-	for (c = o->child; c != NULL; c = c->next) {
-		for (i = 0; tunable_keys[i] != NULL; i++)
-			if (strcmp(c->string, tunable_keys[i]) == 0)
-				break;
-		if (tunable_keys[i] == NULL) {
-			snprintf(err, errlen, "%s: tunable.%s.%s: unknown key "
-			    "(expected min, max, above, below, integer or "
-			    "values)", w->path, t->name, c->string);
-			return -1;
-		}
-	}
+	snprintf(at, sizeof(at), "tunable.%s.", t->name);
+	if (workload_keys_only(w, o, at, tunable_keys, 1, err, errlen) == -1)
+		return -1;
 	if (tunable_bound(w, o, "min", t->name, &t->has_min, &t->min, err,
 	    errlen) == -1 || tunable_bound(w, o, "max", t->name, &t->has_max,
 	    &t->max, err, errlen) == -1 || tunable_bound(w, o, "above",
@@ -85,15 +79,14 @@ tunable_one(const struct workload *w, struct workload_tunable *t,
 		    "non-empty array", w->path, t->name);
 		return -1;
 	}
-	t->values = calloc(n + 1, sizeof(*t->values));
+	if ((t->values = calloc(n + 1, sizeof(*t->values))) == NULL)
+		return workload_oom(w, err, errlen);
 	i = 0;
 	cJSON_ArrayForEach(c, vals) {
-		if ((t->values[i] = workload_scalar(c)) == NULL) {
-			snprintf(err, errlen, "%s: tunable.%s.values[%zu]: "
-			    "expected a number or a string", w->path, t->name,
-			    i);
+		snprintf(at, sizeof(at), "tunable.%s.values[%zu]", t->name, i);
+		if (workload_scalar_read(w, c, at, &t->values[i], err,
+		    errlen) == -1)
 			return -1;
-		}
 		i++;
 	}
 	return 0;
@@ -105,21 +98,21 @@ workload_tunable_parse(struct workload *w, const cJSON *j, char *err,
     size_t errlen)
 {
 	const cJSON	*c;
+	int		 rc;
 
-	if (j == NULL)
-		return 0;
-	if (!cJSON_IsObject(j)) {
-		snprintf(err, errlen, "%s: tunable: expected an object of "
-		    "parameters", w->path);
-		return -1;
-	}
+	if ((rc = workload_object_read(w, j, "tunable", "of parameters", NULL,
+	    err, errlen)) != 1)
+		return rc;
 	w->has_tunable = 1;
-	w->tunable = calloc(cJSON_GetArraySize(j) + 1, sizeof(*w->tunable));
+	if ((w->tunable = calloc(cJSON_GetArraySize(j) + 1,
+	    sizeof(*w->tunable))) == NULL)
+		return workload_oom(w, err, errlen);
 	cJSON_ArrayForEach(c, j) {
 		struct workload_tunable *t = &w->tunable[w->ntunable++];
 
-		t->name = strdup(c->string);
-		if (*c->string == '\0' || strpbrk(c->string, "{} \t\n=")) {
+		if ((t->name = strdup(c->string)) == NULL)
+			return workload_oom(w, err, errlen);
+		if (!workload_name_ok(c->string)) {
 			snprintf(err, errlen, "%s: tunable.%s: not a parameter "
 			    "name", w->path, c->string);
 			return -1;
@@ -135,37 +128,29 @@ int
 workload_batch_parse(struct workload *w, const cJSON *j, char *err,
     size_t errlen)
 {
-	const cJSON	*c, *g, *l;
+	const cJSON	*g, *l;
+	int		 rc;
 
-	if (j == NULL)
-		return 0;
-	if (!cJSON_IsObject(j)) {
-		snprintf(err, errlen, "%s: batch: expected an object with "
-		    "global and local", w->path);
-		return -1;
-	}
-	for (c = j->child; c != NULL; c = c->next)
-		if (strcmp(c->string, "global") && strcmp(c->string, "local")) {
-			snprintf(err, errlen, "%s: batch.%s: unknown key "
-			    "(expected global or local)", w->path, c->string);
-			return -1;
-		}
+	if ((rc = workload_object_read(w, j, "batch", "with global and local",
+	    batch_keys, err, errlen)) != 1)
+		return rc;
 	g = cJSON_GetObjectItemCaseSensitive(j, "global");
 	l = cJSON_GetObjectItemCaseSensitive(j, "local");
-	if (!cJSON_IsString(g) || *g->valuestring == '\0' ||
-	    strpbrk(g->valuestring, "{} \t\n=")) {
+	if (!cJSON_IsString(g) || !workload_name_ok(g->valuestring)) {
 		snprintf(err, errlen, "%s: batch.global: expected the name of "
 		    "the global batch size parameter", w->path);
 		return -1;
 	}
-	if (l != NULL && (!cJSON_IsString(l) || *l->valuestring == '\0' ||
-	    strpbrk(l->valuestring, "{} \t\n="))) {
+	if (l != NULL && (!cJSON_IsString(l) ||
+	    !workload_name_ok(l->valuestring))) {
 		snprintf(err, errlen, "%s: batch.local: expected a placeholder "
 		    "name", w->path);
 		return -1;
 	}
-	w->batch_global = strdup(g->valuestring);
-	w->batch_local = strdup(l ? l->valuestring : "local_batch_size");
+	if ((w->batch_global = strdup(g->valuestring)) == NULL ||
+	    (w->batch_local = strdup(l ? l->valuestring :
+	    "local_batch_size")) == NULL)
+		return workload_oom(w, err, errlen);
 	if (strcmp(w->batch_global, w->batch_local) == 0) {
 		snprintf(err, errlen, "%s: batch.local: must differ from "
 		    "batch.global", w->path);

@@ -24,6 +24,8 @@ static const char *const workload_keys[] = { "name", "description",
 	"launcher", "tunable", "batch", "flops_per_sample", "metric_reader",
 	NULL };
 
+static const char *const launcher_keys[] = { "program", "args", NULL };
+
 /* Free a NULL-terminated vector of strings. */
 void
 workload_strv_free(char **v)
@@ -116,7 +118,8 @@ workload_objective(struct workload *w, const cJSON *o, char *err,
 		    w->path);
 		return -1;
 	}
-	w->metric = strdup(m->valuestring);
+	if ((w->metric = strdup(m->valuestring)) == NULL)
+		return workload_oom(w, err, errlen);
 	if (g != NULL) {
 		if (!cJSON_IsString(g) || (strcmp(g->valuestring, "min") &&
 		    strcmp(g->valuestring, "max"))) {
@@ -139,59 +142,26 @@ workload_objective(struct workload *w, const cJSON *o, char *err,
 	return 0;
 }
 
-/* Refuse a key of the spec that is not one of workload_keys. */
-static int
-workload_keys_check(const struct workload *w, const cJSON *root, char *err,
-    size_t errlen)
-{
-	const cJSON	*c;
-	size_t		 i;
-
-	for (c = root->child; c != NULL; c = c->next) {
-		for (i = 0; workload_keys[i] != NULL; i++)
-			if (strcmp(workload_keys[i], c->string) == 0)
-				break;
-		if (workload_keys[i] == NULL) {
-			snprintf(err, errlen, "%s: %s: unknown key", w->path,
-			    c->string);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* Parse the "args" and "env" templates and the "defaults" of a spec. */
 static int
 workload_templates(struct workload *w, const cJSON *root, char *err,
     size_t errlen)
 {
 	const cJSON	*c, *j;
+	char		 at[256];
 	size_t		 i, n;
 
-	j = cJSON_GetObjectItemCaseSensitive(root, "args");
-	if (j != NULL && !cJSON_IsArray(j)) {
-		snprintf(err, errlen, "%s: args: expected an array of strings",
-		    w->path);
+	if (workload_templates_read(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "args"), "args", &w->args, err, errlen) == -1)
 		return -1;
-	}
-	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
-	w->args = calloc(n + 1, sizeof(*w->args));
-	i = 0;
-	cJSON_ArrayForEach(c, j) {
-		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
-			snprintf(err, errlen, "%s: args[%zu]: expected a string "
-			    "with balanced {placeholders}", w->path, i);
-			return -1;
-		}
-		w->args[i++] = strdup(c->valuestring);
-	}
 	j = cJSON_GetObjectItemCaseSensitive(root, "env");
 	if (j != NULL && !cJSON_IsObject(j)) {
 		snprintf(err, errlen, "%s: env: expected an object", w->path);
 		return -1;
 	}
 	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
-	w->env = calloc(n + 1, sizeof(*w->env));
+	if ((w->env = calloc(n + 1, sizeof(*w->env))) == NULL)
+		return workload_oom(w, err, errlen);
 	i = 0;
 	cJSON_ArrayForEach(c, j) {
 		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring) ||
@@ -200,9 +170,12 @@ workload_templates(struct workload *w, const cJSON *root, char *err,
 			    "with balanced {placeholders}", w->path, c->string);
 			return -1;
 		}
-		if (asprintf(&w->env[i++], "%s=%s", c->string, c->valuestring)
-		    == -1)
-			abort();
+		if (asprintf(&w->env[i], "%s=%s", c->string, c->valuestring)
+		    == -1) {
+			w->env[i] = NULL;
+			return workload_oom(w, err, errlen);
+		}
+		i++;
 	}
 	j = cJSON_GetObjectItemCaseSensitive(root, "defaults");
 	if (j != NULL && !cJSON_IsObject(j)) {
@@ -211,17 +184,19 @@ workload_templates(struct workload *w, const cJSON *root, char *err,
 		return -1;
 	}
 	n = j ? (size_t)cJSON_GetArraySize(j) : 0;
-	w->defaults = calloc(n + 1, sizeof(*w->defaults));
+	if ((w->defaults = calloc(n + 1, sizeof(*w->defaults))) == NULL)
+		return workload_oom(w, err, errlen);
 	cJSON_ArrayForEach(c, j) {
-		char *v = workload_scalar(c);
+		struct workload_var *d = &w->defaults[w->ndefaults];
+		char *v;
 
-		if (v == NULL) {
-			snprintf(err, errlen, "%s: defaults.%s: expected a "
-			    "number or a string", w->path, c->string);
+		snprintf(at, sizeof(at), "defaults.%s", c->string);
+		if (workload_scalar_read(w, c, at, &v, err, errlen) == -1)
 			return -1;
-		}
-		w->defaults[w->ndefaults].name = strdup(c->string);
-		w->defaults[w->ndefaults++].value = v;
+		d->value = v;
+		w->ndefaults++;
+		if ((d->name = strdup(c->string)) == NULL)
+			return workload_oom(w, err, errlen);
 	}
 	return 0;
 }
@@ -237,32 +212,17 @@ workload_parse(struct workload *w, const cJSON *root,
 		snprintf(err, errlen, "%s: expected a JSON object", w->path);
 		return -1;
 	}
-	if (workload_keys_check(w, root, err, errlen) == -1)
+	if (workload_keys_only(w, root, "", workload_keys, 0, err,
+	    errlen) == -1)
 		return -1;
-	j = cJSON_GetObjectItemCaseSensitive(root, "name");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: name: expected a non-empty string",
-		    w->path);
+	if (workload_text_read(w, root, "name", NULL, &w->name, err,
+	    errlen) == -1 || workload_text_read(w, root, "description", "",
+	    &w->description, err, errlen) == -1 || workload_text_read(w, root,
+	    "program", NULL, &w->program_name, err, errlen) == -1)
 		return -1;
-	}
-	w->name = strdup(j->valuestring);
-	j = cJSON_GetObjectItemCaseSensitive(root, "description");
-	if (j != NULL && !cJSON_IsString(j)) {
-		snprintf(err, errlen, "%s: description: expected a string",
-		    w->path);
-		return -1;
-	}
-	w->description = strdup(j ? j->valuestring : "");
-	j = cJSON_GetObjectItemCaseSensitive(root, "program");
-	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
-		snprintf(err, errlen, "%s: program: expected a non-empty string",
-		    w->path);
-		return -1;
-	}
 	/* Only hpod's own programs are resolved now; see workload_render. */
-	w->program_name = strdup(j->valuestring);
-	if (strchr(j->valuestring, '/') != NULL || progdirs != NULL)
-		w->program = workload_which_in(j->valuestring, progdirs);
+	if (strchr(w->program_name, '/') != NULL || progdirs != NULL)
+		w->program = workload_which_in(w->program_name, progdirs);
 	if (workload_launcher(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "launcher"), err, errlen) == -1)
 		return -1;
@@ -279,7 +239,8 @@ workload_parse(struct workload *w, const cJSON *root,
 		    "\"steps\"", w->path);
 		return -1;
 	}
-	w->fidelity = strdup(j ? j->valuestring : "epochs");
+	if ((w->fidelity = strdup(j ? j->valuestring : "epochs")) == NULL)
+		return workload_oom(w, err, errlen);
 	j = cJSON_GetObjectItemCaseSensitive(root, "flops_per_sample");
 	if (j != NULL && (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) ||
 	    j->valuedouble <= 0)) {
@@ -307,22 +268,12 @@ static int
 workload_launcher(struct workload *w, const cJSON *l, char *err,
     size_t errlen)
 {
-	const cJSON	*c, *p, *a;
-	size_t		 i = 0;
+	const cJSON	*p, *a;
+	int		 rc;
 
-	if (l == NULL)
-		return 0;
-	if (!cJSON_IsObject(l)) {
-		snprintf(err, errlen, "%s: launcher: expected an object with "
-		    "program and args", w->path);
-		return -1;
-	}
-	for (c = l->child; c != NULL; c = c->next)
-		if (strcmp(c->string, "program") && strcmp(c->string, "args")) {
-			snprintf(err, errlen, "%s: launcher.%s: unknown key "
-			    "(expected program or args)", w->path, c->string);
-			return -1;
-		}
+	if ((rc = workload_object_read(w, l, "launcher", "with program and "
+	    "args", launcher_keys, err, errlen)) != 1)
+		return rc;
 	p = cJSON_GetObjectItemCaseSensitive(l, "program");
 	a = cJSON_GetObjectItemCaseSensitive(l, "args");
 	if (!cJSON_IsString(p) || *p->valuestring == '\0' ||
@@ -331,23 +282,10 @@ workload_launcher(struct workload *w, const cJSON *l, char *err,
 		    "name (no blanks or placeholders)", w->path);
 		return -1;
 	}
-	if (a != NULL && !cJSON_IsArray(a)) {
-		snprintf(err, errlen, "%s: launcher.args: expected an array of "
-		    "strings", w->path);
-		return -1;
-	}
-	w->launcher = strdup(p->valuestring);
-	w->launcher_args = calloc((a ? cJSON_GetArraySize(a) : 0) + 1,
-	    sizeof(char *));
-	cJSON_ArrayForEach(c, a) {
-		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
-			snprintf(err, errlen, "%s: launcher.args[%zu]: expected "
-			    "a string with balanced {placeholders}", w->path, i);
-			return -1;
-		}
-		w->launcher_args[i++] = strdup(c->valuestring);
-	}
-	return 0;
+	if ((w->launcher = strdup(p->valuestring)) == NULL)
+		return workload_oom(w, err, errlen);
+	return workload_templates_read(w, a, "launcher.args", &w->launcher_args,
+	    err, errlen);
 }
 
 /* Resolve a program: a path, or in dirs only. */
@@ -361,7 +299,7 @@ workload_which_in(const char *name, const char *const *dirs)
 		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL;
 	for (i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		if (asprintf(&p, "%s/%s", dirs[i], name) == -1)
-			abort();
+			return NULL;
 		if (access(p, X_OK) == 0) {
 			char *r = realpath(p, NULL);
 
@@ -387,8 +325,10 @@ workload_which(const char *name, const char *const *dirs)
 	p = NULL;
 	for (tok = strtok_r(path, ":", &save); tok != NULL;
 	    tok = strtok_r(NULL, ":", &save)) {
-		if (asprintf(&p, "%s/%s", tok, name) == -1)
-			abort();
+		if (asprintf(&p, "%s/%s", tok, name) == -1) {
+			p = NULL;
+			break;
+		}
 		if (access(p, X_OK) == 0)
 			break;
 		free(p);
@@ -420,8 +360,11 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 		fclose(f);
 		return NULL;
 	}
-	if ((buf = malloc(sz + 1)) == NULL)
-		abort();
+	if ((buf = malloc(sz + 1)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		fclose(f);
+		return NULL;
+	}
 	n = fread(buf, 1, sz, f);
 	fclose(f);
 	w = workload_parse_text(buf, n, path, progdirs, err, errlen);
@@ -454,11 +397,13 @@ workload_parse_text(const char *text, size_t len, const char *path,
 		snprintf(err, errlen, "%s: not valid JSON", path);
 		return NULL;
 	}
-	w = calloc(1, sizeof(*w));
-	w->path = strdup(path);
-	if ((w->json = cJSON_PrintUnformatted(root)) == NULL)
-		abort();
-	if (workload_parse(w, root, progdirs, err, errlen) == -1) {
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->path = strdup(path)) == NULL ||
+	    (w->json = cJSON_PrintUnformatted(root)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		workload_free(w);
+		w = NULL;
+	} else if (workload_parse(w, root, progdirs, err, errlen) == -1) {
 		workload_free(w);
 		w = NULL;
 	}
@@ -484,14 +429,16 @@ workload_find(const char *name, const char *relative_to,
 			p = strdup(name);
 		else if (asprintf(&p, "%.*s/%s", (int)(slash - relative_to),
 		    relative_to, name) == -1)
-			abort();
+			p = NULL;
+		if (p == NULL)
+			goto oom;
 		w = workload_load(p, progdirs, err, errlen);
 		free(p);
 		return w;
 	}
 	for (i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		if (asprintf(&p, "%s/%s.json", dirs[i], name) == -1)
-			abort();
+			goto oom;
 		if (access(p, R_OK) == 0) {
 			w = workload_load(p, progdirs, err, errlen);
 			free(p);
@@ -502,5 +449,8 @@ workload_find(const char *name, const char *relative_to,
 	snprintf(err, errlen, "workload '%s' not found (searched %s%s)", name,
 	    dirs && dirs[0] ? dirs[0] : "nothing", dirs && dirs[0] &&
 	    dirs[1] ? " and others; see HPOD_WORKLOAD_PATH" : "");
+	return NULL;
+oom:
+	snprintf(err, errlen, "workload '%s': out of memory", name);
 	return NULL;
 }

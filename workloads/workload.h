@@ -93,7 +93,8 @@ struct workload	*workload_find(const char *name, const char *relative_to,
 void		 workload_free(struct workload *);
 /*
  * Resolve an executable: name itself if it contains '/', else the first
- * dirs[i]/name, else $PATH.  Return a malloc'ed path or NULL.
+ * dirs[i]/name, else $PATH.  Return a malloc'ed path, or NULL when there
+ * is none (or memory ran out to look).
  */
 char		*workload_which(const char *name, const char *const *dirs);
 

@@ -93,6 +93,7 @@ workload_emit(void *arg, int placeholder, const char *s, size_t n)
 {
 	struct subst	*st = arg;
 	const char	*v = s;
+	char		*out;
 
 	if (placeholder) {
 		if ((v = workload_lookup(st->w, st->vars, st->n, s, n)) ==
@@ -104,9 +105,10 @@ workload_emit(void *arg, int placeholder, const char *s, size_t n)
 		n = strlen(v);
 	}
 	if (st->len + n + 1 > st->cap) {
+		if ((out = realloc(st->out, (st->len + n + 1) * 2)) == NULL)
+			return workload_oom(st->w, st->err, st->errlen);
+		st->out = out;
 		st->cap = (st->len + n + 1) * 2;
-		if ((st->out = realloc(st->out, st->cap)) == NULL)
-			abort();
 	}
 	memcpy(st->out + st->len, v, n);
 	st->len += n;
@@ -121,8 +123,8 @@ workload_subst(const struct workload *w, const char *t,
 {
 	struct subst	 st = { w, vars, n, NULL, 0, 0, err, errlen };
 
-	workload_emit(&st, 0, "", 0);
-	if (workload_scan(t, workload_emit, &st) == -1) {
+	if (workload_emit(&st, 0, "", 0) == -1 ||
+	    workload_scan(t, workload_emit, &st) == -1) {
 		free(st.out);
 		return NULL;
 	}
@@ -141,7 +143,8 @@ workload_check(const struct workload *w, const char *const *names, size_t n,
 
 	for (nb = 0; workload_builtins[nb] != NULL; nb++)
 		;
-	vars = calloc(n + nb + 2, sizeof(*vars));
+	if ((vars = calloc(n + nb + 2, sizeof(*vars))) == NULL)
+		return workload_oom(w, err, errlen);
 	if (w->batch_local != NULL) {
 		vars[k].name = w->batch_local;
 		vars[k++].value = "";
@@ -177,14 +180,19 @@ workload_render(const struct workload *w, const struct workload_var *vars,
 		;
 	argv = calloc(nl + na + 3, sizeof(*argv));
 	env = calloc(ne + 1, sizeof(*env));
+	if (argv == NULL || env == NULL)
+		goto oom;
 	if (w->launcher != NULL) {
-		argv[k++] = strdup(w->launcher);
+		if ((argv[k++] = strdup(w->launcher)) == NULL)
+			goto oom;
 		for (i = 0; i < nl; i++)
 			if ((argv[k++] = workload_subst(w, w->launcher_args[i],
 			    vars, n, err, errlen)) == NULL)
 				goto fail;
 	}
-	argv[k++] = strdup(w->program ? w->program : w->program_name);
+	if ((argv[k++] = strdup(w->program ? w->program : w->program_name)) ==
+	    NULL)
+		goto oom;
 	for (i = 0; i < na; i++)
 		if ((argv[k++] = workload_subst(w, w->args[i], vars, n, err,
 		    errlen)) == NULL)
@@ -196,6 +204,8 @@ workload_render(const struct workload *w, const struct workload_var *vars,
 	*argvp = argv;
 	*envp = env;
 	return 0;
+oom:
+	workload_oom(w, err, errlen);
 fail:
 	workload_strv_free(argv);
 	workload_strv_free(env);

@@ -58,14 +58,9 @@ const struct stop_ops stop_none_ops = {
 static const struct stop_ops *
 stop_lookup(const char *name)
 {
-	size_t i;
+	int i = search_name_index(stop_names, name);
 
-	if (name == NULL)
-		return NULL;
-	for (i = 0; i < STOP_NALGOS; i++)
-		if (strcmp(stop_table[i]->name, name) == 0)
-			return stop_table[i];
-	return NULL;
+	return i < 0 ? NULL : stop_table[i];
 }
 
 /* Return 1 if name is a known stopper. */

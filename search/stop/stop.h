@@ -64,7 +64,8 @@ const char	*stop_name(const struct stopper *);
  * Decide about trial number `trial` (its index in the history), which has
  * just reported value at step.  The history holds that point already;
  * stoppers read only the states and the learning curves (steps ascending)
- * of the observations, not their coordinates.
+ * of the observations, not their coordinates.  When memory runs out, the
+ * trial continues.
  */
 enum stop_verdict stop_decide(const struct stopper *, const struct history *,
 		    size_t trial, double step, double value);

@@ -200,6 +200,8 @@ test_dispatch(void)
 		ok(search_known(names[i]), "'%s' is known", names[i]);
 		s = search_new(names[i], sp, 1, err, sizeof(err));
 		ok(s != NULL, "'%s' can be created", names[i]);
+		is_str(s != NULL ? search_chosen(s, NULL) : "", names[i],
+		    "  and runs under its name (table and names in step)");
 		search_free(s);
 	}
 	ok(search_new("annealing", sp, 1, err, sizeof(err)) == NULL,

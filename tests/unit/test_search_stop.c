@@ -71,6 +71,7 @@ test_params(void)
 	struct stop_params p;
 	struct stopper *s;
 	char err[128];
+	size_t i;
 
 	is_str(names[0], "none", "first stopper is none");
 	is_str(names[3], "median", "fourth is median");
@@ -96,6 +97,15 @@ test_params(void)
 	s = stop_new("none", &p, err, sizeof(err));
 	ok(s != NULL && strcmp(stop_name(s), "none") == 0, "none created");
 	stop_free(s);
+	/* Each runs under its own name: the table and the names in step. */
+	p.max_resource = 9;
+	p.has_target = 1;
+	for (i = 0; names[i] != NULL; i++) {
+		s = stop_new(names[i], &p, err, sizeof(err));
+		ok(s != NULL && strcmp(stop_name(s), names[i]) == 0,
+		    "'%s' runs under its name", names[i]);
+		stop_free(s);
+	}
 }
 
 /* Rungs at min_resource * eta^k below max_resource. */

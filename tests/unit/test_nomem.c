@@ -1,0 +1,339 @@
+/*
+ * test_nomem.c: when memory runs out in the workload and search code,
+ * the caller gets an error ("out of memory", naming the file) or, where
+ * an interface has no error to return, a well-formed answer: never a
+ * crash, an abort or a leak.
+ *
+ * The binary is linked with ld's --wrap for malloc, calloc, realloc,
+ * reallocarray, strdup and asprintf (see the Makefile), so that each
+ * scenario can be run once for every allocation it makes, failing that
+ * one: the first run fails the first allocation, the next the second,
+ * until a run makes no allocation that fails.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "score.h"
+#include "search.h"
+#include "stop.h"
+#include "tap.h"
+#include "workload.h"
+
+/* The allocation to fail (counted from 0 since arming), -1 for none. */
+static long	 fail_at = -1;
+static long	 counted;
+
+/* 1 if this allocation is the one to fail. */
+static int
+nomem(void)
+{
+	return fail_at >= 0 && counted++ == fail_at;
+}
+
+void	*__real_malloc(size_t);
+void	*__real_calloc(size_t, size_t);
+void	*__real_realloc(void *, size_t);
+void	*__real_reallocarray(void *, size_t, size_t);
+char	*__real_strdup(const char *);
+void	*__wrap_malloc(size_t);
+void	*__wrap_calloc(size_t, size_t);
+void	*__wrap_realloc(void *, size_t);
+void	*__wrap_reallocarray(void *, size_t, size_t);
+char	*__wrap_strdup(const char *);
+int	 __wrap_asprintf(char **, const char *, ...);
+
+void *
+__wrap_malloc(size_t n)
+{
+	return nomem() ? NULL : __real_malloc(n);
+}
+
+void *
+__wrap_calloc(size_t n, size_t size)
+{
+	return nomem() ? NULL : __real_calloc(n, size);
+}
+
+void *
+__wrap_realloc(void *p, size_t n)
+{
+	return nomem() ? NULL : __real_realloc(p, n);
+}
+
+void *
+__wrap_reallocarray(void *p, size_t n, size_t size)
+{
+	return nomem() ? NULL : __real_reallocarray(p, n, size);
+}
+
+char *
+__wrap_strdup(const char *s)
+{
+	return nomem() ? NULL : __real_strdup(s);
+}
+
+int
+__wrap_asprintf(char **p, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 rc;
+
+	if (nomem())
+		return -1;
+	va_start(ap, fmt);
+	rc = vasprintf(p, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/*
+ * One scenario: 0 when it went through, -1 with err set when it reported
+ * an error.  It frees what it made either way.
+ */
+typedef int	(*scenario_fn)(char *err, size_t errlen);
+
+/*
+ * Run fn failing each of its allocations in turn; every run must fail
+ * with "out of memory" in err, or, unless strict, go through (where an
+ * interface falls back), and the last run, which fails nothing, go
+ * through.
+ */
+static void
+sweep(const char *name, scenario_fn fn, int strict)
+{
+	char	 err[512];
+	long	 k;
+	int	 rc, bad = 0;
+
+	for (k = 0; ; k++) {
+		err[0] = '\0';
+		counted = 0;
+		fail_at = k;
+		rc = fn(err, sizeof(err));
+		fail_at = -1;
+		if (counted <= k)
+			break;
+		if ((rc != -1 || strstr(err, "out of memory") == NULL) &&
+		    (strict || rc != 0)) {
+			printf("# %s: allocation %ld failed: rc %d, err "
+			    "'%s'\n", name, k, rc, err);
+			bad++;
+		}
+	}
+	ok(k > 0 && bad == 0, "%s: each of %ld allocations may fail", name, k);
+	ok(rc == 0, "%s: with memory, it goes through (%s)", name, err);
+}
+
+/* A spec with every key that allocates. */
+static const char spec[] =
+    "{\"name\": \"nm\", \"description\": \"every key\", \"program\": \"train\","
+    " \"launcher\": {\"program\": \"srun\", \"args\": [\"--ntasks={ranks}\"]},"
+    " \"args\": [\"--lr\", \"{lr}\", \"--bs\", \"{local_bs}\", \"{{x}}\"],"
+    " \"env\": {\"OPT\": \"{opt}\", \"SEED\": \"{seed}\"},"
+    " \"defaults\": {\"lr\": 0.1, \"opt\": \"sgd\", \"batch\": 64},"
+    " \"tunable\": {\"lr\": {\"above\": 0, \"max\": 1},"
+    " \"opt\": {\"values\": [\"sgd\", \"adam\", 3]}},"
+    " \"batch\": {\"global\": \"batch\", \"local\": \"local_bs\"},"
+    " \"fidelity\": \"epochs\", \"flops_per_sample\": 1e9,"
+    " \"metric_reader\": {\"pattern\": \"acc=([0-9.]+) ep=([0-9]+)\","
+    " \"value\": 1, \"epoch\": 2},"
+    " \"objective\": {\"metric\": \"acc\", \"goal\": \"max\", \"target\": 0.9}}";
+
+/* Parse the spec. */
+static int
+parse(char *err, size_t errlen)
+{
+	struct workload	*w;
+
+	w = workload_parse_text(spec, strlen(spec), "nm.json", NULL, err,
+	    errlen);
+	workload_free(w);
+	return w != NULL ? 0 : -1;
+}
+
+/* The spec, parsed with memory to spare. */
+static struct workload *parsed;
+
+/* Check the placeholders, render argv and env, read a line. */
+static int
+render(char *err, size_t errlen)
+{
+	static const char *const names[] = { "lr", "opt" };
+	struct workload_var vars[] = { { "lr", "0.5" }, { "opt", "adam" },
+		{ "local_bs", "8" }, { "ranks", "4" }, { "seed", "7" } };
+	struct mllog_event ev;
+	char	**argv = NULL, **env = NULL;
+	int	 rc;
+
+	if ((rc = workload_check(parsed, names, 2, err, errlen)) == 0)
+		rc = workload_render(parsed, vars, 5, &argv, &env, err,
+		    errlen);
+	workload_strv_free(argv);
+	workload_strv_free(env);
+	if (rc == 0 && workload_read_line(parsed, "acc=0.5 ep=3", 12, &ev,
+	    err, errlen) != 0)
+		rc = -1;
+	return rc;
+}
+
+#define EV(t, rest)							\
+	":::MLLOG {\"namespace\": \"\", \"time_ms\": " #t ", "		\
+	"\"event_type\": \"POINT_IN_TIME\", " rest "}\n"
+
+static const char mllog_run[] =
+    EV(0, "\"key\": \"submission_benchmark\", \"value\": \"deepcam\"")
+    EV(1, "\"key\": \"run_start\", \"value\": null")
+    EV(2, "\"key\": \"opt_base_learning_rate\", \"value\": 0.001")
+    EV(3, "\"key\": \"opt_name\", \"value\": \"adamw\"")
+    EV(4, "\"key\": \"opt_betas\", \"value\": [0.9, 0.999]")
+    EV(5, "\"key\": \"eval_accuracy\", \"value\": 0.85, "
+	"\"metadata\": {\"epoch_num\": 4}")
+    EV(9, "\"key\": \"run_stop\", \"value\": null, "
+	"\"metadata\": {\"status\": \"success\"}");
+
+/* Score an MLLOG run. */
+static int
+score(char *err, size_t errlen)
+{
+	struct score_rule rule = { 0 };
+	struct score_run r;
+	FILE	*f;
+	int	 rc;
+
+	if ((f = fmemopen((void *)mllog_run, strlen(mllog_run), "r")) ==
+	    NULL)
+		return -2;
+	rc = score_stream(f, "run.log", &rule, &r, err, errlen);
+	fclose(f);
+	if (rc == 0)
+		score_run_release(&r);
+	return rc;
+}
+
+/* A space of every kind of parameter. */
+static struct space *space;
+
+/* A history of 30 trials over space, every third failed, curves too. */
+#define NHIST	30
+static double		 hx[NHIST][3], hsteps[3] = { 1, 3, 9 };
+static double		 hvals[NHIST][3];
+static struct observation hobs[NHIST];
+
+/* Fill the history. */
+static void
+history_fill(struct history *h)
+{
+	size_t	 i;
+
+	for (i = 0; i < NHIST; i++) {
+		hx[i][0] = 0.001 * (double)(i + 1);
+		hx[i][1] = (double)(1 + i % 7);
+		hx[i][2] = (double)(i % 2);
+		hvals[i][0] = 0.1 + 0.01 * (double)i;
+		hvals[i][1] = hvals[i][0] + 0.1;
+		hvals[i][2] = hvals[i][1] + 0.1;
+		hobs[i].x = hx[i];
+		hobs[i].state = i % 3 == 2 ? OBS_FAILED : OBS_COMPLETE;
+		hobs[i].has_value = hobs[i].state == OBS_COMPLETE;
+		hobs[i].value = hvals[i][2];
+		hobs[i].npoints = 3;
+		hobs[i].steps = hsteps;
+		hobs[i].values = hvals[i];
+	}
+	h->n = NHIST;
+	h->obs = hobs;
+	h->maximize = 1;
+}
+
+/* Make a search of the algorithm called name and suggest one point. */
+static int
+suggest(const char *name, int ttt, char *err, size_t errlen)
+{
+	struct search	*s;
+	struct history	 h;
+	double		 x[3];
+	int		 rc;
+
+	history_fill(&h);
+	if ((s = search_new(name, space, 42, err, errlen)) == NULL)
+		return -1;
+	search_set_budget(s, 40);
+	if (ttt)
+		search_set_objective(s, SEARCH_RANK_TIME_TO_TARGET, 0.4);
+	rc = search_suggest(s, &h, x);
+	search_free(s);
+	if (rc != 0 || !space_contains(space, 0, x[0]) ||
+	    !space_contains(space, 1, x[1]) || !space_contains(space, 2, x[2]))
+		return -2;
+	return 0;
+}
+
+static int s_grid(char *e, size_t n) { return suggest("grid", 0, e, n); }
+static int s_sobol(char *e, size_t n) { return suggest("sobol", 0, e, n); }
+static int s_tpe(char *e, size_t n) { return suggest("tpe", 0, e, n); }
+static int s_mtpe(char *e, size_t n) { return suggest("mtpe", 1, e, n); }
+static int s_auto(char *e, size_t n) { return suggest("auto", 0, e, n); }
+
+static int s_ttt(char *e, size_t n) { return suggest("tpe", 1, e, n); }
+
+/* Ask each stopper about a trial of the history. */
+static int
+stoppers(char *err, size_t errlen)
+{
+	static const char *const names[] = { "asha", "hyperband", "median",
+		"target" };
+	struct stop_params p;
+	struct stopper	*st;
+	struct history	 h;
+	size_t		 i;
+
+	history_fill(&h);
+	stop_defaults(&p);
+	p.max_resource = 9;
+	p.has_target = 1;
+	p.target = 0.4;
+	for (i = 0; i < 4; i++) {
+		if ((st = stop_new(names[i], &p, err, errlen)) == NULL)
+			return -1;
+		stop_decide(st, &h, 3, 3, 0.1);
+		stop_free(st);
+	}
+	return 0;
+}
+
+int
+main(void)
+{
+	static const struct value choices[] = { { 1, 0, "sgd" },
+		{ 1, 0, "adam" } };
+	char	 err[512];
+
+	sweep("workload_parse_text", parse, 1);
+	parsed = workload_parse_text(spec, strlen(spec), "nm.json", NULL, err,
+	    sizeof(err));
+	ok(parsed != NULL, "the spec parses (%s)", parsed ? "" : err);
+	if (parsed == NULL)
+		return tap_done();
+	sweep("workload_check, _render, _read_line", render, 1);
+	workload_free(parsed);
+	sweep("score_stream", score, 1);
+
+	if ((space = space_new()) == NULL ||
+	    space_add_float(space, "lr", 1e-4, 1, SCALE_LOG, 0) == -1 ||
+	    space_add_int(space, "layers", 1, 8, SCALE_LINEAR, 0) == -1 ||
+	    space_add_choice(space, "opt", choices, 2) == -1)
+		return tap_done();
+	/* suggest and decide have no error: they fall back (search.h). */
+	sweep("grid", s_grid, 0);
+	sweep("sobol", s_sobol, 0);
+	sweep("tpe", s_tpe, 0);
+	sweep("mtpe, ranked by time to target", s_mtpe, 0);
+	sweep("auto", s_auto, 0);
+	sweep("tpe, ranked by time to target", s_ttt, 0);
+	sweep("stoppers", stoppers, 0);
+	space_free(space);
+	return tap_done();
+}
