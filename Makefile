@@ -62,32 +62,36 @@ LIBS	:= $(PKG_LIBS) -lm
 # build.  search/, ledger/ and workloads/ see nothing else; the backends
 # see only the scheduler interface.  Tests, benchmarks and fuzz targets
 # see every room.
-ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report daemon/html \
-	daemon/guide daemon/hpoctl scheduler scheduler/slurm scheduler/local \
-	scheduler/replay search ledger ledger/optuna workloads workloads/proxies \
-	workloads/proxies/common workloads/proxies/minicam
+ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
+	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
+	scheduler/local scheduler/replay search search/stop ledger \
+	ledger/optuna workloads workloads/proxies workloads/proxies/common \
+	workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
-			   scheduler search workloads
+			   scheduler search search/stop workloads
 SEES_daemon/engine	:= daemon daemon/plan daemon/spec ledger scheduler \
-			   search workloads
-SEES_daemon/plan	:= daemon daemon/spec ledger ledger/optuna scheduler search \
+			   search search/stop workloads
+SEES_daemon/plan	:= daemon daemon/spec ledger ledger/optuna scheduler \
+			   search search/stop workloads
+SEES_daemon/spec	:= scheduler search search/stop workloads
+SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/html \
+			   daemon/spec ledger scheduler search search/stop \
 			   workloads
-SEES_daemon/spec	:= scheduler search workloads
-SEES_daemon/report	:= daemon daemon/engine daemon/guide daemon/html daemon/spec \
-			   ledger scheduler search workloads
-# The HTML page renders the report's and the guide's structures.
-SEES_daemon/html	:= daemon/report daemon/guide daemon/spec ledger scheduler \
-			   search workloads
+# The report as an HTML page with SVG charts, from the report's structures.
+SEES_daemon/html	:= daemon/guide daemon/report daemon/spec ledger \
+			   scheduler search search/stop workloads
 SEES_daemon/guide	:= daemon/report daemon/spec ledger scheduler search \
-			   workloads
+			   search/stop workloads
 # hpoctl import reads the priors with the engine's loader (prior.h).
 SEES_daemon/hpoctl	:= daemon daemon/engine daemon/guide daemon/plan \
-			   daemon/report daemon/spec ledger ledger/optuna scheduler search \
-			   workloads
+			   daemon/report daemon/spec ledger ledger/optuna \
+			   scheduler search search/stop workloads
 # minicam's data generator uses the trainers' random numbers.
 SEES_workloads/proxies/minicam := workloads/proxies/common
-# Optuna's own RDB file, written and read with SQLite beside the ledger.
+# Optuna's RDB storage, written and read with SQLite (xmalloc.h).
 SEES_ledger/optuna	:= ledger
+# The early stoppers (ASHA, Hyperband, median, target) and their interface.
+SEES_search/stop	:= search
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
@@ -105,7 +109,8 @@ room-list:
 # Every .c file of a module is part of libhpod.a except the programs' mains.
 MAINS	:= daemon/main.c daemon/hpoctl/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c daemon/*/*.c \
-	scheduler/*.c scheduler/*/*.c search/*.c workloads/*.c ledger/*.c ledger/*/*.c))
+	scheduler/*.c scheduler/*/*.c search/*.c search/*/*.c workloads/*.c \
+	ledger/*.c ledger/*/*.c))
 ifeq ($(SLURM),no)
 MODSRC	:= $(filter-out scheduler/slurm/%.c,$(MODSRC))
 else

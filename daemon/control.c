@@ -243,6 +243,19 @@ conn_eol(struct conn *c)
 	return nl;
 }
 
+/* Read from the client again, unless reading already; close on error. */
+static void
+conn_read_on(struct conn *c)
+{
+	if (c->reading)
+		return;
+	if (uv_read_start((uv_stream_t *)&c->pipe, conn_alloc, conn_read) !=
+	    0)
+		conn_close(c);
+	else
+		c->reading = 1;
+}
+
 /*
  * Answer the complete request lines in the buffer while the client takes
  * its replies; then read more, stop reading (back-pressure), or close.
@@ -284,13 +297,8 @@ conn_pump(struct conn *c)
 		}
 		if (c->eof && c->len == 0 && c->queued == 0 && c->call == NULL)
 			conn_close(c);
-	} else if (!c->reading) {
-		if (uv_read_start((uv_stream_t *)&c->pipe, conn_alloc,
-		    conn_read) != 0)
-			conn_close(c);
-		else
-			c->reading = 1;
-	}
+	} else
+		conn_read_on(c);
 }
 
 /* The write side is shut down (or the shutdown was cancelled by a close). */
@@ -319,13 +327,7 @@ conn_drain(struct conn *c)
 		conn_close(c);
 		return;
 	}
-	if (!c->reading) {
-		if (uv_read_start((uv_stream_t *)&c->pipe, conn_alloc,
-		    conn_read) != 0)
-			conn_close(c);
-		else
-			c->reading = 1;
-	}
+	conn_read_on(c);
 }
 
 /* Bytes arrived, or the client half-closed. */

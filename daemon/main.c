@@ -70,7 +70,7 @@ hpod_done(void *arg, struct engine *e)
 			break;
 		}
 	log_info("campaign %s (id %lld) %s", engine_name(e),
-	    (long long)engine_id(e), engine_state(e));
+	    (long long)engine_id(e), campaign_state_name(engine_state(e)));
 	engine_free(e);
 }
 
@@ -79,7 +79,7 @@ static struct engine *
 hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
     size_t errlen)
 {
-	struct engine_env	 env;
+	struct run_driver	 drv;
 	struct workload		*w;
 	struct engine		*e;
 
@@ -103,18 +103,15 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 		}
 		d->nsched++;
 	}
-	memset(&env, 0, sizeof(env));
-	env.loop = d->loop;
-	env.ledger = d->ledger;
-	env.sched = strcmp(s->backend, "slurm") == 0 ? d->slurm : d->local;
-	env.run_dir = d->cfg.run_dir;
-	env.poll_interval = d->cfg.poll_interval;
-	env.driver = "daemon";
-	env.min_free = d->cfg.min_free;
-	env.progress = hpod_progress;
-	env.done = hpod_done;
-	env.arg = d;
-	if ((e = engine_new(&env, s, w, err, errlen)) == NULL)
+	drv.loop = d->loop;
+	drv.ledger = d->ledger;
+	drv.cfg = &d->cfg;
+	drv.name = "daemon";
+	drv.progress = hpod_progress;
+	drv.done = hpod_done;
+	drv.arg = d;
+	if ((e = run_engine(&drv, strcmp(s->backend, "slurm") == 0 ?
+	    d->slurm : d->local, s, w, err, errlen)) == NULL)
 		return NULL;
 	d->engines = realloc(d->engines, (d->nengines + 1) *
 	    sizeof(*d->engines));
@@ -195,8 +192,8 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 
 /* budget and cancel --trial: a running campaign's request to its engine. */
 static void
-hpod_engine_request(struct hpod *d, const char *campaign, const cJSON *req,
-    cJSON *reply)
+hpod_engine_request(struct hpod *d, const char *campaign,
+    enum report_format fmt, const cJSON *req, cJSON *reply)
 {
 	struct engine	*e;
 	char		 msg[512];
@@ -211,7 +208,116 @@ hpod_engine_request(struct hpod *d, const char *campaign, const cJSON *req,
 		reply_output(reply, msg);
 }
 
-/* Answer one control request. */
+/* The "ping" request: who answers, and how busy it is. */
+static void
+hpod_ping(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
+{
+	char	 out[1024];
+
+	snprintf(out, sizeof(out), "hpod %s, pid %ld, %zu campaigns running, "
+	    "ledger %s\n", HPOD_VERSION, (long)getpid(), d->nengines,
+	    d->cfg.ledger);
+	reply_output(reply, out);
+}
+
+/* The "submit" request, refused while the daemon stops. */
+static void
+hpod_submit_request(struct hpod *d, const char *campaign,
+    enum report_format fmt, const cJSON *req, cJSON *reply)
+{
+	if (d->stopping)
+		reply_error(reply, "hpod is shutting down");
+	else
+		hpod_submit(d, req, reply);
+}
+
+/* The "cancel" request: a whole campaign, or one trial ("trial"). */
+static void
+hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
+{
+	struct engine	*e;
+	char		 msg[512];
+
+	if (cJSON_GetObjectItem(req, "trial") != NULL) {
+		hpod_engine_request(d, campaign, fmt, req, reply);
+		return;
+	}
+	if ((e = hpod_find(d, campaign)) == NULL) {
+		snprintf(msg, sizeof(msg), "no running campaign '%s'",
+		    campaign);
+		reply_error(reply, msg);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "campaign '%s' (id %lld): cancelling\n",
+	    engine_name(e), (long long)engine_id(e));
+	engine_cancel(e);
+	reply_output(reply, msg);
+}
+
+/* Reply with a read command's output, or its error (rc != 0). */
+static void
+hpod_reply(cJSON *reply, int rc, char *out, const char *err)
+{
+	if (rc != 0)
+		reply_error(reply, err);
+	else
+		reply_output(reply, out);
+	free(out);
+}
+
+/* The "trials" request: the trial list, as its options ask. */
+static void
+hpod_trials(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
+{
+	char	 err[1024], *out = NULL;
+	int	 rc;
+
+	rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
+	    sizeof(err));
+	hpod_reply(reply, rc, out, err);
+}
+
+/* The other read requests (status, report, table, watch): report.c's. */
+static void
+hpod_read(struct hpod *d, const char *campaign, enum report_format fmt,
+    const cJSON *req, cJSON *reply)
+{
+	const char	*cmd = cJSON_GetObjectItem(req, "cmd")->valuestring;
+	char		 err[1024], *out = NULL;
+	int		 rc;
+
+	rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
+	    sizeof(err));
+	hpod_reply(reply, rc, out, err);
+}
+
+/*
+ * The requests of the control protocol, whether each needs "campaign",
+ * and whether it is answered off the loop when it can be (reading the
+ * ledger may take long: slowreq.c).  The last entry takes every other
+ * command: report_command() renders it or says it is unknown.
+ */
+static const struct hpod_req {
+	const char	*cmd;
+	int		 campaign;
+	int		 offloop;
+	void		(*fn)(struct hpod *, const char *, enum report_format,
+			    const cJSON *, cJSON *);
+} hpod_reqs[] = {
+	{ "ping", 0, 0, hpod_ping },
+	{ "submit", 0, 0, hpod_submit_request },
+	{ "status", 0, 1, hpod_read },
+	{ "budget", 1, 0, hpod_engine_request },
+	{ "cancel", 1, 0, hpod_cancel },
+	{ "trials", 1, 1, hpod_trials },
+	{ "report", 1, 1, hpod_read },
+	{ NULL, 1, 0, hpod_read }
+};
+
+/* A request from the control socket (control.c checked "cmd"). */
 static void
 hpod_request(void *arg, const cJSON *req, cJSON *reply)
 {
@@ -219,12 +325,8 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	const char		*cmd = cJSON_GetObjectItem(req, "cmd")->valuestring;
 	const cJSON		*c = cJSON_GetObjectItem(req, "campaign");
 	const cJSON		*f = cJSON_GetObjectItem(req, "format");
-	const char		*campaign = cJSON_IsString(c) ? c->valuestring :
-				    NULL;
+	const struct hpod_req	*r;
 	enum report_format	 fmt = REPORT_TEXT;
-	struct engine		*e;
-	char			 err[1024], *out = NULL;
-	int			 rc;
 
 	if (c != NULL && !cJSON_IsString(c)) {
 		reply_error(reply, "request.campaign: expected a string");
@@ -236,58 +338,17 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		    "\"json\", \"csv\", \"markdown\", \"rcp\" or \"html\"");
 		return;
 	}
-	if (strcmp(cmd, "ping") == 0) {
-		snprintf(err, sizeof(err), "hpod %s, pid %ld, %zu campaigns "
-		    "running, ledger %s\n", HPOD_VERSION, (long)getpid(),
-		    d->nengines, d->cfg.ledger);
-		reply_output(reply, err);
-		return;
-	}
-	if (strcmp(cmd, "submit") == 0) {
-		if (d->stopping)
-			reply_error(reply, "hpod is shutting down");
-		else
-			hpod_submit(d, req, reply);
-		return;
-	}
-	if (strcmp(cmd, "status") != 0 && campaign == NULL) {
+	for (r = hpod_reqs; r->cmd != NULL; r++)
+		if (strcmp(r->cmd, cmd) == 0)
+			break;
+	if (r->campaign && c == NULL) {
 		reply_error(reply, "request.campaign: required");
 		return;
 	}
-	if (strcmp(cmd, "budget") == 0 || (strcmp(cmd, "cancel") == 0 &&
-	    cJSON_GetObjectItem(req, "trial") != NULL)) {
-		hpod_engine_request(d, campaign, req, reply);
-		return;
-	}
-	if (strcmp(cmd, "cancel") == 0) {
-		if ((e = hpod_find(d, campaign)) == NULL) {
-			snprintf(err, sizeof(err), "no running campaign '%s'",
-			    campaign);
-			reply_error(reply, err);
-			return;
-		}
-		snprintf(err, sizeof(err), "campaign '%s' (id %lld): "
-		    "cancelling\n", engine_name(e), (long long)engine_id(e));
-		engine_cancel(e);
-		reply_output(reply, err);
-		return;
-	}
-	/* Reading the ledger may take long: off the loop (slowreq.c). */
-	if ((strcmp(cmd, "trials") == 0 || strcmp(cmd, "report") == 0 ||
-	    strcmp(cmd, "status") == 0) && slowreq_start(d->loop, d->control,
+	if (r->offloop && slowreq_start(d->loop, d->control,
 	    ledger_path(d->ledger), req, fmt) == 0)
 		return;
-	if (strcmp(cmd, "trials") == 0)
-		rc = trials_request(d->ledger, campaign, fmt, req, &out, err,
-		    sizeof(err));
-	else
-		rc = report_command(d->ledger, cmd, campaign, fmt, &out, err,
-		    sizeof(err));
-	if (rc != 0)
-		reply_error(reply, err);
-	else
-		reply_output(reply, out);
-	free(out);
+	r->fn(d, c != NULL ? c->valuestring : NULL, fmt, req, reply);
 }
 
 /* Resume every campaign the ledger says is running. */
@@ -300,7 +361,8 @@ hpod_resume(struct hpod *d)
 	size_t			 n = 0, i;
 	char			 err[1024];
 
-	if (ledger_campaign_list(d->ledger, "running", &cs, &n) == -1) {
+	if (ledger_campaign_list(d->ledger,
+	    campaign_state_name(CAMPAIGN_RUNNING), &cs, &n) == -1) {
 		log_warnx("resume: %s", ledger_error(d->ledger));
 		return;
 	}
@@ -399,6 +461,41 @@ hpod_signal(uv_signal_t *h, int sig)
 		hpod_stop(d);
 }
 
+/*
+ * Open what the daemon runs on: the ledger (locked), the local backend,
+ * the control socket and the signals; take back the campaigns left
+ * running.  A failure is fatal: this is start-up.
+ */
+static void
+hpod_start(struct hpod *d)
+{
+	char	 err[1024];
+
+	d->loop = uv_default_loop();
+	if ((d->ledger = run_ledger(d->cfg.ledger, 0, err, sizeof(err))) ==
+	    NULL)
+		fatalx("%s", err);
+	if ((d->lockfd = lockfile_take(d->cfg.ledger, err, sizeof(err))) ==
+	    -1)
+		fatalx("%s", err);
+	if ((d->local = run_backend(d->loop, "local", &d->cfg, err,
+	    sizeof(err))) == NULL)
+		fatalx("%s", err);
+	d->nsched = 1;
+	if ((d->control = control_open(d->loop, d->cfg.socket, hpod_request, d,
+	    err, sizeof(err))) == NULL)
+		fatalx("%s", err);
+	uv_signal_init(d->loop, &d->sigterm);
+	uv_signal_init(d->loop, &d->sigint);
+	uv_signal_init(d->loop, &d->sighup);
+	d->sigterm.data = d->sigint.data = d->sighup.data = d;
+	uv_signal_start(&d->sigterm, hpod_signal, SIGTERM);
+	uv_signal_start(&d->sigint, hpod_signal, SIGINT);
+	uv_signal_start(&d->sighup, hpod_signal, SIGHUP);
+	signal(SIGPIPE, SIG_IGN);
+	hpod_resume(d);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -452,27 +549,7 @@ main(int argc, char *argv[])
 	if (!foreground && (ready = daemonize_begin(err, sizeof(err))) == -1)
 		fatalx("%s", err);
 
-	d.loop = uv_default_loop();
-	if ((d.ledger = run_ledger(d.cfg.ledger, 0, err, sizeof(err))) == NULL)
-		fatalx("%s", err);
-	if ((d.lockfd = lockfile_take(d.cfg.ledger, err, sizeof(err))) == -1)
-		fatalx("%s", err);
-	if ((d.local = run_backend(d.loop, "local", &d.cfg, err,
-	    sizeof(err))) == NULL)
-		fatalx("%s", err);
-	d.nsched = 1;
-	if ((d.control = control_open(d.loop, d.cfg.socket, hpod_request, &d,
-	    err, sizeof(err))) == NULL)
-		fatalx("%s", err);
-	uv_signal_init(d.loop, &d.sigterm);
-	uv_signal_init(d.loop, &d.sigint);
-	uv_signal_init(d.loop, &d.sighup);
-	d.sigterm.data = d.sigint.data = d.sighup.data = &d;
-	uv_signal_start(&d.sigterm, hpod_signal, SIGTERM);
-	uv_signal_start(&d.sigint, hpod_signal, SIGINT);
-	uv_signal_start(&d.sighup, hpod_signal, SIGHUP);
-	signal(SIGPIPE, SIG_IGN);
-	hpod_resume(&d);
+	hpod_start(&d);
 	log_info("hpod %s listening on %s, ledger %s", HPOD_VERSION,
 	    d.cfg.socket, d.cfg.ledger);
 	if (ready != -1) {

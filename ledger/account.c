@@ -8,10 +8,6 @@
 #include "account.h"
 #include "ledger_int.h"
 
-const char *const account_state_names[ACCT_NSTATES] = {
-	"pending", "running", "completed", "failed", "pruned", "cancelled"
-};
-
 const char *const account_outcome_names[ACCT_NOUTCOMES] = {
 	"completed", "pruned", "failed", "retried", "cancelled", "running"
 };
@@ -52,9 +48,8 @@ account_trials(struct ledger *l, const struct ledger_campaign *c,
 	while ((rc = ledger_step(l, st)) == SQLITE_ROW) {
 		state = (const char *)sqlite3_column_text(st, 0);
 		n = sqlite3_column_int(st, 1);
-		for (i = 0; i < ACCT_NSTATES && state != NULL; i++)
-			if (strcmp(state, account_state_names[i]) == 0)
-				acct->trials[i] += n;
+		if ((i = (int)trial_state_parse(state)) != TRIAL_UNKNOWN)
+			acct->trials[i] += n;
 		acct->trials_total += n;
 		acct->reached += sqlite3_column_int(st, 2);
 	}

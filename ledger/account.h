@@ -11,13 +11,7 @@
 #include <stdint.h>
 
 #include "ledger.h"
-
-/* Trial states as counted by account_campaign(). */
-enum {
-	ACCT_PENDING, ACCT_RUNNING, ACCT_COMPLETED, ACCT_FAILED, ACCT_PRUNED,
-	ACCT_CANCELLED, ACCT_NSTATES
-};
-extern const char *const account_state_names[ACCT_NSTATES];
+#include "state.h"
 
 /*
  * What became of an attempt; each attempt is in exactly one bucket.
@@ -51,7 +45,7 @@ struct account_group {
 };
 
 struct account {
-	int		 trials[ACCT_NSTATES];
+	int		 trials[TRIAL_NSTATES];	/* by enum trial_state */
 	int		 trials_total;
 	int		 attempts;
 	int		 attempts_retried;	/* attempts after the first */

@@ -156,10 +156,63 @@ attempt_submit_failed(struct engine *e, struct attempt *a, const char *why)
 {
 	double	 now = engine_now(e);
 
-	ledger_attempt_finished(e->env.ledger, a->attempt_id, "failed", now, -1,
-	    0, why);
-	engine_trial_state(e, a->trial_id, a->trial_number, "failed");
+	ledger_attempt_finished(e->env.ledger, a->attempt_id,
+	    attempt_state_name(ATTEMPT_FAILED), now, -1, 0, why);
+	engine_trial_state(e, a->trial_id, a->trial_number, TRIAL_FAILED);
 	engine_say(e, "trial %d: not submitted: %s", a->trial_number, why);
+}
+
+/*
+ * Render what attempt a (of point x) runs and hand it to the backend:
+ * 0, or -1 with the attempt recorded as not submitted.
+ */
+static int
+attempt_submit(struct engine *e, struct attempt *a, const double *x,
+    long long seed)
+{
+	const struct campaign_spec *s = e->spec;
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
+	struct sched_job	 job;
+	char			 err[512];
+	int			 rc = -1;
+
+	memset(&ic, 0, sizeof(ic));
+	ic.trial = a->trial_number;
+	ic.attempt = a->number;
+	ic.seed = seed;
+	ic.dir = a->dir;
+	ic.token = a->token;
+	ic.x = x;
+	ic.resolve = strcmp(e->env.sched->ops->name, "local") == 0;
+	if (invoke_render(s, e->w, &ic, &inv, err, sizeof(err)) == -1) {
+		attempt_submit_failed(e, a, err);
+		return -1;
+	}
+	memset(&job, 0, sizeof(job));
+	job.token = a->token;
+	job.name = a->token;
+	job.dir = a->dir;
+	job.argv = (const char *const *)inv.argv;
+	job.env = (const char *const *)inv.env;
+	invoke_job_resources(s, x, &job);
+	job.cb = engine_event;
+	job.arg = a;
+	/*
+	 * The attempt is in the ledger before its job exists, unless the job
+	 * cannot outlive this process anyway.
+	 */
+	if (!e->env.sched->ops->in_process)
+		engine_flush(e);
+	testpause_at("after-record");
+	if (sched_submit(e->env.sched, &job) == -1) {
+		snprintf(err, sizeof(err), "the %s backend refused the job "
+		    "(resources beyond what it has?)", e->env.sched->ops->name);
+		attempt_submit_failed(e, a, err);
+	} else
+		rc = 0;
+	invoke_release(&inv);
+	return rc;
 }
 
 /*
@@ -172,10 +225,6 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 {
 	const struct campaign_spec *s = e->spec;
 	struct ledger_attempt	 la;
-	struct invoke_ctx	 ic;
-	struct invocation	 inv;
-	struct spec_resources	 res;
-	struct sched_job	 job;
 	struct attempt		*a;
 	char			 err[512];
 	int			 rc = -1;
@@ -221,51 +270,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 		goto out;
 	}
 
-	memset(&ic, 0, sizeof(ic));
-	ic.trial = trial_number;
-	ic.attempt = number;
-	ic.seed = seed;
-	ic.dir = a->dir;
-	ic.token = a->token;
-	ic.x = x;
-	ic.resolve = strcmp(e->env.sched->ops->name, "local") == 0;
-	if (invoke_render(s, e->w, &ic, &inv, err, sizeof(err)) == -1) {
-		attempt_submit_failed(e, a, err);
-		goto out;
-	}
-	memset(&job, 0, sizeof(job));
-	job.token = a->token;
-	job.name = a->token;
-	job.dir = a->dir;
-	job.argv = (const char *const *)inv.argv;
-	job.env = (const char *const *)inv.env;
-	invoke_resources(s, x, &res);
-	job.nodes = res.nodes;
-	job.gpus_per_node = res.gpus_per_node;
-	job.cpus_per_task = res.cpus_per_task;
-	job.tasks_per_node = res.tasks_per_node;
-	job.time_limit = res.time_limit;
-	job.partition = res.partition;
-	job.account = res.account;
-	job.qos = res.qos;
-	job.constraint = res.constraint;
-	job.extra = res.slurm;
-	job.cb = engine_event;
-	job.arg = a;
-	/*
-	 * The attempt is in the ledger before its job exists, unless the job
-	 * cannot outlive this process anyway.
-	 */
-	if (!e->env.sched->ops->in_process)
-		engine_flush(e);
-	testpause_at("after-record");
-	if (sched_submit(e->env.sched, &job) == -1) {
-		snprintf(err, sizeof(err), "the %s backend refused the job "
-		    "(resources beyond what it has?)", e->env.sched->ops->name);
-		attempt_submit_failed(e, a, err);
-	} else
-		rc = 0;
-	invoke_release(&inv);
+	rc = attempt_submit(e, a, x, seed);
 out:
 	if (rc == -1)
 		attempt_forget(e, a);

@@ -5,7 +5,8 @@
  * ledger and the attempt's record; decisions (submit more, stop, finish)
  * are taken in one place, engine_tick(), which runs every poll interval
  * and right after anything changes.  Launching and following a single
- * attempt is in attempt.c.
+ * attempt is in attempt.c, events and curve points in engine_event.c,
+ * taking back a running campaign in engine_resume.c.
  */
 #include <sys/stat.h>
 
@@ -17,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "account.h"
 #include "engine_int.h"
 #include "invoke.h"
 #include "log.h"
@@ -25,7 +25,6 @@
 #include "params.h"
 #include "paths.h"
 #include "prior.h"
-#include "testpause.h"
 
 static void	engine_tick(uv_timer_t *);
 
@@ -37,7 +36,7 @@ engine_elapsed(const struct attempt *a, double end)
 }
 
 /* Add what an attempt that ended at `end` cost to the campaign's sum. */
-static void
+void
 engine_spend(struct engine *e, const struct attempt *a, double end)
 {
 	double el = engine_elapsed(a, end);
@@ -49,9 +48,10 @@ engine_spend(struct engine *e, const struct attempt *a, double end)
 /* Set a trial's state in the ledger and in the search history. */
 void
 engine_trial_state(struct engine *e, int64_t trial_id, int number,
-    const char *state)
+    enum trial_state state)
 {
-	ledger_trial_set_state(e->env.ledger, trial_id, state);
+	ledger_trial_set_state(e->env.ledger, trial_id,
+	    trial_state_name(state));
 	obsbook_state(e->book, number, state);
 }
 
@@ -179,230 +179,12 @@ engine_name(const struct engine *e)
 	return e->spec->name;
 }
 
-const char *
+enum campaign_state
 engine_state(const struct engine *e)
 {
 	if (!e->done)
-		return "running";
-	return e->cancelled ? "cancelled" : "finished";
-}
-
-/* The ledger's name for how an attempt ended. */
-static const char *
-engine_end_state(const struct attempt *a, const struct sched_event *ev)
-{
-	if (ev->state == SCHED_CANCELLED && a->cancel_as == CANCEL_PRUNE)
-		return "pruned";
-	return sched_state_name(ev->state);
-}
-
-/* Should an attempt that ended in this state be tried again? */
-static int
-engine_retryable(const struct engine *e, const struct attempt *a,
-    enum sched_state st)
-{
-	if (e->cancelled || e->stop_reason != NULL ||
-	    a->cancel_as != CANCEL_NONE || a->number >= e->spec->retry_limit)
-		return 0;
-	return st == SCHED_NODE_FAIL || st == SCHED_PREEMPTED ||
-	    st == SCHED_LOST || (st == SCHED_TIMEOUT && e->spec->retry_timeout);
-}
-
-/* Retry a trial with a new attempt, recovering its point from the ledger. */
-static void
-engine_retry(struct engine *e, int64_t trial_id, int trial_number,
-    int number)
-{
-	struct ledger_trial	 t;
-	double			*x;
-	char			 err[256];
-
-	if (ledger_trial_get(e->env.ledger, trial_id, &t) != 0) {
-		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
-		    trial_number, ledger_error(e->env.ledger));
-		return;
-	}
-	x = calloc(e->spec->space->n + 1, sizeof(*x));
-	if (params_from_json(e->spec->space, t.params_json, x, err,
-	    sizeof(err)) == -1) {
-		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
-		    trial_number, err);
-		engine_trial_state(e, trial_id, trial_number, "failed");
-	} else
-		attempt_launch(e, trial_id, trial_number, number, x,
-		    t.params_json, t.seed);
-	ledger_trial_release(&t);
-	free(x);
-}
-
-/* A backend event for one of our attempts. */
-void
-engine_event(void *arg, const struct sched_event *ev)
-{
-	struct attempt	*a = arg;
-	struct engine	*e = a->e;
-	const char	*state, *tstate;
-	int64_t		 tid;
-	int		 tnum, next;
-
-	if (e->detached)
-		return;
-	engine_batch(e);
-	log_debug("campaign %s: trial %d attempt %d: event %d (%s)",
-	    e->spec->name, a->trial_number, a->number, (int)ev->type,
-	    ev->type == SCHED_EV_END ? sched_state_name(ev->state) :
-	    ev->job_id ? ev->job_id : "-");
-	switch (ev->type) {
-	case SCHED_EV_SUBMITTED:
-		testpause_at("after-submit");
-		ledger_attempt_submitted(e->env.ledger, a->attempt_id,
-		    ev->job_id, ev->time);
-		return;
-	case SCHED_EV_STARTED:
-		a->started = 1;
-		a->t_started = ev->time;
-		a->nodes = ev->nodes;
-		a->gpus = ev->gpus;
-		a->cpus = ev->cpus;
-		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
-		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
-		ledger_trial_set_state(e->env.ledger, a->trial_id, "running");
-		return;
-	case SCHED_EV_SUBMIT_FAILED:
-		attempt_submit_failed(e, a, ev->reason ? ev->reason :
-		    "submission failed");
-		attempt_forget(e, a);
-		engine_kick(e);
-		return;
-	case SCHED_EV_OUTPUT:
-		if (a->started)
-			attempt_follow(a, 0);
-		return;
-	case SCHED_EV_END:
-		break;
-	}
-	attempt_follow(a, 1);
-	state = engine_end_state(a, ev);
-	tid = a->trial_id;
-	tnum = a->trial_number;
-	next = a->number + 1;
-	/* The attempt's end and its trial's state, both or neither. */
-	ledger_begin(e->env.ledger);
-	/*
-	 * It ran, but its start was never recorded (the process that
-	 * submitted it died first): take the start from the job's own
-	 * record, with the allocation asked for, so that it is costed.
-	 */
-	if (!a->started && ev->start > 0) {
-		a->t_started = ev->start;
-		if (ledger_attempt_started(e->env.ledger, a->attempt_id, NULL,
-		    ev->start, a->nodes, a->gpus, a->cpus, NULL) == -1)
-			log_warnx("campaign '%s': %s", e->spec->name,
-			    ledger_error(e->env.ledger));
-	}
-	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
-	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
-	    ev->reason) == -1)
-		log_warnx("campaign '%s': %s", e->spec->name,
-		    ledger_error(e->env.ledger));
-	engine_spend(e, a, ev->end > 0 ? ev->end : ev->time);
-	testpause_at("after-end");
-	if (engine_retryable(e, a, ev->state)) {
-		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
-		    a->number, state, ev->reason ? ": " : "",
-		    ev->reason ? ev->reason : "");
-		ledger_commit(e->env.ledger);
-		attempt_forget(e, a);
-		engine_retry(e, tid, tnum, next);
-		engine_kick(e);
-		return;
-	}
-	switch (ev->state) {
-	case SCHED_COMPLETED:
-		tstate = "completed";
-		curves_complete(e->curves, tnum);
-		break;
-	case SCHED_CANCELLED:
-		tstate = a->cancel_as == CANCEL_PRUNE ? "pruned" : "cancelled";
-		break;
-	default:
-		tstate = "failed";
-		break;
-	}
-	engine_trial_state(e, tid, tnum, tstate);
-	ledger_commit(e->env.ledger);
-	if (a->has_best)
-		engine_say(e, "trial %d: %s, best %s %g%s", tnum, state,
-		    e->spec->metric, a->best, a->reached ? " (target met)" : "");
-	else
-		engine_say(e, "trial %d: %s%s%s, no %s reported", tnum, state,
-		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
-		    e->spec->metric);
-	attempt_forget(e, a);
-	engine_kick(e);
-}
-
-/* The fidelity's unit in the singular, for messages. */
-static const char *
-engine_unit(const struct engine *e)
-{
-	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
-}
-
-/*
- * Record a point of the objective for the search, then ask the stopper
- * about the trial, over a history of every trial's curve and whether it
- * completed (all a stopper reads).
- */
-void
-engine_point(struct attempt *a, const char *key, double step, double value,
-    double when)
-{
-	struct engine		*e = a->e;
-	struct observation	*obs;
-	struct history		 h;
-	int			 i, n, k, me, lane;
-
-	if (strcmp(key, e->spec->metric) != 0)
-		return;
-	curves_add(e->curves, a->trial_number, a->attempt_id, step, value,
-	    when);
-	obsbook_curve(e->book, e->curves, a->trial_number);
-	if (e->stopper == NULL || e->detached || a->cancel_as != CANCEL_NONE)
-		return;
-	/* A trial on target is a solution, whatever the others did. */
-	if (e->spec->has_target && (e->spec->maximize ?
-	    value >= e->spec->target : value <= e->spec->target))
-		return;
-	/* Scaling: confirmation runs run out; trials compete in their lane. */
-	lane = e->scaling ? scaling_lane_of(e->scaling, a->trial_number) : -1;
-	if (e->scaling != NULL && (lane < 0 || scaling_role_of(e->scaling,
-	    a->trial_number) == ROLE_CONFIRM))
-		return;
-	n = e->ntrials > a->trial_number ? e->ntrials : a->trial_number + 1;
-	if ((obs = calloc((size_t)n, sizeof(*obs))) == NULL)
-		abort();
-	for (i = 0, k = 0, me = 0; i < n; i++) {
-		if (e->scaling != NULL && (scaling_lane_of(e->scaling, i) !=
-		    lane || scaling_role_of(e->scaling, i) == ROLE_CONFIRM))
-			continue;
-		if (i == a->trial_number)
-			me = k;
-		obs[k].state = curves_completed(e->curves, i) ? OBS_COMPLETE :
-		    OBS_RUNNING;
-		curves_fill(e->curves, i, &obs[k++]);
-	}
-	h.n = (size_t)k;
-	h.obs = obs;
-	h.maximize = e->spec->maximize;
-	if (stop_decide(e->stopper, &h, (size_t)me, step, value)
-	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
-		a->cancel_as = CANCEL_PRUNE;
-		engine_say(e, "trial %d: pruned by %s at %s %g (%s %g)",
-		    a->trial_number, stop_name(e->stopper), engine_unit(e),
-		    step, key, value);
-	}
-	free(obs);
+		return CAMPAIGN_RUNNING;
+	return e->cancelled ? CAMPAIGN_CANCELLED : CAMPAIGN_FINISHED;
 }
 
 /* Record trial lt (number, point, role set) and launch its first attempt. */
@@ -421,7 +203,8 @@ engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
 	lt->number = e->ntrials;
 	lt->params_json = pj;
 	lt->seed = invoke_seed(s, e->ntrials, x);
-	lt->state = "pending";
+	if ((lt->state = strdup(trial_state_name(TRIAL_PENDING))) == NULL)
+		abort();
 	lt->created = engine_now(e);
 	if ((bi = space_find(s->space, bp)) != -1 &&
 	    space_format(s->space, bi, x[bi], buf, sizeof(buf)) > 0)
@@ -430,8 +213,10 @@ engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
 		log_warnx("campaign '%s': %s", s->name,
 		    ledger_error(e->env.ledger));
 		free(pj);
+		free(lt->state);
 		return -1;
 	}
+	free(lt->state);
 	e->ntrials++;
 	obsbook_add(e->book, lt->number, pj, s->name);
 	engine_say(e, "trial %d: %s", lt->number, pj);
@@ -470,8 +255,10 @@ engine_new_scaling_trial(struct engine *e)
 		engine_say(e, "trial %d: %s", e->ntrials, p.why);
 		scaling_note(e->scaling, e->ntrials, p.lane, p.role);
 		memset(&lt, 0, sizeof(lt));
-		lt.role = (char *)scaling_role_name(p.role);
+		if ((lt.role = strdup(scaling_role_name(p.role))) == NULL)
+			abort();
 		rc = engine_create(e, &lt, p.x);
+		free(lt.role);
 		break;
 	}
 	free(p.x);
@@ -516,7 +303,7 @@ engine_new_trial(struct engine *e)
 }
 
 /* Cancel every active attempt (but_reached: spare those on target). */
-static void
+void
 engine_cancel_all(struct engine *e, enum cancel_as why, int but_reached)
 {
 	struct attempt	*a;
@@ -579,7 +366,8 @@ engine_check_budget(struct engine *e, double now)
 static void
 engine_finish(struct engine *e)
 {
-	const char	*state = e->cancelled ? "cancelled" : "finished";
+	const char	*state = campaign_state_name(e->cancelled ?
+			    CAMPAIGN_CANCELLED : CAMPAIGN_FINISHED);
 
 	e->done = 1;
 	uv_timer_stop(&e->timer);
@@ -675,6 +463,7 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	struct ledger_campaign		 c;
 	struct ledger_prior		*pr = NULL;
 	size_t				 npr = 0;
+	int				 rc;
 
 	/* The warm start is read and checked before anything is recorded. */
 	if (prior_read(s, &pr, &npr, err, errlen) == -1)
@@ -685,17 +474,22 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.backend = s->backend;
 	c.spec_json = s->json;
 	c.spec_path = s->path;
-	c.state = "running";
+	c.state = strdup(campaign_state_name(CAMPAIGN_RUNNING));
 	c.metric = s->metric;
 	c.maximize = s->maximize;
 	c.has_target = s->has_target;
 	c.target = s->target;
 	c.started = e->started = engine_now(e);
 	c.max_trials = s->max_trials;
-	c.driver = (char *)e->env.driver;
+	c.driver = strdup(e->env.driver);
+	if (c.state == NULL || c.driver == NULL)
+		abort();
 	c.workload_json = e->w->json;
-	if (prior_record(e->env.ledger, &c, pr, npr, engine_claim, e, &e->id,
-	    err, errlen) == -1) {
+	rc = prior_record(e->env.ledger, &c, pr, npr, engine_claim, e, &e->id,
+	    err, errlen);
+	free(c.state);
+	free(c.driver);
+	if (rc == -1) {
 		ledger_prior_list_free(pr, npr);
 		return -1;
 	}
@@ -725,166 +519,6 @@ engine_start(struct engine *e, char *err, size_t errlen)
 		    s->scaling.seeds, spec_lr_rule_name(s->scaling.lr_rule));
 	engine_kick(e);
 	return 0;
-}
-
-/* Re-adopt one unfinished attempt after a restart. */
-static void
-engine_adopt(struct engine *e, const struct ledger_attempt *la,
-    const struct ledger_trial *t)
-{
-	struct sched_event	 ev;
-	struct attempt		*a;
-	double			*x;
-	char			 err[256];
-
-	a = calloc(1, sizeof(*a));
-	a->e = e;
-	a->trial_id = la->trial_id;
-	a->attempt_id = la->id;
-	a->trial_number = la->trial_number;
-	a->number = la->number;
-	a->token = strdup(la->token);
-	a->dir = strdup(la->dir);
-	if (asprintf(&a->out, "%s/stdout", a->dir) == -1)
-		abort();
-	a->started = la->started > 0;
-	a->t_started = la->started;
-	a->nodes = la->nodes;
-	a->gpus = la->gpus;
-	a->cpus = la->cpus;
-	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
-	    sizeof(*x))) != NULL) {
-		/* A ledger older than the allocation recorded at insert. */
-		if (params_from_json(e->spec->space, t->params_json, x, err,
-		    sizeof(err)) == 0)
-			attempt_alloc(e, a, x);
-		free(x);
-	}
-	a->has_best = t->has_best;
-	a->best = t->best;
-	a->reached = t->reached;
-	a->next = e->active;
-	e->active = a;
-	e->nactive++;
-	if (sched_adopt(e->env.sched, a->token, la->job_id, a->dir,
-	    engine_event, a) == 0) {
-		engine_say(e, "trial %d attempt %d: re-adopted (%s)",
-		    a->trial_number, a->number, la->job_id ? la->job_id :
-		    "no job id");
-		return;
-	}
-	memset(&ev, 0, sizeof(ev));
-	ev.type = SCHED_EV_END;
-	ev.token = a->token;
-	ev.time = engine_now(e);
-	ev.state = SCHED_LOST;
-	ev.exit_code = -1;
-	ev.reason = "could not be re-adopted after a restart";
-	engine_event(a, &ev);
-}
-
-/*
- * What the attempts of a resumed campaign that ended have cost: the
- * ledger's account less its unfinished attempts (at, na), which the
- * engine follows from here.
- */
-static int
-engine_spent_load(struct engine *e, struct ledger_campaign *c,
-    const struct ledger_attempt *at, size_t na)
-{
-	struct account	 acct;
-	double		 now = engine_now(e), el;
-	size_t		 i;
-
-	if (account_campaign(e->env.ledger, c, now, &acct) == -1)
-		return -1;
-	e->spent_node_s = acct.node_seconds;
-	e->spent_gpu_s = acct.gpu_seconds;
-	account_release(&acct);
-	for (i = 0; i < na; i++) {
-		el = at[i].started > 0 ? fmax(now - at[i].started, 0) : 0;
-		e->spent_node_s -= el * at[i].nodes;
-		e->spent_gpu_s -= el * at[i].gpus;
-	}
-	return 0;
-}
-
-/* Take over a campaign left running by an earlier process. */
-int
-engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
-{
-	struct ledger_campaign	 c;
-	struct ledger_trial	*t = NULL;
-	struct ledger_attempt	*at = NULL;
-	struct attempt		*a;
-	size_t			 nt = 0, na = 0, i, j;
-	int			 rc = -1;
-
-	memset(&c, 0, sizeof(c));
-	if (ledger_campaign_get(e->env.ledger, id, &c) != 0 ||
-	    ledger_trial_list(e->env.ledger, id, &t, &nt) == -1 ||
-	    ledger_attempt_list(e->env.ledger, id, 1, &at, &na) == -1) {
-		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
-		    ledger_error(e->env.ledger));
-		goto out;
-	}
-	if (curves_load(e->curves, e->env.ledger, id, e->spec->metric) == -1 ||
-	    obsbook_load(e->book, e->env.ledger, id, e->curves,
-	    e->spec->name) == -1) {
-		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
-		    ledger_error(e->env.ledger));
-		goto out;
-	}
-	e->id = id;
-	e->started = c.started;
-	e->ntrials = (int)nt;
-	if (engine_spent_load(e, &c, at, na) == -1) {
-		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
-		    ledger_error(e->env.ledger));
-		goto out;
-	}
-	for (i = 0; i < nt; i++) {
-		if (t[i].reached && e->spec->stop_on_target &&
-		    e->stop_reason == NULL)
-			e->stop_reason = "target reached";
-		if (e->scaling != NULL)
-			scaling_note(e->scaling, t[i].number,
-			    scaling_lane(e->scaling, t[i].batch_size),
-			    (enum scaling_role)(scaling_role_parse(t[i].role) <
-			    0 ? ROLE_SEARCH : scaling_role_parse(t[i].role)));
-	}
-	engine_say(e, "campaign '%s' (id %lld): resumed with %zu trials, %zu "
-	    "attempts unfinished", e->spec->name, (long long)id, nt, na);
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nt; j++)
-			if (t[j].id == at[i].trial_id)
-				engine_adopt(e, &at[i], &t[j]);
-	/*
-	 * A trial left between attempts gets its next one now, or ends
-	 * cancelled with a campaign cancelled before it was taken back.
-	 */
-	for (j = 0; j < nt; j++) {
-		if (strcmp(t[j].state, "pending") != 0 &&
-		    strcmp(t[j].state, "running") != 0)
-			continue;
-		for (a = e->active; a != NULL; a = a->next)
-			if (a->trial_id == t[j].id)
-				break;
-		if (a == NULL && e->cancelled)
-			ledger_trial_set_state(e->env.ledger, t[j].id,
-			    "cancelled");
-		else if (a == NULL)
-			engine_retry(e, t[j].id, t[j].number, t[j].attempts);
-	}
-	if (e->cancelled)
-		engine_cancel_all(e, CANCEL_USER, 0);
-	engine_kick(e);
-	rc = 0;
-out:
-	ledger_campaign_release(&c);
-	ledger_trial_list_free(t, nt);
-	ledger_attempt_list_free(at, na);
-	return rc;
 }
 
 /* Cancel the campaign. */

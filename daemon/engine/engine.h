@@ -19,6 +19,7 @@
 #include "ledger.h"
 #include "sched.h"
 #include "spec.h"
+#include "state.h"
 #include "workload.h"
 
 struct engine;
@@ -94,6 +95,6 @@ void		 engine_free(struct engine *);
 int64_t		 engine_id(const struct engine *);
 const char	*engine_name(const struct engine *);
 /* "finished" or "cancelled" once done, else "running". */
-const char	*engine_state(const struct engine *);
+enum campaign_state engine_state(const struct engine *);
 
 #endif

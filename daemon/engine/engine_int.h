@@ -78,8 +78,17 @@ void	 engine_say(struct engine *, const char *, ...)
 void	 engine_kick(struct engine *);
 /* Set a trial's state in the ledger and in the search history. */
 void	 engine_trial_state(struct engine *, int64_t trial_id, int number,
-	    const char *state);
+	    enum trial_state);
+/* Add what an attempt that ended at `end` cost to the campaign's sum. */
+void	 engine_spend(struct engine *, const struct attempt *, double end);
+/* Cancel every active attempt (but_reached: spare those on target). */
+void	 engine_cancel_all(struct engine *, enum cancel_as, int but_reached);
+
+/* engine_event.c */
 void	 engine_event(void *, const struct sched_event *);
+/* Retry a trial with attempt `number`, its point read from the ledger. */
+void	 engine_retry(struct engine *, int64_t trial_id, int trial_number,
+	    int number);
 /*
  * A point of an attempt's learning curve was recorded in the ledger: keep
  * it for the search, and stop the trial if the stopper says so.

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "resume.h"
+#include "state.h"
 
 /* The recorded spec of a campaign that may be taken back, or NULL. */
 struct campaign_spec *
@@ -31,7 +32,7 @@ resume_spec(struct ledger *l, const char *path, const char *name,
 		snprintf(err, errlen, "%s: %s", path, ledger_error(l));
 		return NULL;
 	}
-	if (strcmp(c.state, "running") != 0)
+	if (campaign_state_parse(c.state) != CAMPAIGN_RUNNING)
 		snprintf(err, errlen, "%s: campaign '%s' (id %lld) is %s: "
 		    "nothing to take back", path, c.name, (long long)c.id,
 		    c.state);

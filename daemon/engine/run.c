@@ -117,3 +117,24 @@ run_spec_backend(uv_loop_t *loop, const struct campaign_spec *s,
 		return sched_replay_new(loop, s->replay_table, err, errlen);
 	return run_backend(loop, s->backend, cfg, err, errlen);
 }
+
+/* Make an engine as driver d runs it (see run.h). */
+struct engine *
+run_engine(const struct run_driver *d, struct sched *sched,
+    struct campaign_spec *s, struct workload *w, char *err, size_t errlen)
+{
+	struct engine_env	 env;
+
+	memset(&env, 0, sizeof(env));
+	env.loop = d->loop;
+	env.ledger = d->ledger;
+	env.sched = sched;
+	env.run_dir = d->cfg->run_dir;
+	env.poll_interval = d->cfg->poll_interval;
+	env.driver = d->name;
+	env.min_free = d->cfg->min_free;
+	env.progress = d->progress;
+	env.done = d->done;
+	env.arg = d->arg;
+	return engine_new(&env, s, w, err, errlen);
+}

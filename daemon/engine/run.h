@@ -11,6 +11,7 @@
 #include <uv.h>
 
 #include "config.h"
+#include "engine.h"
 #include "ledger.h"
 #include "sched.h"
 #include "spec.h"
@@ -39,5 +40,28 @@ struct sched	*run_backend(uv_loop_t *, const char *name,
  */
 struct sched	*run_spec_backend(uv_loop_t *, const struct campaign_spec *,
 		    const struct config *, char *err, size_t errlen);
+
+/* A driver of engines: hpod, or `hpoctl run` with one engine. */
+struct run_driver {
+	uv_loop_t		*loop;
+	struct ledger		*ledger;
+	const struct config	*cfg;		/* run_dir, poll_interval,
+						   min_free */
+	const char		*name;		/* "daemon" or "foreground" */
+	/* As engine_env's progress, done and arg. */
+	void			(*progress)(void *, struct engine *,
+				    const char *);
+	void			(*done)(void *, struct engine *);
+	void			*arg;
+};
+
+/*
+ * The one way hpod and `hpoctl run` make an engine: for spec and its
+ * bound workload (both taken, as engine_new takes them), on backend
+ * sched, as driver d runs it.  NULL with err.
+ */
+struct engine	*run_engine(const struct run_driver *d, struct sched *sched,
+		    struct campaign_spec *, struct workload *, char *err,
+		    size_t errlen);
 
 #endif

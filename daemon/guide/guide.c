@@ -13,6 +13,7 @@
 #include "guide_int.h"
 #include "invoke.h"
 #include "spec.h"
+#include "state.h"
 
 /* What guide_compute() reads besides trials and attempts. */
 struct guide_points {
@@ -110,8 +111,10 @@ guide_spec(struct guide *g)
 static int
 guide_counts(const struct ledger_trial *t)
 {
-	return t->reached || strcmp(t->state, "completed") == 0 ||
-	    strcmp(t->state, "failed") == 0 || strcmp(t->state, "pruned") == 0;
+	enum trial_state	 st = trial_state_parse(t->state);
+
+	return t->reached || st == TRIAL_COMPLETED || st == TRIAL_FAILED ||
+	    st == TRIAL_PRUNED;
 }
 
 /* The attempt of id among attempts [a0, a1), or NULL. */
@@ -160,7 +163,7 @@ guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
 	r->trial = t->number;
 	r->confirm = t->role != NULL && strcmp(t->role, "confirm") == 0;
 	r->batch = t->batch_size;
-	r->state = t->state;
+	r->state = trial_state_parse(t->state);
 	r->counts = guide_counts(t);
 	r->value = t->has_best ? t->best : NAN;
 	r->epochs = r->ttt_s = NAN;
@@ -320,8 +323,7 @@ guide_row_candidate(const struct guide *g, long key, int *n)
 			nc++;
 		}
 		all[k]++;
-		if (strcmp(r->state, "pending") != 0 &&
-		    strcmp(r->state, "running") != 0)
+		if (!trial_state_active(r->state))
 			ended[k]++;
 		ok[k] += r->reached;
 	}
@@ -337,6 +339,33 @@ guide_row_candidate(const struct guide *g, long key, int *n)
 	free(ok);
 	free(all);
 	return chosen;
+}
+
+/*
+ * The configuration a row shows: that of the tuning trial the confirmed
+ * configuration cand came from, or else of best (its first confirmation
+ * run, or its best tuning trial).
+ */
+static void
+guide_row_params(const struct guide *g, struct guide_row *row,
+    const char *cand, const struct guide_run *best)
+{
+	size_t	 i;
+
+	for (i = 0; cand != NULL && i < g->ntrials; i++)
+		if (!g->runs[i].confirm && g->runs[i].batch == row->key &&
+		    g->trials[i].params_json != NULL &&
+		    strcmp(g->trials[i].params_json, cand) == 0) {
+			best = &g->runs[i];
+			break;
+		}
+	if (best != NULL) {
+		row->params_trial = best->trial;
+		for (i = 0; i < g->ntrials; i++)
+			if (g->trials[i].number == best->trial)
+				row->params_json = guide_strdup(
+				    g->trials[i].params_json);
+	}
 }
 
 /* The runs of a row: its confirmation runs, or (ordinary) its trials. */
@@ -370,8 +399,7 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 			first_confirm = r;
 		if (r->confirm) {
 			nconf++;
-			if (strcmp(r->state, "pending") == 0 ||
-			    strcmp(r->state, "running") == 0)
+			if (trial_state_active(r->state))
 				all_ended = 0;
 			else if (r->has_attempt && r->attempt->ended >
 			    row->done_at) {
@@ -399,23 +427,8 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 			ttt[nttt++] = r->ttt_s;
 		}
 	}
-	/* The tuning trial the confirmed configuration came from. */
-	for (i = 0; cand != NULL && i < g->ntrials; i++)
-		if (!g->runs[i].confirm && g->runs[i].batch == row->key &&
-		    g->trials[i].params_json != NULL &&
-		    strcmp(g->trials[i].params_json, cand) == 0) {
-			first_confirm = &g->runs[i];
-			break;
-		}
-	if (first_confirm != NULL)
-		best = first_confirm;
-	if (best != NULL) {
-		row->params_trial = best->trial;
-		for (i = 0; i < g->ntrials; i++)
-			if (g->trials[i].number == best->trial)
-				row->params_json = guide_strdup(
-				    g->trials[i].params_json);
-	}
+	guide_row_params(g, row, cand, first_confirm != NULL ? first_confirm :
+	    best);
 	row->success_rate = guide_rate(row->successes, row->runs);
 	guide_ci_wilson(row->successes, row->runs, GUIDE_Z, &row->rate_low,
 	    &row->rate_high);
@@ -424,7 +437,8 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 	free(ttt);
 	row->samples_per_s = nsps > 0 ? sps / (double)nsps : 0;
 	row->confirmed = g->scaling && nconf > 0 && all_ended &&
-	    ((int)nconf >= g->seeds || strcmp(g->c.state, "running") != 0) &&
+	    ((int)nconf >= g->seeds || campaign_state_parse(g->c.state) !=
+	    CAMPAIGN_RUNNING) &&
 	    row->successes >= g->min_successes && row->successes > 0;
 	if (!row->confirmed) {
 		row->done_at = 0;

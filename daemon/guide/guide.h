@@ -20,6 +20,7 @@
 #include "account.h"
 #include "ledger.h"
 #include "report.h"
+#include "state.h"
 
 /* Summary of a set of values; the members are meaningful when n > 0. */
 struct guide_stats {
@@ -42,7 +43,7 @@ struct guide_run {
 	int		 trial;		/* number */
 	int		 confirm;	/* a confirmation run */
 	long		 batch;		/* trials.batch_size */
-	const char	*state;		/* the trial's, borrowed */
+	enum trial_state state;		/* the trial's */
 	int		 counts;	/* a run for the success rate */
 	int		 reached;
 	double		 epochs;	/* step of the first point on target */

@@ -10,16 +10,19 @@
 #include <cjson/cJSON.h>
 
 #include "guide.h"
+#include "guide_int.h"
 #include "rcp.h"
 #include "report_int.h"
 #include "space.h"
 
-/* The cost of a set of attempts in hours. */
-static cJSON *
-guide_json_cost(const struct account_cost *c)
+/* The cost of a set of attempts in hours (see guide_int.h). */
+cJSON *
+guide_json_cost(const struct account_cost *c, int attempts)
 {
 	cJSON	*o = cJSON_CreateObject();
 
+	if (attempts)
+		cJSON_AddNumberToObject(o, "attempts", c->attempts);
 	report_json_number(o, "node_hours", 1, c->node_seconds / 3600);
 	report_json_number(o, "gpu_hours", 1, c->gpu_seconds / 3600);
 	report_json_number(o, "cpu_hours", 1, c->cpu_seconds / 3600);
@@ -91,9 +94,9 @@ guide_json_row(const struct guide *g, const struct guide_row *r)
 	cJSON_AddNumberToObject(s, "tuning", r->trials_tuning);
 	cJSON_AddNumberToObject(s, "confirm", r->trials_confirm);
 	s = cJSON_AddObjectToObject(o, "cost");
-	cJSON_AddItemToObject(s, "tuning", guide_json_cost(&r->tuning));
-	cJSON_AddItemToObject(s, "confirm", guide_json_cost(&r->confirm));
-	cJSON_AddItemToObject(s, "total", guide_json_cost(&r->total));
+	cJSON_AddItemToObject(s, "tuning", guide_json_cost(&r->tuning, 0));
+	cJSON_AddItemToObject(s, "confirm", guide_json_cost(&r->confirm, 0));
+	cJSON_AddItemToObject(s, "total", guide_json_cost(&r->total, 0));
 	return o;
 }
 

@@ -12,21 +12,9 @@
 #include <cjson/cJSON.h>
 
 #include "guide.h"
+#include "guide_int.h"
 #include "report_int.h"
 #include "space.h"
-
-/* A cost's attempts and hours. */
-static cJSON *
-guide_report_cost(const struct account_cost *c)
-{
-	cJSON	*o = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(o, "attempts", c->attempts);
-	report_json_number(o, "node_hours", 1, c->node_seconds / 3600);
-	report_json_number(o, "gpu_hours", 1, c->gpu_seconds / 3600);
-	report_json_number(o, "cpu_hours", 1, c->cpu_seconds / 3600);
-	return o;
-}
 
 /* The winning run. */
 static cJSON *
@@ -99,7 +87,7 @@ guide_report_json(cJSON *root, const struct guide *g)
 	b = cJSON_AddObjectToObject(o, "by_outcome");
 	for (i = 0; i < ACCT_NOUTCOMES; i++)
 		cJSON_AddItemToObject(b, account_outcome_names[i],
-		    guide_report_cost(&g->acct.by_outcome[i]));
+		    guide_json_cost(&g->acct.by_outcome[i], 1));
 	report_json_number(root, "time_to_solution_batch_size",
 	    g->tts_row != NULL, g->tts_row ? (double)g->tts_row->batch_size :
 	    0);

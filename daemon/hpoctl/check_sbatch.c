@@ -15,7 +15,6 @@ int
 check_sbatch(const struct campaign_spec *s, const char *path, char *note,
     size_t notelen)
 {
-	struct spec_resources	 res;
 	struct sched_job	 job;
 	char			 msg[1024];
 	int			 rc;
@@ -23,19 +22,9 @@ check_sbatch(const struct campaign_spec *s, const char *path, char *note,
 	*note = '\0';
 	if (strcmp(s->backend, "slurm") != 0 || s->res.slurm.sbatch == NULL)
 		return 0;
-	invoke_resources(s, NULL, &res);
 	memset(&job, 0, sizeof(job));
 	job.name = s->name;
-	job.nodes = res.nodes;
-	job.gpus_per_node = res.gpus_per_node;
-	job.cpus_per_task = res.cpus_per_task;
-	job.tasks_per_node = res.tasks_per_node;
-	job.time_limit = res.time_limit;
-	job.partition = res.partition;
-	job.account = res.account;
-	job.qos = res.qos;
-	job.constraint = res.constraint;
-	job.extra = res.slurm;
+	invoke_job_resources(s, NULL, &job);
 	rc = sched_slurm_test(&job, msg, sizeof(msg));
 	if (rc == -1) {
 		fprintf(stderr, "hpoctl: %s: campaign '%s': "

@@ -23,6 +23,7 @@
 #include "export_optuna.h"
 #include "optuna.h"
 #include "spec.h"
+#include "state.h"
 
 /* A parameter name's distribution, shared by every trial. */
 struct xo_dist {
@@ -262,18 +263,18 @@ xo_attempts(struct xo *x, size_t i, struct optuna_trial *t)
 static void
 xo_state(const struct ledger_trial *lt, struct optuna_trial *t)
 {
-	const char	*s = lt->state;
+	enum trial_state	 s = trial_state_parse(lt->state);
 
 	t->state = "FAIL";
-	if (strcmp(s, "completed") == 0 && lt->has_best && !isnan(lt->best)) {
+	if (s == TRIAL_COMPLETED && lt->has_best && !isnan(lt->best)) {
 		t->state = "COMPLETE";
 		t->has_value = 1;
 		t->value = lt->best;
-	} else if (strcmp(s, "pruned") == 0)
+	} else if (s == TRIAL_PRUNED)
 		t->state = "PRUNED";
-	else if (strcmp(s, "running") == 0)
+	else if (s == TRIAL_RUNNING)
 		t->state = "RUNNING";
-	else if (strcmp(s, "pending") == 0)
+	else if (s == TRIAL_PENDING)
 		t->state = "WAITING";
 }
 

@@ -1,45 +1,34 @@
 /*
- * hpoctl.c: the hpod client, and the foreground engine (`hpoctl run`).
+ * hpoctl.c: the hpod client: its subcommands, their options and usage.
+ * The foreground engine (`hpoctl run`) is in fg.c, requests in request.c.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <uv.h>
 
 #include "check_sbatch.h"
 #include "cli.h"
 #include "client.h"
 #include "config.h"
-#include "engine.h"
 #include "export.h"
+#include "fg.h"
 #include "import.h"
 #include "log.h"
 #include "mllogcmd.h"
 #include "rcpcmd.h"
 #include "render.h"
 #include "report.h"
-#include "resume.h"
+#include "request.h"
 #include "run.h"
 #include "spec.h"
 #include "trials_opts.h"
 #include "watch.h"
-
-/* The foreground engine's state. */
-struct fg {
-	uv_loop_t	*loop;
-	struct engine	*engine;
-	struct sched	*sched;
-	uv_signal_t	 sigint, sigterm;
-	int		 quiet;
-	int		 interrupts;
-};
 
 /* The subcommands, with the usage line each prints for --help. */
 struct subcmd {
@@ -108,34 +97,36 @@ struct opts {
 	int		 parsable;	/* trials --parsable */
 };
 
+/* The long options of the commands that opts_parse() reads. */
+static const struct option opts_long[] = {
+	{ "ledger", required_argument, NULL, 'l' },
+	{ "run-dir", required_argument, NULL, 'r' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "table", no_argument, NULL, 'T' },
+	{ "state", required_argument, NULL, 'S' },
+	{ "noheader", no_argument, NULL, 'h' },
+	{ "parsable", no_argument, NULL, 'P' },
+	{ "fields", required_argument, NULL, 'O' },
+	{ "trial", required_argument, NULL, 'N' },
+	{ "max-trials", required_argument, NULL, 'M' },
+	{ "max-node-hours", required_argument, NULL, 'H' },
+	{ "max-gpu-hours", required_argument, NULL, 'G' },
+	{ "max-wall-time", required_argument, NULL, 'W' },
+	{ NULL, 0, NULL, 0 }
+};
+
 /* Parse a command's options; return the index of its first operand. */
 static int
 opts_parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "ledger", required_argument, NULL, 'l' },
-		{ "run-dir", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "table", no_argument, NULL, 'T' },
-		{ "state", required_argument, NULL, 'S' },
-		{ "noheader", no_argument, NULL, 'h' },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "fields", required_argument, NULL, 'O' },
-		{ "trial", required_argument, NULL, 'N' },
-		{ "max-trials", required_argument, NULL, 'M' },
-		{ "max-node-hours", required_argument, NULL, 'H' },
-		{ "max-gpu-hours", required_argument, NULL, 'G' },
-		{ "max-wall-time", required_argument, NULL, 'W' },
-		{ NULL, 0, NULL, 0 }
-	};
 	int	 ch;
 
 	optind = 0;	/* GNU: start afresh, options anywhere */
 	opterr = 0;	/* refuse() says what is wrong, naming the command */
-	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:hO:", longopts, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, argv, ":l:r:F:qo:t:hO:", opts_long,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'l':
 			o->ledger = optarg;
@@ -232,71 +223,19 @@ cmd_check(int argc, char **argv, struct config *cfg)
 	return rc;
 }
 
-/* Progress lines of the foreground engine go to stderr. */
-static void
-fg_progress(void *arg, struct engine *e, const char *line)
-{
-	struct fg	*fg = arg;
-
-	if (!fg->quiet)
-		log_warnx("%s: %s", engine_name(e), line);
-}
-
-/* The backend's handles are closed. */
-static void
-fg_sched_closed(void *arg)
-{
-}
-
-/* The campaign ended: close everything so that uv_run returns. */
-static void
-fg_done(void *arg, struct engine *e)
-{
-	struct fg	*fg = arg;
-
-	uv_close((uv_handle_t *)&fg->sigint, NULL);
-	uv_close((uv_handle_t *)&fg->sigterm, NULL);
-	sched_close(fg->sched, fg_sched_closed, fg);
-}
-
-/* SIGINT/SIGTERM: cancel the campaign; a second one stops waiting. */
-static void
-fg_signal(uv_signal_t *h, int sig)
-{
-	struct fg	*fg = h->data;
-
-	if (fg->interrupts++ == 0) {
-		log_warnx("signal %d: cancelling the campaign (again to quit)",
-		    sig);
-		engine_cancel(fg->engine);
-		return;
-	}
-	log_warnx("signal %d: quitting; running trials are left running",
-	    sig);
-	exit(2);
-}
-
 /*
  * `hpoctl run`: run a campaign in the foreground.  `hpoctl resume` and
  * `hpoctl cancel --ledger` take back one whose foreground run died, to go
- * on or to cancel it (resume.c).
+ * on or to cancel it (fg.c).
  */
 static int
 cmd_run(int argc, char **argv, struct config *cfg)
 {
 	struct opts		 o = { 0 };
-	struct campaign_spec	*s;
-	struct workload		*w = NULL;
-	struct ledger		*l = NULL;
-	struct engine_env	 env;
 	enum report_format	 fmt = REPORT_TEXT;
-	struct fg		 fg;
-	char			 err[1024], id[32], *out = NULL, note[1280];
-	int			 i, rc = 1;
+	int			 i;
 	int			 cancel = strcmp(argv[0], "cancel") == 0;
 	int			 back = cancel || strcmp(argv[0], "resume") == 0;
-	int			 lockfd = -1;
-	int64_t			 cid = 0;
 
 	i = opts_parse(argc, argv, &o);
 	operands_check(argc, argv, i, 1, 1, back ? "campaign" : "spec");
@@ -314,174 +253,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 		free(cfg->run_dir);
 		cfg->run_dir = strdup(o.run_dir);
 	}
-	if (back)
-		s = (l = run_ledger(cfg->ledger, 0, err, sizeof(err))) == NULL ?
-		    NULL : resume_spec(l, cfg->ledger, argv[i], &cid, err,
-		    sizeof(err));
-	else
-		s = spec_load(argv[i], err, sizeof(err));
-	if (s == NULL || (w = run_bind(s, cfg, err, sizeof(err))) == NULL ||
-	    (l == NULL && (l = run_ledger(cfg->ledger, 0, err, sizeof(err))) ==
-	    NULL) || (back && (lockfd = resume_lock(cfg->ledger, cid, s->name,
-	    err, sizeof(err))) == -1)) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		workload_free(w);
-		spec_free(s);
-		if (l != NULL)
-			ledger_close(l);
-		return 1;
-	}
-	/* sbatch_extra: the controller's word first, nothing recorded. */
-	if (!back && check_sbatch(s, argv[i], note, sizeof(note)) == -1) {
-		workload_free(w);
-		spec_free(s);
-		ledger_close(l);
-		return 1;
-	}
-	if (!back && *note != '\0' && !o.quiet)
-		log_warnx("%s", note);
-	memset(&fg, 0, sizeof(fg));
-	fg.loop = uv_default_loop();
-	fg.quiet = o.quiet;
-	if ((fg.sched = run_spec_backend(fg.loop, s, cfg, err,
-	    sizeof(err))) == NULL) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		workload_free(w);
-		spec_free(s);
-		ledger_close(l);
-		return 1;
-	}
-	memset(&env, 0, sizeof(env));
-	env.loop = fg.loop;
-	env.ledger = l;
-	env.sched = fg.sched;
-	env.run_dir = cfg->run_dir;
-	env.poll_interval = cfg->poll_interval;
-	env.driver = "foreground";
-	env.min_free = cfg->min_free;
-	env.progress = fg_progress;
-	env.done = fg_done;
-	env.arg = &fg;
-	if ((fg.engine = engine_new(&env, s, w, err, sizeof(err))) != NULL &&
-	    cancel)
-		engine_cancel(fg.engine);
-	if (fg.engine == NULL || (back ? engine_resume(fg.engine, cid, err,
-	    sizeof(err)) : engine_start(fg.engine, err, sizeof(err))) == -1) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		engine_free(fg.engine);
-		sched_close(fg.sched, fg_sched_closed, &fg);
-		uv_run(fg.loop, UV_RUN_DEFAULT);
-		ledger_close(l);
-		if (lockfd != -1)
-			close(lockfd);
-		return 1;
-	}
-	/* While this process lives, no resume may take the campaign. */
-	if (!back && (lockfd = resume_lock(cfg->ledger, engine_id(fg.engine),
-	    engine_name(fg.engine), err, sizeof(err))) == -1)
-		log_warnx("%s", err);
-	uv_signal_init(fg.loop, &fg.sigint);
-	uv_signal_init(fg.loop, &fg.sigterm);
-	fg.sigint.data = fg.sigterm.data = &fg;
-	uv_signal_start(&fg.sigint, fg_signal, SIGINT);
-	uv_signal_start(&fg.sigterm, fg_signal, SIGTERM);
-	uv_run(fg.loop, UV_RUN_DEFAULT);
-
-	snprintf(id, sizeof(id), "%lld", (long long)engine_id(fg.engine));
-	rc = strcmp(engine_state(fg.engine), cancel ? "cancelled" :
-	    "finished") == 0 ? 0 : 2;
-	resume_unlock(lockfd, cfg->ledger, engine_id(fg.engine));
-	engine_free(fg.engine);
-	uv_run(fg.loop, UV_RUN_DEFAULT);
-	if (uv_loop_close(fg.loop) != 0)
-		log_warnx("event loop closed with handles still open");
-	if (report_campaign(l, id, fmt, &out, err, sizeof(err)) != 0) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		rc = 1;
-	} else
-		fputs(out, stdout);
-	free(out);
-	ledger_close(l);
-	return rc;
-}
-
-/* Write a command's output to the file of -o, or to the standard output. */
-static int
-cmd_output(const char *path, const char *text)
-{
-	FILE	*f;
-
-	if (path == NULL) {
-		fputs(text, stdout);
-		return 0;
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		fprintf(stderr, "hpoctl: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	fputs(text, f);
-	if (ferror(f) | fclose(f)) {
-		fprintf(stderr, "hpoctl: write %s: %s\n", path,
-		    strerror(errno));
-		return 1;
-	}
-	return 0;
-}
-
-/* status/trials/report straight from a ledger file, as req asks. */
-static int
-cmd_read_ledger(const char *cmd, const char *path, const char *campaign,
-    enum report_format fmt, const cJSON *req, const char *output)
-{
-	struct ledger	*l;
-	char		 err[1024], *out = NULL;
-	int		 rc;
-
-	if ((l = run_ledger(path, 1, err, sizeof(err))) == NULL) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		return 1;
-	}
-	if (strcmp(cmd, "trials") == 0)
-		rc = trials_request(l, campaign, fmt, req, &out, err,
-		    sizeof(err));
-	else
-		rc = report_command(l, cmd, campaign, fmt, &out, err,
-		    sizeof(err));
-	ledger_close(l);
-	if (rc != 0) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		return 1;
-	}
-	rc = cmd_output(output, out);
-	free(out);
-	return rc;
-}
-
-/* Send a request to the daemon and print its output (to output if set). */
-static int
-cmd_daemon(const char *socket, cJSON *req, const char *output)
-{
-	cJSON		*reply = NULL, *j;
-	char		 err[1024];
-	int		 rc = 1;
-
-	if (client_request(socket, req, &reply, err, sizeof(err)) == -1) {
-		fprintf(stderr, "hpoctl: %s\n", err);
-		cJSON_Delete(req);
-		return 1;
-	}
-	cJSON_Delete(req);
-	if (!cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok"))) {
-		j = cJSON_GetObjectItem(reply, "error");
-		fprintf(stderr, "hpoctl: %s\n", cJSON_IsString(j) ?
-		    j->valuestring : "the daemon gave no reason");
-	} else {
-		j = cJSON_GetObjectItem(reply, "output");
-		rc = cJSON_IsString(j) ? cmd_output(output, j->valuestring) :
-		    0;
-	}
-	cJSON_Delete(reply);
-	return rc;
+	return fg_run(cfg, argv[0], argv[i], o.quiet, fmt);
 }
 
 /* `hpoctl submit`: hand a spec to the daemon. */
@@ -505,7 +277,7 @@ cmd_submit(int argc, char **argv, struct config *cfg)
 	free(abs);
 	cJSON_AddItemToObject(req, "spec", cJSON_Parse(s->json));
 	spec_free(s);
-	return cmd_daemon(cfg->socket, req, NULL);
+	return request_daemon(cfg->socket, req, NULL);
 }
 
 /* status, trials, report, cancel and ping: from the daemon or a ledger. */
@@ -569,12 +341,12 @@ cmd_read(int argc, char **argv, struct config *cfg)
 	if (o.trial != NULL)
 		cJSON_AddNumberToObject(req, "trial", atoi(o.trial));
 	if (o.ledger != NULL) {
-		rc = cmd_read_ledger(cmd, o.ledger, campaign, fmt, req,
+		rc = request_ledger(cmd, o.ledger, campaign, fmt, req,
 		    o.output);
 		cJSON_Delete(req);
 		return rc;
 	}
-	return cmd_daemon(cfg->socket, req, o.output);
+	return request_daemon(cfg->socket, req, o.output);
 }
 
 /* A positive number option of budget, or refuse it. */
@@ -633,7 +405,7 @@ cmd_budget(int argc, char **argv, struct config *cfg)
 			    "as sbatch --time takes it, got '%s'", o.wall_time);
 		cJSON_AddStringToObject(req, "max_wall_time", o.wall_time);
 	}
-	return cmd_daemon(cfg->socket, req, NULL);
+	return request_daemon(cfg->socket, req, NULL);
 }
 
 /* render, watch and mllog live in their own files. */

@@ -187,9 +187,9 @@ html_headline(FILE *f, const struct guide *g)
 	fprintf(f, "</td></tr>\n<tr><th>Trials</th><td>");
 	html_num(f, "trials.total", 1, a->trials_total);
 	fprintf(f, ":");
-	for (i = 0; i < ACCT_NSTATES; i++) {
-		snprintf(key, sizeof(key), "trials.%s", account_state_names[i]);
-		fprintf(f, " %s ", account_state_names[i]);
+	for (i = 0; i < TRIAL_NSTATES; i++) {
+		snprintf(key, sizeof(key), "trials.%s", trial_state_name(i));
+		fprintf(f, " %s ", trial_state_name(i));
 		html_num(f, key, 1, a->trials[i]);
 	}
 	fprintf(f, "; ");

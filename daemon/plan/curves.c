@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "curves.h"
+#include "state.h"
 
 struct curve {
 	int64_t		 attempt_id;	/* whose points these are */
@@ -164,7 +165,7 @@ curves_load(struct curves *cs, struct ledger *l, int64_t campaign_id,
 	}
 	curves_clear(cs);
 	for (i = 0; i < nt; i++)
-		if (strcmp(t[i].state, "completed") == 0)
+		if (trial_state_parse(t[i].state) == TRIAL_COMPLETED)
 			curves_complete(cs, t[i].number);
 	for (i = 0; i < nm; i++)
 		curves_add(cs, m[i].trial_number, m[i].attempt_id, m[i].step,

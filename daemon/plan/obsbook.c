@@ -59,15 +59,19 @@ obsbook_grow(struct obsbook *b)
 
 /* The search's state of a trial in the ledger's state. */
 static enum obs_state
-obsbook_state_of(const char *state)
+obsbook_state_of(enum trial_state st)
 {
-	if (strcmp(state, "completed") == 0)
+	switch (st) {
+	case TRIAL_COMPLETED:
 		return OBS_COMPLETE;
-	if (strcmp(state, "pruned") == 0)
+	case TRIAL_PRUNED:
 		return OBS_PRUNED;
-	if (strcmp(state, "pending") == 0 || strcmp(state, "running") == 0)
+	case TRIAL_PENDING:
+	case TRIAL_RUNNING:
 		return OBS_RUNNING;
-	return OBS_FAILED;
+	default:
+		return OBS_FAILED;
+	}
 }
 
 /* Append a trial at the point params_json gives. */
@@ -115,7 +119,7 @@ obsbook_load(struct obsbook *b, struct ledger *l, int64_t campaign_id,
 	for (i = 0; i < np; i++) {
 		snprintf(label, sizeof(label), "prior %d", p[i].number);
 		o = obsbook_append(b, label, p[i].params_json, name);
-		o->state = obsbook_state_of(p[i].state);
+		o->state = obsbook_state_of(trial_state_parse(p[i].state));
 		o->has_value = p[i].has_value;
 		o->value = p[i].value;
 	}
@@ -124,7 +128,7 @@ obsbook_load(struct obsbook *b, struct ledger *l, int64_t campaign_id,
 	for (i = 0; i < n; i++) {
 		snprintf(label, sizeof(label), "trial %d", t[i].number);
 		o = obsbook_append(b, label, t[i].params_json, name);
-		o->state = obsbook_state_of(t[i].state);
+		o->state = obsbook_state_of(trial_state_parse(t[i].state));
 		o->has_value = t[i].has_best;
 		o->value = t[i].best;
 		curves_fill(cv, t[i].number, o);
@@ -146,7 +150,7 @@ obsbook_add(struct obsbook *b, int number, const char *params_json,
 
 /* Set a trial's state. */
 void
-obsbook_state(struct obsbook *b, int number, const char *state)
+obsbook_state(struct obsbook *b, int number, enum trial_state state)
 {
 	if (number >= 0 && (size_t)number < b->n - b->nprior)
 		b->obs[b->nprior + number].state = obsbook_state_of(state);

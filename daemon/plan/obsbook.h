@@ -25,6 +25,7 @@
 #include "ledger.h"
 #include "search.h"
 #include "space.h"
+#include "state.h"
 
 struct obsbook;
 
@@ -49,7 +50,7 @@ int	 obsbook_load(struct obsbook *, struct ledger *, int64_t campaign_id,
 void	 obsbook_add(struct obsbook *, int number, const char *params_json,
 	    const char *name);
 /* Set a trial's state from the ledger's name for it. */
-void	 obsbook_state(struct obsbook *, int number, const char *state);
+void	 obsbook_state(struct obsbook *, int number, enum trial_state);
 /* Set a trial's best value (as ledger_trial_set_best() records it). */
 void	 obsbook_best(struct obsbook *, int number, double best);
 /* Point a trial's curve at its points in cv again (after a change). */

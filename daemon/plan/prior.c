@@ -11,6 +11,7 @@
 #include "optuna_read.h"
 #include "params.h"
 #include "prior.h"
+#include "state.h"
 
 /* What is being read, for messages and the source column. */
 struct prior_ctx {
@@ -150,8 +151,9 @@ prior_optuna(struct prior_ctx *c)
 			cJSON_AddItemToObject(o, rows[i].params[j].name, v);
 		}
 		if (prior_add(c, rows[i].number, o,
-		    strcmp(rows[i].state, "COMPLETE") == 0 ? "completed" :
-		    strcmp(rows[i].state, "PRUNED") == 0 ? "pruned" : "failed",
+		    trial_state_name(strcmp(rows[i].state, "COMPLETE") == 0 ?
+		    TRIAL_COMPLETED : strcmp(rows[i].state, "PRUNED") == 0 ?
+		    TRIAL_PRUNED : TRIAL_FAILED),
 		    rows[i].has_value, rows[i].value) == -1)
 			goto out;
 	}
@@ -202,11 +204,12 @@ prior_ledger(struct prior_ctx *c)
 		goto out;
 	}
 	for (i = 0; i < nt; i++) {
-		cJSON *o;
+		enum trial_state	 st;
+		cJSON			*o;
 
-		if (strcmp(t[i].state, "completed") != 0 &&
-		    strcmp(t[i].state, "pruned") != 0 &&
-		    strcmp(t[i].state, "failed") != 0)
+		st = trial_state_parse(t[i].state);
+		if (st != TRIAL_COMPLETED && st != TRIAL_PRUNED &&
+		    st != TRIAL_FAILED)
 			continue;
 		if (!cJSON_IsObject(o = cJSON_Parse(t[i].params_json))) {
 			cJSON_Delete(o);

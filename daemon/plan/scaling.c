@@ -10,6 +10,7 @@
 #include "params.h"
 #include "scaling_int.h"
 #include "search.h"
+#include "state.h"
 
 struct lane {
 	long		 batch;
@@ -177,8 +178,7 @@ scaling_reached_step(const struct campaign_spec *s,
 static int
 scaling_active(const struct ledger_trial *t)
 {
-	return strcmp(t->state, "pending") == 0 ||
-	    strcmp(t->state, "running") == 0;
+	return trial_state_active(trial_state_parse(t->state));
 }
 
 /* Plan a confirmation run of lane l's candidate. */
@@ -269,9 +269,9 @@ scaling_plan_search(struct scaling *sc, const struct ledger_trial *t,
 			continue;
 		o->x = xs + k * dim;
 		scaling_point(sc->s, &t[i], xs + k * dim);
-		if (strcmp(t[i].state, "completed") == 0)
+		if (trial_state_parse(t[i].state) == TRIAL_COMPLETED)
 			o->state = OBS_COMPLETE;
-		else if (strcmp(t[i].state, "pruned") == 0)
+		else if (trial_state_parse(t[i].state) == TRIAL_PRUNED)
 			o->state = OBS_PRUNED;
 		else if (scaling_active(&t[i]))
 			o->state = OBS_RUNNING;

@@ -22,6 +22,7 @@
 #include "params.h"
 #include "scaling_int.h"
 #include "search.h"
+#include "state.h"
 
 #define NEIGHBOUR	0.1	/* of each parameter's range */
 
@@ -55,8 +56,7 @@ scaling_point(const struct campaign_spec *s, const struct ledger_trial *t,
 static int
 lane_active(const struct ledger_trial *t)
 {
-	return strcmp(t->state, "pending") == 0 ||
-	    strcmp(t->state, "running") == 0;
+	return trial_state_active(trial_state_parse(t->state));
 }
 
 /* Whether a trial reached the target, and at which step (NAN unknown). */
@@ -150,7 +150,8 @@ lane_score(const struct campaign_spec *s, const struct ledger_trial *t,
 
 	for (i = 0; i < n; i++) {
 		if (t[i].batch_size != batch || xs[i] == NULL ||
-		    lane_active(&t[i]) || strcmp(t[i].state, "cancelled") == 0)
+		    lane_active(&t[i]) ||
+		    trial_state_parse(t[i].state) == TRIAL_CANCELLED)
 			continue;
 		conf = scaling_role_parse(t[i].role) == ROLE_CONFIRM;
 		if (lane_same(s, xs[i], c->x))
@@ -183,25 +184,20 @@ lane_before(const struct campaign_spec *s, const struct ledger_trial *t,
 	return ta->number < tb->number;
 }
 
-/* Fill the view of lane batch. */
-void
-scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
-    size_t n, const struct curves *cv, long batch, struct lane_view *v)
+/*
+ * The candidates of lane batch: the distinct points of its tuning trials
+ * with a result (into c; xs[i] the point of trial i, in buf), each with
+ * what its confirmation runs did; counts the lane's runs into v.  Returns
+ * the number of candidates.
+ */
+static size_t
+lane_gather(const struct campaign_spec *s, const struct ledger_trial *t,
+    size_t n, const struct curves *cv, long batch, double **xs, double *buf,
+    struct cand *c, struct lane_view *v)
 {
-	const struct spec_scaling *ss = &s->scaling;
-	struct cand	*c;
-	double		**xs, *buf, step;
 	size_t		 i, k, nc = 0, dim = s->space->n;
-	int		 open = -1, best = -1, last = -1, tried = 0;
-	int		 share, room, go_on;
+	double		 step;
 
-	memset(v, 0, sizeof(*v));
-	v->passed = v->next = v->source = -1;
-	xs = calloc(n + 1, sizeof(*xs));
-	buf = calloc(n * dim + 1, sizeof(*buf));
-	c = calloc(n + 1, sizeof(*c));
-	if (xs == NULL || buf == NULL || c == NULL)
-		abort();
 	for (i = 0; i < n; i++) {
 		if (t[i].batch_size != batch)
 			continue;
@@ -216,8 +212,8 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 		v->tune_active += lane_active(&t[i]);
 		/* Diverged, crashed or cancelled runs are no configuration. */
 		if (xs[i] == NULL || !t[i].has_best ||
-		    strcmp(t[i].state, "failed") == 0 ||
-		    strcmp(t[i].state, "cancelled") == 0)
+		    trial_state_parse(t[i].state) == TRIAL_FAILED ||
+		    trial_state_parse(t[i].state) == TRIAL_CANCELLED)
 			continue;
 		for (k = 0; k < nc && !lane_same(s, xs[c[k].i], xs[i]); k++)
 			;
@@ -246,6 +242,62 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 		else
 			c[k].bad++;
 	}
+	return nc;
+}
+
+/*
+ * The lane's next candidate to confirm: the open one (being confirmed),
+ * else the best not tried yet if there is room (after a failure, only
+ * one that reached the target).
+ */
+static void
+lane_next(const struct campaign_spec *s, const struct ledger_trial *t,
+    const struct cand *c, size_t nc, int open, int tried, int room,
+    struct lane_view *v)
+{
+	size_t	 k;
+
+	if (v->passed < 0 && open >= 0) {
+		v->next = c[open].i;
+		v->next_confirms = c[open].confirms;
+		v->next_rank = tried;
+	} else if (v->passed < 0 && room) {
+		/*
+		 * The best candidate not tried yet, if the share allows;
+		 * after a failure, only one that reached the target.
+		 */
+		for (k = 0; k < nc; k++)
+			if (c[k].confirms == 0 && (tried == 0 ||
+			    c[k].reached) && (open < 0 ||
+			    lane_before(s, t, &c[k], &c[open])))
+				open = (int)k;
+		if (open >= 0) {
+			v->next = c[open].i;
+			v->next_rank = tried + 1;
+		}
+	}
+}
+
+/* Fill the view of lane batch. */
+void
+scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
+    size_t n, const struct curves *cv, long batch, struct lane_view *v)
+{
+	const struct spec_scaling *ss = &s->scaling;
+	struct cand	*c;
+	double		**xs, *buf, step;
+	size_t		 k, nc, dim = s->space->n;
+	int		 open = -1, best = -1, last = -1, tried = 0;
+	int		 share, room, go_on;
+
+	memset(v, 0, sizeof(*v));
+	v->passed = v->next = v->source = -1;
+	xs = calloc(n + 1, sizeof(*xs));
+	buf = calloc(n * dim + 1, sizeof(*buf));
+	c = calloc(n + 1, sizeof(*c));
+	if (xs == NULL || buf == NULL || c == NULL)
+		abort();
+	nc = lane_gather(s, t, n, cv, batch, xs, buf, c, v);
 	share = s->max_trials / (int)ss->nbatch;
 	room = v->tune + v->confirm + ss->seeds <= share;
 	for (k = 0; k < nc; k++) {
@@ -285,25 +337,7 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 				open = (int)k;
 		}
 	}
-	if (v->passed < 0 && open >= 0) {
-		v->next = c[open].i;
-		v->next_confirms = c[open].confirms;
-		v->next_rank = tried;
-	} else if (v->passed < 0 && room) {
-		/*
-		 * The best candidate not tried yet, if the share allows;
-		 * after a failure, only one that reached the target.
-		 */
-		for (k = 0; k < nc; k++)
-			if (c[k].confirms == 0 && (tried == 0 ||
-			    c[k].reached) && (open < 0 ||
-			    lane_before(s, t, &c[k], &c[open])))
-				open = (int)k;
-		if (open >= 0) {
-			v->next = c[open].i;
-			v->next_rank = tried + 1;
-		}
-	}
+	lane_next(s, t, c, nc, open, tried, room, v);
 	v->source = v->passed >= 0 ? v->passed : v->next >= 0 ? v->next :
 	    best >= 0 ? c[best].i : -1;
 	free(c);

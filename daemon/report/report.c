@@ -1,5 +1,6 @@
 /*
- * report.c: rendering of campaign reports, trial lists and status.
+ * report.c: rendering of campaign reports and status, and the read
+ * commands' table (the trial list is in report_trials.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,18 +42,8 @@ report_format_parse(const char *s, enum report_format *f)
 	return 0;
 }
 
-/* Wall-clock time now. */
-static double
-report_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Look a campaign up; 1 with err if there is none. */
-static int
+int
 report_find(struct ledger *l, const char *name, struct ledger_campaign *c,
     char *err, size_t errlen)
 {
@@ -89,8 +80,8 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	report_json_number(o, "target", c->has_target, c->target);
 	o = cJSON_AddObjectToObject(root, "trials");
 	cJSON_AddNumberToObject(o, "total", a->trials_total);
-	for (i = 0; i < ACCT_NSTATES; i++)
-		cJSON_AddNumberToObject(o, account_state_names[i],
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		cJSON_AddNumberToObject(o, trial_state_name(i),
 		    a->trials[i]);
 	cJSON_AddNumberToObject(o, "reached_target", a->reached);
 	o = cJSON_AddObjectToObject(root, "priors");
@@ -150,8 +141,8 @@ report_text(const struct ledger_campaign *c, const struct account *a,
 		fprintf(f, ", target %s %g", c->maximize ? ">=" : "<=",
 		    c->target);
 	fprintf(f, "\ntrials: %d (", a->trials_total);
-	for (i = 0; i < ACCT_NSTATES; i++)
-		fprintf(f, "%s%s %d", i ? ", " : "", account_state_names[i],
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		fprintf(f, "%s%s %d", i ? ", " : "", trial_state_name(i),
 		    a->trials[i]);
 	fprintf(f, "); %d reached the target\n", a->reached);
 	if (a->priors > 0)
@@ -201,8 +192,8 @@ report_csv(const struct ledger_campaign *c, const struct account *a,
 
 	fprintf(f, "campaign_id,campaign,workload,state,metric,goal,target,"
 	    "trials");
-	for (i = 0; i < ACCT_NSTATES; i++)
-		fprintf(f, ",%s", account_state_names[i]);
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		fprintf(f, ",%s", trial_state_name(i));
 	fprintf(f, ",reached_target,attempts,retried_attempts,node_hours,"
 	    "gpu_hours,cpu_hours,queue_hours,wall_s,time_to_solution_s,"
 	    "best_trial,best_value");
@@ -213,7 +204,7 @@ report_csv(const struct ledger_campaign *c, const struct account *a,
 	if (c->has_target)
 		fprintf(f, "%.17g", c->target);
 	fprintf(f, ",%d", a->trials_total);
-	for (i = 0; i < ACCT_NSTATES; i++)
+	for (i = 0; i < TRIAL_NSTATES; i++)
 		fprintf(f, ",%d", a->trials[i]);
 	fprintf(f, ",%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.3f,", a->reached,
 	    a->attempts, a->attempts_retried, a->node_seconds / 3600,
@@ -302,242 +293,6 @@ report_table(struct ledger *l, const char *name, enum report_format fmt,
 	return 0;
 }
 
-/* Write a CSV field, quoted when it needs to be. */
-static void
-report_csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* A CSV field, or as it is for --parsable (its fields hold no '|'). */
-static void
-report_field(FILE *f, const char *s, int raw)
-{
-	if (raw)
-		fputs(s, f);
-	else
-		report_csv_field(f, s);
-}
-
-/* The text form of a parameter value: short, or exact (precise). */
-static void
-report_param_text(const cJSON *v, int precise, char *buf, size_t len)
-{
-	if (cJSON_IsString(v))
-		snprintf(buf, len, "%s", v->valuestring);
-	else if (cJSON_IsNumber(v))
-		snprintf(buf, len, precise ? "%.17g" : "%.6g", v->valuedouble);
-	else
-		snprintf(buf, len, "-");
-}
-
-/*
- * The last attempt of trial id (number num) among a campaign's attempts,
- * or NULL.  They are in the order of their trials' numbers
- * (ledger_attempt_list()): a binary search finds the trial's first.
- */
-static const struct ledger_attempt *
-report_last_attempt(const struct ledger_attempt *a, size_t n, int64_t id,
-    int num)
-{
-	const struct ledger_attempt	*last = NULL;
-	size_t				 i, lo = 0, hi = n;
-
-	while (lo < hi) {
-		i = lo + (hi - lo) / 2;
-		if (a[i].trial_number < num)
-			lo = i + 1;
-		else
-			hi = i;
-	}
-	for (i = lo; i < n && a[i].trial_number == num; i++)
-		if (a[i].trial_id == id && (last == NULL ||
-		    a[i].number > last->number))
-			last = &a[i];
-	return last;
-}
-
-/* 1 if state is one of the comma-separated list (NULL: all). */
-static int
-report_state_in(const char *state, const char *list)
-{
-	size_t	 n = strlen(state);
-	const char *p;
-
-	if (list == NULL)
-		return 1;
-	for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : NULL)
-		if (strncmp(p, state, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-			return 1;
-	return 0;
-}
-
-/* The trial list. */
-int
-report_trials(struct ledger *l, const char *name, enum report_format fmt,
-    char **out, char *err, size_t errlen)
-{
-	return report_trials_opts(l, name, fmt, NULL, out, err, errlen);
-}
-
-/* The trial list, filtered and shaped as to says (NULL: defaults). */
-int
-report_trials_opts(struct ledger *l, const char *name,
-    enum report_format fmt, const struct trials_opts *to, char **out,
-    char *err, size_t errlen)
-{
-	static const struct trials_opts defaults = { NULL, 0, 0, NULL };
-	char	 sep;
-	enum report_format	 ffmt;
-	struct ledger_campaign	 c;
-	struct ledger_trial	*t = NULL;
-	struct ledger_attempt	*a = NULL;
-	const struct ledger_attempt *la;
-	cJSON			*root = NULL, *o, *p, *names = NULL, *v;
-	char			*buf = NULL, val[64];
-	const char		*job, *host, *dir;
-	size_t			 n = 0, na = 0, i, len = 0;
-	FILE			*f = NULL;
-	int			 rc;
-
-	if (to == NULL)
-		to = &defaults;
-	if (to->parsable && fmt != REPORT_TEXT) {
-		snprintf(err, errlen, "--parsable is a text form: not with "
-		    "--format");
-		return -2;
-	}
-	if (to->parsable)
-		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
-	ffmt = fmt;
-	if (to->fields != NULL)
-		fmt = REPORT_JSON;	/* the columns are chosen from it */
-	sep = to->parsable ? '|' : ',';
-	memset(&c, 0, sizeof(c));
-	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
-		return rc;
-	if (ledger_trial_list(l, c.id, &t, &n) == -1 ||
-	    ledger_attempt_list(l, c.id, 0, &a, &na) == -1) {
-		snprintf(err, errlen, "%s", ledger_error(l));
-		ledger_trial_list_free(t, n);
-		ledger_campaign_release(&c);
-		return -1;
-	}
-	if (fmt == REPORT_JSON)
-		root = cJSON_CreateArray();
-	else
-		f = open_memstream(&buf, &len);
-	/* Column names come from the first trial's parameters. */
-	if (n > 0)
-		names = cJSON_Parse(t[0].params_json);
-	if (f != NULL && fmt == REPORT_CSV && !to->noheader) {
-		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
-		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
-		    sep, sep, sep, sep);
-		cJSON_ArrayForEach(v, names)
-			fprintf(f, "%c%s", sep, v->string);
-		fprintf(f, "\n");
-	} else if (f != NULL && fmt != REPORT_CSV && !to->noheader) {
-		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
-		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", c.metric, "HIT",
-		    "JOBID", "HOST", "PARAMETERS");
-	}
-	for (i = 0; i < n; i++) {
-		if (!report_state_in(t[i].state, to->states))
-			continue;
-		/* Where the trial's last attempt ran: the ledger's record. */
-		la = report_last_attempt(a, na, t[i].id, t[i].number);
-		job = la != NULL && la->job_id != NULL ? la->job_id : "";
-		host = la != NULL && la->host != NULL ? la->host : "";
-		dir = la != NULL && la->dir != NULL ? la->dir : "";
-		p = cJSON_Parse(t[i].params_json);
-		if (root != NULL) {
-			o = cJSON_CreateObject();
-			cJSON_AddNumberToObject(o, "trial", t[i].number);
-			cJSON_AddStringToObject(o, "state", t[i].state);
-			cJSON_AddStringToObject(o, "role", t[i].role);
-			cJSON_AddNumberToObject(o, "attempts", t[i].attempts);
-			cJSON_AddNumberToObject(o, "seed", (double)t[i].seed);
-			report_json_number(o, "best", t[i].has_best, t[i].best);
-			report_json_number(o, "best_step", t[i].has_best,
-			    t[i].best_step);
-			cJSON_AddBoolToObject(o, "reached", t[i].reached);
-			cJSON_AddStringToObject(o, "job_id", job);
-			cJSON_AddStringToObject(o, "host", host);
-			cJSON_AddStringToObject(o, "dir", dir);
-			cJSON_AddRawToObject(o, "params", p ?
-			    t[i].params_json : "{}");
-			cJSON_AddItemToArray(root, o);
-			cJSON_Delete(p);
-			continue;
-		}
-		if (fmt == REPORT_CSV) {
-			fprintf(f, "%d%c%s%c%s%c%d%c%lld%c", t[i].number, sep,
-			    t[i].state, sep, t[i].role, sep, t[i].attempts, sep,
-			    (long long)t[i].seed, sep);
-			if (t[i].has_best)
-				fprintf(f, "%.17g%c%g", t[i].best, sep,
-				    t[i].best_step);
-			else
-				fputc(sep, f);
-			fprintf(f, "%c%d%c", sep, t[i].reached, sep);
-			report_field(f, job, to->parsable);
-			fputc(sep, f);
-			report_field(f, host, to->parsable);
-			fputc(sep, f);
-			report_field(f, dir, to->parsable);
-			cJSON_ArrayForEach(v, names) {
-				report_param_text(cJSON_GetObjectItemCaseSensitive(
-				    p, v->string), 1, val, sizeof(val));
-				fputc(sep, f);
-				report_field(f, val, to->parsable);
-			}
-			fprintf(f, "\n");
-		} else {
-			if (t[i].has_best)
-				snprintf(val, sizeof(val), "%.6g", t[i].best);
-			else
-				snprintf(val, sizeof(val), "-");
-			fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s  %-10s  "
-			    "%-12s ", t[i].number, t[i].state, t[i].role,
-			    t[i].attempts, val, t[i].reached ? "yes" : "no",
-			    *job ? job : "-", *host ? host : "-");
-			cJSON_ArrayForEach(v, p) {
-				report_param_text(v, 0, val, sizeof(val));
-				fprintf(f, " %s=%s", v->string, val);
-			}
-			fprintf(f, "\n");
-		}
-		cJSON_Delete(p);
-	}
-	cJSON_Delete(names);
-	rc = 0;
-	if (root != NULL && to->fields != NULL) {
-		rc = trials_fields_render(root, to->fields, ffmt, to->noheader,
-		    to->parsable, out, err, errlen);
-		cJSON_Delete(root);
-	} else if (root != NULL)
-		*out = report_json_text(root);
-	else {
-		fclose(f);
-		*out = buf;
-	}
-	ledger_attempt_list_free(a, na);
-	ledger_trial_list_free(t, n);
-	ledger_campaign_release(&c);
-	return rc;
-}
-
 /* One campaign's status as a JSON object. */
 static cJSON *
 report_status_one(struct ledger *l, const struct ledger_campaign *c)
@@ -553,10 +308,10 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 	if (account_campaign(l, c, report_now(), &a) == -1)
 		return o;
 	cJSON_AddNumberToObject(o, "trials", a.trials_total);
-	cJSON_AddNumberToObject(o, "running", a.trials[ACCT_RUNNING] +
-	    a.trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "running", a.trials[TRIAL_RUNNING] +
+	    a.trials[TRIAL_PENDING]);
 	cJSON_AddNumberToObject(o, "done", a.trials_total -
-	    a.trials[ACCT_RUNNING] - a.trials[ACCT_PENDING]);
+	    a.trials[TRIAL_RUNNING] - a.trials[TRIAL_PENDING]);
 	cJSON_AddNumberToObject(o, "reached_target", a.reached);
 	report_json_number(o, "best", a.has_best, a.best_value);
 	cJSON_AddNumberToObject(o, "node_hours", a.node_seconds / 3600);
@@ -566,14 +321,68 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 	return o;
 }
 
+/* One campaign of the status as a CSV row or a line of the text table. */
+static void
+report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
+{
+	const cJSON	*best;
+	char		 b[32], w[32], tr[32];
+
+	/* report_json_number() sets best as raw JSON text. */
+	best = cJSON_GetObjectItem(o, "best");
+	if (cJSON_IsRaw(best) && fmt == REPORT_CSV)
+		snprintf(b, sizeof(b), "%s", best->valuestring);
+	else if (cJSON_IsRaw(best))
+		snprintf(b, sizeof(b), "%.6g",
+		    strtod(best->valuestring, NULL));
+	else
+		snprintf(b, sizeof(b), "-");
+	if (fmt == REPORT_CSV) {
+		fprintf(f, "%.0f,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%.6f,"
+		    "%.6f,%.3f\n",
+		    cJSON_GetObjectItem(o, "id")->valuedouble,
+		    cJSON_GetObjectItem(o, "name")->valuestring,
+		    cJSON_GetObjectItem(o, "workload")->valuestring,
+		    cJSON_GetObjectItem(o, "state")->valuestring,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "trials")),
+		    cJSON_GetObjectItem(o, "max_trials")->valuedouble,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "running")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "reached_target")),
+		    cJSON_IsRaw(best) ? b : "",
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "node_hours")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "gpu_hours")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
+		    "wall_s")));
+		return;
+	}
+	report_duration(w, sizeof(w), cJSON_GetNumberValue(
+	    cJSON_GetObjectItem(o, "wall_s")));
+	snprintf(tr, sizeof(tr), "%.0f/%.0f",
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "trials")),
+	    cJSON_GetObjectItem(o, "max_trials")->valuedouble);
+	fprintf(f, "%4.0f  %-20s  %-12s  %-9s  %9s  %4.0f  %10s  "
+	    "%10.4f  %s\n", cJSON_GetObjectItem(o, "id")->valuedouble,
+	    cJSON_GetObjectItem(o, "name")->valuestring,
+	    cJSON_GetObjectItem(o, "workload")->valuestring,
+	    cJSON_GetObjectItem(o, "state")->valuestring, tr,
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "running")), b,
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "node_hours")),
+	    w);
+}
+
 /* Campaign status: one campaign, or all of them. */
 int
 report_status(struct ledger *l, const char *name, enum report_format fmt,
     char **out, char *err, size_t errlen)
 {
 	struct ledger_campaign	*cs = NULL, one;
-	cJSON			*arr, *o, *best;
-	char			*buf = NULL, b[32], w[32], tr[32];
+	cJSON			*arr, *o;
+	char			*buf = NULL;
 	size_t			 n = 0, i, len = 0;
 	FILE			*f;
 	int			 rc;
@@ -612,83 +421,64 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 		fprintf(f, "%4s  %-20s  %-12s  %-9s  %9s  %4s  %10s  %10s  "
 		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",
 		    "BEST", "NODE-H", "WALL");
-	cJSON_ArrayForEach(o, arr) {
-		/* report_json_number() sets best as raw JSON text. */
-		best = cJSON_GetObjectItem(o, "best");
-		if (cJSON_IsRaw(best) && fmt == REPORT_CSV)
-			snprintf(b, sizeof(b), "%s", best->valuestring);
-		else if (cJSON_IsRaw(best))
-			snprintf(b, sizeof(b), "%.6g",
-			    strtod(best->valuestring, NULL));
-		else
-			snprintf(b, sizeof(b), "-");
-		if (fmt == REPORT_CSV) {
-			fprintf(f, "%.0f,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%.6f,"
-			    "%.6f,%.3f\n",
-			    cJSON_GetObjectItem(o, "id")->valuedouble,
-			    cJSON_GetObjectItem(o, "name")->valuestring,
-			    cJSON_GetObjectItem(o, "workload")->valuestring,
-			    cJSON_GetObjectItem(o, "state")->valuestring,
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "trials")),
-			    cJSON_GetObjectItem(o, "max_trials")->valuedouble,
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "running")),
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "reached_target")),
-			    cJSON_IsRaw(best) ? b : "",
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "node_hours")),
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "gpu_hours")),
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-			    "wall_s")));
-			continue;
-		}
-		report_duration(w, sizeof(w), cJSON_GetNumberValue(
-		    cJSON_GetObjectItem(o, "wall_s")));
-		snprintf(tr, sizeof(tr), "%.0f/%.0f",
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "trials")),
-		    cJSON_GetObjectItem(o, "max_trials")->valuedouble);
-		fprintf(f, "%4.0f  %-20s  %-12s  %-9s  %9s  %4.0f  %10s  "
-		    "%10.4f  %s\n", cJSON_GetObjectItem(o, "id")->valuedouble,
-		    cJSON_GetObjectItem(o, "name")->valuestring,
-		    cJSON_GetObjectItem(o, "workload")->valuestring,
-		    cJSON_GetObjectItem(o, "state")->valuestring, tr,
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "running")), b,
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "node_hours")),
-		    w);
-	}
+	cJSON_ArrayForEach(o, arr)
+		report_status_row(f, o, fmt);
 	fclose(f);
 	cJSON_Delete(arr);
 	*out = buf;
 	return 0;
 }
 
+/* The watch snapshot (JSON whatever the format). */
+static int
+report_watch(struct ledger *l, const char *campaign, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	return watch_snapshot(l, campaign, out, err, errlen);
+}
+
+/*
+ * The read commands: what renders each, and whether it takes the HTML
+ * page's format or the guideline table's (markdown, rcp).  The others
+ * take text, JSON and CSV.
+ */
+static const struct report_kind {
+	const char	*cmd;
+	int		(*fn)(struct ledger *, const char *,
+			    enum report_format, char **, char *, size_t);
+	int		 html;
+	int		 guideline;
+} report_kinds[] = {
+	{ "status", report_status, 0, 0 },
+	{ "trials", report_trials, 0, 0 },
+	{ "report", report_campaign, 1, 0 },
+	{ "table", report_table, 0, 1 },
+	{ "watch", report_watch, 0, 0 },
+	{ NULL, NULL, 0, 0 }
+};
+
 /* Dispatch a read command to its renderer. */
 int
 report_command(struct ledger *l, const char *cmd, const char *campaign,
     enum report_format fmt, char **out, char *err, size_t errlen)
 {
-	if (fmt == REPORT_HTML && strcmp(cmd, "report") != 0) {
+	const struct report_kind	*k;
+
+	for (k = report_kinds; k->cmd != NULL; k++)
+		if (strcmp(k->cmd, cmd) == 0)
+			break;
+	if (fmt == REPORT_HTML && !k->html) {
 		snprintf(err, errlen, "--format html is for the report");
 		return -2;
 	}
-	if (strcmp(cmd, "table") == 0)
-		return report_table(l, campaign, fmt, out, err, errlen);
-	if (fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) {
+	if ((fmt == REPORT_MARKDOWN || fmt == REPORT_RCP) && !k->guideline) {
 		snprintf(err, errlen, "--format %s is for the guideline table "
 		    "(report --table)", fmt == REPORT_RCP ? "rcp" : "markdown");
 		return -2;
 	}
-	if (strcmp(cmd, "status") == 0)
-		return report_status(l, campaign, fmt, out, err, errlen);
-	if (strcmp(cmd, "trials") == 0)
-		return report_trials(l, campaign, fmt, out, err, errlen);
-	if (strcmp(cmd, "report") == 0)
-		return report_campaign(l, campaign, fmt, out, err, errlen);
-	if (strcmp(cmd, "watch") == 0)
-		return watch_snapshot(l, campaign, out, err, errlen);
-	snprintf(err, errlen, "unknown command '%s'", cmd);
-	return -2;
+	if (k->cmd == NULL) {
+		snprintf(err, errlen, "unknown command '%s'", cmd);
+		return -2;
+	}
+	return k->fn(l, campaign, fmt, out, err, errlen);
 }

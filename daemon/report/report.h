@@ -31,7 +31,7 @@ int	 report_campaign(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
 int	 report_trials(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
-/* How `hpoctl trials` filters and shapes the list (trials_opts.c). */
+/* How `hpoctl trials` filters and shapes the list (report_trials.c). */
 struct trials_opts {
 	const char	*states;	/* "running,failed"; NULL: every state */
 	int		 noheader;	/* -h: no header line */

@@ -9,6 +9,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "ledger.h"
+
 /*
  * Set member k of o to v in its shortest exact form (cJSON's printing may
  * drop the last bit of a double), or to null when !has or v is not
@@ -19,5 +21,10 @@ void	 report_json_number(cJSON *o, const char *k, int has, double v);
 char	*report_json_text(cJSON *root);
 /* Render seconds as "4.2 s", "2m 05s" or "1h 02m 03s" ("-" if unknown). */
 void	 report_duration(char *buf, size_t len, double s);
+/* Look a campaign up by name or id; 1 with err if there is none. */
+int	 report_find(struct ledger *, const char *name,
+	    struct ledger_campaign *, char *err, size_t errlen);
+/* Wall-clock time now, in seconds since the epoch. */
+double	 report_now(void);
 
 #endif

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "report_int.h"
 #include "space.h"
@@ -60,4 +61,14 @@ report_duration(char *buf, size_t len, double s)
 	else
 		snprintf(buf, len, "%ldh %02ldm %02lds", t / 3600,
 		    (t / 60) % 60, t % 60);
+}
+
+/* Wall-clock time now, in seconds since the epoch. */
+double
+report_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

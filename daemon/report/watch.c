@@ -22,6 +22,7 @@
 #include "spec.h"
 #include "watch.h"
 #include "watch_trials.h"
+#include "state.h"
 
 /* The default and the largest refresh interval, in seconds. */
 #define WATCH_INTERVAL		2.0
@@ -43,16 +44,6 @@ watch_usage(void)
 	fprintf(stderr, "usage: hpoctl watch [--interval seconds] "
 	    "[--ledger file] campaign\n");
 	exit(64);
-}
-
-/* Wall-clock time now. */
-static double
-watch_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Add a number, or null when there is none. */
@@ -114,8 +105,8 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	double		 eta;
 	int		 i, done, max_trials;
 
-	done = a->trials_total - a->trials[ACCT_PENDING] -
-	    a->trials[ACCT_RUNNING];
+	done = a->trials_total - a->trials[TRIAL_PENDING] -
+	    a->trials[TRIAL_RUNNING];
 	max_trials = s != NULL ? s->max_trials : c->max_trials;
 	root = cJSON_CreateObject();
 	o = cJSON_AddObjectToObject(root, "campaign");
@@ -129,10 +120,10 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	cJSON_AddNumberToObject(root, "elapsed_s", a->wall_seconds);
 	o = cJSON_AddObjectToObject(root, "trials");
 	cJSON_AddNumberToObject(o, "total", a->trials_total);
-	cJSON_AddNumberToObject(o, "queued", a->trials[ACCT_PENDING]);
+	cJSON_AddNumberToObject(o, "queued", a->trials[TRIAL_PENDING]);
 	cJSON_AddNumberToObject(o, "done", done);
-	for (i = 0; i < ACCT_NSTATES; i++)
-		cJSON_AddNumberToObject(o, account_state_names[i],
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		cJSON_AddNumberToObject(o, trial_state_name(i),
 		    a->trials[i]);
 	cJSON_AddNumberToObject(o, "reached_target", a->reached);
 	if (a->has_best) {
@@ -155,7 +146,8 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	watch_add_number(o, "max_wall_time_s", s && s->max_wall_time > 0,
 	    s ? s->max_wall_time : 0);
 	eta = watch_eta(s, max_trials, a, done, &limit);
-	if (strcmp(c->state, "running") == 0 && limit != NULL) {
+	if (campaign_state_parse(c->state) == CAMPAIGN_RUNNING &&
+	    limit != NULL) {
 		o = cJSON_AddObjectToObject(root, "eta");
 		cJSON_AddNumberToObject(o, "s", eta > 0 ? eta : 0);
 		cJSON_AddStringToObject(o, "limit", limit);
@@ -174,7 +166,7 @@ watch_snapshot(struct ledger *l, const char *name, char **out, char *err,
 	struct account		 a;
 	cJSON			*root;
 	char			 serr[256], *text;
-	double			 now = watch_now();
+	double			 now = report_now();
 	int			 rc;
 
 	memset(&c, 0, sizeof(c));
@@ -281,11 +273,9 @@ watch_str(const cJSON *o, const char *k1, const char *k2)
 static char *
 watch_progress(const cJSON *snap)
 {
-	static const char *const done[] = {
-		"completed", "failed", "pruned", "cancelled"
-	};
 	char	*buf = NULL;
-	size_t	 len = 0, i;
+	size_t	 len = 0;
+	int	 i;
 	FILE	*f = open_memstream(&buf, &len);
 	double	 v, best = watch_num(snap, "best", "value");
 	int	 any = 0;
@@ -297,11 +287,12 @@ watch_progress(const cJSON *snap)
 	    watch_num(snap, "trials", "running"),
 	    watch_num(snap, "trials", "queued"),
 	    watch_num(snap, "trials", "done"));
-	for (i = 0; i < sizeof(done) / sizeof(done[0]); i++) {
-		v = watch_num(snap, "trials", done[i]);
+	/* The ended trials by state. */
+	for (i = TRIAL_COMPLETED; i < TRIAL_NSTATES; i++) {
+		v = watch_num(snap, "trials", trial_state_name(i));
 		if (v > 0)
 			fprintf(f, "%s%.0f %s", any++ ? ", " : " (", v,
-			    done[i]);
+			    trial_state_name(i));
 	}
 	fprintf(f, "%s of %.0f", any ? ")" : "",
 	    watch_num(snap, "budget", "max_trials"));
@@ -355,14 +346,10 @@ watch_line(struct watch *w, const cJSON *snap)
 static void
 watch_screen(struct watch *w, const cJSON *snap)
 {
-	static const char *const states[] = {
-		"pending", "running", "completed", "failed", "pruned",
-		"cancelled"
-	};
 	const cJSON	*target;
 	char		 el[64], eta[128];
 	double		 best = watch_num(snap, "best", "value");
-	size_t		 i;
+	int		 i;
 
 	target = cJSON_GetObjectItem(cJSON_GetObjectItem(snap, "campaign"),
 	    "target");
@@ -380,9 +367,9 @@ watch_screen(struct watch *w, const cJSON *snap)
 	    watch_num(snap, "trials", "done"),
 	    watch_num(snap, "budget", "max_trials"));
 	printf("        ");
-	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
-		printf(" %s %.0f", states[i], watch_num(snap, "trials",
-		    states[i]));
+	for (i = 0; i < TRIAL_NSTATES; i++)
+		printf(" %s %.0f", trial_state_name(i), watch_num(snap,
+		    "trials", trial_state_name(i)));
 	printf("; %.0f reached the target\n",
 	    watch_num(snap, "trials", "reached_target"));
 	printf("best:    ");
@@ -433,8 +420,8 @@ watch_loop(struct watch *w)
 			watch_screen(w, snap);
 		else
 			watch_line(w, snap);
-		running = strcmp(watch_str(snap, "campaign", "state"),
-		    "running") == 0;
+		running = campaign_state_parse(watch_str(snap, "campaign",
+		    "state")) == CAMPAIGN_RUNNING;
 		cJSON_Delete(snap);
 		if (!running)
 			return 0;

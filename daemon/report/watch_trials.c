@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "watch_trials.h"
+#include "state.h"
 
 /* The trials shown: running ones, then the others, newest first. */
 static size_t
@@ -18,10 +19,10 @@ wt_pick(const struct ledger_trial *t, size_t n, size_t *pick)
 	size_t	 i, k = 0;
 
 	for (i = n; i-- > 0 && k < WATCH_TRIALS_MAX;)
-		if (strcmp(t[i].state, "running") == 0)
+		if (trial_state_parse(t[i].state) == TRIAL_RUNNING)
 			pick[k++] = i;
 	for (i = n; i-- > 0 && k < WATCH_TRIALS_MAX;)
-		if (strcmp(t[i].state, "running") != 0)
+		if (trial_state_parse(t[i].state) != TRIAL_RUNNING)
 			pick[k++] = i;
 	return k;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "invoke.h"
+#include "sched.h"
 #include "rng.h"
 
 /* Built-ins, then parameters: a parameter of the same name wins. */
@@ -57,6 +58,26 @@ invoke_resources(const struct campaign_spec *s, const double *x,
 	    spec_resources_for(s, strtol(buf, NULL, 10), r, err,
 	    sizeof(err)) == -1)
 		*r = s->res;
+}
+
+/* A job's resources at point x (see invoke.h). */
+void
+invoke_job_resources(const struct campaign_spec *s, const double *x,
+    struct sched_job *job)
+{
+	struct spec_resources	 res;
+
+	invoke_resources(s, x, &res);
+	job->nodes = res.nodes;
+	job->gpus_per_node = res.gpus_per_node;
+	job->cpus_per_task = res.cpus_per_task;
+	job->tasks_per_node = res.tasks_per_node;
+	job->time_limit = res.time_limit;
+	job->partition = res.partition;
+	job->account = res.account;
+	job->qos = res.qos;
+	job->constraint = res.constraint;
+	job->extra = res.slurm;
 }
 
 /* Upper-case a parameter name into an HPO_ environment variable. */
@@ -139,6 +160,51 @@ invoke_resolve(const struct workload *w, char **argv, char *err,
 	return 0;
 }
 
+/* The text of the built-in placeholders' values. */
+struct invoke_bufs {
+	char	 num[8][24], seed[32], target[32], local[32];
+};
+
+/*
+ * Set the built-in placeholders of attempt c (on resources res, ranks in
+ * all) first in vars, their text in b; return how many.
+ */
+static size_t
+invoke_builtins(const struct campaign_spec *s, const struct invoke_ctx *c,
+    const struct spec_resources *res, int ranks, struct invoke_bufs *b,
+    struct workload_var *vars)
+{
+	size_t	 nv = 0;
+
+	snprintf(b->num[0], sizeof(b->num[0]), "%d", c->trial);
+	snprintf(b->num[1], sizeof(b->num[1]), "%d", c->attempt);
+	snprintf(b->num[2], sizeof(b->num[2]), "%d", res->nodes);
+	snprintf(b->num[3], sizeof(b->num[3]), "%d", res->gpus_per_node);
+	snprintf(b->num[4], sizeof(b->num[4]), "%d", res->tasks_per_node);
+	snprintf(b->num[5], sizeof(b->num[5]), "%d", res->cpus_per_task);
+	snprintf(b->num[6], sizeof(b->num[6]), "%d", ranks);
+	snprintf(b->num[7], sizeof(b->num[7]), "%d",
+	    invoke_ranks_per_node(res));
+	snprintf(b->seed, sizeof(b->seed), "%lld", c->seed);
+	space_shortest(s->target, b->target, sizeof(b->target));
+	vars[nv++] = (struct workload_var){ "trial", b->num[0] };
+	vars[nv++] = (struct workload_var){ "attempt", b->num[1] };
+	vars[nv++] = (struct workload_var){ "seed", b->seed };
+	vars[nv++] = (struct workload_var){ "dir", c->dir };
+	vars[nv++] = (struct workload_var){ "campaign", s->name };
+	vars[nv++] = (struct workload_var){ "token", c->token };
+	/* Without a campaign target the workload's default applies. */
+	if (s->has_target)
+		vars[nv++] = (struct workload_var){ "target", b->target };
+	vars[nv++] = (struct workload_var){ "nodes", b->num[2] };
+	vars[nv++] = (struct workload_var){ "gpus_per_node", b->num[3] };
+	vars[nv++] = (struct workload_var){ "tasks_per_node", b->num[4] };
+	vars[nv++] = (struct workload_var){ "cpus_per_task", b->num[5] };
+	vars[nv++] = (struct workload_var){ "ranks", b->num[6] };
+	vars[nv++] = (struct workload_var){ "ranks_per_node", b->num[7] };
+	return nv;
+}
+
 /* Render one attempt. */
 int
 invoke_render(const struct campaign_spec *s, const struct workload *w,
@@ -147,7 +213,7 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 {
 	struct spec_resources	 res;
 	struct workload_var	*vars;
-	char			 num[8][24], seed[32], target[32], local[32];
+	struct invoke_bufs	 b;
 	char			**vals, **wenv = NULL;
 	size_t			 i, j, nv = 0, ne;
 	int			 len, rc = -1;
@@ -157,32 +223,7 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 	inv->ranks = invoke_ranks(&res);
 	vals = calloc(s->space->n + 1, sizeof(*vals));
 	vars = calloc(INVOKE_BUILTINS + s->space->n + s->nfixed, sizeof(*vars));
-	snprintf(num[0], sizeof(num[0]), "%d", c->trial);
-	snprintf(num[1], sizeof(num[1]), "%d", c->attempt);
-	snprintf(num[2], sizeof(num[2]), "%d", res.nodes);
-	snprintf(num[3], sizeof(num[3]), "%d", res.gpus_per_node);
-	snprintf(num[4], sizeof(num[4]), "%d", res.tasks_per_node);
-	snprintf(num[5], sizeof(num[5]), "%d", res.cpus_per_task);
-	snprintf(num[6], sizeof(num[6]), "%d", inv->ranks);
-	snprintf(num[7], sizeof(num[7]), "%d",
-	    invoke_ranks_per_node(&res));
-	snprintf(seed, sizeof(seed), "%lld", c->seed);
-	space_shortest(s->target, target, sizeof(target));
-	vars[nv++] = (struct workload_var){ "trial", num[0] };
-	vars[nv++] = (struct workload_var){ "attempt", num[1] };
-	vars[nv++] = (struct workload_var){ "seed", seed };
-	vars[nv++] = (struct workload_var){ "dir", c->dir };
-	vars[nv++] = (struct workload_var){ "campaign", s->name };
-	vars[nv++] = (struct workload_var){ "token", c->token };
-	/* Without a campaign target the workload's default applies. */
-	if (s->has_target)
-		vars[nv++] = (struct workload_var){ "target", target };
-	vars[nv++] = (struct workload_var){ "nodes", num[2] };
-	vars[nv++] = (struct workload_var){ "gpus_per_node", num[3] };
-	vars[nv++] = (struct workload_var){ "tasks_per_node", num[4] };
-	vars[nv++] = (struct workload_var){ "cpus_per_task", num[5] };
-	vars[nv++] = (struct workload_var){ "ranks", num[6] };
-	vars[nv++] = (struct workload_var){ "ranks_per_node", num[7] };
+	nv = invoke_builtins(s, c, &res, inv->ranks, &b, vars);
 	j = nv;		/* the local batch size goes here, once known */
 	if (w->batch_global != NULL)
 		nv++;
@@ -202,8 +243,8 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 		vars[j].value = "";
 		if (invoke_batch(s, w, &res, vars, nv, inv, err, errlen) == -1)
 			goto out;
-		snprintf(local, sizeof(local), "%ld", inv->local_batch);
-		vars[j].value = local;
+		snprintf(b.local, sizeof(b.local), "%ld", inv->local_batch);
+		vars[j].value = b.local;
 	}
 	if (workload_render(w, vars, nv, &inv->argv, &wenv, err, errlen) ==
 	    -1 || (c->resolve && strchr(inv->argv[0], '/') == NULL &&

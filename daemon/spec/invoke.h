@@ -56,6 +56,10 @@ long long invoke_seed(const struct campaign_spec *, int number,
  */
 void	 invoke_resources(const struct campaign_spec *, const double *x,
 	    struct spec_resources *);
+/* Set job's resources (nodes ... extra) as invoke_resources() gives them. */
+struct sched_job;
+void	 invoke_job_resources(const struct campaign_spec *, const double *x,
+	    struct sched_job *);
 /* Ranks per node: GPUs per node, or tasks per node without GPUs. */
 int	 invoke_ranks_per_node(const struct spec_resources *);
 /* Ranks of a job: nodes times ranks per node. */

@@ -20,16 +20,72 @@
 static const char *const param_keys[] = { "type", "min", "max", "scale",
 	"steps", "values", NULL };
 
+/* Parse parameter k of type "choice": its values only. */
+static int
+sp_choice(struct sp *sp, struct space *space, const cJSON *p, const char *k)
+{
+	const cJSON	*vals, *v;
+	struct value	*cv;
+	char		 kk[320];
+	size_t		 n, i, j;
+	int		 rc;
+
+	vals = cJSON_GetObjectItemCaseSensitive(p, "values");
+	if (cJSON_GetObjectItemCaseSensitive(p, "min") ||
+	    cJSON_GetObjectItemCaseSensitive(p, "max") ||
+	    cJSON_GetObjectItemCaseSensitive(p, "scale") ||
+	    cJSON_GetObjectItemCaseSensitive(p, "steps")) {
+		sp_fail(sp, k, "a choice takes only 'values'");
+		return -1;
+	}
+	if (!cJSON_IsArray(vals) || cJSON_GetArraySize(vals) == 0) {
+		sp_fail(sp, sp_key(kk, sizeof(kk), k, "values"),
+		    "expected a non-empty array");
+		return -1;
+	}
+	n = cJSON_GetArraySize(vals);
+	cv = calloc(n, sizeof(*cv));
+	i = 0;
+	cJSON_ArrayForEach(v, vals) {
+		if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+			cv[i].num = v->valuedouble;
+		else if (cJSON_IsString(v)) {
+			cv[i].is_string = 1;
+			cv[i].str = v->valuestring;
+		} else {
+			snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
+			sp_fail(sp, kk, "expected a number or a string, "
+			    "got %s", sp_type(v));
+			free(cv);
+			return -1;
+		}
+		for (j = 0; j < i; j++)
+			if (cv[j].is_string == cv[i].is_string &&
+			    (cv[i].is_string ? strcmp(cv[j].str,
+			    cv[i].str) == 0 : cv[j].num == cv[i].num))
+				break;
+		if (j < i) {
+			snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
+			sp_fail(sp, kk, "duplicate value");
+			free(cv);
+			return -1;
+		}
+		i++;
+	}
+	rc = space_add_choice(space, strchr(k, '.') + 1, cv, n);
+	free(cv);
+	if (rc == -1)
+		sp_fail(sp, k, "invalid choice");
+	return rc;
+}
+
 /* Parse one parameter of the space. */
 static int
 sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 {
-	const cJSON	*vals, *v;
-	struct value	*cv;
 	char		*type = NULL, *scale = NULL, kk[320];
 	double		 min, max;
 	long		 steps;
-	size_t		 n, i, j;
 	int		 rc = -1, has_min, has_max, log;
 
 	if (!cJSON_IsObject(p))
@@ -39,52 +95,7 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 	    sp_string(sp, p, "type", k, 1, NULL, &type) == -1)
 		goto out;
 	if (strcmp(type, "choice") == 0) {
-		vals = cJSON_GetObjectItemCaseSensitive(p, "values");
-		if (cJSON_GetObjectItemCaseSensitive(p, "min") ||
-		    cJSON_GetObjectItemCaseSensitive(p, "max") ||
-		    cJSON_GetObjectItemCaseSensitive(p, "scale") ||
-		    cJSON_GetObjectItemCaseSensitive(p, "steps")) {
-			sp_fail(sp, k, "a choice takes only 'values'");
-			goto out;
-		}
-		if (!cJSON_IsArray(vals) || cJSON_GetArraySize(vals) == 0) {
-			sp_fail(sp, sp_key(kk, sizeof(kk), k, "values"),
-			    "expected a non-empty array");
-			goto out;
-		}
-		n = cJSON_GetArraySize(vals);
-		cv = calloc(n, sizeof(*cv));
-		i = 0;
-		cJSON_ArrayForEach(v, vals) {
-			if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
-				cv[i].num = v->valuedouble;
-			else if (cJSON_IsString(v)) {
-				cv[i].is_string = 1;
-				cv[i].str = v->valuestring;
-			} else {
-				snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
-				sp_fail(sp, kk, "expected a number or a string, "
-				    "got %s", sp_type(v));
-				free(cv);
-				goto out;
-			}
-			for (j = 0; j < i; j++)
-				if (cv[j].is_string == cv[i].is_string &&
-				    (cv[i].is_string ? strcmp(cv[j].str,
-				    cv[i].str) == 0 : cv[j].num == cv[i].num))
-					break;
-			if (j < i) {
-				snprintf(kk, sizeof(kk), "%s.values[%zu]", k, i);
-				sp_fail(sp, kk, "duplicate value");
-				free(cv);
-				goto out;
-			}
-			i++;
-		}
-		rc = space_add_choice(space, strchr(k, '.') + 1, cv, n);
-		free(cv);
-		if (rc == -1)
-			sp_fail(sp, k, "invalid choice");
+		rc = sp_choice(sp, space, p, k);
 		goto out;
 	}
 	if (strcmp(type, "float") != 0 && strcmp(type, "int") != 0) {
@@ -230,15 +241,6 @@ static const char *const search_keys[] = { "algorithm", "seed", "stopper",
 static const char *const stopper_keys[] = { "algorithm", "min_resource",
 	"max_resource", "eta", "warmup_trials", "warmup_steps", "slack",
 	NULL };
-static const char *const budget_keys[] = { "max_trials", "max_parallel",
-	"max_node_hours", "max_gpu_hours", "max_wall_time", "stop_on_target",
-	NULL };
-static const char *const resource_keys[] = { "nodes", "gpus_per_node",
-	"cpus_per_task", "tasks_per_node", "time_limit", "partition",
-	"account", "qos", "constraint", "mem", "mem_per_cpu", "mem_per_gpu",
-	"exclusive", "reservation", "signal", "gpus_per_task", "cpus_per_gpu",
-	"sbatch_extra", NULL };
-static const char *const retry_keys[] = { "limit", "on_timeout", NULL };
 
 /* Parse the objective object (it may be absent: the workload has one). */
 static int
@@ -370,32 +372,17 @@ out:
 	return rc;
 }
 
+
 /* Parse budget, search, resources, retry and backend. */
 static int
 sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 {
 	const cJSON	*b, *se, *r, *re;
-	double		 seed, wall;
-	long		 n;
-	long		 lim;
+	double		 seed;
 
 	if (sp_object(sp, root, "budget", "", 1, &b) == -1 ||
-	    sp_keys(sp, b, "budget", budget_keys) == -1 ||
-	    sp_int(sp, b, "max_trials", "budget", 1, 1, 1000000, 0, &n) == -1)
+	    sp_table(sp, s, b, "budget", spec_budget_keys) == -1)
 		return -1;
-	s->max_trials = (int)n;
-	if (sp_int(sp, b, "max_parallel", "budget", 0, 1, 100000, 1, &n) == -1)
-		return -1;
-	s->max_parallel = (int)n;
-	if (sp_number(sp, b, "max_node_hours", "budget", 1e-9, 1e9, 0, NULL,
-	    &s->max_node_hours) == -1 || sp_number(sp, b, "max_gpu_hours",
-	    "budget", 1e-9, 1e9, 0, NULL, &s->max_gpu_hours) == -1 ||
-	    sp_duration(sp, b, "max_wall_time", "budget", &lim) == -1 ||
-	    sp_bool(sp, b, "stop_on_target", "budget", 0, &s->stop_on_target)
-	    == -1)
-		return -1;
-	wall = (double)lim;
-	s->max_wall_time = wall;
 
 	if (sp_object(sp, root, "search", "", 0, &se) == -1 ||
 	    (se && sp_keys(sp, se, "search", search_keys) == -1) ||
@@ -414,37 +401,13 @@ sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 		return -1;
 
 	if (sp_object(sp, root, "resources", "", 0, &r) == -1 ||
-	    (r && sp_keys(sp, r, "resources", resource_keys) == -1) ||
-	    sp_int(sp, r, "nodes", "resources", 0, 1, 100000, 1, &n) == -1)
-		return -1;
-	s->res.nodes = (int)n;
-	if (sp_int(sp, r, "gpus_per_node", "resources", 0, 0, 1024, 0, &n) ==
-	    -1)
-		return -1;
-	s->res.gpus_per_node = (int)n;
-	if (sp_int(sp, r, "cpus_per_task", "resources", 0, 1, 4096, 1, &n) ==
-	    -1)
-		return -1;
-	s->res.cpus_per_task = (int)n;
-	if (sp_int(sp, r, "tasks_per_node", "resources", 0, 1, 4096, 1, &n) ==
-	    -1)
-		return -1;
-	s->res.tasks_per_node = (int)n;
-	if (sp_duration(sp, r, "time_limit", "resources", &s->res.time_limit)
-	    == -1 || sp_string(sp, r, "partition", "resources", 0, NULL,
-	    &s->res.partition) == -1 || sp_string(sp, r, "account",
-	    "resources", 0, NULL, &s->res.account) == -1 ||
-	    sp_string(sp, r, "qos", "resources", 0, NULL, &s->res.qos) == -1 ||
-	    sp_string(sp, r, "constraint", "resources", 0, NULL,
-	    &s->res.constraint) == -1 || sp_slurm(sp, r, &s->res.slurm) == -1)
+	    sp_table(sp, s, r, "resources", spec_resource_keys) == -1 ||
+	    sp_slurm(sp, r, &s->res.slurm) == -1)
 		return -1;
 
 	if (sp_object(sp, root, "retry", "", 0, &re) == -1 ||
-	    (re && sp_keys(sp, re, "retry", retry_keys) == -1) ||
-	    sp_int(sp, re, "limit", "retry", 0, 0, 100, 2, &n) == -1 ||
-	    sp_bool(sp, re, "on_timeout", "retry", 0, &s->retry_timeout) == -1)
+	    sp_table(sp, s, re, "retry", spec_retry_keys) == -1)
 		return -1;
-	s->retry_limit = (int)n;
 
 	if (sp_string(sp, root, "backend", "", 0, "local", &s->backend) == -1)
 		return -1;

@@ -48,6 +48,35 @@ int	 sp_bool(struct sp *, const cJSON *obj, const char *name,
 int	 sp_duration(struct sp *, const cJSON *obj, const char *name,
 	    const char *path, long *out);
 
+/* spec_keys.c: the key tables of a spec's objects, like config.c's. */
+enum spk_type {
+	SPK_INT,	/* an integer into an int */
+	SPK_NUMBER,	/* a number into a double */
+	SPK_BOOL,	/* true or false into an int */
+	SPK_STRING,	/* a string into a malloc'ed char * (NULL if absent) */
+	SPK_DURATION,	/* a duration in seconds into a long */
+	SPK_SECONDS,	/* a duration in seconds into a double */
+	SPK_CODE	/* allowed here, parsed by code of its own */
+};
+struct spec_key {
+	const char	*name;
+	enum spk_type	 type;
+	int		 required;	/* SPK_INT and SPK_STRING */
+	double		 min, max;	/* SPK_INT and SPK_NUMBER */
+	double		 def;		/* SPK_INT, SPK_NUMBER, SPK_BOOL */
+	size_t		 offset;	/* in struct campaign_spec */
+};
+extern const struct spec_key spec_budget_keys[];
+extern const struct spec_key spec_resource_keys[];
+extern const struct spec_key spec_retry_keys[];
+/*
+ * Parse object obj (at path; NULL when absent) by table t, ended by a
+ * NULL name: unknown and duplicate keys are refused, then every key is
+ * checked and stored in s in the table's order.
+ */
+int	 sp_table(struct sp *, struct campaign_spec *s, const cJSON *obj,
+	    const char *path, const struct spec_key *t);
+
 /* spec_nul.c: refuse a NUL byte or a \u0000 escape in a spec's text. */
 int	 sp_nul_check(struct sp *, const char *text, size_t len);
 

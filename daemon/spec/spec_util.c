@@ -111,19 +111,34 @@ sp_object(struct sp *sp, const cJSON *obj, const char *name,
 	return 0;
 }
 
+/*
+ * Member name of obj (NULL: absent, or obj is NULL) into *j; -1 if it is
+ * absent but required.
+ */
+static int
+sp_member(struct sp *sp, const cJSON *obj, const char *name,
+    const char *path, int required, const cJSON **j)
+{
+	char	 k[256];
+
+	*j = obj ? cJSON_GetObjectItemCaseSensitive(obj, name) : NULL;
+	if (*j == NULL && required)
+		return sp_fail(sp, sp_key(k, sizeof(k), path, name),
+		    "required");
+	return 0;
+}
+
 /* Fetch a string member into a fresh copy (or the default). */
 int
 sp_string(struct sp *sp, const cJSON *obj, const char *name, const char *path,
     int required, const char *def, char **out)
 {
-	const cJSON	*j = obj ? cJSON_GetObjectItemCaseSensitive(obj, name)
-			    : NULL;
+	const cJSON	*j;
 	char		 k[256];
 
+	if (sp_member(sp, obj, name, path, required, &j) == -1)
+		return -1;
 	if (j == NULL) {
-		if (required)
-			return sp_fail(sp, sp_key(k, sizeof(k), path, name),
-			    "required");
 		*out = def ? strdup(def) : NULL;
 		return 0;
 	}
@@ -164,14 +179,12 @@ int
 sp_int(struct sp *sp, const cJSON *obj, const char *name, const char *path,
     int required, long min, long max, long def, long *out)
 {
-	const cJSON	*j = obj ? cJSON_GetObjectItemCaseSensitive(obj, name)
-			    : NULL;
+	const cJSON	*j;
 	char		 k[256];
 
+	if (sp_member(sp, obj, name, path, required, &j) == -1)
+		return -1;
 	if (j == NULL) {
-		if (required)
-			return sp_fail(sp, sp_key(k, sizeof(k), path, name),
-			    "required");
 		*out = def;
 		return 0;
 	}

@@ -88,6 +88,15 @@ struct ljob	*local_find(struct local *, const char *token);
 struct ljob	*local_job_new(struct local *, const char *token,
 		    const char *dir, sched_event_cb, void *arg);
 void		 ljob_free(struct ljob *);
+/* Exit callback of a job's wrapper: read its result.json, end the job. */
+void		 local_exited(uv_process_t *, int64_t status, int sig);
+
+/* local_spawn.c */
+/* Copy a NULL-terminated string vector; NULL on failure. */
+char		**local_strv(const char *const *);
+void		 local_strv_free(char **);
+/* Spawn j's wrapper; -1 with reason set if it could not be started. */
+int		 local_spawn(struct ljob *, char *reason, size_t len);
 
 /* local_adopt.c */
 int		 local_adopt(struct sched *, const char *token,

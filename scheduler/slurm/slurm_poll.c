@@ -231,13 +231,49 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	return 1;
 }
 
+/*
+ * A job whose submission is uncertain, as the poll's record r (NULL: no
+ * job carries its token) shows it: live from now on (0), or still too
+ * early to say, submitted again or resolved (1: nothing more to do).
+ */
+static int
+slurm_uncertain(struct slurm *b, const struct slurm_work *w,
+    struct slurm_job *j, const struct slurm_rec *r)
+{
+	struct sched_event	 ev;
+
+	if (r == NULL && w->sent < j->absent_after)
+		return 1;	/* too early to say */
+	if (r == NULL && !j->adopted && !slurm_has_result(j)) {
+		/* It never reached the controller. */
+		slurm_warn(b, "no job carries token %s; submitting it again",
+		    j->token);
+		j->state = SJ_QUEUED;
+		uv_timer_start(&b->flush, slurm_flush, 0, 0);
+		return 1;
+	}
+	if (r == NULL) {
+		slurm_resolve(b, j, "no job carries its token");
+		return 1;
+	}
+	slurm_job_name_id(j, r->array_job_id && j->task != SLURM_NO_TASK ?
+	    r->array_job_id : r->job_id, j->task);
+	j->state = SJ_LIVE;
+	if (!j->adopted) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = SCHED_EV_SUBMITTED;
+		ev.time = j->submitted = (double)r->submit;
+		slurm_emit(b, j, &ev);
+	}
+	return 0;
+}
+
 /* A poll answered: bring every job up to date. */
 void
 slurm_polled(struct slurm *b, struct slurm_work *w)
 {
 	struct slurm_job	*j, *next;
 	const struct slurm_rec	*r;
-	struct sched_event	 ev;
 	int			 changed = 0, pending;
 
 	b->polling = 0;
@@ -269,30 +305,8 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 			j->comment = slurm_strdup(r->comment);
 		if (j->state == SJ_UNCERTAIN) {
 			changed = 1;
-			if (r == NULL && w->sent < j->absent_after)
-				continue;	/* too early to say */
-			if (r == NULL && !j->adopted && !slurm_has_result(j)) {
-				/* It never reached the controller. */
-				slurm_warn(b, "no job carries token %s; "
-				    "submitting it again", j->token);
-				j->state = SJ_QUEUED;
-				uv_timer_start(&b->flush, slurm_flush, 0, 0);
+			if (slurm_uncertain(b, w, j, r))
 				continue;
-			}
-			if (r == NULL) {
-				slurm_resolve(b, j, "no job carries its token");
-				continue;
-			}
-			slurm_job_name_id(j, r->array_job_id && j->task !=
-			    SLURM_NO_TASK ? r->array_job_id : r->job_id,
-			    j->task);
-			j->state = SJ_LIVE;
-			if (!j->adopted) {
-				memset(&ev, 0, sizeof(ev));
-				ev.type = SCHED_EV_SUBMITTED;
-				ev.time = j->submitted = (double)r->submit;
-				slurm_emit(b, j, &ev);
-			}
 		}
 		if (r == NULL) {
 			changed = 1;

@@ -622,9 +622,9 @@ test_account(void)
 	ledger_trial_set_best(l, ot, 0.01, 1, 1, 1050);
 
 	ok(account_campaign(l, &c, 2000, &ac) == 0, "account campaign");
-	ok(ac.trials[ACCT_PENDING] == 1 && ac.trials[ACCT_RUNNING] == 1 &&
-	    ac.trials[ACCT_COMPLETED] == 2 && ac.trials[ACCT_FAILED] == 0 &&
-	    ac.trials[ACCT_PRUNED] == 0 && ac.trials[ACCT_CANCELLED] == 1 &&
+	ok(ac.trials[TRIAL_PENDING] == 1 && ac.trials[TRIAL_RUNNING] == 1 &&
+	    ac.trials[TRIAL_COMPLETED] == 2 && ac.trials[TRIAL_FAILED] == 0 &&
+	    ac.trials[TRIAL_PRUNED] == 0 && ac.trials[TRIAL_CANCELLED] == 1 &&
 	    ac.trials_total == 5, "trials by state");
 	is_int(ac.attempts, 6, "attempts");
 	is_int(ac.attempts_retried, 1, "retried attempts");

@@ -124,7 +124,7 @@ main(void)
 			}
 		}
 		ledger_trial_set_state(l, tid, states[i % 6]);
-		obsbook_state(live, (int)i, states[i % 6]);
+		obsbook_state(live, (int)i, trial_state_parse(states[i % 6]));
 		if (strcmp(states[i % 6], "completed") == 0)
 			curves_complete(cv, (int)i);
 	}

@@ -119,7 +119,7 @@ main(void)
 		ledger_trial_set_best(l, tid, 0.5 + (double)i, 1, 0, 0);
 		obsbook_best(live, (int)i, 0.5 + (double)i);
 		ledger_trial_set_state(l, tid, "completed");
-		obsbook_state(live, (int)i, "completed");
+		obsbook_state(live, (int)i, TRIAL_COMPLETED);
 		free(tj);
 	}
 	o1 = obsbook_obs(live, &n1);

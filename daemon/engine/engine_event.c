@@ -1,0 +1,262 @@
+/*
+ * engine_event.c: what the engine does with a backend's event for one of
+ * its attempts (submitted, started, output, end; a retry when the end is
+ * an infrastructure failure) and with each point of a learning curve (the
+ * early-stopping decision).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+#include "log.h"
+#include "obsbook.h"
+#include "params.h"
+#include "testpause.h"
+
+/* How an attempt ended, as the ledger has it. */
+static enum attempt_state
+engine_end_state(const struct attempt *a, const struct sched_event *ev)
+{
+	switch (ev->state) {
+	case SCHED_COMPLETED:
+		return ATTEMPT_COMPLETED;
+	case SCHED_FAILED:
+		return ATTEMPT_FAILED;
+	case SCHED_TIMEOUT:
+		return ATTEMPT_TIMEOUT;
+	case SCHED_CANCELLED:
+		return a->cancel_as == CANCEL_PRUNE ? ATTEMPT_PRUNED :
+		    ATTEMPT_CANCELLED;
+	case SCHED_NODE_FAIL:
+		return ATTEMPT_NODE_FAIL;
+	case SCHED_PREEMPTED:
+		return ATTEMPT_PREEMPTED;
+	case SCHED_LOST:
+		return ATTEMPT_LOST;
+	}
+	return ATTEMPT_UNKNOWN;
+}
+
+/* Should an attempt that ended in this state be tried again? */
+static int
+engine_retryable(const struct engine *e, const struct attempt *a,
+    enum sched_state st)
+{
+	if (e->cancelled || e->stop_reason != NULL ||
+	    a->cancel_as != CANCEL_NONE || a->number >= e->spec->retry_limit)
+		return 0;
+	return st == SCHED_NODE_FAIL || st == SCHED_PREEMPTED ||
+	    st == SCHED_LOST || (st == SCHED_TIMEOUT && e->spec->retry_timeout);
+}
+
+/* Retry a trial with a new attempt, recovering its point from the ledger. */
+void
+engine_retry(struct engine *e, int64_t trial_id, int trial_number,
+    int number)
+{
+	struct ledger_trial	 t;
+	double			*x;
+	char			 err[256];
+
+	if (ledger_trial_get(e->env.ledger, trial_id, &t) != 0) {
+		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
+		    trial_number, ledger_error(e->env.ledger));
+		return;
+	}
+	x = calloc(e->spec->space->n + 1, sizeof(*x));
+	if (params_from_json(e->spec->space, t.params_json, x, err,
+	    sizeof(err)) == -1) {
+		log_warnx("campaign '%s': trial %d: %s", e->spec->name,
+		    trial_number, err);
+		engine_trial_state(e, trial_id, trial_number, TRIAL_FAILED);
+	} else
+		attempt_launch(e, trial_id, trial_number, number, x,
+		    t.params_json, t.seed);
+	ledger_trial_release(&t);
+	free(x);
+}
+
+/*
+ * An attempt ended: record its end (and its start, if it was never
+ * recorded) with its trial's state, then retry it or end the trial.
+ */
+static void
+engine_ended(struct attempt *a, const struct sched_event *ev)
+{
+	struct engine	*e = a->e;
+	const char		*state;
+	enum trial_state	 tstate;
+	int64_t		 tid;
+	int		 tnum, next;
+
+	attempt_follow(a, 1);
+	state = attempt_state_name(engine_end_state(a, ev));
+	tid = a->trial_id;
+	tnum = a->trial_number;
+	next = a->number + 1;
+	/* The attempt's end and its trial's state, both or neither. */
+	ledger_begin(e->env.ledger);
+	/*
+	 * It ran, but its start was never recorded (the process that
+	 * submitted it died first): take the start from the job's own
+	 * record, with the allocation asked for, so that it is costed.
+	 */
+	if (!a->started && ev->start > 0) {
+		a->t_started = ev->start;
+		if (ledger_attempt_started(e->env.ledger, a->attempt_id, NULL,
+		    ev->start, a->nodes, a->gpus, a->cpus, NULL) == -1)
+			log_warnx("campaign '%s': %s", e->spec->name,
+			    ledger_error(e->env.ledger));
+	}
+	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
+	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
+	    ev->reason) == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
+	engine_spend(e, a, ev->end > 0 ? ev->end : ev->time);
+	testpause_at("after-end");
+	if (engine_retryable(e, a, ev->state)) {
+		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
+		    a->number, state, ev->reason ? ": " : "",
+		    ev->reason ? ev->reason : "");
+		ledger_commit(e->env.ledger);
+		attempt_forget(e, a);
+		engine_retry(e, tid, tnum, next);
+		engine_kick(e);
+		return;
+	}
+	switch (ev->state) {
+	case SCHED_COMPLETED:
+		tstate = TRIAL_COMPLETED;
+		curves_complete(e->curves, tnum);
+		break;
+	case SCHED_CANCELLED:
+		tstate = a->cancel_as == CANCEL_PRUNE ? TRIAL_PRUNED :
+		    TRIAL_CANCELLED;
+		break;
+	default:
+		tstate = TRIAL_FAILED;
+		break;
+	}
+	engine_trial_state(e, tid, tnum, tstate);
+	ledger_commit(e->env.ledger);
+	if (a->has_best)
+		engine_say(e, "trial %d: %s, best %s %g%s", tnum, state,
+		    e->spec->metric, a->best, a->reached ? " (target met)" : "");
+	else
+		engine_say(e, "trial %d: %s%s%s, no %s reported", tnum, state,
+		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
+		    e->spec->metric);
+	attempt_forget(e, a);
+	engine_kick(e);
+}
+
+/* A backend event for one of our attempts. */
+void
+engine_event(void *arg, const struct sched_event *ev)
+{
+	struct attempt	*a = arg;
+	struct engine	*e = a->e;
+
+	if (e->detached)
+		return;
+	engine_batch(e);
+	log_debug("campaign %s: trial %d attempt %d: event %d (%s)",
+	    e->spec->name, a->trial_number, a->number, (int)ev->type,
+	    ev->type == SCHED_EV_END ? sched_state_name(ev->state) :
+	    ev->job_id ? ev->job_id : "-");
+	switch (ev->type) {
+	case SCHED_EV_SUBMITTED:
+		testpause_at("after-submit");
+		ledger_attempt_submitted(e->env.ledger, a->attempt_id,
+		    ev->job_id, ev->time);
+		return;
+	case SCHED_EV_STARTED:
+		a->started = 1;
+		a->t_started = ev->time;
+		a->nodes = ev->nodes;
+		a->gpus = ev->gpus;
+		a->cpus = ev->cpus;
+		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
+		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
+		ledger_trial_set_state(e->env.ledger, a->trial_id,
+		    trial_state_name(TRIAL_RUNNING));
+		return;
+	case SCHED_EV_SUBMIT_FAILED:
+		attempt_submit_failed(e, a, ev->reason ? ev->reason :
+		    "submission failed");
+		attempt_forget(e, a);
+		engine_kick(e);
+		return;
+	case SCHED_EV_OUTPUT:
+		if (a->started)
+			attempt_follow(a, 0);
+		return;
+	case SCHED_EV_END:
+		engine_ended(a, ev);
+		return;
+	}
+}
+
+/* The fidelity's unit in the singular, for messages. */
+static const char *
+engine_unit(const struct engine *e)
+{
+	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
+}
+
+/*
+ * Record a point of the objective for the search, then ask the stopper
+ * about the trial, over a history of every trial's curve and whether it
+ * completed (all a stopper reads).
+ */
+void
+engine_point(struct attempt *a, const char *key, double step, double value,
+    double when)
+{
+	struct engine		*e = a->e;
+	struct observation	*obs;
+	struct history		 h;
+	int			 i, n, k, me, lane;
+
+	if (strcmp(key, e->spec->metric) != 0)
+		return;
+	curves_add(e->curves, a->trial_number, a->attempt_id, step, value,
+	    when);
+	obsbook_curve(e->book, e->curves, a->trial_number);
+	if (e->stopper == NULL || e->detached || a->cancel_as != CANCEL_NONE)
+		return;
+	/* A trial on target is a solution, whatever the others did. */
+	if (e->spec->has_target && (e->spec->maximize ?
+	    value >= e->spec->target : value <= e->spec->target))
+		return;
+	/* Scaling: confirmation runs run out; trials compete in their lane. */
+	lane = e->scaling ? scaling_lane_of(e->scaling, a->trial_number) : -1;
+	if (e->scaling != NULL && (lane < 0 || scaling_role_of(e->scaling,
+	    a->trial_number) == ROLE_CONFIRM))
+		return;
+	n = e->ntrials > a->trial_number ? e->ntrials : a->trial_number + 1;
+	if ((obs = calloc((size_t)n, sizeof(*obs))) == NULL)
+		abort();
+	for (i = 0, k = 0, me = 0; i < n; i++) {
+		if (e->scaling != NULL && (scaling_lane_of(e->scaling, i) !=
+		    lane || scaling_role_of(e->scaling, i) == ROLE_CONFIRM))
+			continue;
+		if (i == a->trial_number)
+			me = k;
+		obs[k].state = curves_completed(e->curves, i) ? OBS_COMPLETE :
+		    OBS_RUNNING;
+		curves_fill(e->curves, i, &obs[k++]);
+	}
+	h.n = (size_t)k;
+	h.obs = obs;
+	h.maximize = e->spec->maximize;
+	if (stop_decide(e->stopper, &h, (size_t)me, step, value)
+	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
+		a->cancel_as = CANCEL_PRUNE;
+		engine_say(e, "trial %d: pruned by %s at %s %g (%s %g)",
+		    a->trial_number, stop_name(e->stopper), engine_unit(e),
+		    step, key, value);
+	}
+	free(obs);
+}

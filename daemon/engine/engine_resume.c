@@ -1,0 +1,174 @@
+/*
+ * engine_resume.c: taking back a campaign left running by an earlier
+ * process: its cost so far from the ledger, every unfinished attempt
+ * re-adopted from its backend (or ended lost), every trial left between
+ * attempts given its next one.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "account.h"
+#include "engine_int.h"
+#include "obsbook.h"
+#include "params.h"
+
+/* Re-adopt one unfinished attempt after a restart. */
+static void
+engine_adopt(struct engine *e, const struct ledger_attempt *la,
+    const struct ledger_trial *t)
+{
+	struct sched_event	 ev;
+	struct attempt		*a;
+	double			*x;
+	char			 err[256];
+
+	a = calloc(1, sizeof(*a));
+	a->e = e;
+	a->trial_id = la->trial_id;
+	a->attempt_id = la->id;
+	a->trial_number = la->trial_number;
+	a->number = la->number;
+	a->token = strdup(la->token);
+	a->dir = strdup(la->dir);
+	if (asprintf(&a->out, "%s/stdout", a->dir) == -1)
+		abort();
+	a->started = la->started > 0;
+	a->t_started = la->started;
+	a->nodes = la->nodes;
+	a->gpus = la->gpus;
+	a->cpus = la->cpus;
+	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
+	    sizeof(*x))) != NULL) {
+		/* A ledger older than the allocation recorded at insert. */
+		if (params_from_json(e->spec->space, t->params_json, x, err,
+		    sizeof(err)) == 0)
+			attempt_alloc(e, a, x);
+		free(x);
+	}
+	a->has_best = t->has_best;
+	a->best = t->best;
+	a->reached = t->reached;
+	a->next = e->active;
+	e->active = a;
+	e->nactive++;
+	if (sched_adopt(e->env.sched, a->token, la->job_id, a->dir,
+	    engine_event, a) == 0) {
+		engine_say(e, "trial %d attempt %d: re-adopted (%s)",
+		    a->trial_number, a->number, la->job_id ? la->job_id :
+		    "no job id");
+		return;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_END;
+	ev.token = a->token;
+	ev.time = engine_now(e);
+	ev.state = SCHED_LOST;
+	ev.exit_code = -1;
+	ev.reason = "could not be re-adopted after a restart";
+	engine_event(a, &ev);
+}
+
+/*
+ * What the attempts of a resumed campaign that ended have cost: the
+ * ledger's account less its unfinished attempts (at, na), which the
+ * engine follows from here.
+ */
+static int
+engine_spent_load(struct engine *e, struct ledger_campaign *c,
+    const struct ledger_attempt *at, size_t na)
+{
+	struct account	 acct;
+	double		 now = engine_now(e), el;
+	size_t		 i;
+
+	if (account_campaign(e->env.ledger, c, now, &acct) == -1)
+		return -1;
+	e->spent_node_s = acct.node_seconds;
+	e->spent_gpu_s = acct.gpu_seconds;
+	account_release(&acct);
+	for (i = 0; i < na; i++) {
+		el = at[i].started > 0 ? fmax(now - at[i].started, 0) : 0;
+		e->spent_node_s -= el * at[i].nodes;
+		e->spent_gpu_s -= el * at[i].gpus;
+	}
+	return 0;
+}
+
+/* Take over a campaign left running by an earlier process. */
+int
+engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
+{
+	struct ledger_campaign	 c;
+	struct ledger_trial	*t = NULL;
+	struct ledger_attempt	*at = NULL;
+	struct attempt		*a;
+	size_t			 nt = 0, na = 0, i, j;
+	int			 rc = -1;
+
+	memset(&c, 0, sizeof(c));
+	if (ledger_campaign_get(e->env.ledger, id, &c) != 0 ||
+	    ledger_trial_list(e->env.ledger, id, &t, &nt) == -1 ||
+	    ledger_attempt_list(e->env.ledger, id, 1, &at, &na) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
+	if (curves_load(e->curves, e->env.ledger, id, e->spec->metric) == -1 ||
+	    obsbook_load(e->book, e->env.ledger, id, e->curves,
+	    e->spec->name) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
+	e->id = id;
+	e->started = c.started;
+	e->ntrials = (int)nt;
+	if (engine_spent_load(e, &c, at, na) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
+	for (i = 0; i < nt; i++) {
+		if (t[i].reached && e->spec->stop_on_target &&
+		    e->stop_reason == NULL)
+			e->stop_reason = "target reached";
+		if (e->scaling != NULL)
+			scaling_note(e->scaling, t[i].number,
+			    scaling_lane(e->scaling, t[i].batch_size),
+			    (enum scaling_role)(scaling_role_parse(t[i].role) <
+			    0 ? ROLE_SEARCH : scaling_role_parse(t[i].role)));
+	}
+	engine_say(e, "campaign '%s' (id %lld): resumed with %zu trials, %zu "
+	    "attempts unfinished", e->spec->name, (long long)id, nt, na);
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nt; j++)
+			if (t[j].id == at[i].trial_id)
+				engine_adopt(e, &at[i], &t[j]);
+	/*
+	 * A trial left between attempts gets its next one now, or ends
+	 * cancelled with a campaign cancelled before it was taken back.
+	 */
+	for (j = 0; j < nt; j++) {
+		if (!trial_state_active(trial_state_parse(t[j].state)))
+			continue;
+		for (a = e->active; a != NULL; a = a->next)
+			if (a->trial_id == t[j].id)
+				break;
+		if (a == NULL && e->cancelled)
+			ledger_trial_set_state(e->env.ledger, t[j].id,
+			    trial_state_name(TRIAL_CANCELLED));
+		else if (a == NULL)
+			engine_retry(e, t[j].id, t[j].number, t[j].attempts);
+	}
+	if (e->cancelled)
+		engine_cancel_all(e, CANCEL_USER, 0);
+	engine_kick(e);
+	rc = 0;
+out:
+	ledger_campaign_release(&c);
+	ledger_trial_list_free(t, nt);
+	ledger_attempt_list_free(at, na);
+	return rc;
+}

@@ -1,0 +1,367 @@
+/*
+ * report_trials.c: the trial list (`hpoctl trials`) as text, CSV (or
+ * squeue-like parsable text) and JSON, filtered by state; and its options
+ * as a request carries them (--state LIST -h --parsable --fields LIST),
+ * checked and handed to the renderer.  The --fields columns are
+ * trials_fields.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "report.h"
+#include "report_int.h"
+#include "space.h"
+#include "state.h"
+#include "trials_opts.h"
+
+/* Write a CSV field, quoted when it needs to be. */
+static void
+report_csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A CSV field, or as it is for --parsable (its fields hold no '|'). */
+static void
+report_field(FILE *f, const char *s, int raw)
+{
+	if (raw)
+		fputs(s, f);
+	else
+		report_csv_field(f, s);
+}
+
+/* The text form of a parameter value: short, or exact (precise). */
+static void
+report_param_text(const cJSON *v, int precise, char *buf, size_t len)
+{
+	if (cJSON_IsString(v))
+		snprintf(buf, len, "%s", v->valuestring);
+	else if (cJSON_IsNumber(v))
+		snprintf(buf, len, precise ? "%.17g" : "%.6g", v->valuedouble);
+	else
+		snprintf(buf, len, "-");
+}
+
+/*
+ * The last attempt of trial id (number num) among a campaign's attempts,
+ * or NULL.  They are in the order of their trials' numbers
+ * (ledger_attempt_list()): a binary search finds the trial's first.
+ */
+static const struct ledger_attempt *
+report_last_attempt(const struct ledger_attempt *a, size_t n, int64_t id,
+    int num)
+{
+	const struct ledger_attempt	*last = NULL;
+	size_t				 i, lo = 0, hi = n;
+
+	while (lo < hi) {
+		i = lo + (hi - lo) / 2;
+		if (a[i].trial_number < num)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	for (i = lo; i < n && a[i].trial_number == num; i++)
+		if (a[i].trial_id == id && (last == NULL ||
+		    a[i].number > last->number))
+			last = &a[i];
+	return last;
+}
+
+/* 1 if state is one of the comma-separated list (NULL: all). */
+static int
+report_state_in(const char *state, const char *list)
+{
+	size_t	 n = strlen(state);
+	const char *p;
+
+	if (list == NULL)
+		return 1;
+	for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, state, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* The trial list. */
+int
+report_trials(struct ledger *l, const char *name, enum report_format fmt,
+    char **out, char *err, size_t errlen)
+{
+	return report_trials_opts(l, name, fmt, NULL, out, err, errlen);
+}
+
+/* The header line of `trials` in CSV (parsable: '|') or text. */
+static void
+report_trials_header(FILE *f, enum report_format fmt, int parsable,
+    const cJSON *names, const char *metric)
+{
+	const cJSON	*v;
+	char		 sep = parsable ? '|' : ',';
+
+	if (fmt == REPORT_CSV) {
+		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
+		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
+		    sep, sep, sep, sep);
+		cJSON_ArrayForEach(v, names)
+			fprintf(f, "%c%s", sep, v->string);
+		fprintf(f, "\n");
+	} else
+		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
+		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", metric, "HIT",
+		    "JOBID", "HOST", "PARAMETERS");
+}
+
+/*
+ * One trial of `trials` as a JSON object added to root; where[] is its
+ * last attempt's job id, host and directory, p its parsed parameters.
+ */
+static void
+report_trial_json(cJSON *root, const struct ledger_trial *t,
+    const char *const where[3], const cJSON *p)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "trial", t->number);
+	cJSON_AddStringToObject(o, "state", t->state);
+	cJSON_AddStringToObject(o, "role", t->role);
+	cJSON_AddNumberToObject(o, "attempts", t->attempts);
+	cJSON_AddNumberToObject(o, "seed", (double)t->seed);
+	report_json_number(o, "best", t->has_best, t->best);
+	report_json_number(o, "best_step", t->has_best, t->best_step);
+	cJSON_AddBoolToObject(o, "reached", t->reached);
+	cJSON_AddStringToObject(o, "job_id", where[0]);
+	cJSON_AddStringToObject(o, "host", where[1]);
+	cJSON_AddStringToObject(o, "dir", where[2]);
+	cJSON_AddRawToObject(o, "params", p ? t->params_json : "{}");
+	cJSON_AddItemToArray(root, o);
+}
+
+/* One trial of `trials` as a CSV row (parsable: '|' and no quotes). */
+static void
+report_trial_csv(FILE *f, const struct ledger_trial *t,
+    const char *const where[3], const cJSON *p, const cJSON *names,
+    int parsable)
+{
+	const cJSON	*v;
+	char		 val[64], sep = parsable ? '|' : ',';
+
+	fprintf(f, "%d%c%s%c%s%c%d%c%lld%c", t->number, sep, t->state, sep,
+	    t->role, sep, t->attempts, sep, (long long)t->seed, sep);
+	if (t->has_best)
+		fprintf(f, "%.17g%c%g", t->best, sep, t->best_step);
+	else
+		fputc(sep, f);
+	fprintf(f, "%c%d%c", sep, t->reached, sep);
+	report_field(f, where[0], parsable);
+	fputc(sep, f);
+	report_field(f, where[1], parsable);
+	fputc(sep, f);
+	report_field(f, where[2], parsable);
+	cJSON_ArrayForEach(v, names) {
+		report_param_text(cJSON_GetObjectItemCaseSensitive(p,
+		    v->string), 1, val, sizeof(val));
+		fputc(sep, f);
+		report_field(f, val, parsable);
+	}
+	fprintf(f, "\n");
+}
+
+/* One trial of `trials` as a line of the text table. */
+static void
+report_trial_text(FILE *f, const struct ledger_trial *t,
+    const char *const where[3], const cJSON *p)
+{
+	const cJSON	*v;
+	char		 val[64];
+
+	if (t->has_best)
+		snprintf(val, sizeof(val), "%.6g", t->best);
+	else
+		snprintf(val, sizeof(val), "-");
+	fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s  %-10s  %-12s ",
+	    t->number, t->state, t->role, t->attempts, val,
+	    t->reached ? "yes" : "no", *where[0] ? where[0] : "-",
+	    *where[1] ? where[1] : "-");
+	cJSON_ArrayForEach(v, p) {
+		report_param_text(v, 0, val, sizeof(val));
+		fprintf(f, " %s=%s", v->string, val);
+	}
+	fprintf(f, "\n");
+}
+
+/*
+ * The trials t[n] in the states to asks for, each with its last attempt
+ * (of a[na]): into JSON array root if not NULL, else onto f in fmt.
+ */
+static void
+report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
+    const struct trials_opts *to, const struct ledger_trial *t, size_t n,
+    const struct ledger_attempt *a, size_t na, const cJSON *names)
+{
+	const struct ledger_attempt *la;
+	const char	*where[3];	/* job id, host, directory */
+	cJSON		*p;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		if (!report_state_in(t[i].state, to->states))
+			continue;
+		/* Where the trial's last attempt ran: the ledger's record. */
+		la = report_last_attempt(a, na, t[i].id, t[i].number);
+		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
+		where[1] = la != NULL && la->host != NULL ? la->host : "";
+		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
+		p = cJSON_Parse(t[i].params_json);
+		if (root != NULL)
+			report_trial_json(root, &t[i], where, p);
+		else if (fmt == REPORT_CSV)
+			report_trial_csv(f, &t[i], where, p, names,
+			    to->parsable);
+		else
+			report_trial_text(f, &t[i], where, p);
+		cJSON_Delete(p);
+	}
+}
+
+/* The trial list, filtered and shaped as to says (NULL: defaults). */
+int
+report_trials_opts(struct ledger *l, const char *name,
+    enum report_format fmt, const struct trials_opts *to, char **out,
+    char *err, size_t errlen)
+{
+	static const struct trials_opts defaults = { NULL, 0, 0, NULL };
+	enum report_format	 ffmt;
+	struct ledger_campaign	 c;
+	struct ledger_trial	*t = NULL;
+	struct ledger_attempt	*a = NULL;
+	cJSON			*root = NULL, *names = NULL;
+	char			*buf = NULL;
+	size_t			 n = 0, na = 0, len = 0;
+	FILE			*f = NULL;
+	int			 rc;
+
+	if (to == NULL)
+		to = &defaults;
+	if (to->parsable && fmt != REPORT_TEXT) {
+		snprintf(err, errlen, "--parsable is a text form: not with "
+		    "--format");
+		return -2;
+	}
+	if (to->parsable)
+		fmt = REPORT_CSV;	/* with '|' for ',' and no quotes */
+	ffmt = fmt;
+	if (to->fields != NULL)
+		fmt = REPORT_JSON;	/* the columns are chosen from it */
+	memset(&c, 0, sizeof(c));
+	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
+		return rc;
+	if (ledger_trial_list(l, c.id, &t, &n) == -1 ||
+	    ledger_attempt_list(l, c.id, 0, &a, &na) == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		ledger_trial_list_free(t, n);
+		ledger_campaign_release(&c);
+		return -1;
+	}
+	if (fmt == REPORT_JSON)
+		root = cJSON_CreateArray();
+	else
+		f = open_memstream(&buf, &len);
+	/* Column names come from the first trial's parameters. */
+	if (n > 0)
+		names = cJSON_Parse(t[0].params_json);
+	if (f != NULL && !to->noheader)
+		report_trials_header(f, fmt, to->parsable, names, c.metric);
+	report_trials_rows(f, root, fmt, to, t, n, a, na, names);
+	cJSON_Delete(names);
+	rc = 0;
+	if (root != NULL && to->fields != NULL) {
+		rc = trials_fields_render(root, to->fields, ffmt, to->noheader,
+		    to->parsable, out, err, errlen);
+		cJSON_Delete(root);
+	} else if (root != NULL)
+		*out = report_json_text(root);
+	else {
+		fclose(f);
+		*out = buf;
+	}
+	ledger_attempt_list_free(a, na);
+	ledger_trial_list_free(t, n);
+	ledger_campaign_release(&c);
+	return rc;
+}
+
+/* 0 if every comma-separated entry of list is a trial state. */
+static int
+trials_states_check(const char *list, char *err, size_t errlen)
+{
+	const char	*p, *end;
+	size_t		 n;
+	int		 i;
+
+	for (p = list; ; p = end + 1) {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		for (i = 0; i < TRIAL_NSTATES; i++)
+			if (strlen(trial_state_name(i)) == n &&
+			    strncmp(trial_state_name(i), p, n) == 0)
+				break;
+		if (i == TRIAL_NSTATES) {
+			snprintf(err, errlen, "--state: unknown trial state "
+			    "'%.*s' (expected pending, running, completed, "
+			    "failed, pruned or cancelled, comma-separated)",
+			    (int)n, p);
+			return -1;
+		}
+		if (end == NULL)
+			return 0;
+	}
+}
+
+int
+trials_request(struct ledger *l, const char *campaign,
+    enum report_format fmt, const cJSON *req, char **out, char *err,
+    size_t errlen)
+{
+	const cJSON		*st = cJSON_GetObjectItem(req, "state");
+	const cJSON		*nh = cJSON_GetObjectItem(req, "noheader");
+	const cJSON		*pa = cJSON_GetObjectItem(req, "parsable");
+	const cJSON		*fi = cJSON_GetObjectItem(req, "fields");
+	struct trials_opts	 o;
+
+	memset(&o, 0, sizeof(o));
+	if ((st != NULL && !cJSON_IsString(st)) ||
+	    (fi != NULL && !cJSON_IsString(fi))) {
+		snprintf(err, errlen, "request.state, request.fields: "
+		    "expected a string");
+		return -2;
+	}
+	if ((nh != NULL && !cJSON_IsBool(nh)) ||
+	    (pa != NULL && !cJSON_IsBool(pa))) {
+		snprintf(err, errlen, "request.noheader, request.parsable: "
+		    "expected true or false");
+		return -2;
+	}
+	if (st != NULL && trials_states_check(st->valuestring, err,
+	    errlen) == -1)
+		return -2;
+	o.states = st != NULL ? st->valuestring : NULL;
+	o.noheader = cJSON_IsTrue(nh);
+	o.parsable = cJSON_IsTrue(pa);
+	o.fields = fi != NULL ? fi->valuestring : NULL;
+	return report_trials_opts(l, campaign, fmt, &o, out, err, errlen);
+}
