@@ -9,8 +9,10 @@
  *   model fewer suggestions than its own start-up trials: a model that
  *   has no room to act only costs, and a low-discrepancy start covers
  *   the space more evenly than random draws;
- * - mtpe otherwise: failed and running trials inform a joint model after
- *   a start-up tied to the dimension and the budget.
+ * - cmtpe otherwise: failed and running trials inform a joint model after
+ *   a start-up tied to the dimension and the budget, and of suggestions
+ *   of nearly equal promise it makes the cheaper per step (mtpe, when
+ *   no trial's cost per step is known or costs do not vary).
  *
  * The choice depends on the space and the budget alone, never on the
  * history, so a suggestion stays a pure function of seed and history.
@@ -86,11 +88,11 @@ auto_choose(struct search *s, struct auto_state *a)
 		    "suggestions than its %zu start-up trials", name,
 		    s->budget, d, startup);
 	} else {
-		name = "mtpe";
-		snprintf(a->reason, sizeof(a->reason), "mtpe: %s%zu "
+		name = "cmtpe";
+		snprintf(a->reason, sizeof(a->reason), "cmtpe: %s%zu "
 		    "parameters leave a joint model room to act; failed and "
-		    "running trials inform it", s->budget > 0 ? "the budget "
-		    "and " : "", d);
+		    "running trials inform it; of equal promise, the cheaper "
+		    "per epoch", s->budget > 0 ? "the budget and " : "", d);
 	}
 	if ((a->inner = search_new(name, sp, s->seed, NULL, 0)) == NULL)
 		return -1;

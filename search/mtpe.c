@@ -18,6 +18,11 @@
  *   instead of a fixed 10: d + 1 points span a d-dimensional space, and a
  *   small budget cannot afford a long random start.
  *
+ * cmtpe is mtpe that prefers the cheaper per step of suggestions of
+ * about equal promise (cost.c): of the candidates within a factor 2 of
+ * the best ratio, the cheapest, and in the start-up the cheaper of two
+ * random draws.
+ *
  * A suggestion stays a pure function of the seed, the budget and the
  * history: draws come from a generator seeded with (seed, trials).
  */
@@ -52,20 +57,36 @@ mtpe_configure(struct search *s)
 	conf->startup = mtpe_startup(s->space->n, s->budget);
 }
 
-/* Failed and running trials count; the start-up follows the dimension. */
+/* The state of mtpe (cost_aware 0) or cmtpe (1). */
 static int
-mtpe_init(struct search *s, char *err, size_t errlen)
+mtpe_setup(struct search *s, int cost_aware, char *err, size_t errlen)
 {
 	struct tpe_conf *conf;
 
 	if ((conf = calloc(1, sizeof(*conf))) == NULL)
-		return search_error(err, errlen, "mtpe: out of memory");
+		return search_error(err, errlen, "%s: out of memory",
+		    s->ops->name);
 	conf->failed_worst = 1;
 	conf->liar = 1;
+	conf->cost_aware = cost_aware;
 	s->state = conf;
 	s->size = 0;
 	mtpe_configure(s);
 	return 0;
+}
+
+/* Failed and running trials count; the start-up follows the dimension. */
+static int
+mtpe_init(struct search *s, char *err, size_t errlen)
+{
+	return mtpe_setup(s, 0, err, errlen);
+}
+
+/* As mtpe, per unit of predicted cost. */
+static int
+cmtpe_init(struct search *s, char *err, size_t errlen)
+{
+	return mtpe_setup(s, 1, err, errlen);
 }
 
 /*
@@ -109,51 +130,56 @@ mtpe_logpdf(const struct parzen *pz, size_t d, const double *y, double *t)
 	return mx + log(sum);
 }
 
-/* Draw candidates from the joint good density, keep the best ratio. */
+/*
+ * Draw candidates from the joint good density, keep the best ratio (cmtpe:
+ * the cheapest of those close to it).
+ */
 static int
 mtpe_suggest(struct search *s, const struct history *h, double *x)
 {
 	struct parzen *l, *g;
+	struct cost_model *cm = NULL;
 	struct rng r;
 	size_t *below, *above, nb, na, d = s->space->n, i, k, c;
-	double *y, *besty, *t, score, best = -INFINITY;
+	double *ys, *t, score[MTPE_CANDIDATES], cost[MTPE_CANDIDATES], *y;
 	int rc = -1;
 
 	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
-		return random_ops.suggest(s, h, x);
+		return ((struct tpe_conf *)s->state)->cost_aware ?
+		    cost_startup(s, h, x) : random_ops.suggest(s, h, x);
 	l = calloc(d, sizeof(*l));
 	g = calloc(d, sizeof(*g));
-	y = calloc(d, sizeof(*y));
-	besty = calloc(d, sizeof(*besty));
+	ys = calloc(MTPE_CANDIDATES * d, sizeof(*ys));
 	t = calloc((nb > na ? nb : na) + 1, sizeof(*t));
-	if (l == NULL || g == NULL || y == NULL || besty == NULL ||
-	    t == NULL || mtpe_build(s, h, below, nb, l) == -1 ||
+	if (l == NULL || g == NULL || ys == NULL || t == NULL ||
+	    mtpe_build(s, h, below, nb, l) == -1 ||
 	    mtpe_build(s, h, above, na, g) == -1)
 		goto out;
+	if (((struct tpe_conf *)s->state)->cost_aware)
+		cm = cost_model_new(s->space, h);
 	rng_seed(&r, s->seed ^ UINT64_C(0x3a7e5), h->n);
 	for (c = 0; c < MTPE_CANDIDATES; c++) {
+		y = ys + c * d;
 		k = parzen_component(&l[0], &r);
 		for (i = 0; i < d; i++)
 			y[i] = tpe_snap(&s->space->params[i],
 			    parzen_draw(&l[i], k, &r));
-		score = mtpe_logpdf(l, d, y, t) - mtpe_logpdf(g, d, y, t);
-		if (c == 0 || score > best) {
-			best = score;
-			memcpy(besty, y, d * sizeof(*y));
-		}
+		score[c] = mtpe_logpdf(l, d, y, t) - mtpe_logpdf(g, d, y, t);
+		cost[c] = cost_model_log(cm, y);
 	}
+	y = ys + cost_pick(score, cost, MTPE_CANDIDATES) * d;
 	for (i = 0; i < d; i++)
-		x[i] = tpe_value(&s->space->params[i], besty[i]);
+		x[i] = tpe_value(&s->space->params[i], y[i]);
 	rc = 0;
 out:
 	for (i = 0; l != NULL && i < d; i++)
 		parzen_release(&l[i]);
 	for (i = 0; g != NULL && i < d; i++)
 		parzen_release(&g[i]);
+	cost_model_free(cm);
 	free(l);
 	free(g);
-	free(y);
-	free(besty);
+	free(ys);
 	free(t);
 	free(below);
 	free(above);
@@ -163,6 +189,14 @@ out:
 const struct search_ops mtpe_ops = {
 	.name = "mtpe",
 	.init = mtpe_init,
+	.free = NULL,
+	.suggest = mtpe_suggest,
+	.budget = mtpe_configure,
+};
+
+const struct search_ops cmtpe_ops = {
+	.name = "cmtpe",
+	.init = cmtpe_init,
 	.free = NULL,
 	.suggest = mtpe_suggest,
 	.budget = mtpe_configure,

@@ -15,6 +15,7 @@ static const struct search_ops *const search_table[] = {
 	&sobol_ops,
 	&tpe_ops,
 	&mtpe_ops,
+	&cmtpe_ops,
 	&auto_ops,
 };
 
@@ -27,6 +28,7 @@ static const char *const search_names[] = {
 	"sobol",
 	"tpe",
 	"mtpe",
+	"cmtpe",
 	"auto",
 	NULL
 };

@@ -32,6 +32,8 @@ struct observation {
 	size_t		 npoints;	/* learning curve, may be 0 */
 	const double	*steps;		/* fidelity (epoch) of each point */
 	const double	*values;	/* metric at each point */
+	double		 step_s;	/* seconds per step of its curve so
+					   far, 0: unknown (cmtpe's cost) */
 	int		 other_bracket;	/* 1: of another Hyperband bracket
 					   than the trial to suggest (tpe
 					   skips it), 0 otherwise */

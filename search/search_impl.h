@@ -53,6 +53,7 @@ extern const struct search_ops random_ops;
 extern const struct search_ops sobol_ops;
 extern const struct search_ops tpe_ops;
 extern const struct search_ops mtpe_ops;
+extern const struct search_ops cmtpe_ops;
 extern const struct search_ops auto_ops;
 
 /*

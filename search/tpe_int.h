@@ -31,7 +31,30 @@ struct tpe_conf {
 	int		 failed_worst;	/* failed trials join the bad group */
 	int		 liar;		/* running trials join the bad group */
 	size_t		 startup;	/* random suggestions before the model */
+	int		 cost_aware;	/* cmtpe: per unit of predicted cost */
 };
+
+/*
+ * The cost per step of a configuration, learnt from the history's
+ * observations' step_s (cost.c): NULL while too few trials have one.
+ */
+struct cost_model;
+struct cost_model *cost_model_new(const struct space *,
+	    const struct history *);
+/* log(predicted seconds per step at internal y / the median's), or 0. */
+double	 cost_model_log(const struct cost_model *, const double *y);
+void	 cost_model_free(struct cost_model *);
+/*
+ * Of n candidates with acquisition score[] and log cost[], the index of
+ * the cheapest whose score is within COST_TOLERANCE of the best (the
+ * higher score, then the first, among equally cheap ones).
+ */
+size_t	 cost_pick(const double *score, const double *cost, size_t n);
+/*
+ * A start-up point for cmtpe: random's, or once costs are known the
+ * cheaper of it and a second random draw.  Return as search_suggest().
+ */
+int	 cost_startup(struct search *, const struct history *, double *x);
 
 /*
  * Build the estimator of parameter p from the internal coordinates of

@@ -341,7 +341,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	a->npoints++;
 	ledger_metric_insert(e->env.ledger, a->attempt_id, step, ev.key, ev.num,
 	    when);
-	engine_point(a, ev.key, step, ev.num);
+	engine_point(a, ev.key, step, ev.num, when);
 	if (strcmp(ev.key, e->spec->metric) != 0 ||
 	    !attempt_better(e, a->has_best, a->best, ev.num))
 		return;

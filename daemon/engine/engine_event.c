@@ -211,7 +211,8 @@ engine_unit(const struct engine *e)
  * completed (all a stopper reads).
  */
 void
-engine_point(struct attempt *a, const char *key, double step, double value)
+engine_point(struct attempt *a, const char *key, double step, double value,
+    double when)
 {
 	struct engine		*e = a->e;
 	struct observation	*obs;
@@ -220,7 +221,8 @@ engine_point(struct attempt *a, const char *key, double step, double value)
 
 	if (strcmp(key, e->spec->metric) != 0)
 		return;
-	curves_add(e->curves, a->trial_number, a->attempt_id, step, value);
+	curves_add(e->curves, a->trial_number, a->attempt_id, step, value,
+	    when);
 	obsbook_curve(e->book, e->curves, a->trial_number);
 	if (e->stopper == NULL || e->detached || a->cancel_as != CANCEL_NONE)
 		return;

@@ -94,7 +94,7 @@ void	 engine_retry(struct engine *, int64_t trial_id, int trial_number,
  * it for the search, and stop the trial if the stopper says so.
  */
 void	 engine_point(struct attempt *, const char *key, double step,
-	    double value);
+	    double value, double when);
 
 /* engine_flush.c */
 /*

@@ -11,7 +11,7 @@ struct curve {
 	int64_t		 attempt_id;	/* whose points these are */
 	int		 completed;
 	size_t		 n, cap;
-	double		*steps, *values;
+	double		*steps, *values, *times;
 };
 
 struct curves {
@@ -39,6 +39,7 @@ curves_clear(struct curves *cs)
 	for (i = 0; i < cs->n; i++) {
 		free(cs->c[i].steps);
 		free(cs->c[i].values);
+		free(cs->c[i].times);
 	}
 	free(cs->c);
 	cs->c = NULL;
@@ -76,7 +77,7 @@ curves_get(struct curves *cs, int trial)
 /* Add a point, keeping the steps sorted and the first value of a step. */
 void
 curves_add(struct curves *cs, int trial, int64_t attempt_id, double step,
-    double value)
+    double value, double time)
 {
 	struct curve *c;
 	size_t i;
@@ -94,14 +95,17 @@ curves_add(struct curves *cs, int trial, int64_t attempt_id, double step,
 		c->cap = c->cap ? c->cap * 2 : 16;
 		if ((c->steps = realloc(c->steps, c->cap * sizeof(double))) ==
 		    NULL || (c->values = realloc(c->values, c->cap *
-		    sizeof(double))) == NULL)
+		    sizeof(double))) == NULL || (c->times = realloc(c->times,
+		    c->cap * sizeof(double))) == NULL)
 			abort();
 	}
 	memmove(c->steps + i + 1, c->steps + i, (c->n - i) * sizeof(double));
 	memmove(c->values + i + 1, c->values + i, (c->n - i) *
 	    sizeof(double));
+	memmove(c->times + i + 1, c->times + i, (c->n - i) * sizeof(double));
 	c->steps[i] = step;
 	c->values[i] = value;
+	c->times[i] = time;
 	c->n++;
 }
 
@@ -130,12 +134,18 @@ curves_fill(const struct curves *cs, int trial, struct observation *o)
 
 	o->npoints = 0;
 	o->steps = o->values = NULL;
+	o->step_s = 0;
 	if (trial < 0 || (size_t)trial >= cs->n)
 		return;
 	c = &cs->c[trial];
 	o->npoints = c->n;
 	o->steps = c->steps;
 	o->values = c->values;
+	/* Seconds per step between its first and its last point. */
+	if (c->n >= 2 && c->steps[c->n - 1] > c->steps[0] &&
+	    c->times[c->n - 1] > c->times[0])
+		o->step_s = (c->times[c->n - 1] - c->times[0]) /
+		    (c->steps[c->n - 1] - c->steps[0]);
 }
 
 /* Rebuild the curves of a campaign from the ledger. */
@@ -159,7 +169,7 @@ curves_load(struct curves *cs, struct ledger *l, int64_t campaign_id,
 			curves_complete(cs, t[i].number);
 	for (i = 0; i < nm; i++)
 		curves_add(cs, m[i].trial_number, m[i].attempt_id, m[i].step,
-		    m[i].value);
+		    m[i].value, m[i].time);
 	ledger_trial_list_free(t, nt);
 	ledger_metric_list_free(m, nm);
 	return 0;

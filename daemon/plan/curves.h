@@ -34,9 +34,10 @@ int	 curves_load(struct curves *, struct ledger *, int64_t campaign_id,
  * Add a point of trial number `trial` from attempt attempt_id, as the
  * ledger keeps it: a repeated step of the same attempt is ignored, and a
  * later attempt's first point replaces an earlier attempt's curve.
+ * time: when the point was recorded (seconds), as the ledger has it.
  */
 void	 curves_add(struct curves *, int trial, int64_t attempt_id,
-	    double step, double value);
+	    double step, double value, double time);
 /* Mark trial number `trial` completed. */
 void	 curves_complete(struct curves *, int trial);
 /* 1 if the trial completed. */
@@ -44,6 +45,8 @@ int	 curves_completed(const struct curves *, int trial);
 /*
  * Point o's curve at trial's points (steps ascending); the arrays are
  * borrowed until the next change.  A trial without points gets none.
+ * o->step_s: seconds per step from its first point to its last (0 with
+ * fewer than two points).
  */
 void	 curves_fill(const struct curves *, int trial, struct observation *o);
 

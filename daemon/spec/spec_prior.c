@@ -64,10 +64,11 @@ sp_prior(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	s->prior.path = sp_prior_path(s->path, file);
 	free(file);
 	if (strcmp(s->algorithm, "tpe") != 0 &&
-	    strcmp(s->algorithm, "mtpe") != 0)
-		return sp_fail(sp, "prior", "needs search.algorithm \"tpe\" "
-		    "or \"mtpe\" (the searches that learn from history), "
-		    "not \"%s\"", s->algorithm);
+	    strcmp(s->algorithm, "mtpe") != 0 &&
+	    strcmp(s->algorithm, "cmtpe") != 0)
+		return sp_fail(sp, "prior", "needs search.algorithm \"tpe\", "
+		    "\"mtpe\" or \"cmtpe\" (the searches that learn from "
+		    "history), not \"%s\"", s->algorithm);
 	if (s->scaling.nbatch > 0)
 		return sp_fail(sp, "prior", "a batch-size scaling campaign "
 		    "takes no prior");

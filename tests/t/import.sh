@@ -121,7 +121,7 @@ campaign wider 3 "" tpe ',
 refused wider "$T/study.db: study '(the only one)': trial 0: no parameter 'warmup_epochs' (space.warmup_epochs of campaign 'wider'; a prior needs the same space)" \
     --from "$T/study.db" "$T/wider.json"
 campaign random 3 "" random
-refused random "$T/random.json: prior: needs search.algorithm \"tpe\" or \"mtpe\"" \
+refused random "$T/random.json: prior: needs search.algorithm \"tpe\", \"mtpe\" or \"cmtpe\"" \
     --from "$T/study.db" "$T/random.json"
 refused nostudy "$T/study.db: no study named 'nope'" \
     --from "$T/study.db" --study nope "$T/warm.json"

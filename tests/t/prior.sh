@@ -184,7 +184,7 @@ refused nofile "$T/none.db: unable to open database file"
 campaign nocamp 1 "{\"ledger\": \"$LEDGER\", \"campaign\": \"nope\"}"
 refused nocamp "$LEDGER: no campaign 'nope'"
 campaign random 1 "$OPT" "" random
-refused random "$T/random.json: prior: needs search.algorithm \"tpe\" or \"mtpe\""
+refused random "$T/random.json: prior: needs search.algorithm \"tpe\", \"mtpe\" or \"cmtpe\""
 campaign both 1 "{\"optuna\": \"$T/study.db\", \"ledger\": \"$LEDGER\"}"
 refused both "$T/both.json: prior: expected one of"
 

@@ -64,7 +64,7 @@ campaign auto auto 1
 check "an auto campaign is accepted" "$HPOCTL" -f "$CONF" check "$T/auto.json"
 "$HPOCTL" -f "$CONF" run "$T/auto.json" >"$T/auto.out" 2>&1
 check "auto says what it chose and why" \
-    grep -q "search: auto chose mtpe: the budget and 2 parameters" "$T/auto.out"
+    grep -q "search: auto chose cmtpe: the budget and 2 parameters" "$T/auto.out"
 is "40 trials" "$(sql "select count(*) from trials where campaign_id = $(cid auto)")" 40
 
 campaign par mtpe 4

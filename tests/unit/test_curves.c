@@ -51,7 +51,7 @@ same(const struct curves *a, const struct curves *b, int n)
 	for (i = 0; i < n; i++) {
 		curves_fill(a, i, &oa);
 		curves_fill(b, i, &ob);
-		if (oa.npoints != ob.npoints ||
+		if (oa.npoints != ob.npoints || oa.step_s != ob.step_s ||
 		    curves_completed(a, i) != curves_completed(b, i))
 			return 0;
 		if (oa.npoints > 0 && (memcmp(oa.steps, ob.steps,
@@ -81,7 +81,7 @@ main(void)
 	struct search *s;
 	struct stopper *sp;
 	struct stop_params p;
-	double x[NTRIALS][2], xa[2], xb[2], v, step;
+	double x[NTRIALS][2], xa[2], xb[2], v, step, tm;
 	int64_t cid, tid, aid;
 	int i, k, e, nattempts, ok_dec = 1;
 
@@ -131,13 +131,15 @@ main(void)
 				if (i % 3 == 0 && step > 3)
 					continue;	/* pruned at 3 */
 				v = fabs(x[i][0] - 0.4) + 1.0 / step + 0.01 * k;
+				/* 60 (i + 1) seconds an epoch. */
+				tm = 2000 + 60.0 * (i + 1) * step;
 				ledger_metric_insert(l, aid, step, "eval_error",
-				    v, 0);
-				curves_add(live, i, aid, step, v);
+				    v, tm);
+				curves_add(live, i, aid, step, v, tm);
 				/* A repeated step: the ledger keeps the first. */
 				ledger_metric_insert(l, aid, step, "eval_error",
-				    v + 1, 0);
-				curves_add(live, i, aid, step, v + 1);
+				    v + 1, tm + 7);
+				curves_add(live, i, aid, step, v + 1, tm + 7);
 				ledger_metric_insert(l, aid, step, "train_loss",
 				    v / 2, 0);
 			}
@@ -149,7 +151,7 @@ main(void)
 			ledger_trial_set_state(l, tid, "pruned");
 	}
 	loaded = curves_new();
-	curves_add(loaded, 40, 1, 1, 1);	/* replaced by the load */
+	curves_add(loaded, 40, 1, 1, 1, 1);	/* replaced by the load */
 	is_int(curves_load(loaded, l, cid, "eval_error"), 0, "curves loaded");
 	ok(same(live, loaded, NTRIALS + 1), "rebuilt curves equal the live ones");
 	{
@@ -161,11 +163,16 @@ main(void)
 		ok(o.npoints == NEPOCHS && fabs(o.values[0] -
 		    (fabs(x[2][0] - 0.4) + 1 + 0.01)) < 1e-12,
 		    "... with the last attempt's values");
+		ok(fabs(o.step_s - 180) < 1e-9, "its seconds per epoch from "
+		    "the points' times (%g)", o.step_s);
 		curves_fill(loaded, 3, &o);
 		ok(o.npoints == 3 && o.steps[0] == 1 && o.steps[2] == 3,
 		    "points sorted by step");
+		ok(fabs(o.step_s - 240) < 1e-9, "... points out of order (%g)",
+		    o.step_s);
 		curves_fill(loaded, 40, &o);
 		is_int(o.npoints, 0, "the load forgot what was there");
+		ok(o.step_s == 0, "no points, no seconds per epoch");
 	}
 
 	/* The same suggestions and stopping decisions from either. */

@@ -114,7 +114,7 @@ main(void)
 				    0.001 * (double)(i % 5);
 				ledger_metric_insert(l, aid, e, "eval_error", v,
 				    0);
-				curves_add(cv, (int)i, aid, e, v);
+				curves_add(cv, (int)i, aid, e, v, e);
 				obsbook_curve(live, cv, (int)i);
 				if (e == 1 || i % 2) {
 					ledger_trial_set_best(l, tid, v, e, 0,

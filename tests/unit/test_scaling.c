@@ -222,7 +222,8 @@ curve(struct curves *cv, int number, const double *v, size_t n)
 	size_t	 i;
 
 	for (i = 0; i < n; i++)
-		curves_add(cv, number, number + 1, (double)(i + 1), v[i]);
+		curves_add(cv, number, number + 1, (double)(i + 1), v[i],
+		    (double)(i + 1));
 }
 
 static void

@@ -186,8 +186,9 @@ test_dispatch(void)
 	is_str(names[2], "sobol", "third algorithm is sobol");
 	is_str(names[3], "tpe", "fourth algorithm is tpe");
 	is_str(names[4], "mtpe", "fifth algorithm is mtpe");
-	is_str(names[5], "auto", "sixth algorithm is auto");
-	ok(names[6] == NULL, "list ends after auto");
+	is_str(names[5], "cmtpe", "sixth algorithm is cmtpe");
+	is_str(names[6], "auto", "seventh algorithm is auto");
+	ok(names[7] == NULL, "list ends after auto");
 	ok(!search_known("annealing") && !search_known(NULL),
 	    "unknown names are not known");
 	sp = space_new();

@@ -318,8 +318,10 @@ test_auto(void)
 	s = search_new("auto", sp, 1, NULL, 0);
 	search_set_budget(s, 100);
 	search_suggest(s, NULL, x);
-	is_str(search_chosen(s, &why), "mtpe", "a float, 100 trials: mtpe");
+	is_str(search_chosen(s, &why), "cmtpe", "a float, 100 trials: "
+	    "cmtpe");
 	like(why, "failed", "the reason says failures inform it");
+	like(why, "cheaper", "... and that cost decides between equals");
 	search_free(s);
 	space_free(sp);
 }
