@@ -12,6 +12,25 @@
 #define CI_TINY		1e-300
 #define CI_ITER		300
 
+/* Keep a Lentz term away from zero. */
+static double
+ci_nonzero(double v)
+{
+	return fabs(v) < CI_TINY ? CI_TINY : v;
+}
+
+/*
+ * One step of the modified Lentz method with numerator num: update the
+ * ratios *c and *d and return the factor d * c of the fraction's value.
+ */
+static double
+ci_lentz(double num, double *c, double *d)
+{
+	*d = 1 / ci_nonzero(1 + num * *d);
+	*c = ci_nonzero(1 + num / *c);
+	return *d * *c;
+}
+
 /*
  * The continued fraction of the incomplete beta function (the modified
  * Lentz method); it converges quickly for x < (a + 1) / (a + b + 2).
@@ -19,39 +38,21 @@
 static double
 ci_beta_cf(double a, double b, double x)
 {
-	double	 c = 1, d, h, num;
+	double	 c = 1, d, h, step;
 	int	 m, m2;
 
-	d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < CI_TINY)
-		d = CI_TINY;
-	d = 1 / d;
+	d = 1 / ci_nonzero(1 - (a + b) * x / (a + 1));
 	h = d;
 	for (m = 1; m <= CI_ITER; m++) {
 		m2 = 2 * m;
 		/* The even step, then the odd one. */
-		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < CI_TINY)
-			d = CI_TINY;
-		if (fabs(c) < CI_TINY)
-			c = CI_TINY;
-		d = 1 / d;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < CI_TINY)
-			d = CI_TINY;
-		if (fabs(c) < CI_TINY)
-			c = CI_TINY;
-		d = 1 / d;
-		if (fabs(d * c - 1) < CI_EPS) {
-			h *= d * c;
+		h *= ci_lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+		    &c, &d);
+		step = ci_lentz(-(a + m) * (a + b + m) * x /
+		    ((a + m2) * (a + m2 + 1)), &c, &d);
+		h *= step;
+		if (fabs(step - 1) < CI_EPS)
 			break;
-		}
-		h *= d * c;
 	}
 	return h;
 }
