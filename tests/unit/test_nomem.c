@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "invoke.h"
 #include "replay_table.h"
 #include "score.h"
 #include "search.h"
@@ -406,6 +407,49 @@ replay_load(char *err, size_t errlen)
 	return rc;
 }
 
+/* A campaign of the workload nm, parsed and bound with memory to spare. */
+static struct campaign_spec *bound;
+
+/* Render one attempt of the bound campaign. */
+static int
+invoke(char *err, size_t errlen)
+{
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
+	double			 x[2] = { 0.5, 1 };
+	int			 rc;
+
+	memset(&ic, 0, sizeof(ic));
+	ic.trial = 3;
+	ic.seed = 42;
+	ic.dir = "/runs/1-c/trial-0003/attempt-0";
+	ic.token = "tok";
+	ic.x = x;
+	rc = invoke_render(bound, parsed, &ic, &inv, err, errlen);
+	invoke_release(&inv);
+	return rc;
+}
+
+/* Bind a campaign to the workload nm and render its attempts. */
+static void
+invoke_sweep(void)
+{
+	static const char t[] = "{\"name\": \"c\", \"workload\": \"nm\", "
+	    "\"space\": {\"lr\": {\"type\": \"float\", \"min\": 0.01, "
+	    "\"max\": 1}, \"opt\": {\"type\": \"choice\", \"values\": "
+	    "[\"sgd\", \"adam\"]}}, \"budget\": {\"max_trials\": 4}, "
+	    "\"backend\": \"slurm\", \"resources\": {\"nodes\": 2, "
+	    "\"gpus_per_node\": 4}}";
+	char	 err[512] = "";
+
+	bound = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	if (bound == NULL || spec_bind(bound, parsed, err, sizeof(err)) == -1)
+		ok(0, "a campaign of nm binds (%s)", err);
+	else
+		sweep("invoke_render", invoke, 1);
+	spec_free(bound);
+}
+
 /* Sweep spec parsing and the replay table loader over files in dir. */
 static void
 files_sweep(void)
@@ -442,6 +486,7 @@ main(void)
 	if (parsed == NULL)
 		return tap_done();
 	sweep("workload_check, _render, _read_line", render, 1);
+	invoke_sweep();
 	workload_free(parsed);
 	sweep("score_stream", score, 1);
 	files_sweep();
