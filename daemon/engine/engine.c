@@ -25,6 +25,7 @@
 #include "params.h"
 #include "paths.h"
 #include "prior.h"
+#include "xmalloc.h"
 
 static void	engine_tick(uv_timer_t *);
 
@@ -474,16 +475,14 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.backend = s->backend;
 	c.spec_json = s->json;
 	c.spec_path = s->path;
-	c.state = strdup(campaign_state_name(CAMPAIGN_RUNNING));
+	c.state = xstrdup(campaign_state_name(CAMPAIGN_RUNNING));
 	c.metric = s->metric;
 	c.maximize = s->maximize;
 	c.has_target = s->has_target;
 	c.target = s->target;
 	c.started = e->started = engine_now(e);
 	c.max_trials = s->max_trials;
-	c.driver = strdup(e->env.driver);
-	if (c.state == NULL || c.driver == NULL)
-		abort();
+	c.driver = xstrdup(e->env.driver);
 	c.workload_json = e->w->json;
 	rc = prior_record(e->env.ledger, &c, pr, npr, engine_claim, e, &e->id,
 	    err, errlen);
