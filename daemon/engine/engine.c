@@ -243,7 +243,7 @@ engine_new_scaling_trial(struct engine *e)
 		    ledger_error(e->env.ledger));
 		return -1;
 	}
-	p.x = calloc(e->spec->space->n + 1, sizeof(*p.x));
+	p.x = xcalloc(e->spec->space->n + 1, sizeof(*p.x));
 	switch (scaling_next(e->scaling, t, n, e->curves, &p)) {
 	case SCALING_DONE:
 		e->exhausted = 1;
@@ -290,7 +290,7 @@ engine_new_trial(struct engine *e)
 	/* The search reads the priors too, before the trials. */
 	h.obs = obsbook_history(e->book, &h.n);
 	h.maximize = s->maximize;
-	x = calloc(s->space->n + 1, sizeof(*x));
+	x = xcalloc(s->space->n + 1, sizeof(*x));
 	rc = search_suggest(e->search, &h, x);
 	if (rc != 0) {
 		e->exhausted = 1;
