@@ -58,6 +58,11 @@ render_point(const struct campaign_spec *s, int n, double *x, char *err,
 		return -1;
 	obs = calloc(n + 1, sizeof(*obs));
 	xs = calloc((size_t)(n + 1) * (d + 1), sizeof(*xs));
+	if (obs == NULL || xs == NULL) {
+		snprintf(err, errlen, "%s: trial %d: out of memory", s->path,
+		    n);
+		rc = -1;
+	}
 	memset(&h, 0, sizeof(h));
 	h.obs = obs;
 	h.maximize = s->maximize;
