@@ -240,7 +240,11 @@ render_trial(struct render *r, const char *run_dir, char *err,
 	double			*x;
 	int			 rc = -1;
 
-	x = calloc(s->space->n + 1, sizeof(*x));
+	if ((x = calloc(s->space->n + 1, sizeof(*x))) == NULL) {
+		snprintf(err, errlen, "%s: trial %d: out of memory", s->path,
+		    r->trial);
+		return -1;
+	}
 	if (render_point(s, r->trial, x, err, errlen) == -1)
 		goto out;
 	r->params = params_to_json(s->space, x);
