@@ -212,6 +212,8 @@ sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 		return 0;
 	if (sp_keys(sp, obj, "fixed", NULL) == -1)
 		return -1;
+	if (cJSON_GetArraySize(obj) == 0)
+		return 0;
 	if ((s->fixed = calloc(cJSON_GetArraySize(obj), sizeof(*s->fixed))) ==
 	    NULL)
 		return sp_fail(sp, "fixed", "out of memory");
