@@ -21,7 +21,7 @@ client_request(const char *path, const cJSON *req, cJSON **reply, char *err,
     size_t errlen)
 {
 	struct sockaddr_un	 sun;
-	char			*text, *buf = NULL, *nl = NULL;
+	char			*text, *buf = NULL, *nbuf, *nl = NULL;
 	size_t			 len = 0, cap = 0;
 	ssize_t			 n;
 	int			 fd;
@@ -60,7 +60,12 @@ client_request(const char *path, const cJSON *req, cJSON **reply, char *err,
 				    "long", path);
 				break;
 			}
-			buf = realloc(buf, cap);
+			if ((nbuf = realloc(buf, cap)) == NULL) {
+				snprintf(err, errlen, "reply from %s: out of "
+				    "memory", path);
+				break;
+			}
+			buf = nbuf;
 		}
 		n = read(fd, buf + len, cap - len - 1);
 		if (n == -1 && errno == EINTR)

@@ -14,6 +14,7 @@
 #include "json_nul.h"
 #include "log.h"
 #include "paths.h"
+#include "xmalloc.h"
 
 /* A request line may not be longer than this. */
 #define CONTROL_LINE_MAX	(16 << 20)
@@ -486,8 +487,8 @@ control_open(uv_loop_t *loop, const char *path, control_handler handler,
 		return NULL;
 	}
 	unlink(path);
-	ctl = calloc(1, sizeof(*ctl));
-	ctl->path = strdup(path);
+	ctl = xcalloc(1, sizeof(*ctl));
+	ctl->path = xstrdup(path);
 	ctl->handler = handler;
 	ctl->arg = arg;
 	uv_pipe_init(loop, &ctl->server, 0);

@@ -23,6 +23,7 @@
 #include "slowreq.h"
 #include "trials_opts.h"
 #include "version.h"
+#include "xmalloc.h"
 
 /* The daemon's top-level state: the only global state hpod has. */
 struct hpod {
@@ -113,7 +114,7 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 	if ((e = run_engine(&drv, strcmp(s->backend, "slurm") == 0 ?
 	    d->slurm : d->local, s, w, err, errlen)) == NULL)
 		return NULL;
-	d->engines = realloc(d->engines, (d->nengines + 1) *
+	d->engines = xreallocarray(d->engines, d->nengines + 1,
 	    sizeof(*d->engines));
 	d->engines[d->nengines++] = e;
 	return e;

@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "paths.h"
+#include "xmalloc.h"
 
 /* asprintf that aborts on memory exhaustion. */
 static char * __attribute__((format(printf, 1, 2)))
@@ -63,7 +64,7 @@ paths_exe_dir(void)
 	size_t	 len = sizeof(buf);
 
 	if (uv_exepath(buf, &len) != 0)
-		return strdup(".");
+		return xstrdup(".");
 	return paths_dirname(buf);
 }
 
@@ -72,16 +73,12 @@ char *
 paths_dirname(const char *path)
 {
 	const char	*slash = strrchr(path, '/');
-	char		*d;
 
 	if (slash == NULL)
-		return strdup(".");
+		return xstrdup(".");
 	if (slash == path)
-		return strdup("/");
-	d = strndup(path, slash - path);
-	if (d == NULL)
-		abort();
-	return d;
+		return xstrdup("/");
+	return xasprintf("%.*s", (int)(slash - path), path);
 }
 
 /* Append s to a NULL-terminated vector of at most cap entries. */
@@ -111,7 +108,7 @@ strv_push_list(char **v, size_t cap, const char *list)
 		if (q == NULL)
 			q = p + strlen(p);
 		if (q > p)
-			strv_push(v, cap, strndup(p, q - p));
+			strv_push(v, cap, xasprintf("%.*s", (int)(q - p), p));
 		if (*q == ':')
 			q++;
 	}
@@ -128,9 +125,9 @@ paths_progdirs(void)
 
 	if (v == NULL)
 		abort();
-	strv_push(v, PATHS_MAX, strdup(exe));
+	strv_push(v, PATHS_MAX, xstrdup(exe));
 	strv_push(v, PATHS_MAX, xasprintf("%s/../libexec/hpod", exe));
-	strv_push(v, PATHS_MAX, strdup(HPOD_LIBEXECDIR));
+	strv_push(v, PATHS_MAX, xstrdup(HPOD_LIBEXECDIR));
 	free(exe);
 	return v;
 }

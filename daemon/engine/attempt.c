@@ -21,6 +21,7 @@
 #include "obsbook.h"
 #include "paths.h"
 #include "testpause.h"
+#include "xmalloc.h"
 
 /* Malformed MLLOG lines reported per attempt; later ones only counted. */
 #define ATTEMPT_BAD_LINES_SHOWN	3
@@ -229,7 +230,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	char			 err[512];
 	int			 rc = -1;
 
-	a = calloc(1, sizeof(*a));
+	a = xcalloc(1, sizeof(*a));
 	a->e = e;
 	a->trial_id = trial_id;
 	a->trial_number = trial_number;

@@ -25,6 +25,7 @@
 #include "params.h"
 #include "paths.h"
 #include "prior.h"
+#include "xmalloc.h"
 
 static void	engine_tick(uv_timer_t *);
 
@@ -242,7 +243,7 @@ engine_new_scaling_trial(struct engine *e)
 		    ledger_error(e->env.ledger));
 		return -1;
 	}
-	p.x = calloc(e->spec->space->n + 1, sizeof(*p.x));
+	p.x = xcalloc(e->spec->space->n + 1, sizeof(*p.x));
 	switch (scaling_next(e->scaling, t, n, e->curves, &p)) {
 	case SCALING_DONE:
 		e->exhausted = 1;
@@ -289,7 +290,7 @@ engine_new_trial(struct engine *e)
 	/* The search reads the priors too, before the trials. */
 	h.obs = obsbook_history(e->book, &h.n);
 	h.maximize = s->maximize;
-	x = calloc(s->space->n + 1, sizeof(*x));
+	x = xcalloc(s->space->n + 1, sizeof(*x));
 	rc = search_suggest(e->search, &h, x);
 	if (rc != 0) {
 		e->exhausted = 1;
@@ -474,16 +475,14 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	c.backend = s->backend;
 	c.spec_json = s->json;
 	c.spec_path = s->path;
-	c.state = strdup(campaign_state_name(CAMPAIGN_RUNNING));
+	c.state = xstrdup(campaign_state_name(CAMPAIGN_RUNNING));
 	c.metric = s->metric;
 	c.maximize = s->maximize;
 	c.has_target = s->has_target;
 	c.target = s->target;
 	c.started = e->started = engine_now(e);
 	c.max_trials = s->max_trials;
-	c.driver = strdup(e->env.driver);
-	if (c.state == NULL || c.driver == NULL)
-		abort();
+	c.driver = xstrdup(e->env.driver);
 	c.workload_json = e->w->json;
 	rc = prior_record(e->env.ledger, &c, pr, npr, engine_claim, e, &e->id,
 	    err, errlen);

@@ -12,6 +12,7 @@
 #include "obsbook.h"
 #include "params.h"
 #include "testpause.h"
+#include "xmalloc.h"
 
 /* How an attempt ended, as the ledger has it. */
 static enum attempt_state
@@ -63,7 +64,7 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 		    trial_number, ledger_error(e->env.ledger));
 		return;
 	}
-	x = calloc(e->spec->space->n + 1, sizeof(*x));
+	x = xcalloc(e->spec->space->n + 1, sizeof(*x));
 	if (params_from_json(e->spec->space, t.params_json, x, err,
 	    sizeof(err)) == -1) {
 		log_warnx("campaign '%s': trial %d: %s", e->spec->name,

@@ -13,6 +13,7 @@
 #include "engine_int.h"
 #include "obsbook.h"
 #include "params.h"
+#include "xmalloc.h"
 
 /* Re-adopt one unfinished attempt after a restart. */
 static void
@@ -24,14 +25,14 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	double			*x;
 	char			 err[256];
 
-	a = calloc(1, sizeof(*a));
+	a = xcalloc(1, sizeof(*a));
 	a->e = e;
 	a->trial_id = la->trial_id;
 	a->attempt_id = la->id;
 	a->trial_number = la->trial_number;
 	a->number = la->number;
-	a->token = strdup(la->token);
-	a->dir = strdup(la->dir);
+	a->token = xstrdup(la->token);
+	a->dir = xstrdup(la->dir);
 	if (asprintf(&a->out, "%s/stdout", a->dir) == -1)
 		abort();
 	a->started = la->started > 0;

@@ -29,6 +29,7 @@
 #include "spec.h"
 #include "trials_opts.h"
 #include "watch.h"
+#include "xmalloc.h"
 
 /* The subcommands, with the usage line each prints for --help. */
 struct subcmd {
@@ -247,11 +248,11 @@ cmd_run(int argc, char **argv, struct config *cfg)
 		    "daemon runs; --trial and --run-dir go with the daemon");
 	if (o.ledger != NULL) {
 		free(cfg->ledger);
-		cfg->ledger = strdup(o.ledger);
+		cfg->ledger = xstrdup(o.ledger);
 	}
 	if (o.run_dir != NULL) {
 		free(cfg->run_dir);
-		cfg->run_dir = strdup(o.run_dir);
+		cfg->run_dir = xstrdup(o.run_dir);
 	}
 	return fg_run(cfg, argv[0], argv[i], o.quiet, fmt);
 }
@@ -579,7 +580,7 @@ main(int argc, char *argv[])
 	}
 	if (sock != NULL) {
 		free(cfg.socket);
-		cfg.socket = strdup(sock);
+		cfg.socket = xstrdup(sock);
 	}
 	rc = c->fn(argc, argv, &cfg);
 	config_release(&cfg);

@@ -58,6 +58,11 @@ render_point(const struct campaign_spec *s, int n, double *x, char *err,
 		return -1;
 	obs = calloc(n + 1, sizeof(*obs));
 	xs = calloc((size_t)(n + 1) * (d + 1), sizeof(*xs));
+	if (obs == NULL || xs == NULL) {
+		snprintf(err, errlen, "%s: trial %d: out of memory", s->path,
+		    n);
+		rc = -1;
+	}
 	memset(&h, 0, sizeof(h));
 	h.obs = obs;
 	h.maximize = s->maximize;
@@ -235,7 +240,11 @@ render_trial(struct render *r, const char *run_dir, char *err,
 	double			*x;
 	int			 rc = -1;
 
-	x = calloc(s->space->n + 1, sizeof(*x));
+	if ((x = calloc(s->space->n + 1, sizeof(*x))) == NULL) {
+		snprintf(err, errlen, "%s: trial %d: out of memory", s->path,
+		    r->trial);
+		return -1;
+	}
 	if (render_point(s, r->trial, x, err, errlen) == -1)
 		goto out;
 	r->params = params_to_json(s->space, x);

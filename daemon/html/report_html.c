@@ -19,6 +19,7 @@
 #include "report_html.h"
 #include "report_html_trials.h"
 #include "svg.h"
+#include "xmalloc.h"
 
 /* One curve of the progress plot: the best value so far of a batch size. */
 struct series {
@@ -291,7 +292,7 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 	*out = NULL;
 	*nout = 0;
 	/* Each attempt's best value (the points come attempt by attempt). */
-	ab = calloc(nm + 1, sizeof(*ab));
+	ab = xcalloc(nm + 1, sizeof(*ab));
 	for (i = 0; i < nm; i++) {
 		if (nab == 0 || ab[nab - 1].id != m[i].attempt_id) {
 			ab[nab].id = m[i].attempt_id;
@@ -309,7 +310,7 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 			else
 				nb = 2;
 		}
-	byend = calloc(na + 1, sizeof(*byend));
+	byend = xcalloc(na + 1, sizeof(*byend));
 	for (i = 0; i < na; i++)
 		if (g->attempts[i].ended > 0)
 			byend[ne++] = &g->attempts[i];

@@ -12,6 +12,7 @@
 #include "params.h"
 #include "prior.h"
 #include "state.h"
+#include "xmalloc.h"
 
 /* What is being read, for messages and the source column. */
 struct prior_ctx {
@@ -76,15 +77,14 @@ prior_add(struct prior_ctx *c, int number, cJSON *params, const char *state,
 	p = &c->list[c->n];
 	memset(p, 0, sizeof(*p));
 	/* The source's values as it wrote them. */
-	if ((p->params_json = strdup(pj)) == NULL)
-		abort();
+	p->params_json = xstrdup(pj);
 	cJSON_free(pj);
 	p->number = (int)c->n;
 	if (asprintf(&p->source, "%s:%s:%s", c->s->prior.kind, c->path,
 	    c->s->prior.name != NULL ? c->s->prior.name : "") == -1)
 		abort();
 	p->source_number = number;
-	p->state = strdup(state);
+	p->state = xstrdup(state);
 	p->has_value = has_value;
 	p->value = value;
 	c->n++;

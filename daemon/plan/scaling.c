@@ -11,6 +11,7 @@
 #include "scaling_int.h"
 #include "search.h"
 #include "state.h"
+#include "xmalloc.h"
 
 struct lane {
 	long		 batch;
@@ -259,8 +260,8 @@ scaling_plan_search(struct scaling *sc, const struct ledger_trial *t,
 	size_t			 i, k = 0, dim = sc->s->space->n;
 	int			 rc;
 
-	obs = calloc(n + 1, sizeof(*obs));
-	xs = calloc(n * dim + 1, sizeof(*xs));
+	obs = xcalloc(n + 1, sizeof(*obs));
+	xs = xcalloc(n * dim + 1, sizeof(*xs));
 	for (i = 0; i < n; i++) {
 		struct observation *o = &obs[k];
 

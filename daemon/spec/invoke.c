@@ -80,14 +80,17 @@ invoke_job_resources(const struct campaign_spec *s, const double *x,
 	job->extra = res.slurm;
 }
 
-/* Upper-case a parameter name into an HPO_ environment variable. */
+/*
+ * Upper-case a parameter name into an HPO_ environment variable; NULL when
+ * memory ran out.
+ */
 static char *
 invoke_envvar(const char *name, const char *value)
 {
 	char	*s, *p;
 
 	if (asprintf(&s, "HPO_%s=%s", name, value) == -1)
-		abort();
+		return NULL;
 	for (p = s + 4; *p != '='; p++)
 		*p = (*p == '-' || *p == '.') ? '_' :
 		    (*p >= 'a' && *p <= 'z') ? *p - 'a' + 'A' : *p;
@@ -223,6 +226,12 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 	inv->ranks = invoke_ranks(&res);
 	vals = calloc(s->space->n + 1, sizeof(*vals));
 	vars = calloc(INVOKE_BUILTINS + s->space->n + s->nfixed, sizeof(*vars));
+	if (vals == NULL || vars == NULL) {
+		snprintf(err, errlen, "%s: out of memory", s->path);
+		free(vals);
+		free(vars);
+		return -1;
+	}
 	nv = invoke_builtins(s, c, &res, inv->ranks, &b, vars);
 	j = nv;		/* the local batch size goes here, once known */
 	if (w->batch_global != NULL)
@@ -230,8 +239,11 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 	for (i = 0; i < s->space->n; i++) {
 		/* Sized by a first call: a string choice may be long. */
 		len = space_format(s->space, i, c->x[i], NULL, 0);
-		if (len < 0 || (vals[i] = malloc(len + 1)) == NULL)
-			abort();
+		if (len < 0 || (vals[i] = malloc(len + 1)) == NULL) {
+			snprintf(err, errlen, "%s: space.%s: out of memory",
+			    s->path, s->space->params[i].name);
+			goto out;
+		}
 		space_format(s->space, i, c->x[i], vals[i], len + 1);
 		vars[nv].name = s->space->params[i].name;
 		vars[nv++].value = vals[i];
@@ -252,16 +264,23 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 		goto out;
 	for (ne = 0; wenv[ne] != NULL; ne++)
 		;
-	inv->env = calloc(ne + nv + 1, sizeof(*inv->env));
+	if ((inv->env = calloc(ne + nv + 1, sizeof(*inv->env))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", s->path);
+		goto out;
+	}
 	memcpy(inv->env, wenv, ne * sizeof(*wenv));
 	for (i = 0; i < nv; i++) {
 		/* A built-in shadowed by a parameter is not exported twice. */
 		for (j = i + 1; j < nv; j++)
 			if (strcmp(vars[i].name, vars[j].name) == 0)
 				break;
-		if (j == nv)
-			inv->env[ne++] = invoke_envvar(vars[i].name,
-			    vars[i].value);
+		if (j == nv && (inv->env[ne++] = invoke_envvar(vars[i].name,
+		    vars[i].value)) == NULL) {
+			snprintf(err, errlen, "%s: out of memory", s->path);
+			free(wenv);
+			wenv = NULL;
+			goto out;
+		}
 	}
 	free(wenv);
 	wenv = NULL;

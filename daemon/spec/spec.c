@@ -44,7 +44,8 @@ sp_choice(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		return -1;
 	}
 	n = cJSON_GetArraySize(vals);
-	cv = calloc(n, sizeof(*cv));
+	if ((cv = calloc(n, sizeof(*cv))) == NULL)
+		return sp_fail(sp, k, "out of memory");
 	i = 0;
 	cJSON_ArrayForEach(v, vals) {
 		if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
@@ -72,10 +73,12 @@ sp_choice(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		}
 		i++;
 	}
+	errno = 0;
 	rc = space_add_choice(space, strchr(k, '.') + 1, cv, n);
 	free(cv);
 	if (rc == -1)
-		sp_fail(sp, k, "invalid choice");
+		sp_fail(sp, k, errno == ENOMEM ? "out of memory" :
+		    "invalid choice");
 	return rc;
 }
 
@@ -145,13 +148,15 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		    max);
 		goto out;
 	}
+	errno = 0;
 	rc = type[0] == 'i' ?
 	    space_add_int(space, strchr(k, '.') + 1, min, max,
 	    log ? SCALE_LOG : SCALE_LINEAR, (int)steps) :
 	    space_add_float(space, strchr(k, '.') + 1, min, max,
 	    log ? SCALE_LOG : SCALE_LINEAR, (int)steps);
 	if (rc == -1)
-		sp_fail(sp, k, "invalid parameter");
+		sp_fail(sp, k, errno == ENOMEM ? "out of memory" :
+		    "invalid parameter");
 out:
 	free(type);
 	free(scale);
@@ -207,8 +212,11 @@ sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 		return 0;
 	if (sp_keys(sp, obj, "fixed", NULL) == -1)
 		return -1;
-	s->nfixed = cJSON_GetArraySize(obj);
-	s->fixed = calloc(s->nfixed, sizeof(*s->fixed));
+	if (cJSON_GetArraySize(obj) == 0)
+		return 0;
+	if ((s->fixed = calloc(cJSON_GetArraySize(obj), sizeof(*s->fixed))) ==
+	    NULL)
+		return sp_fail(sp, "fixed", "out of memory");
 	cJSON_ArrayForEach(p, obj) {
 		snprintf(k, sizeof(k), "fixed.%s", p->string);
 		if (!sp_name_ok(p->string, 63))
@@ -224,7 +232,10 @@ sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 		s->fixed[i].name = strdup(p->string);
 		s->fixed[i].value = strdup(cJSON_IsString(p) ? p->valuestring :
 		    num);
-		i++;
+		s->nfixed = ++i;
+		if (s->fixed[i - 1].name == NULL ||
+		    s->fixed[i - 1].value == NULL)
+			return sp_fail(sp, k, "out of memory");
 	}
 	return 0;
 }
@@ -360,7 +371,11 @@ sp_replay(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 		s->replay_table = strdup(table);
 	else if (asprintf(&s->replay_table, "%.*s/%s", (int)(slash - s->path),
 	    s->path, table) == -1)
-		abort();
+		s->replay_table = NULL;
+	if (s->replay_table == NULL) {
+		sp_fail(sp, "replay.table", "out of memory");
+		goto out;
+	}
 	if (access(s->replay_table, R_OK) == -1) {
 		sp_fail(sp, "replay.table", "%s: %s", s->replay_table,
 		    strerror(errno));
@@ -455,10 +470,16 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 		sp_syntax(&sp, text, len);
 		return NULL;
 	}
-	if ((s = calloc(1, sizeof(*s))) == NULL)
-		abort();
-	s->path = strdup(path);
-	s->space = space_new();
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		sp_fail(&sp, NULL, "out of memory");
+		cJSON_Delete(root);
+		return NULL;
+	}
+	if ((s->path = strdup(path)) == NULL ||
+	    (s->space = space_new()) == NULL) {
+		sp_fail(&sp, NULL, "out of memory");
+		goto out;
+	}
 	if (!cJSON_IsObject(root)) {
 		sp_fail(&sp, NULL, "expected a JSON object");
 		goto out;
@@ -504,7 +525,7 @@ static char *
 spec_slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE	*f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char	*buf = NULL;
+	char	*buf = NULL, *nbuf;
 	size_t	 cap = 0, n = 0, r;
 
 	if (f == NULL) {
@@ -521,8 +542,14 @@ spec_slurp(const char *path, size_t *len, char *err, size_t errlen)
 				buf = NULL;
 				break;
 			}
-			if ((buf = realloc(buf, cap)) == NULL)
-				abort();
+			if ((nbuf = realloc(buf, cap)) == NULL) {
+				snprintf(err, errlen, "%s: out of memory",
+				    path);
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nbuf;
 		}
 		r = fread(buf + n, 1, cap - n - 1, f);
 		n += r;
@@ -566,8 +593,9 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 	size_t		 i, n = 0;
 	int		 rc;
 
-	if (s->metric == NULL && w->metric != NULL)
-		s->metric = strdup(w->metric);
+	if (s->metric == NULL && w->metric != NULL &&
+	    (s->metric = strdup(w->metric)) == NULL)
+		return sp_fail(&sp, "objective.metric", "out of memory");
 	if (s->metric == NULL)
 		return sp_fail(&sp, "objective.metric", "required (workload "
 		    "'%s' declares none)", w->name);
@@ -600,7 +628,9 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 			    "'%s' (%s)", i < s->space->n ? "space" : "fixed", pn,
 			    w->name, w->path);
 	}
-	names = calloc(s->space->n + s->nfixed + 1, sizeof(*names));
+	if ((names = calloc(s->space->n + s->nfixed + 1, sizeof(*names))) ==
+	    NULL)
+		return sp_fail(&sp, NULL, "out of memory");
 	for (i = 0; i < s->space->n; i++)
 		names[n++] = s->space->params[i].name;
 	for (i = 0; i < s->nfixed; i++)

@@ -61,7 +61,7 @@ sp_nul_check(struct sp *sp, const char *text, size_t len)
 	if ((at = json_nul_find(text, len, 0)) == len)
 		return 0;
 	if ((copy = malloc(len)) == NULL)
-		abort();
+		return sp_fail(sp, NULL, "out of memory");
 	memcpy(copy, text, len);
 	for (; at < len; at = json_nul_find(copy, len, at + 6))
 		memcpy(copy + at, SP_NUL_MARK, 6);

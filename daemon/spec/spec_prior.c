@@ -13,7 +13,7 @@
 static const char *const prior_keys[] = { "optuna", "study", "ledger",
 	"campaign", NULL };
 
-/* FILE taken relative to the spec's directory (malloc'ed). */
+/* FILE taken relative to the spec's directory (malloc'ed), or NULL. */
 static char *
 sp_prior_path(const char *spec_path, const char *file)
 {
@@ -25,8 +25,6 @@ sp_prior_path(const char *spec_path, const char *file)
 	else if (asprintf(&p, "%.*s/%s", (int)(slash - spec_path), spec_path,
 	    file) == -1)
 		p = NULL;
-	if (p == NULL)
-		abort();
 	return p;
 }
 
@@ -63,6 +61,8 @@ sp_prior(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	s->prior.kind = strdup(kind);
 	s->prior.path = sp_prior_path(s->path, file);
 	free(file);
+	if (s->prior.kind == NULL || s->prior.path == NULL)
+		return sp_fail(sp, "prior", "out of memory");
 	if (strcmp(s->algorithm, "tpe") != 0 &&
 	    strcmp(s->algorithm, "mtpe") != 0 &&
 	    strcmp(s->algorithm, "cmtpe") != 0)

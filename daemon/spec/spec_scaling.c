@@ -3,6 +3,7 @@
  * spec, and what follows from them: the learning-rate transfer rule and the
  * resources of a trial at a given batch size.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +100,7 @@ sp_batch_sizes(struct sp *sp, struct spec_scaling *sc, const cJSON *a)
 		    "of global batch sizes, got %s", sp_type(a));
 	sc->nbatch = (size_t)cJSON_GetArraySize(a);
 	if ((sc->batch_sizes = calloc(sc->nbatch, sizeof(long))) == NULL)
-		abort();
+		return sp_fail(sp, "batch_sizes", "out of memory");
 	cJSON_ArrayForEach(v, a) {
 		snprintf(k, sizeof(k), "batch_sizes[%zu]", i);
 		if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble)
@@ -250,14 +251,16 @@ sp_scaling_bind(struct sp *sp, struct campaign_spec *s,
 			    "%ld needs %d nodes; the local backend runs "
 			    "single-node trials", sc->batch_sizes[i], r.nodes);
 	if ((v = calloc(sc->nbatch, sizeof(*v))) == NULL)
-		abort();
+		return sp_fail(sp, "batch_sizes", "out of memory");
 	for (i = 0; i < sc->nbatch; i++)
 		v[i].num = (double)sc->batch_sizes[i];
+	errno = 0;
 	rc = space_add_choice(s->space, name, v, sc->nbatch);
 	free(v);
 	if (rc == -1)
-		return sp_fail(sp, "batch_sizes", "cannot add %s to the space",
-		    name);
-	sc->batch_param = strdup(name);
+		return sp_fail(sp, "batch_sizes", errno == ENOMEM ? "out of "
+		    "memory" : "cannot add %s to the space", name);
+	if ((sc->batch_param = strdup(name)) == NULL)
+		return sp_fail(sp, "batch_sizes", "out of memory");
 	return 0;
 }

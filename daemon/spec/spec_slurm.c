@@ -219,7 +219,7 @@ sp_sbatch_extra(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 	if (n == 0)
 		return 0;
 	if ((x->sbatch = calloc((size_t)n + 1, sizeof(*x->sbatch))) == NULL)
-		abort();
+		return sp_fail(sp, "resources.sbatch_extra", "out of memory");
 	cJSON_ArrayForEach(e, j) {
 		snprintf(key, sizeof(key), "resources.sbatch_extra[%d]", i);
 		if (!cJSON_IsString(e))
@@ -228,7 +228,7 @@ sp_sbatch_extra(struct sp *sp, const cJSON *r, struct sched_slurm_extra *x)
 		if (sp_sbatch_entry(sp, key, e->valuestring) == -1)
 			return -1;
 		if ((x->sbatch[i++] = strdup(e->valuestring)) == NULL)
-			abort();
+			return sp_fail(sp, key, "out of memory");
 	}
 	return 0;
 }

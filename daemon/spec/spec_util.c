@@ -138,14 +138,16 @@ sp_string(struct sp *sp, const cJSON *obj, const char *name, const char *path,
 
 	if (sp_member(sp, obj, name, path, required, &j) == -1)
 		return -1;
-	if (j == NULL) {
+	if (j == NULL)
 		*out = def ? strdup(def) : NULL;
-		return 0;
-	}
-	if (!cJSON_IsString(j) || *j->valuestring == '\0')
+	else if (!cJSON_IsString(j) || *j->valuestring == '\0')
 		return sp_fail(sp, sp_key(k, sizeof(k), path, name),
 		    "expected a non-empty string, got %s", sp_type(j));
-	*out = strdup(j->valuestring);
+	else
+		*out = strdup(j->valuestring);
+	if (*out == NULL && (j != NULL || def != NULL))
+		return sp_fail(sp, sp_key(k, sizeof(k), path, name),
+		    "out of memory");
 	return 0;
 }
 

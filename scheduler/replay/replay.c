@@ -87,6 +87,17 @@ rev_free(struct rev *e)
 	free(e);
 }
 
+/*
+ * An event that cannot be queued would stall the campaign that waits for
+ * it: say so and abort.
+ */
+static _Noreturn void
+replay_nomem(void)
+{
+	fprintf(stderr, "replay: out of memory queueing an event\n");
+	abort();
+}
+
 /* Queue an event for cb(arg), stamped with the virtual time. */
 static void
 replay_emit(struct replay *r, sched_event_cb cb, void *arg,
@@ -95,23 +106,24 @@ replay_emit(struct replay *r, sched_event_cb cb, void *arg,
 	struct rev *e;
 
 	if ((e = calloc(1, sizeof(*e))) == NULL)
-		abort();
+		replay_nomem();
 	e->cb = cb;
 	e->arg = arg;
 	e->ev.type = type;
 	e->ev.time = r->now;
 	e->ev.exit_code = -1;
 	if (j != NULL) {
-		e->token = strdup(j->token);
-		e->job_id = strdup(j->job_id);
+		if ((e->token = strdup(j->token)) == NULL ||
+		    (e->job_id = strdup(j->job_id)) == NULL)
+			replay_nomem();
 		e->ev.nodes = j->nodes;
 		e->ev.gpus = j->gpus;
 		e->ev.cpus = j->cpus;
 		e->ev.start = j->start;
 		e->ev.end = r->now;
 	}
-	if (reason != NULL)
-		e->reason = strdup(reason);
+	if (reason != NULL && (e->reason = strdup(reason)) == NULL)
+		replay_nomem();
 	e->ev.token = e->token;
 	e->ev.job_id = e->job_id;
 	e->ev.reason = e->reason;
@@ -271,11 +283,17 @@ replay_submit(struct sched *s, const struct sched_job *job)
 	if (job->token == NULL || job->dir == NULL || job->cb == NULL)
 		return -1;
 	if ((j = calloc(1, sizeof(*j))) == NULL)
-		abort();
-	j->token = strdup(job->token);
-	if (asprintf(&j->job_id, "replay-%ld", ++r->njobs) == -1 ||
-	    asprintf(&j->out, "%s/stdout", job->dir) == -1)
-		abort();
+		return -1;
+	if (asprintf(&j->job_id, "replay-%ld", r->njobs + 1) == -1)
+		j->job_id = NULL;
+	if (asprintf(&j->out, "%s/stdout", job->dir) == -1)
+		j->out = NULL;
+	if ((j->token = strdup(job->token)) == NULL || j->job_id == NULL ||
+	    j->out == NULL) {
+		rjob_free(j);
+		return -1;
+	}
+	r->njobs++;
 	j->cb = job->cb;
 	j->arg = job->arg;
 	j->nodes = job->nodes;
@@ -396,8 +414,10 @@ sched_replay_new(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 	struct replay *r;
 	struct timespec ts;
 
-	if ((r = calloc(1, sizeof(*r))) == NULL)
-		abort();
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
 	if ((r->table = replay_table_load(path, err, errlen)) == NULL) {
 		free(r);
 		return NULL;

@@ -15,6 +15,14 @@
 
 #define REPLAY_MAX_BYTES	(64 << 20)
 
+/* Say that memory ran out reading path; return -1. */
+static int
+replay_nomem(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: out of memory", path);
+	return -1;
+}
+
 /* Free a table. */
 void
 replay_table_free(struct replay_table *t)
@@ -34,9 +42,9 @@ replay_table_free(struct replay_table *t)
 		free(r->values);
 	}
 	free(t->runs);
-	for (i = 0; i < t->nparams; i++)
+	for (i = 0; t->names != NULL && i < t->nparams; i++)
 		free(t->names[i]);
-	for (i = 0; i < t->nfixed; i++)
+	for (i = 0; t->fixed_names != NULL && i < t->nfixed; i++)
 		free(t->fixed_names[i]);
 	free(t->names);
 	free(t->logscale);
@@ -67,8 +75,11 @@ replay_slurp(const char *path, char *err, size_t errlen)
 		fclose(f);
 		return NULL;
 	}
-	if ((buf = malloc((size_t)n + 1)) == NULL)
-		abort();
+	if ((buf = malloc((size_t)n + 1)) == NULL) {
+		replay_nomem(path, err, errlen);
+		fclose(f);
+		return NULL;
+	}
 	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		free(buf);
@@ -80,7 +91,10 @@ replay_slurp(const char *path, char *err, size_t errlen)
 	return buf;
 }
 
-/* Fill an array of n numbers from a JSON array; -1 if it is not one. */
+/*
+ * Fill an array of n numbers from a JSON array; -1 if it is not one, -2
+ * when memory ran out.
+ */
 static int
 replay_numbers(const cJSON *a, double **out, size_t *n)
 {
@@ -91,7 +105,7 @@ replay_numbers(const cJSON *a, double **out, size_t *n)
 		return -1;
 	*n = (size_t)cJSON_GetArraySize(a);
 	if ((*out = calloc(*n + 1, sizeof(double))) == NULL)
-		abort();
+		return -2;
 	cJSON_ArrayForEach(v, a) {
 		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
 			return -1;
@@ -117,7 +131,8 @@ replay_header(struct replay_table *t, const cJSON *root, const char *path,
 		    "\"min\" or \"max\")", path);
 		return -1;
 	}
-	t->metric = strdup(nm->valuestring);
+	if ((t->metric = strdup(nm->valuestring)) == NULL)
+		return replay_nomem(path, err, errlen);
 	t->maximize = sc != NULL && strcmp(sc->valuestring, "max") == 0;
 	ps = cJSON_GetObjectItemCaseSensitive(root, "params");
 	if (!cJSON_IsArray(ps) || cJSON_GetArraySize(ps) == 0) {
@@ -126,10 +141,11 @@ replay_header(struct replay_table *t, const cJSON *root, const char *path,
 		return -1;
 	}
 	t->nparams = (size_t)cJSON_GetArraySize(ps);
-	t->names = calloc(t->nparams, sizeof(char *));
-	t->logscale = calloc(t->nparams, sizeof(int));
-	t->lo = calloc(t->nparams, sizeof(double));
-	t->hi = calloc(t->nparams, sizeof(double));
+	if ((t->names = calloc(t->nparams, sizeof(char *))) == NULL ||
+	    (t->logscale = calloc(t->nparams, sizeof(int))) == NULL ||
+	    (t->lo = calloc(t->nparams, sizeof(double))) == NULL ||
+	    (t->hi = calloc(t->nparams, sizeof(double))) == NULL)
+		return replay_nomem(path, err, errlen);
 	cJSON_ArrayForEach(p, ps) {
 		nm = cJSON_GetObjectItemCaseSensitive(p, "name");
 		sc = cJSON_GetObjectItemCaseSensitive(p, "scale");
@@ -139,7 +155,8 @@ replay_header(struct replay_table *t, const cJSON *root, const char *path,
 			    path, i);
 			return -1;
 		}
-		t->names[i] = strdup(nm->valuestring);
+		if ((t->names[i] = strdup(nm->valuestring)) == NULL)
+			return replay_nomem(path, err, errlen);
 		t->logscale[i] = sc != NULL && strcmp(sc->valuestring, "log")
 		    == 0;
 		i++;
@@ -152,8 +169,10 @@ replay_header(struct replay_table *t, const cJSON *root, const char *path,
 		return -1;
 	}
 	t->nfixed = (size_t)cJSON_GetArraySize(fx);
-	t->fixed_names = calloc(t->nfixed + 1, sizeof(char *));
-	t->fixed_values = calloc(t->nfixed + 1, sizeof(double));
+	if ((t->fixed_names = calloc(t->nfixed + 1, sizeof(char *))) ==
+	    NULL || (t->fixed_values = calloc(t->nfixed + 1,
+	    sizeof(double))) == NULL)
+		return replay_nomem(path, err, errlen);
 	i = 0;
 	cJSON_ArrayForEach(f, fx) {
 		if (!cJSON_IsNumber(f)) {
@@ -161,7 +180,8 @@ replay_header(struct replay_table *t, const cJSON *root, const char *path,
 			    path, f->string);
 			return -1;
 		}
-		t->fixed_names[i] = strdup(f->string);
+		if ((t->fixed_names[i] = strdup(f->string)) == NULL)
+			return replay_nomem(path, err, errlen);
 		t->fixed_values[i++] = f->valuedouble;
 	}
 	return 0;
@@ -173,7 +193,8 @@ replay_run(struct replay_table *t, struct replay_run *r, const cJSON *j,
     size_t k, const char *path, char *err, size_t errlen)
 {
 	const cJSON *x, *v, *s;
-	size_t i = 0, ns;
+	size_t i = 0, ns = 0;
+	int rc;
 
 	x = cJSON_GetObjectItemCaseSensitive(j, "x");
 	if (!cJSON_IsArray(x) || (size_t)cJSON_GetArraySize(x) != t->nparams) {
@@ -181,11 +202,13 @@ replay_run(struct replay_table *t, struct replay_run *r, const cJSON *j,
 		    path, k, t->nparams);
 		return -1;
 	}
-	r->x = calloc(t->nparams, sizeof(double));
-	r->xs = calloc(t->nparams, sizeof(char *));
+	if ((r->x = calloc(t->nparams, sizeof(double))) == NULL ||
+	    (r->xs = calloc(t->nparams, sizeof(char *))) == NULL)
+		return replay_nomem(path, err, errlen);
 	cJSON_ArrayForEach(v, x) {
 		if (cJSON_IsString(v)) {
-			r->xs[i] = strdup(v->valuestring);
+			if ((r->xs[i] = strdup(v->valuestring)) == NULL)
+				return replay_nomem(path, err, errlen);
 			r->x[i] = NAN;
 		} else if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
 		    (!t->logscale[i] || v->valuedouble > 0))
@@ -205,10 +228,13 @@ replay_run(struct replay_table *t, struct replay_run *r, const cJSON *j,
 	s = cJSON_GetObjectItemCaseSensitive(j, "start_s");
 	r->start_s = cJSON_IsNumber(s) && s->valuedouble >= 0 ?
 	    s->valuedouble : 0;
-	if (replay_numbers(cJSON_GetObjectItemCaseSensitive(j, "values"),
-	    &r->values, &r->n) == -1 ||
-	    replay_numbers(cJSON_GetObjectItemCaseSensitive(j, "epoch_s"),
-	    &r->epoch_s, &ns) == -1 || ns != r->n) {
+	if ((rc = replay_numbers(cJSON_GetObjectItemCaseSensitive(j,
+	    "values"), &r->values, &r->n)) == 0)
+		rc = replay_numbers(cJSON_GetObjectItemCaseSensitive(j,
+		    "epoch_s"), &r->epoch_s, &ns);
+	if (rc == -2)
+		return replay_nomem(path, err, errlen);
+	if (rc == -1 || ns != r->n) {
 		snprintf(err, errlen, "%s: runs[%zu]: expected arrays values "
 		    "and epoch_s of numbers, of equal length", path, k);
 		return -1;
@@ -281,8 +307,11 @@ replay_table_load(const char *path, char *err, size_t errlen)
 		cJSON_Delete(root);
 		return NULL;
 	}
-	if ((t = calloc(1, sizeof(*t))) == NULL)
-		abort();
+	if ((t = calloc(1, sizeof(*t))) == NULL) {
+		replay_nomem(path, err, errlen);
+		cJSON_Delete(root);
+		return NULL;
+	}
 	if (replay_header(t, root, path, err, errlen) == -1)
 		goto out;
 	runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
@@ -291,7 +320,11 @@ replay_table_load(const char *path, char *err, size_t errlen)
 		    path);
 		goto out;
 	}
-	t->runs = calloc((size_t)cJSON_GetArraySize(runs), sizeof(*t->runs));
+	if ((t->runs = calloc((size_t)cJSON_GetArraySize(runs),
+	    sizeof(*t->runs))) == NULL) {
+		replay_nomem(path, err, errlen);
+		goto out;
+	}
 	cJSON_ArrayForEach(j, runs) {
 		t->nruns++;
 		if (replay_run(t, &t->runs[k], j, k, path, err, errlen) == -1)
@@ -357,6 +390,12 @@ replay_table_find(const struct replay_table *t, const char *const *env,
 		}
 	x = calloc(t->nparams, sizeof(double));
 	xs = calloc(t->nparams, sizeof(char *));
+	if (x == NULL || xs == NULL) {
+		snprintf(err, errlen, "replay: out of memory");
+		free(x);
+		free(xs);
+		return NULL;
+	}
 	for (p = 0; p < t->nparams; p++) {
 		if ((val = replay_param(env, t->names[p])) == NULL) {
 			snprintf(err, errlen, "replay: the job has no value of "

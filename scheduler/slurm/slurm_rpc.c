@@ -197,11 +197,14 @@ slurm_rpc_submit(struct slurm_work *w)
 	slurm_free_submit_response_response_msg(resp);
 }
 
-/* Copy s, or NULL for NULL or "". */
+/*
+ * Copy s, or NULL for NULL or "" (a copy that cannot be made aborts with a
+ * message, as slurm_printf does: a NULL would read as "none").
+ */
 static char *
 slurm_rpc_strdup(const char *s)
 {
-	return s != NULL && *s != '\0' ? strdup(s) : NULL;
+	return s != NULL && *s != '\0' ? slurm_printf("%s", s) : NULL;
 }
 
 /* Copy what hpod needs of one job record. */

@@ -4,20 +4,28 @@
  * an interface has no error to return, a well-formed answer: never a
  * crash, an abort or a leak.
  *
+ * The same holds for a campaign spec (daemon/spec) and a replay table
+ * (scheduler/replay).
+ *
  * The binary is linked with ld's --wrap for malloc, calloc, realloc,
  * reallocarray, strdup and asprintf (see the Makefile), so that each
  * scenario can be run once for every allocation it makes, failing that
  * one: the first run fails the first allocation, the next the second,
  * until a run makes no allocation that fails.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "invoke.h"
+#include "replay_table.h"
 #include "score.h"
 #include "search.h"
+#include "spec.h"
 #include "stop.h"
 #include "tap.h"
 #include "workload.h"
@@ -26,11 +34,14 @@
 static long	 fail_at = -1;
 static long	 counted;
 
-/* 1 if this allocation is the one to fail. */
+/* 1 if this allocation is the one to fail (with errno ENOMEM). */
 static int
 nomem(void)
 {
-	return fail_at >= 0 && counted++ == fail_at;
+	if (fail_at < 0 || counted++ != fail_at)
+		return 0;
+	errno = ENOMEM;
+	return 1;
 }
 
 void	*__real_malloc(size_t);
@@ -304,6 +315,163 @@ stoppers(char *err, size_t errlen)
 	return 0;
 }
 
+/* A folder for the spec and the replay table. */
+static char	 dir[] = "/tmp/test_nomem.XXXXXX";
+static char	 spec_path[64], table_path[64];
+
+/* A replay campaign: fixed values, a choice, a prior, a relative table. */
+static const char replay_spec[] =
+    "{\"name\": \"nm\", \"workload\": \"minicosmo\",\n"
+    " \"objective\": {\"metric\": \"eval_error\", \"goal\": \"min\"},\n"
+    " \"space\": {\"lr\": {\"type\": \"float\", \"min\": 0.001, "
+    "\"max\": 0.3, \"scale\": \"log\"},\n"
+    "  \"opt\": {\"type\": \"choice\", \"values\": [\"sgd\", \"adam\"]}},\n"
+    " \"fixed\": {\"epochs\": 9, \"mode\": \"fast\"},\n"
+    " \"search\": {\"algorithm\": \"tpe\", \"seed\": 5, \"stopper\": "
+    "{\"algorithm\": \"asha\", \"max_resource\": 9}},\n"
+    " \"budget\": {\"max_trials\": 8, \"max_parallel\": 2},\n"
+    " \"resources\": {\"gpus_per_node\": 1, \"time_limit\": \"01:00:00\"},\n"
+    " \"hardware\": \"a100\",\n"
+    " \"prior\": {\"optuna\": \"study.db\", \"study\": \"s\"},\n"
+    " \"backend\": \"replay\", \"replay\": {\"table\": \"table.json\"}}\n";
+
+/* A Slurm campaign over batch sizes, with sbatch options of its own. */
+static const char slurm_spec[] =
+    "{\"name\": \"nm2\", \"workload\": \"minicosmo\",\n"
+    " \"space\": {\"lr\": {\"type\": \"float\", \"min\": 0.001, "
+    "\"max\": 0.3}},\n"
+    " \"batch_sizes\": [64, 16, 32],\n"
+    " \"scaling\": {\"lr_rule\": \"sqrt\", \"trials_per_batch\": 2},\n"
+    " \"budget\": {\"max_trials\": 30},\n"
+    " \"resources\": {\"partition\": \"gpu\", \"account\": \"a\", "
+    "\"sbatch_extra\": [\"--nice=10\", \"--hold\"]}}\n";
+
+/* A replay table: a log and a choice parameter, fixed values, 3 runs. */
+static const char table[] =
+    "{\"format\": \"hpod-replay-1\", \"metric\": \"eval_error\", "
+    "\"goal\": \"min\",\n"
+    " \"params\": [{\"name\": \"lr\", \"scale\": \"log\"}, "
+    "{\"name\": \"opt\"}],\n"
+    " \"fixed\": {\"epochs\": 2, \"width\": 8},\n"
+    " \"runs\": [\n"
+    "  {\"x\": [0.01, \"sgd\"], \"seed\": 1, \"status\": 0, "
+    "\"values\": [0.5, 0.4], \"epoch_s\": [10, 10]},\n"
+    "  {\"x\": [0.1, \"adam\"], \"seed\": 1, \"status\": 0, "
+    "\"values\": [0.4, 0.3], \"epoch_s\": [10, 10]},\n"
+    "  {\"x\": [0.1, \"adam\"], \"seed\": 2, \"status\": 2, "
+    "\"values\": [0.9], \"epoch_s\": [5]}]}\n";
+
+/* Write text to path; -1 on error. */
+static int
+put(const char *path, const char *text)
+{
+	FILE	*f;
+	int	 rc;
+
+	if ((f = fopen(path, "w")) == NULL)
+		return -1;
+	rc = fputs(text, f) < 0 ? -1 : 0;
+	return fclose(f) == 0 ? rc : -1;
+}
+
+/* Parse a campaign spec from its file. */
+static int
+spec_one(const char *text, char *err, size_t errlen)
+{
+	struct campaign_spec	*s;
+
+	if (put(spec_path, text) == -1)
+		return -2;
+	s = spec_load(spec_path, err, errlen);
+	spec_free(s);
+	return s != NULL ? 0 : -1;
+}
+
+static int c_replay(char *e, size_t n) { return spec_one(replay_spec, e, n); }
+static int c_slurm(char *e, size_t n) { return spec_one(slurm_spec, e, n); }
+
+/* Load the replay table and look a job up in it. */
+static int
+replay_load(char *err, size_t errlen)
+{
+	static const char *const env[] = { "HPO_LR=0.09", "HPO_OPT=adam",
+		"HPO_EPOCHS=2", "HPO_SEED=1", NULL };
+	struct replay_table	*t;
+	int			 rc = 0;
+
+	if ((t = replay_table_load(table_path, err, errlen)) == NULL)
+		return -1;
+	if (replay_table_find(t, env, err, errlen) == NULL)
+		rc = -1;
+	replay_table_free(t);
+	return rc;
+}
+
+/* A campaign of the workload nm, parsed and bound with memory to spare. */
+static struct campaign_spec *bound;
+
+/* Render one attempt of the bound campaign. */
+static int
+invoke(char *err, size_t errlen)
+{
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
+	double			 x[2] = { 0.5, 1 };
+	int			 rc;
+
+	memset(&ic, 0, sizeof(ic));
+	ic.trial = 3;
+	ic.seed = 42;
+	ic.dir = "/runs/1-c/trial-0003/attempt-0";
+	ic.token = "tok";
+	ic.x = x;
+	rc = invoke_render(bound, parsed, &ic, &inv, err, errlen);
+	invoke_release(&inv);
+	return rc;
+}
+
+/* Bind a campaign to the workload nm and render its attempts. */
+static void
+invoke_sweep(void)
+{
+	static const char t[] = "{\"name\": \"c\", \"workload\": \"nm\", "
+	    "\"space\": {\"lr\": {\"type\": \"float\", \"min\": 0.01, "
+	    "\"max\": 1}, \"opt\": {\"type\": \"choice\", \"values\": "
+	    "[\"sgd\", \"adam\"]}}, \"budget\": {\"max_trials\": 4}, "
+	    "\"backend\": \"slurm\", \"resources\": {\"nodes\": 2, "
+	    "\"gpus_per_node\": 4}}";
+	char	 err[512] = "";
+
+	bound = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	if (bound == NULL || spec_bind(bound, parsed, err, sizeof(err)) == -1)
+		ok(0, "a campaign of nm binds (%s)", err);
+	else
+		sweep("invoke_render", invoke, 1);
+	spec_free(bound);
+}
+
+/* Sweep spec parsing and the replay table loader over files in dir. */
+static void
+files_sweep(void)
+{
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "mkdtemp %s", dir);
+		return;
+	}
+	snprintf(spec_path, sizeof(spec_path), "%s/c.json", dir);
+	snprintf(table_path, sizeof(table_path), "%s/table.json", dir);
+	if (put(table_path, table) == -1) {
+		ok(0, "write %s", table_path);
+		return;
+	}
+	sweep("spec_load, a replay campaign", c_replay, 1);
+	sweep("spec_load, a Slurm scaling campaign", c_slurm, 1);
+	sweep("replay_table_load, _find", replay_load, 1);
+	unlink(spec_path);
+	unlink(table_path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -318,8 +486,10 @@ main(void)
 	if (parsed == NULL)
 		return tap_done();
 	sweep("workload_check, _render, _read_line", render, 1);
+	invoke_sweep();
 	workload_free(parsed);
 	sweep("score_stream", score, 1);
+	files_sweep();
 
 	if ((space = space_new()) == NULL ||
 	    space_add_float(space, "lr", 1e-4, 1, SCALE_LOG, 0) == -1 ||
