@@ -108,6 +108,7 @@ slurm_work_new(struct slurm *b, enum slurm_op op)
 	w->op = op;
 	w->req.data = w;
 	w->max_array = b->max_array;
+	w->fed = b->fed;
 	if (op == SLURM_OP_KILL)
 		TAILQ_INSERT_HEAD(&b->queue, w, entry);
 	else

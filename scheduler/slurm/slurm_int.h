@@ -82,6 +82,8 @@ struct slurm_work {
 	uint32_t	 ids[SLURM_CONFIRM_MAX]; /* POLL: only these job ids
 					   (a confirm), if nids > 0 */
 	size_t		 nids;
+	int		 fed;		/* POLL: in, what is known of the
+					   federation; out, what was learned */
 	struct slurm_rec *recs;		/* POLL */
 	size_t		 nrecs;
 	uint32_t	 max_array;	/* POLL: MaxArraySize, 0 if unknown */
@@ -140,6 +142,9 @@ struct slurm {
 	uint64_t	 hint_delay;	/* ms to the poll after an end marker */
 	uint64_t	 full_at;	/* uv_now() of the last full poll */
 	int		 confirm;	/* the poll timer was armed by a marker */
+	int		 fed;		/* 1: not in a federation (queries ask
+					   for local records: no federation
+					   lookup each), -1: in one, 0: ? */
 	uint32_t	 max_array;	/* MaxArraySize, 0 = not known yet */
 	int		 polling;	/* a poll is queued or running */
 	int		 flush_after_poll;

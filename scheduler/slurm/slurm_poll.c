@@ -320,6 +320,8 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 	int			 changed = 0, pending;
 
 	b->polling = 0;
+	if (w->fed != 0)
+		b->fed = w->fed;
 	if (w->rc != 0) {
 		if (!b->unreachable)
 			slurm_warn(b, "cannot query slurmctld: %s; "

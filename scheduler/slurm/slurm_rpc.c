@@ -13,6 +13,7 @@
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
 
 #include "file.h"
 #include "slurm_int.h"
@@ -264,6 +265,27 @@ slurm_rpc_take(struct slurm_work *w, const job_info_msg_t *msg)
 }
 
 /*
+ * Learn once whether the cluster is in a federation: libslurm asks before
+ * every job query (REQUEST_FED_INFO, as many RPCs as the queries) unless
+ * told SHOW_LOCAL, which is the same answer when there is no federation.
+ * Unknown (0) if the controller does not answer.
+ */
+static int
+slurm_rpc_fed(void)
+{
+	slurmdb_federation_rec_t	*fed = NULL;
+	int				 in;
+
+	if (slurm_load_federation((void **)&fed) != SLURM_SUCCESS)
+		return 0;
+	in = fed != NULL && fed->cluster_list != NULL &&
+	    slurm_list_count(fed->cluster_list) > 0;
+	if (fed != NULL)
+		slurm_destroy_federation_rec(fed);
+	return in ? -1 : 1;
+}
+
+/*
  * Load every job of this user, one RPC for all of the daemon's jobs; or,
  * for a confirm (w->nids > 0), only the jobs of those ids, one RPC each
  * (an id slurmctld no longer knows is left to the next poll of all).
@@ -275,6 +297,7 @@ slurm_rpc_poll(struct slurm_work *w)
 	slurm_conf_t	*conf = NULL;
 	struct timespec	 ts;
 	size_t		 i;
+	uint16_t	 flags;
 	int		 rc;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -284,11 +307,14 @@ slurm_rpc_poll(struct slurm_work *w)
 		w->max_array = conf->max_array_sz;
 		slurm_free_ctl_conf(conf);
 	}
+	if (w->fed == 0)
+		w->fed = slurm_rpc_fed();
+	flags = SHOW_ALL | (w->fed == 1 ? SHOW_LOCAL : 0);
 	w->rc = 0;
 	for (i = 0; i == 0 || i < w->nids; i++) {
 		msg = NULL;
 		rc = w->nids == 0 ? slurm_load_job_user(&msg, getuid(),
-		    SHOW_ALL) : slurm_load_job(&msg, w->ids[i], SHOW_ALL);
+		    flags) : slurm_load_job(&msg, w->ids[i], flags);
 		if (rc != SLURM_SUCCESS) {
 			rc = slurm_get_errno();
 			if (w->nids > 0 && rc == ESLURM_INVALID_JOB_ID)

@@ -32,6 +32,7 @@ start_daemon
 sleep_campaign seq 1 3 1
 q0=$(user_queries)
 s0=$(single_queries)
+f0=$(rpcs REQUEST_FED_INFO)
 check "submit three 1 s jobs, one at a time" "$HPOCTL" submit "$T/seq.json"
 check "the campaign finishes long before a timed poll" wait_campaign seq 120
 is "all three attempts completed" \
@@ -40,11 +41,15 @@ is "each ran in its own job" \
     "$(sql "select count(distinct job_id) from attempts")" 3
 q1=$(user_queries)
 s1=$(single_queries)
+f1=$(rpcs REQUEST_FED_INFO)
 # A marker brings a query of its job alone, not of all the user's jobs.
 check "slurmctld confirmed every end by its job id (single-job queries: $((s1 - s0)))" \
     test $((s1 - s0)) -ge 3
 check "no end needed a query of all jobs (user queries: $((q1 - q0)))" \
     test $((q1 - q0)) -lt 3
+# Not in a federation: asked once, not before every query.
+check "the federation was looked up once, not per query ($((f1 - f0)))" \
+    test $((f1 - f0)) -le 1
 check "every attempt directory holds the end marker" test \
     "$(find "$RUNS" -name ended | wc -l)" -eq 3
 
