@@ -273,6 +273,8 @@ bench-slurm: deps
 	tests/bench/slurm-submit.sh $(BUILD)
 	tests/bench/slurm-gap.sh $(BUILD) 1000 64 3
 	tests/bench/slurm-gap.sh $(BUILD) 1000 16 3
+	tests/bench/slurm-gap.sh $(BUILD) 1000 1000 3
+	tests/bench/slurm-rpc.sh $(BUILD)
 
 bench-proxy: deps
 	$(MAKE) all
