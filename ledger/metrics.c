@@ -101,54 +101,6 @@ ledger_metric_list(struct ledger *l, int64_t campaign_id, const char *key,
 	return rc;
 }
 
-/* Read a row of the value list into row: a metric point without its key. */
-static int
-metric_value_read(struct ledger *l, sqlite3_stmt *st, void *row)
-{
-	struct ledger_metric *m = row;
-
-	m->attempt_id = sqlite3_column_int64(st, 0);
-	m->trial_number = sqlite3_column_int(st, 1);
-	m->step = sqlite3_column_double(st, 2);
-	m->key = NULL;
-	if (sqlite3_column_type(st, 3) == SQLITE_NULL)
-		m->value = NAN;
-	else
-		m->value = sqlite3_column_double(st, 3);
-	m->time = sqlite3_column_double(st, 4);
-	return 0;
-}
-
-static const struct ledger_rowtype metric_value_row = {
-	sizeof(struct ledger_metric), metric_value_read, NULL
-};
-
-/* Points of a campaign for one key, keys left NULL, by trial, attempt, step. */
-int
-ledger_metric_values(struct ledger *l, int64_t campaign_id, const char *key,
-    struct ledger_metric **out, size_t *n)
-{
-	sqlite3_stmt *st;
-	void *list;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = ledger_stmt(l, LQ_METRIC_VALUES, "SELECT m.attempt_id,"
-	    " t.number, m.step, m.value, m.time"
-	    " FROM metrics m JOIN attempts a ON a.id = m.attempt_id"
-	    " JOIN trials t ON t.id = a.trial_id"
-	    " WHERE t.campaign_id = ?1 AND m.key = ?2"
-	    " ORDER BY t.number, a.number, m.step")) == NULL)
-		return -1;
-	ledger_bind_int64(l, st, 1, campaign_id);
-	ledger_bind_text(l, st, 2, key);
-	rc = ledger_list(l, st, &metric_value_row, &list, n,
-	    "list %s of campaign %lld", key, (long long)campaign_id);
-	*out = list;
-	return rc;
-}
-
 /* Append an event, stamped with the current time, to the event log. */
 int
 ledger_event(struct ledger *l, int64_t campaign_id, const char *kind,
