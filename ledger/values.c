@@ -112,9 +112,11 @@ va_by_scan(struct ledger *l, const char *key, const struct va_attempt *att,
     size_t na, struct ledger_metric **out, size_t *n)
 {
 	struct ledger_metric *pts = NULL, *m;
-	struct va_attempt k, *hit;
+	const struct va_attempt **byid = NULL;
+	struct va_attempt k;
+	const struct va_attempt *hit;
 	sqlite3_stmt *st;
-	size_t *first, *at, cap = 0, rcap = 0, np = 0, i;
+	size_t *first, *at, cap = 0, rcap = 0, np = 0, i, span;
 	size_t *rank = NULL;
 	int rc;
 
@@ -122,10 +124,19 @@ va_by_scan(struct ledger *l, const char *key, const struct va_attempt *att,
 	    " value, time FROM metrics WHERE key = ?1")) == NULL)
 		return -1;
 	ledger_bind_text(l, st, 1, key);
+	/* Ids are mostly dense: a table by id unless they spread too far. */
+	span = (size_t)(att[na - 1].id - att[0].id) + 1;
+	if (span <= 4 * na && (byid = calloc(span, sizeof(*byid))) != NULL)
+		for (i = 0; i < na; i++)
+			byid[att[i].id - att[0].id] = &att[i];
 	while ((rc = ledger_step(l, st)) == SQLITE_ROW) {
 		k.id = sqlite3_column_int64(st, 0);
-		if ((hit = bsearch(&k, att, na, sizeof(*att), va_id_cmp)) ==
-		    NULL)
+		if (byid != NULL)
+			hit = k.id >= att[0].id && k.id <= att[na - 1].id ?
+			    byid[k.id - att[0].id] : NULL;
+		else
+			hit = bsearch(&k, att, na, sizeof(*att), va_id_cmp);
+		if (hit == NULL)
 			continue;
 		if (ledger_grow(l, (void **)&pts, &cap, np, sizeof(*pts)) ==
 		    -1 || ledger_grow(l, (void **)&rank, &rcap, np,
@@ -141,6 +152,7 @@ va_by_scan(struct ledger *l, const char *key, const struct va_attempt *att,
 		rank[np++] = hit->rank;
 	}
 	ledger_stmt_done(st);
+	free(byid);
 	if (rc != SQLITE_DONE) {
 		if (rc != SQLITE_ROW)
 			ledger_fail(l, "scan %s", key);

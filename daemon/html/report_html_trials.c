@@ -283,27 +283,20 @@ ht_batch(const struct guide *g, size_t i)
 	return t != NULL ? t->batch_size : 0;
 }
 
-/* A point of a band: its pixel column and value. */
-struct ht_bpoint {
-	double	 col, v;
-};
-
-/* Order band points by column, then value. */
+/* Order doubles. */
 static int
-ht_bpoint_cmp(const void *a, const void *b)
+ht_double_cmp(const void *a, const void *b)
 {
-	const struct ht_bpoint *x = a, *y = b;
+	double	 x = *(const double *)a, y = *(const double *)b;
 
-	if (x->col != y->col)
-		return (x->col > y->col) - (x->col < y->col);
-	return (x->v > y->v) - (x->v < y->v);
+	return (x > y) - (x < y);
 }
 
 /* The value at quantile q of n sorted values (the nearest rank). */
 static double
-ht_quantile(const struct ht_bpoint *p, size_t n, double q)
+ht_quantile(const double *v, size_t n, double q)
 {
-	return p[(size_t)floor(q * (double)(n - 1) + 0.5)].v;
+	return v[(size_t)floor(q * (double)(n - 1) + 0.5)];
 }
 
 /* One side of a band: a path through its n points, or back through them. */
@@ -328,31 +321,48 @@ ht_band_side(FILE *f, const double *x, const double *y, size_t n, int back)
 static void
 ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 {
-	struct ht_bpoint *p;
-	double		*x, *q[5];
 	static const double qs[5] = { 0, 0.1, 0.5, 0.9, 1 };
-	size_t		 i, j, n = 0, nc = 0, k;
+	double		*v, *x, *q[5];
+	size_t		*first, *at, ncol, n, c, nc = 0, i, k;
+	int		*col;
 
-	p = calloc(g->npoints + 1, sizeof(*p));
-	x = calloc(g->npoints + 1, sizeof(*x));
-	for (k = 0; k < 5; k++)
-		if ((q[k] = calloc(g->npoints + 1, sizeof(double))) == NULL)
-			abort();
-	if (p == NULL || x == NULL)
+	/* The values in 2-pixel columns, counted, placed, then sorted. */
+	ncol = (size_t)pl->w / 2 + 1;
+	col = calloc(g->npoints + 1, sizeof(*col));
+	v = calloc(g->npoints + 1, sizeof(*v));
+	first = calloc(ncol + 1, sizeof(*first));
+	at = calloc(ncol + 1, sizeof(*at));
+	x = calloc(ncol, sizeof(*x));
+	if (col == NULL || v == NULL || first == NULL || at == NULL ||
+	    x == NULL)
 		abort();
-	for (i = 0; i < g->npoints; i++)
+	for (k = 0; k < 5; k++)
+		if ((q[k] = calloc(ncol, sizeof(double))) == NULL)
+			abort();
+	for (i = 0; i < g->npoints; i++) {
+		col[i] = -1;
 		if (isfinite(g->points[i].value) && (batch < 0 ||
-		    ht_batch(g, i) == batch)) {
-			p[n].col = floor(svg_x(pl, g->points[i].step) / 2);
-			p[n++].v = g->points[i].value;
-		}
-	qsort(p, n, sizeof(*p), ht_bpoint_cmp);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && p[j].col == p[i].col; j++)
-			;
-		x[nc] = p[i].col * 2 + 1;
+		    ht_batch(g, i) == batch))
+			col[i] = (int)floor(svg_x(pl, g->points[i].step) / 2);
+		if (col[i] >= 0 && (size_t)col[i] < ncol)
+			first[col[i] + 1]++;
+		else
+			col[i] = -1;
+	}
+	for (c = 0; c < ncol; c++)
+		first[c + 1] += first[c];
+	memcpy(at, first, (ncol + 1) * sizeof(*at));
+	for (i = 0; i < g->npoints; i++)
+		if (col[i] >= 0)
+			v[at[col[i]]++] = g->points[i].value;
+	for (c = 0; c < ncol; c++) {
+		if ((n = first[c + 1] - first[c]) == 0)
+			continue;
+		qsort(v + first[c], n, sizeof(*v), ht_double_cmp);
+		x[nc] = (double)c * 2 + 1;
 		for (k = 0; k < 5; k++)
-			q[k][nc] = svg_y(pl, ht_quantile(p + i, j - i, qs[k]));
+			q[k][nc] = svg_y(pl, ht_quantile(v + first[c], n,
+			    qs[k]));
 		nc++;
 	}
 	for (k = 0; k < 2 && nc > 0; k++) {
@@ -372,7 +382,10 @@ ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 	for (k = 0; k < 5; k++)
 		free(q[k]);
 	free(x);
-	free(p);
+	free(at);
+	free(first);
+	free(v);
+	free(col);
 }
 
 /* Whether the point i's trial is one the page shows. */
