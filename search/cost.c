@@ -15,11 +15,11 @@
  * equal promise.  Of the candidates whose acquisition (log l/g) is
  * within a factor 2 of the best, cmtpe takes the cheapest; in the
  * start-up, where every point is equally promising, the cheaper of the
- * points of two Sobol' designs (mtpe's and one shifted otherwise; so no
- * point becomes impossible, and no region's density changes by more than
- * that factor 2).  Dividing the
- * acquisition by the cost outright (expected improvement per second,
- * Snoek et al. 2012) lets the cost outvote the model: on CIFAR-10 the
+ * points of two Sobol' designs (mtpe's and one shifted otherwise), so no
+ * point becomes impossible and no region's density changes by more than
+ * that factor 2.  Dividing the acquisition by the cost outright
+ * (expected improvement per second, Snoek et al. 2012) lets the cost
+ * outvote the model: on CIFAR-10 the
  * cheapest quarter of configurations per epoch reaches the target in 2
  * of 66 runs against 11 to 13 for the others.
  */

@@ -9,7 +9,8 @@
  * seed alone.  The shift keeps the net property (any 2^m consecutive
  * points from k = 0 fall one in each of the 2^m elementary intervals of a
  * coordinate) and moves the first point off the corner of the space.
- * Point k depends only on the seed and k.
+ * Point k depends only on the seed and k; mtpe's start-up suggests the
+ * same points (sobol_point()).
  */
 #include <math.h>
 #include <stdint.h>
