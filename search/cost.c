@@ -19,9 +19,9 @@
  * point becomes impossible and no region's density changes by more than
  * that factor 2.  Dividing the acquisition by the cost outright
  * (expected improvement per second, Snoek et al. 2012) lets the cost
- * outvote the model: on CIFAR-10 the
- * cheapest quarter of configurations per epoch reaches the target in 2
- * of 66 runs against 11 to 13 for the others.
+ * outvote the model: on CIFAR-10 the cheapest quarter of configurations
+ * per epoch reaches the target in 2 of 66 runs against 11 to 13 for the
+ * others.
  */
 #include <math.h>
 #include <stdlib.h>
