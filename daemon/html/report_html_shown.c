@@ -15,7 +15,7 @@
 
 /* Order trial indexes: a value before none, the better value, the number. */
 static int
-hs_better_cmp(const void *a, const void *b, void *arg)
+shown_better_cmp(const void *a, const void *b, void *arg)
 {
 	const struct guide		*g = arg;
 	const struct ledger_trial	*x = &g->trials[*(const size_t *)a];
@@ -34,7 +34,7 @@ hs_better_cmp(const void *a, const void *b, void *arg)
 
 /* Order trial indexes as the trials are: by number. */
 static int
-hs_index_cmp(const void *a, const void *b)
+shown_index_cmp(const void *a, const void *b)
 {
 	size_t	 x = *(const size_t *)a, y = *(const size_t *)b;
 
@@ -54,10 +54,10 @@ html_shown_pick(const struct guide *g, struct html_shown *s)
 	for (i = 0; i < g->ntrials; i++)
 		all[i] = i;
 	if (s->limited)
-		qsort_r(all, g->ntrials, sizeof(*all), hs_better_cmp,
+		qsort_r(all, g->ntrials, sizeof(*all), shown_better_cmp,
 		    (void *)g);
 	s->n = s->limited ? HTML_SHOWN_TRIALS : g->ntrials;
-	qsort(all, s->n, sizeof(*all), hs_index_cmp);
+	qsort(all, s->n, sizeof(*all), shown_index_cmp);
 	for (i = 0; i < s->n; i++)
 		s->is[all[i]] = 1;
 	s->idx = all;
