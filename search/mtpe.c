@@ -170,8 +170,11 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	double *ys, *t, score[MTPE_CANDIDATES], cost[MTPE_CANDIDATES], *y;
 	int rc = -1;
 
+	if (h == NULL || h->n == 0)
+		return conf->cost_aware ? cost_startup(s, h, x) :
+		    mtpe_design(s, s->seed, h, x);
 	/* The model sees the trials at the highest step enough reached. */
-	if ((view = calloc(h->n + 1, sizeof(*view))) == NULL)
+	if ((view = calloc(h->n, sizeof(*view))) == NULL)
 		return random_ops.suggest(s, h, x);
 	rung_view(s, h, conf->startup, view);
 	hv = *h;

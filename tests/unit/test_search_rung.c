@@ -200,6 +200,27 @@ test_finished(void)
 	free(t);
 }
 
+/* auto's reason says that its model learns from partial curves. */
+static void
+test_auto_reason(void)
+{
+	struct space *sp = space_new();
+	struct search *s;
+	const char *why;
+	double x;
+
+	space_add_float(sp, "x", 0, 1, SCALE_LINEAR, 0);
+	s = search_new("auto", sp, 1, NULL, 0);
+	search_set_budget(s, 100);
+	search_suggest(s, NULL, &x);
+	is_str(search_chosen(s, &why), "cmtpe", "auto chose cmtpe");
+	like(why, "highest epoch enough curves reached", "... and says "
+	    "that it fits at the highest epoch enough curves reached");
+	like(why, "the cheaper per epoch", "... the whole reason fits");
+	search_free(s);
+	space_free(sp);
+}
+
 /* Run every group of checks and report the TAP plan. */
 int
 main(void)
@@ -207,5 +228,6 @@ main(void)
 	test_running();
 	test_highest();
 	test_finished();
+	test_auto_reason();
 	return tap_done();
 }
