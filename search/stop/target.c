@@ -4,7 +4,7 @@
  * (max_resource).
  *
  * A trial that reported at step s, s >= warmup_steps (the grace period),
- * without meeting the target, stops when any rule says it cannot get
+ * without meeting the target, stops when either rule says it cannot get
  * there:
  *
  * - extrapolation, always: its best value so far, moved on to the last
@@ -15,16 +15,6 @@
  *   promises more than the run will deliver: the rule errs on the side of
  *   going on.  A run that has not improved at all since its first point
  *   (one stuck at chance level) stops at the end of the grace period;
- * - behind at its rung, once TARGET_PEERS other curves (running ones
- *   included) reached its step: its best so far is worse than the median
- *   of theirs at that step, and moved on to the last step at its mean
- *   rate over the second half of its curve so far, times (1 + slack), it
- *   still misses the target.  The rate since the first point includes
- *   the fall from chance level of the first epochs and keeps a run that
- *   has flattened going for tens of epochs; for a run that the campaign's
- *   own curves already rank in the bad half, the recent half is the
- *   plausible rate (BOHB's model on rung results, as a stopper that
- *   still stops only when the target is out of reach);
  * - reference curves, once warmup_trials other trials reached the
  *   target: its best value so far is worse than every one of theirs at
  *   the same step (theirs at their last point when they ended before it),
@@ -39,7 +29,6 @@
 #include "stop_impl.h"
 
 #define TARGET_WINDOW	10	/* steps of the recent rate */
-#define TARGET_PEERS	5	/* curves at a step before a median */
 
 /* 1 if v is at least as good as the target. */
 static int
@@ -142,77 +131,7 @@ target_reference(const struct stopper *s, const struct history *h,
 	return worst;
 }
 
-/* Compare doubles for qsort. */
-static int
-target_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * 1 if o's best up to step is worse than the median best up to step of
- * the other trials whose curves reached step (failed ones left out),
- * once at least TARGET_PEERS did: o is in the bad half at its rung.
- */
-static int
-target_behind(const struct history *h, size_t trial, double step)
-{
-	const struct observation *o;
-	double *v, mine, med;
-	size_t i, n = 0;
-	int behind = 0;
-
-	if ((v = calloc(h->n + 1, sizeof(*v))) == NULL)
-		return 0;
-	for (i = 0; i < h->n; i++) {
-		o = &h->obs[i];
-		if (i == trial || o->state == OBS_FAILED || o->npoints == 0 ||
-		    o->steps[o->npoints - 1] < step)
-			continue;
-		/* Sorted as smaller is better, whatever the goal. */
-		v[n] = target_best_upto(o, h->maximize, step);
-		if (!isnan(v[n]))
-			v[n++] *= h->maximize ? -1 : 1;
-	}
-	mine = target_best_upto(&h->obs[trial], h->maximize, step);
-	if (n >= TARGET_PEERS && !isnan(mine)) {
-		qsort(v, n, sizeof(*v), target_cmp);
-		med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-		behind = (h->maximize ? -mine : mine) > med;
-	}
-	free(v);
-	return behind;
-}
-
-/*
- * The best value o could have at max_resource going on at its mean rate
- * over the second half of its curve so far, times 1 + slack (NaN with
- * fewer than two points there).
- */
-static double
-target_recent(const struct stopper *s, const struct observation *o,
-    int maximize, double step)
-{
-	double now, past, rate, sign = maximize ? 1 : -1;
-
-	if (o->npoints < 2 || !(step > o->steps[0]))
-		return NAN;
-	now = target_best_upto(o, maximize, step);
-	past = target_best_upto(o, maximize, step / 2);
-	if (isnan(past))
-		past = o->values[0];
-	if (isnan(now) || isnan(past) || !(step / 2 > 0))
-		return NAN;
-	rate = sign * (now - past) / (step - fmax(step / 2, o->steps[0]));
-	if (!(rate > 0))
-		rate = 0;
-	return now + sign * rate * (1 + s->p.slack) * (s->p.max_resource -
-	    step);
-}
-
-/* Stop the trial when no rule leaves it a chance. */
+/* Stop the trial when neither rule leaves it a chance. */
 static enum stop_verdict
 target_decide(const struct stopper *s, const struct history *h, size_t trial,
     double step, double value)
@@ -228,11 +147,6 @@ target_decide(const struct stopper *s, const struct history *h, size_t trial,
 	bound = target_extrapolate(s, o, h->maximize, step);
 	if (!isnan(bound) && !target_met(s, h->maximize, bound))
 		return STOP_PRUNE;
-	if (target_behind(h, trial, step)) {
-		bound = target_recent(s, o, h->maximize, step);
-		if (!isnan(bound) && !target_met(s, h->maximize, bound))
-			return STOP_PRUNE;
-	}
 	ref = target_reference(s, h, trial, step);
 	if (isnan(ref))
 		return STOP_CONTINUE;

@@ -202,47 +202,6 @@ test_recent(void)
 	stop_free(s);
 }
 
-/*
- * A trial behind at its rung: once five other curves reached its step and
- * its best is worse than their median there, it is projected at its rate
- * over the second half of its curve (not since its first point), and
- * stops when that misses the target; ahead of them, or with four, it
- * goes on.
- */
-static void
-test_behind(void)
-{
-	struct stopper *s = target_new(0.2, 0, 5);
-	struct curves c;
-	double v[8], w[8];
-	size_t t;
-	int i, npeers, peer;
-	enum stop_verdict got[3];
-
-	/* 0.9 to 0.5 by step 4, then 0.003 a step: 0.488 at step 8. */
-	for (i = 0; i < 8; i++)
-		v[i] = i < 4 ? 0.9 - 0.4 * i / 3 : 0.5 - 0.003 * (i - 3);
-	for (peer = 0; peer < 3; peer++) {
-		npeers = peer == 2 ? 4 : 5;
-		curves_init(&c, 0);
-		for (i = 0; i < 8; i++)
-			w[i] = peer == 1 ? 0.6 : 0.3;
-		while (npeers-- > 0)
-			curves_add(&c, OBS_RUNNING, 8, w);
-		t = curves_add(&c, OBS_RUNNING, 7, v);
-		got[peer] = report(s, &c, t, v[7]);
-	}
-	/*
-	 * Since step 1: 0.412 / 7 per step reaches the target by step 40;
-	 * since step 4: 0.012 / 4 per step leaves 0.488 - 0.096 = 0.392.
-	 */
-	ok(got[0] == STOP_PRUNE, "behind 5 curves at its step, too slow "
-	    "since half-way: stopped");
-	ok(got[1] == STOP_CONTINUE, "ahead of them: it goes on");
-	ok(got[2] == STOP_CONTINUE, "behind 4 curves: it goes on");
-	stop_free(s);
-}
-
 /* Accuracy: larger is better. */
 static void
 test_maximize(void)
@@ -309,7 +268,6 @@ main(void)
 	test_stuck();
 	test_rate();
 	test_recent();
-	test_behind();
 	test_maximize();
 	test_reference();
 	return tap_done();
