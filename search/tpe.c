@@ -44,7 +44,7 @@
 #define TPE_CANDIDATES	24
 #define TPE_GAMMA_MAX	25
 #define TPE_FLAT	25	/* newest trials weighted 1 */
-#define TPE_PRIOR	1.0	/* prior weight */
+#define TPE_PRIOR	PARZEN_PRIOR
 #define TPE_TRIES	1000	/* rejection draws of a truncated normal */
 #define TPE_TINY	1e-300
 #define TPE_EXP_ZERO	-746.0	/* exp(x) == 0 below */
@@ -129,7 +129,7 @@ tpe_key(const struct observation *o, int maximize,
 }
 
 /* Weights of n trials in chronological order, as Optuna's default. */
-static void
+void
 tpe_weights(double *w, size_t n)
 {
 	size_t i, nramp;
@@ -221,7 +221,8 @@ parzen_release(struct parzen *pz)
  * Widths of the numeric components: each the larger distance to its
  * neighbours among the sorted centres and the bounds, the outermost ones
  * the distance to their inner neighbour, clipped, the prior's the range.
- * The centres are sorted in n log n: a long campaign has thousands.
+ * The centres are sorted in n log n: a long campaign has thousands; a
+ * multivariate estimator (mvsigma) gives every trial one width, unsorted.
  */
 static int
 parzen_sigmas(struct parzen *pz, double mvsigma)
@@ -230,6 +231,15 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
 	double range = pz->high - pz->low, lo, hi, left, right, sg;
 	size_t n = pz->n, k;
 
+	lo = range / fmin(100.0, 1.0 + (double)n);
+	hi = range;
+	if (mvsigma > 0) {
+		/* One width for all: nothing to sort. */
+		for (k = 0; k + 1 < n; k++)
+			pz->sigma[k] = fmin(fmax(mvsigma * range, lo), hi);
+		pz->sigma[n - 1] = range;
+		return 0;
+	}
 	if ((s = calloc(n, sizeof(*s))) == NULL)
 		return -1;
 	for (k = 0; k < n; k++) {
@@ -238,8 +248,6 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
 		s[k].i = k;
 	}
 	qsort(s, n, sizeof(*s), tpe_rank_cmp);
-	lo = range / fmin(100.0, 1.0 + (double)n);
-	hi = range;
 	for (k = 0; k < n; k++) {
 		left = s[k].a - (k == 0 ? pz->low : s[k - 1].a);
 		right = (k == n - 1 ? pz->high : s[k + 1].a) - s[k].a;
@@ -248,8 +256,6 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
 			sg = right;
 		else if (n >= 2 && k == n - 1)
 			sg = left;
-		if (mvsigma > 0)
-			sg = mvsigma * range;
 		pz->sigma[s[k].i] = fmin(fmax(sg, lo), hi);
 	}
 	pz->sigma[n - 1] = range;
@@ -262,7 +268,7 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
  * computed once per estimator rather than per candidate: log w, log
  * sigma and the log of the truncated normal's mass within the bounds.
  */
-static int
+int
 parzen_norms(struct parzen *pz)
 {
 	double a, b;
@@ -281,6 +287,23 @@ parzen_norms(struct parzen *pz)
 		pz->logmass[k] = log(tpe_mass(a, b));
 	}
 	return 0;
+}
+
+/* The bounds of p's estimator in internal space; integers are quantized. */
+void
+parzen_bounds(struct parzen *pz, const struct param_def *p)
+{
+	if (p->type == PARAM_INT && p->scale == SCALE_LINEAR) {
+		pz->quantized = 1;
+		pz->low = p->min - 0.5;
+		pz->high = p->max + 0.5;
+	} else if (p->type == PARAM_INT) {
+		pz->low = log(p->min - 0.5);
+		pz->high = log(p->max + 0.5);
+	} else {
+		pz->low = tpe_to_internal(p, p->min);
+		pz->high = tpe_to_internal(p, p->max);
+	}
 }
 
 /* Build the estimator of parameter p from m trials (see tpe_int.h). */
@@ -320,17 +343,7 @@ parzen_init(struct parzen *pz, const struct param_def *p, const double *xs,
 		}
 		return 0;
 	}
-	if (p->type == PARAM_INT && p->scale == SCALE_LINEAR) {
-		pz->quantized = 1;
-		pz->low = p->min - 0.5;
-		pz->high = p->max + 0.5;
-	} else if (p->type == PARAM_INT) {
-		pz->low = log(p->min - 0.5);
-		pz->high = log(p->max + 0.5);
-	} else {
-		pz->low = tpe_to_internal(p, p->min);
-		pz->high = tpe_to_internal(p, p->max);
-	}
+	parzen_bounds(pz, p);
 	if ((pz->mu = calloc(pz->n, sizeof(double))) == NULL ||
 	    (pz->sigma = calloc(pz->n, sizeof(double))) == NULL)
 		return -1;
@@ -417,7 +430,7 @@ parzen_term(const struct parzen *pz, size_t k, double y)
  * Log density (or log mass, for integers and choices) of the estimator:
  * per component, the candidate's own term plus its log weight.
  */
-static double
+double
 parzen_logpdf(struct parzen *pz, double y)
 {
 	double mx = -INFINITY, sum = 0, *t = pz->t;
@@ -454,6 +467,8 @@ parzen_fit(struct parzen *pz, const struct search *s, const struct history *h,
 	for (k = 0; k < m; k++)
 		xs[k] = p->type == PARAM_CHOICE ? h->obs[idx[k]].x[i] :
 		    tpe_to_internal(p, h->obs[idx[k]].x[i]);
+	if (mvsigma == 0 && m > PARZEN_EXACT_MAX)
+		return parzen_init_binned(pz, p, xs, m, PARZEN_BINS);
 	return parzen_init(pz, p, xs, m, mvsigma);
 }
 
@@ -512,6 +527,31 @@ tpe_init(struct search *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Move the best k of the n ranked trials to rk[0..k-1], in order: a
+ * sorted window of at most TPE_GAMMA_MAX that each trial enters only if
+ * it beats the worst there, n log k instead of sorting all n.
+ */
+static void
+tpe_best(struct tpe_rank *rk, size_t n, size_t k)
+{
+	struct tpe_rank t;
+	size_t i, j, have = 0;
+
+	for (i = 0; i < n && k > 0; i++) {
+		if (have == k && tpe_rank_cmp(&rk[i], &rk[k - 1]) >= 0)
+			continue;
+		t = rk[i];
+		/* Room for it: the worst of a full window leaves it. */
+		j = have < k ? have++ : k - 1;
+		if (j != i)
+			rk[i] = rk[j];
+		for (; j > 0 && tpe_rank_cmp(&t, &rk[j - 1]) < 0; j--)
+			rk[j] = rk[j - 1];
+		rk[j] = t;
+	}
+}
+
 /* Split the ranked trials into good and bad (see tpe_int.h). */
 int
 tpe_split(const struct history *h, const struct tpe_conf *conf,
@@ -537,7 +577,6 @@ tpe_split(const struct history *h, const struct tpe_conf *conf,
 		free(rk);
 		return 1;
 	}
-	qsort(rk, n, sizeof(*rk), tpe_rank_cmp);
 	/* Gamma counts the finished trials: the liars only join g. */
 	nb = (size_t)ceil(0.1 * (double)nfin);
 	if (nb > TPE_GAMMA_MAX)
@@ -548,6 +587,8 @@ tpe_split(const struct history *h, const struct tpe_conf *conf,
 	below = calloc(nb + 1, sizeof(*below));
 	above = calloc(na + 1, sizeof(*above));
 	group = calloc(h->n, 1);
+	if (below != NULL && above != NULL && group != NULL)
+		tpe_best(rk, n, nb);
 	if (below == NULL || above == NULL || group == NULL) {
 		free(below);
 		free(above);
