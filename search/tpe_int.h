@@ -30,9 +30,13 @@ struct parzen {
 #define PARZEN_PRIOR	1.0
 /*
  * Above this many trials a univariate estimator is binned into
- * PARZEN_BINS bins (parzen_bin.c), at or below it exact.
+ * PARZEN_BINS bins (parzen_bin.c), at or below it exact.  A build with
+ * -DPARZEN_EXACT_MAX=0 bins every estimator (make bench-search then
+ * shows what binning does to the search).
  */
+#ifndef PARZEN_EXACT_MAX
 #define PARZEN_EXACT_MAX 4096
+#endif
 #define PARZEN_BINS	1024
 
 /* How a TPE variant treats the history (tpe: all 0). */
