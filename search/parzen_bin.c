@@ -43,11 +43,33 @@ struct pbin {
 	double		 w, s1, s2;	/* merged kernels: sum of w, w d, w d^2 */
 };
 
-/* The bin of internal coordinate v. */
-static size_t
-pbin_of(const struct parzen *pz, size_t nbins, double v)
+/* Trial weights as tpe_weights() gives them, one at a time. */
+struct pbin_ramp {
+	size_t		 nramp;		/* older trials, ramped */
+	double		 a, slope;	/* weight a + slope i of the i-th */
+};
+
+/* The ramp of m trials (PARZEN_FLAT newest weighted 1). */
+static void
+pbin_ramp_init(struct pbin_ramp *r, size_t m)
 {
-	double f = (v - pz->low) / (pz->high - pz->low) * (double)nbins;
+	r->nramp = m > PARZEN_FLAT ? m - PARZEN_FLAT : 0;
+	r->a = 1.0 / (double)m;
+	r->slope = r->nramp > 1 ? (1 - r->a) / (double)(r->nramp - 1) : 0;
+}
+
+/* The weight of trial j (chronological). */
+static double
+pbin_weight(const struct pbin_ramp *r, size_t j)
+{
+	return j >= r->nramp ? 1 : r->a + r->slope * (double)j;
+}
+
+/* The bin of internal coordinate v, scale being nbins / range. */
+static size_t
+pbin_of(const struct parzen *pz, size_t nbins, double scale, double v)
+{
+	double f = (v - pz->low) * scale;
 
 	if (!(f > 0))
 		return 0;
@@ -57,9 +79,9 @@ pbin_of(const struct parzen *pz, size_t nbins, double v)
 /* A choice parameter: one component per value, then the prior. */
 static int
 pbin_choices(struct parzen *pz, const struct param_def *p, const double *xs,
-    const double *w, size_t m, double total)
+    const struct pbin_ramp *r, size_t m)
 {
-	double fill = PARZEN_PRIOR / (double)(m + 1), norm;
+	double fill = PARZEN_PRIOR / (double)(m + 1), norm, total;
 	size_t nc = p->nchoices, k, c;
 
 	pz->nchoices = nc;
@@ -68,8 +90,12 @@ pbin_choices(struct parzen *pz, const struct param_def *p, const double *xs,
 	    (pz->p = calloc(pz->n * nc, sizeof(double))) == NULL)
 		return -1;
 	for (k = 0; k < m; k++)
-		pz->w[(size_t)xs[k]] += w[k] / total;
-	pz->w[nc] = PARZEN_PRIOR / total;
+		pz->w[(size_t)xs[k]] += pbin_weight(r, k);
+	pz->w[nc] = PARZEN_PRIOR;
+	for (total = 0, k = 0; k <= nc; k++)
+		total += pz->w[k];
+	for (k = 0; k <= nc; k++)
+		pz->w[k] /= total;
 	norm = fill * (double)nc + 1;
 	for (k = 0; k < nc; k++)
 		for (c = 0; c < nc; c++)
@@ -88,11 +114,12 @@ pbin_ends(struct pbin *b, const struct parzen *pz, size_t nbins,
     const double *xs, size_t m)
 {
 	double v, mid = 0.5 * (pz->low + pz->high);
+	double scale = (double)nbins / (pz->high - pz->low);
 	size_t j, k;
 
 	for (j = 0; j <= m; j++) {
 		v = j < m ? xs[j] : mid;
-		k = pbin_of(pz, nbins, v);
+		k = pbin_of(pz, nbins, scale, v);
 		if (b[k].count++ == 0) {
 			b[k].first = b[k].last = j;
 			continue;
@@ -161,61 +188,59 @@ parzen_init_binned(struct parzen *pz, const struct param_def *p,
     const double *xs, size_t m, size_t nbins)
 {
 	struct pbin *b = NULL;
-	double *w, total = PARZEN_PRIOR, range, lo, hi, h, d, s, mu, var;
+	struct pbin_ramp r;
+	double total = PARZEN_PRIOR, range, lo, hi, h, scale, d, s, w, mu, var;
 	size_t j, k;
-	int rc = -1;
 
 	/* Bins must be narrower than the narrowest kernel. */
 	if (nbins <= 100)
 		return parzen_init(pz, p, xs, m, 0);
 	memset(pz, 0, sizeof(*pz));
-	if ((w = calloc(m + 1, sizeof(double))) == NULL)
-		return -1;
-	tpe_weights(w, m);
-	for (j = 0; j < m; j++)
-		total += w[j];
-	if (p->type == PARAM_CHOICE) {
-		rc = pbin_choices(pz, p, xs, w, m, total);
-		goto out;
-	}
+	pbin_ramp_init(&r, m);
+	if (p->type == PARAM_CHOICE)
+		return pbin_choices(pz, p, xs, &r, m);
 	parzen_bounds(pz, p);
 	range = pz->high - pz->low;
 	lo = range / fmin(100.0, 2.0 + (double)m);
 	hi = range;
 	h = range / (double)nbins;
+	scale = (double)nbins / range;
 	if ((b = calloc(nbins, sizeof(*b))) == NULL ||
 	    (pz->w = calloc(3 * nbins + 1, sizeof(double))) == NULL ||
 	    (pz->mu = calloc(3 * nbins + 1, sizeof(double))) == NULL ||
-	    (pz->sigma = calloc(3 * nbins + 1, sizeof(double))) == NULL)
-		goto out;
+	    (pz->sigma = calloc(3 * nbins + 1, sizeof(double))) == NULL) {
+		free(b);
+		return -1;
+	}
 	pbin_ends(b, pz, nbins, xs, m);
 	pbin_widths(b, pz, nbins, xs, m, lo, hi);
 	/* Kernels of width lo merge per bin; the others stay apart. */
 	for (j = 0; j < m; j++) {
-		k = pbin_of(pz, nbins, xs[j]);
+		k = pbin_of(pz, nbins, scale, xs[j]);
+		w = pbin_weight(&r, j);
+		total += w;
 		s = j == b[k].first ? b[k].sfirst : j == b[k].last ?
 		    b[k].slast : lo;
 		if (s != lo) {
-			pbin_push(pz, w[j] / total, xs[j], s);
+			pbin_push(pz, w, xs[j], s);
 			continue;
 		}
 		d = xs[j] - (pz->low + ((double)k + 0.5) * h);
-		b[k].w += w[j];
-		b[k].s1 += w[j] * d;
-		b[k].s2 += w[j] * d * d;
+		b[k].w += w;
+		b[k].s1 += w * d;
+		b[k].s2 += w * d * d;
 	}
 	for (k = 0; k < nbins; k++) {
 		if (b[k].w <= 0)
 			continue;
 		mu = b[k].s1 / b[k].w;
 		var = fmax(b[k].s2 / b[k].w - mu * mu, 0);
-		pbin_push(pz, b[k].w / total, pz->low + ((double)k + 0.5) * h +
-		    mu, sqrt(lo * lo + var));
+		pbin_push(pz, b[k].w, pz->low + ((double)k + 0.5) * h + mu,
+		    sqrt(lo * lo + var));
 	}
-	pbin_push(pz, PARZEN_PRIOR / total, 0.5 * (pz->low + pz->high), range);
-	rc = parzen_norms(pz);
-out:
+	pbin_push(pz, PARZEN_PRIOR, 0.5 * (pz->low + pz->high), range);
 	free(b);
-	free(w);
-	return rc;
+	for (k = 0; k < pz->n; k++)
+		pz->w[k] /= total;
+	return parzen_norms(pz);
 }

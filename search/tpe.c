@@ -43,7 +43,7 @@
 #define TPE_STARTUP	10
 #define TPE_CANDIDATES	24
 #define TPE_GAMMA_MAX	25
-#define TPE_FLAT	25	/* newest trials weighted 1 */
+#define TPE_FLAT	PARZEN_FLAT
 #define TPE_PRIOR	PARZEN_PRIOR
 #define TPE_TRIES	1000	/* rejection draws of a truncated normal */
 #define TPE_TINY	1e-300
@@ -129,7 +129,7 @@ tpe_key(const struct observation *o, int maximize,
 }
 
 /* Weights of n trials in chronological order, as Optuna's default. */
-void
+static void
 tpe_weights(double *w, size_t n)
 {
 	size_t i, nramp;

@@ -28,6 +28,8 @@ struct parzen {
 
 /* The prior's weight, beside each trial's (at most 1). */
 #define PARZEN_PRIOR	1.0
+/* The newest trials weighted 1, the older ones ramped down. */
+#define PARZEN_FLAT	25
 /*
  * Above this many trials a univariate estimator is binned into
  * PARZEN_BINS bins (parzen_bin.c), at or below it exact.  A build with
@@ -98,8 +100,6 @@ int	 parzen_init_binned(struct parzen *, const struct param_def *p,
 void	 parzen_bounds(struct parzen *, const struct param_def *p);
 /* Compute logw, lognorm and logmass of w, mu and sigma; 0 or -1. */
 int	 parzen_norms(struct parzen *);
-/* Weights of n trials in chronological order, as Optuna's default. */
-void	 tpe_weights(double *w, size_t n);
 /* Log density (log mass for integers and choices) of the estimator at y. */
 double	 parzen_logpdf(struct parzen *, double y);
 /* Draw a component index by weight. */
