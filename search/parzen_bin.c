@@ -24,6 +24,12 @@
  * - a choice parameter's kernels of the same value have the same
  *   probabilities and merge exactly: one component per value.
  *
+ * Why bins and not truncated kernels found by binary search: no kernel
+ * is narrower than lo, a hundredth of the range, so the kernels within
+ * reach of a candidate (some 30 widths, before exp() of their term is
+ * negligible) are a fixed fraction of all of them, and truncation would
+ * stay linear in the history.
+ *
  * The result has at most 3 nbins + 1 components whatever the history,
  * and is built in one pass over the trials with no sort and no
  * logarithm or erfc per trial.  test_search_tpe_bin.c bounds its log

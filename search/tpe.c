@@ -473,19 +473,47 @@ parzen_fit(struct parzen *pz, const struct search *s, const struct history *h,
 }
 
 /*
+ * The internal coordinates of the na trials above, parameter after
+ * parameter (na each), in one pass over the history, or NULL when the
+ * bad group is exact (or out of memory: each parameter reads its own).
+ */
+static double *
+tpe_columns(const struct search *s, const struct history *h,
+    const size_t *above, size_t na)
+{
+	const struct param_def *p;
+	const double *x;
+	double *cols;
+	size_t d = s->space->n, i, k;
+
+	if (na <= PARZEN_EXACT_MAX ||
+	    (cols = calloc(d * na, sizeof(double))) == NULL)
+		return NULL;
+	for (k = 0; k < na; k++) {
+		x = h->obs[above[k]].x;
+		for (i = 0; i < d; i++) {
+			p = &s->space->params[i];
+			cols[i * na + k] = p->type == PARAM_CHOICE ? x[i] :
+			    tpe_to_internal(p, x[i]);
+		}
+	}
+	return cols;
+}
+
+/*
  * Choose parameter i from the good trials (indices below, nb of them) and
- * the bad ones (above, na): the best of TPE_CANDIDATES draws from l by
- * log l - log g.  Return 0 or -1 (memory).
+ * the bad ones (above, na, their coordinates gx unless NULL): the best of
+ * TPE_CANDIDATES draws from l by log l - log g.  Return 0 or -1 (memory).
  */
 static int
 tpe_param(const struct search *s, const struct history *h, size_t i,
     const size_t *below, size_t nb, const size_t *above, size_t na,
-    struct rng *r, double *out)
+    const double *gx, struct rng *r, double *out)
 {
 	const struct param_def *p = &s->space->params[i];
 	struct parzen l, g;
 	double *xs, y, score, best = -INFINITY, besty = 0;
-	size_t k, m = nb > na ? nb : na;
+	size_t k, m = gx != NULL ? nb : nb > na ? nb : na;
 	int rc = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -493,7 +521,8 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 	if ((xs = calloc(m + 1, sizeof(double))) == NULL)
 		return -1;
 	if (parzen_fit(&l, s, h, i, below, nb, xs, 0) == -1 ||
-	    parzen_fit(&g, s, h, i, above, na, xs, 0) == -1)
+	    (gx != NULL ? parzen_init_binned(&g, p, gx, na, PARZEN_BINS) :
+	    parzen_fit(&g, s, h, i, above, na, xs, 0)) == -1)
 		goto out;
 	for (k = 0; k < TPE_CANDIDATES; k++) {
 		/* Score what would be run: the rounded value. */
@@ -619,14 +648,18 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 {
 	struct rng r;
 	size_t *below, *above, nb, na, i;
+	double *cols;
 	int rc = 0;
 
 	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
 		return random_ops.suggest(s, h, x);
+	cols = tpe_columns(s, h, above, na);
 	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
 	for (i = 0; i < s->space->n && rc == 0; i++)
-		if (tpe_param(s, h, i, below, nb, above, na, &r, &x[i]) == -1)
+		if (tpe_param(s, h, i, below, nb, above, na, cols == NULL ?
+		    NULL : cols + i * na, &r, &x[i]) == -1)
 			rc = random_ops.suggest(s, h, x);
+	free(cols);
 	free(below);
 	free(above);
 	return rc;
