@@ -27,7 +27,10 @@
  *   log-scale parameters live in log space, integers are rounded and
  *   weighted by the mass of their unit interval, choices are categorical
  *   with a prior weight spread over every value;
- * - 24 candidates drawn from l, the one maximizing log l - log g wins.
+ * - 24 candidates drawn from l, the one maximizing log l - log g wins;
+ * - a group of more than PARZEN_EXACT_MAX (4,096) trials, in practice
+ *   the bad one, gets a binned estimator (parzen_bin.c), so that a
+ *   candidate's score costs the same at 10^6 trials as at 10^4.
  *
  * Running trials are ignored.  Draws come from a generator seeded with
  * (seed, number of trials), so a suggestion is a pure function of the
