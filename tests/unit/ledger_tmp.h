@@ -1,0 +1,21 @@
+/*
+ * ledger_tmp.h: a new ledger in a folder of its own under /tmp, for the
+ * unit tests that fill one, and its removal.
+ */
+#ifndef LEDGER_TMP_H
+#define LEDGER_TMP_H
+
+#include <stddef.h>
+
+#include "ledger.h"
+
+/*
+ * Make the folder /tmp/NAME.XXXXXX (its path in dir, dirsz bytes) and
+ * open a new ledger l.db in it.  On failure print a TAP "Bail out!" line
+ * and return NULL.  ledger_tmp_close() closes the ledger.
+ */
+struct ledger	*ledger_tmp_open(const char *name, char *dir, size_t dirsz);
+/* Close l and remove the folder dir with all it holds. */
+void		 ledger_tmp_close(struct ledger *l, const char *dir);
+
+#endif
