@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ledger.h"
 #include "ledger_tmp.h"
@@ -32,6 +33,30 @@ ledger_tmp_open(const char *name, char *dir, size_t dirsz)
 	if ((l = ledger_open(path, 0, err, sizeof(err))) == NULL)
 		printf("Bail out! %s\n", err);
 	return l;
+}
+
+/* A running campaign in the ledger (ledger_tmp.h). */
+int64_t
+ledger_tmp_campaign(struct ledger *l, const char *name, int max_trials)
+{
+	struct ledger_campaign c;
+	char cname[64], spec_path[128];
+	int64_t cid = 0;
+
+	snprintf(cname, sizeof(cname), "%s", name);
+	snprintf(spec_path, sizeof(spec_path), "%s.json", name);
+	memset(&c, 0, sizeof(c));
+	c.name = cname;
+	c.workload = "w";
+	c.backend = "local";
+	c.spec_json = "{}";
+	c.spec_path = spec_path;
+	c.state = "running";
+	c.metric = "eval_error";
+	c.started = 1000;
+	c.max_trials = max_trials;
+	ledger_campaign_insert(l, &c, &cid);
+	return cid;
 }
 
 /* Close the ledger and remove its folder (ledger_tmp.h). */

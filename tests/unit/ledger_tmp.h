@@ -6,6 +6,7 @@
 #define LEDGER_TMP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ledger.h"
 
@@ -15,6 +16,12 @@
  * and return NULL.  ledger_tmp_close() closes the ledger.
  */
 struct ledger	*ledger_tmp_open(const char *name, char *dir, size_t dirsz);
+/*
+ * Insert a running campaign NAME of max_trials trials (workload "w", the
+ * local backend, metric eval_error, started at 1000) into l; its id.
+ */
+int64_t		 ledger_tmp_campaign(struct ledger *l, const char *name,
+		    int max_trials);
 /* Close l and remove the folder dir with all it holds. */
 void		 ledger_tmp_close(struct ledger *l, const char *dir);
 

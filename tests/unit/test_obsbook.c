@@ -14,6 +14,7 @@
 
 #include "curves.h"
 #include "ledger.h"
+#include "ledger_tmp.h"
 #include "obsbook.h"
 #include "params.h"
 #include "search.h"
@@ -39,11 +40,10 @@ obs_same(const struct observation *a, const struct observation *b,
 int
 main(void)
 {
-	char dir[] = "/tmp/hpod-obsbook.XXXXXX", path[128], err[256];
+	char dir[64], err[256];
 	const char *states[] = { "completed", "pruned", "failed", "cancelled",
 	    "running", "completed" };
 	struct ledger *l;
-	struct ledger_campaign c;
 	struct ledger_trial t;
 	struct ledger_attempt a;
 	struct space *spc;
@@ -58,22 +58,11 @@ main(void)
 	size_t n1, n2, i;
 	int k, e, nsame = 0, nback = 0;
 
-	if (mkdtemp(dir) == NULL)
-		return 1;
-	snprintf(path, sizeof(path), "%s/ledger.db", dir);
-	l = ledger_open(path, 0, err, sizeof(err));
+	l = ledger_tmp_open("hpod-obsbook", dir, sizeof(dir));
 	ok(l != NULL, "ledger opened");
-	memset(&c, 0, sizeof(c));
-	c.name = "ob";
-	c.workload = "w";
-	c.backend = "local";
-	c.spec_json = "{}";
-	c.spec_path = "ob.json";
-	c.state = "running";
-	c.metric = "eval_error";
-	c.started = 1000;
-	c.max_trials = NTRIALS;
-	ledger_campaign_insert(l, &c, &cid);
+	if (l == NULL)
+		return 1;
+	cid = ledger_tmp_campaign(l, "ob", NTRIALS);
 	spc = space_new();
 	space_add_float(spc, "lr", 0.001, 1, SCALE_LOG, 0);
 	space_add_float(spc, "momentum", 0.8, 0.99, SCALE_LINEAR, 0);
@@ -165,12 +154,6 @@ main(void)
 	curves_free(cv);
 	curves_free(cv2);
 	space_free(spc);
-	ledger_close(l);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
+	ledger_tmp_close(l, dir);
 	return tap_done();
 }
