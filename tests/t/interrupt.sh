@@ -7,16 +7,10 @@
 # consistent: the campaign cancelled, every attempt ended, no trial left
 # pending or running.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 
 # A table of one configuration: 3 epochs of 10 virtual seconds.
-cat >"$T/table.json" <<'JSON'
-{"format": "hpod-replay-1", "workload": "minicosmo",
- "metric": "eval_error", "goal": "min",
- "params": [{"name": "lr", "scale": "log"}],
- "fixed": {"epochs": 3},
- "runs": [{"x": [0.01], "seed": 0, "start_s": 1, "status": 0,
-   "epoch_s": [10, 10, 10], "values": [0.5, 0.4, 0.3]}]}
-JSON
+replay_one 1
 cat >"$T/replay.json" <<JSON
 {"name": "replay", "workload": "minicosmo",
  "objective": {"metric": "eval_error", "goal": "min"},
