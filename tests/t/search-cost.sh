@@ -11,16 +11,12 @@
 # loss depends on the learning rate alone (0.005 to 0.03 reach the target
 # 0.2 by epoch 8, the others stay above 0.5); an epoch takes 5120 /
 # batch_size virtual seconds, 320 at 16 down to 10 at 512 (32-fold).
-replay_table "$T/table.json" "$(log_lrs 12 2)" "16 32 64 128 256 512" 12 \
-    '5120 / b' 'if (lr >= 0.005 && lr <= 0.03) v = 0.1 + 0.8 / e; else v = 0.9 - 0.03 * e'
-SPACE='
-    "lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"},
-    "batch_size": {"type": "int", "min": 16, "max": 512, "scale": "log"}'
+replay_window 12
 
 # campaign NAME ALGORITHM: 40 trials over the table, 2 at a time, the
 # target stopper (what auto picks here).
 campaign() {
-	replay_spec "$1" "$2" 5 40 2 "$SPACE" 12 ', "target": 0.2' \
+	replay_spec "$1" "$2" 5 40 2 "$REPLAY_SPACE" 12 ', "target": 0.2' \
 	    ', "stopper": {"algorithm": "target"}'
 }
 # per_epoch CAMPAIGN: mean seconds per epoch of its trials after the

@@ -11,14 +11,12 @@
 # A synthetic table: 16 learning rates x 6 batch sizes, 12 epochs; the
 # loss depends on the learning rate alone (0.005 to 0.03 reach the target
 # 0.2 by epoch 8); an epoch takes 5120 / batch_size virtual seconds.
-replay_table "$T/table.json" "$(log_lrs 16 2)" "16 32 64 128 256 512" 12 \
-    '5120 / b' 'if (lr >= 0.005 && lr <= 0.03) v = 0.1 + 0.8 / e; else v = 0.9 - 0.03 * e'
-SPACE='
-    "lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"},
-    "batch_size": {"type": "int", "min": 16, "max": 512, "scale": "log"}'
+replay_window 16
 
 # campaign NAME ALGORITHM SEED: 24 trials over the table, 8 at a time.
-campaign() { replay_spec "$1" "$2" "$3" 24 8 "$SPACE" 12 ', "target": 0.2'; }
+campaign() {
+	replay_spec "$1" "$2" "$3" 24 8 "$REPLAY_SPACE" 12 ', "target": 0.2'
+}
 # first8 CAMPAIGN: the parameters of its first eight trials.
 first8() {
 	sql "select group_concat(params_json, '; ') from (select params_json from trials where campaign_id = $1 order by number limit 8)"
