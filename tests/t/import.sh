@@ -10,31 +10,12 @@
 . "$(dirname "$0")/replay.subr"
 
 # A replay table (virtual clock): 6 learning rates x 2 batch sizes.
-replay_table "$T/table.json" "0.001 0.003 0.01 0.03 0.1 0.3" "32 64" 3 10 '
-	l = log(lr) / log(10) + 1.5
-	v = 0.1 + 0.3 / e + 0.05 * l * l + 0.01 * (b == 64)'
+replay_warm
 
 # campaign NAME TRIALS [PRIOR] [ALGORITHM] [EXTRA-PARAM]: write $T/NAME.json.
 campaign() {
-	prior=${3:+,
-  \"prior\": $3}
-	cat >"$T/$1.json" <<JSON
-{
-  "name": "$1",
-  "workload": "minicosmo",
-  "objective": {"metric": "eval_error", "goal": "min"},
-  "space": {
-    "lr": {"type": "float", "min": 0.001, "max": 0.3, "scale": "log"},
-    "batch_size": {"type": "choice", "values": [32, 64]}${5:-}
-  },
-  "fixed": {"epochs": 3},
-  "search": {"algorithm": "${4:-tpe}", "seed": 11},
-  "budget": {"max_trials": $2, "max_parallel": 1},
-  "resources": {"gpus_per_node": 2, "time_limit": "01:00:00"},
-  "backend": "replay",
-  "replay": {"table": "$T/table.json"}$prior
-}
-JSON
+	warm_spec "$1" "$T/table.json" "$2" "${3:-}" "$REPLAY_SPACE${5:-}" \
+	    "${4:-tpe}" min
 }
 run() { "$HPOCTL" -f "$CONF" run -q "$1" >/dev/null 2>"$T/run.err"; }
 params() { sql "select group_concat(params_json, ' ') from (select params_json from trials where campaign_id = $(cid "$1") order by number)"; }

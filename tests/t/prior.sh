@@ -13,34 +13,12 @@
 . "$(dirname "$0")/replay.subr"
 
 # A replay table (virtual clock): 6 learning rates x 2 batch sizes.
-replay_table "$T/table.json" "0.001 0.003 0.01 0.03 0.1 0.3" "32 64" 3 10 '
-	l = log(lr) / log(10) + 1.5
-	v = 0.1 + 0.3 / e + 0.05 * l * l + 0.01 * (b == 64)'
-
-SPACE='
-    "lr": {"type": "float", "min": 0.001, "max": 0.3, "scale": "log"},
-    "batch_size": {"type": "choice", "values": [32, 64]}'
+replay_warm
 
 # campaign NAME TRIALS PRIOR [SPACE] [ALGORITHM] [GOAL]: write $T/NAME.json.
 campaign() {
-	space=${4:-$SPACE}
-	prior=${3:+,
-  \"prior\": $3}
-	cat >"$T/$1.json" <<JSON
-{
-  "name": "$1",
-  "workload": "minicosmo",
-  "objective": {"metric": "eval_error", "goal": "${6:-min}"},
-  "space": {$space
-  },
-  "fixed": {"epochs": 3},
-  "search": {"algorithm": "${5:-tpe}", "seed": 11},
-  "budget": {"max_trials": $2, "max_parallel": 1},
-  "resources": {"gpus_per_node": 2, "time_limit": "01:00:00"},
-  "backend": "replay",
-  "replay": {"table": "table.json"}$prior
-}
-JSON
+	warm_spec "$1" table.json "$2" "$3" "${4:-$REPLAY_SPACE}" "${5:-tpe}" \
+	    "${6:-min}"
 }
 run() { "$HPOCTL" -f "$CONF" run -q "$T/$1.json" >"$T/$1.out" 2>"$T/$1.err"; }
 first() { sql "select params_json from trials where campaign_id = $(cid "$1") and number = 0"; }
@@ -106,7 +84,7 @@ cat >"$T/dw.json" <<JSON
   "name": "dw",
   "workload": "minicosmo",
   "objective": {"metric": "eval_error", "goal": "min"},
-  "space": {$SPACE
+  "space": {$REPLAY_SPACE
   },
   "fixed": {"epochs": 6, "warmup_epochs": 0, "train_samples": 256, "eval_samples": 128},
   "search": {"algorithm": "tpe", "seed": 11},
