@@ -59,6 +59,43 @@ ledger_tmp_campaign(struct ledger *l, const char *name, int max_trials)
 	return cid;
 }
 
+/* A pending trial in the ledger (ledger_tmp.h). */
+int64_t
+ledger_tmp_trial(struct ledger *l, int64_t cid, int number, char *params_json)
+{
+	struct ledger_trial t;
+	int64_t tid = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.campaign_id = cid;
+	t.number = number;
+	t.params_json = params_json;
+	t.state = "pending";
+	t.created = 1000 + (double)number;
+	ledger_trial_insert(l, &t, &tid);
+	return tid;
+}
+
+/* An attempt of a trial in the ledger (ledger_tmp.h). */
+int64_t
+ledger_tmp_attempt(struct ledger *l, int64_t tid, int trial, int k)
+{
+	struct ledger_attempt a;
+	char tok[32], d[32];
+	int64_t aid = 0;
+
+	snprintf(tok, sizeof(tok), "tok-%d-%d", trial, k);
+	snprintf(d, sizeof(d), "/nowhere/%d/%d", trial, k);
+	memset(&a, 0, sizeof(a));
+	a.trial_id = tid;
+	a.number = k;
+	a.token = tok;
+	a.dir = d;
+	a.created = 1000 + (double)trial;
+	ledger_attempt_insert(l, &a, &aid);
+	return aid;
+}
+
 /* Close the ledger and remove its folder (ledger_tmp.h). */
 void
 ledger_tmp_close(struct ledger *l, const char *dir)

@@ -22,6 +22,19 @@ struct ledger	*ledger_tmp_open(const char *name, char *dir, size_t dirsz);
  */
 int64_t		 ledger_tmp_campaign(struct ledger *l, const char *name,
 		    int max_trials);
+/*
+ * Insert trial number of campaign cid into l, pending, its parameters
+ * params_json, created at 1000 + number; its id.
+ */
+int64_t		 ledger_tmp_trial(struct ledger *l, int64_t cid, int number,
+		    char *params_json);
+/*
+ * Insert attempt k of trial tid (its number trial) into l: token
+ * "tok-TRIAL-K", folder "/nowhere/TRIAL/K", created at 1000 + trial;
+ * its id.
+ */
+int64_t		 ledger_tmp_attempt(struct ledger *l, int64_t tid, int trial,
+		    int k);
 /* Close l and remove the folder dir with all it holds. */
 void		 ledger_tmp_close(struct ledger *l, const char *dir);
 

@@ -73,8 +73,6 @@ main(void)
 {
 	char dir[64];
 	struct ledger *l;
-	struct ledger_trial t;
-	struct ledger_attempt a;
 	struct curves *live, *loaded;
 	struct observation obs[NTRIALS], obs2[NTRIALS];
 	struct history h, h2;
@@ -94,26 +92,10 @@ main(void)
 	for (i = 0; i < NTRIALS; i++) {
 		x[i][0] = 0.05 + 0.9 * ((i * 7) % NTRIALS) / NTRIALS;
 		x[i][1] = (i * 3) % 5;
-		memset(&t, 0, sizeof(t));
-		t.campaign_id = cid;
-		t.number = i;
-		t.params_json = "{}";
-		t.state = "pending";
-		t.created = 1000 + i;
-		ledger_trial_insert(l, &t, &tid);
+		tid = ledger_tmp_trial(l, cid, i, "{}");
 		nattempts = i % 5 == 2 ? 2 : 1;
 		for (k = 0; k < nattempts; k++) {
-			char tok[32], d[32];
-
-			snprintf(tok, sizeof(tok), "tok-%d-%d", i, k);
-			snprintf(d, sizeof(d), "/nowhere/%d/%d", i, k);
-			memset(&a, 0, sizeof(a));
-			a.trial_id = tid;
-			a.number = k;
-			a.token = tok;
-			a.dir = d;
-			a.created = 1000 + i;
-			ledger_attempt_insert(l, &a, &aid);
+			aid = ledger_tmp_attempt(l, tid, i, k);
 			for (e = NEPOCHS; e >= 1; e--) {
 				/* Later epochs first for odd trials. */
 				step = i % 2 ? e : NEPOCHS + 1 - e;
