@@ -11,17 +11,7 @@
 
 # A table of one configuration: 3 epochs of 10 virtual seconds.
 replay_one 1
-cat >"$T/replay.json" <<JSON
-{"name": "replay", "workload": "minicosmo",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"}},
- "fixed": {"epochs": 3},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 100000, "max_parallel": 8},
- "resources": {"gpus_per_node": 1},
- "backend": "replay", "replay": {"table": "table.json"},
- "retry": {"limit": 0}}
-JSON
+lr_spec replay 100000 8 '"gpus_per_node": 1'
 cat >"$T/instant.json" <<'JSON'
 {"name": "instant", "program": "sh",
  "args": ["-c", "echo \":::MLLOG {{\\\"key\\\": \\\"eval_error\\\", \\\"value\\\": $0, \\\"metadata\\\": {{\\\"epoch_num\\\": 1}}}}\"", "{x}"],
