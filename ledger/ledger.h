@@ -168,6 +168,17 @@ int	 ledger_attempt_submitted(struct ledger *, int64_t id,
 /* job_id NULL keeps the one recorded at submission. */
 int	 ledger_attempt_started(struct ledger *, int64_t id, const char *job_id,
 	    double when, int nodes, int gpus, int cpus, const char *host);
+/*
+ * Pilot allocations (pilots.c): a pilot job submitted, started (its
+ * allocation, job id and host) and ended, by its token.
+ */
+int	 ledger_pilot_submitted(struct ledger *, int64_t campaign_id,
+	    const char *token, const char *dir, double when);
+int	 ledger_pilot_started(struct ledger *, const char *token,
+	    const char *job_id, double when, int nodes, int gpus, int cpus,
+	    const char *host);
+int	 ledger_pilot_ended(struct ledger *, const char *token, double when,
+	    const char *state);
 int	 ledger_attempt_finished(struct ledger *, int64_t id,
 	    const char *state, double when, int exit_code, int signal,
 	    const char *reason);
