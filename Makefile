@@ -64,7 +64,7 @@ LIBS	:= $(PKG_LIBS) -lm
 # see every room.
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
 	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
-	scheduler/local scheduler/replay search search/stop ledger \
+	scheduler/local scheduler/replay scheduler/pilot search search/stop ledger \
 	ledger/optuna workloads workloads/proxies workloads/proxies/common \
 	workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
@@ -95,6 +95,7 @@ SEES_search/stop	:= search
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
+SEES_scheduler/pilot	:= scheduler
 # hpo-trial's main shares the programs' --help/--version (daemon/cli.h).
 $(BUILD)/scheduler/trial.o: SEES_EXTRA := daemon
 room_iquote = $(addprefix -iquote ,$(if $(filter $1,$(ROOMS)),\

@@ -1,0 +1,793 @@
+/*
+ * pilot.c: the pilot backend (sched.h): the engine's jobs wait in a queue
+ * until an agent of a pilot allocation asks for one (pilot_net.c); the
+ * pilots themselves are jobs of the inner backend, submitted while work
+ * is queued, up to opts.count at once.  A pilot that ends takes the jobs
+ * it was running with it: each ends as its result.json says if that is
+ * final, else NODE_FAIL (TIMEOUT if the pilot ran out of time), which the
+ * engine retries.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jobfile.h"
+#include "pilot_int.h"
+#include "result.h"
+
+static const struct sched_ops pilot_ops;
+
+double
+pilot_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A warning, through opts.warn or to stderr. */
+void
+pilot_warn(const struct psched *ps, const char *fmt, ...)
+{
+	char	 buf[1024];
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (ps->opts.warn != NULL)
+		ps->opts.warn("%s", buf);
+	else
+		fprintf(stderr, "hpod: %s\n", buf);
+}
+
+static char *
+pilot_strdup(const char *s)
+{
+	char	*c;
+
+	if (s == NULL)
+		return NULL;
+	if ((c = strdup(s)) == NULL)
+		abort();
+	return c;
+}
+
+static void
+patt_free(struct patt *a)
+{
+	if (a == NULL)
+		return;
+	free(a->token);
+	free(a->dir);
+	free(a->job);
+	free(a->job_id);
+	free(a);
+}
+
+static void
+pev_free(struct pev *e)
+{
+	free(e->token);
+	free(e->job_id);
+	free(e->host);
+	free(e->reason);
+	free(e);
+}
+
+/* Deliver the queued events, in order. */
+static void
+pilot_deliver(uv_timer_t *t)
+{
+	struct psched	*ps = t->data;
+	struct pev	*e;
+
+	while (!ps->closing && (e = TAILQ_FIRST(&ps->events)) != NULL) {
+		TAILQ_REMOVE(&ps->events, e, entry);
+		e->cb(e->arg, &e->ev);
+		pev_free(e);
+	}
+}
+
+/* Queue event ev of job a (its strings copied); an END forgets a. */
+static void
+pilot_emit(struct psched *ps, struct patt *a, struct sched_event *ev)
+{
+	struct pev	*e;
+
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		abort();
+	e->ev = *ev;
+	e->ev.token = e->token = pilot_strdup(a->token);
+	e->ev.job_id = e->job_id = pilot_strdup(ev->job_id);
+	e->ev.host = e->host = pilot_strdup(ev->host);
+	e->ev.reason = e->reason = pilot_strdup(ev->reason);
+	if (e->ev.time == 0)
+		e->ev.time = pilot_now();
+	e->cb = a->cb;
+	e->arg = a->arg;
+	TAILQ_INSERT_TAIL(&ps->events, e, entry);
+	uv_timer_start(&ps->defer, pilot_deliver, 0, 0);
+	if (ev->type == SCHED_EV_END)
+		ps->nactive--;
+}
+
+/* End job a (in pilot p, or queued when p is NULL) and forget it. */
+static void
+patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
+{
+	struct pjob	*p = a->pilot;
+	double		 el;
+
+	if (p != NULL) {
+		TAILQ_REMOVE(&p->jobs, a, entry);
+		p->used_cpus -= a->cpus;
+		p->used_gpus -= a->gpus;
+		if (a->started && ev->end > a->t_started) {
+			el = ev->end - a->t_started;
+			p->busy_node_s += el * a->nodes;
+			p->busy_gpu_s += el * a->gpus;
+		}
+	} else
+		TAILQ_REMOVE(&ps->queue, a, entry);
+	ev->type = SCHED_EV_END;
+	ev->job_id = a->job_id;
+	pilot_emit(ps, a, ev);
+	patt_free(a);
+}
+
+/*
+ * End job a of a pilot from its result.json when that is final; else as
+ * its pilot's end says (st), or -1: not yet.
+ */
+static int
+patt_end_result(struct psched *ps, struct patt *a, int st, const char *why)
+{
+	struct trial_result	 r;
+	struct sched_event	 ev;
+	char			 err[512];
+
+	memset(&ev, 0, sizeof(ev));
+	ev.exit_code = -1;
+	if (result_read(a->dir, &r, err, sizeof(err)) == 0 && !r.running &&
+	    strcmp(r.token, a->token) == 0) {
+		ev.state = a->cancelled ? SCHED_CANCELLED : r.timed_out ?
+		    SCHED_TIMEOUT : r.exit_code == 0 && r.signal == 0 ?
+		    SCHED_COMPLETED : SCHED_FAILED;
+		ev.exit_code = r.exit_code;
+		ev.signal = r.signal;
+		ev.start = r.start;
+		ev.end = r.end;
+		ev.host = r.host;
+		if (!a->started) {
+			a->started = 1;
+			a->t_started = r.start;
+		}
+	} else if (st == -1)
+		return -1;
+	else {
+		ev.state = (enum sched_state)st;
+		ev.start = a->t_started;
+		ev.end = pilot_now();
+		ev.reason = why;
+	}
+	patt_end(ps, a, &ev);
+	return 0;
+}
+
+struct pjob *
+pilot_find(struct psched *ps, const char *token)
+{
+	struct pjob	*p;
+
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if (strcmp(p->token, token) == 0)
+			return p;
+	return NULL;
+}
+
+static struct patt *
+pilot_job_find(struct pjob *p, const char *token)
+{
+	struct patt	*a;
+
+	TAILQ_FOREACH(a, &p->jobs, entry)
+		if (strcmp(a->token, token) == 0)
+			return a;
+	return NULL;
+}
+
+static int
+pilot_live_count(const struct psched *ps)
+{
+	const struct pjob	*p;
+	int			 n = 0;
+
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		n += p->state != PJ_ENDED;
+	return n;
+}
+
+/* Tell pilot p's agent to exit once idle. */
+static void
+pilot_drain_one(struct pjob *p)
+{
+	struct pilot_msg	 m;
+
+	if (p->conn == NULL || p->drained)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_DRAIN;
+	pilot_send(p->conn, &m);
+	p->drained = 1;
+}
+
+/* Hand job a to pilot p. */
+static void
+pilot_give(struct psched *ps, struct pjob *p, struct patt *a)
+{
+	struct sched_event	 ev;
+	struct pilot_msg	 m;
+	char			 id[256];
+
+	TAILQ_REMOVE(&ps->queue, a, entry);
+	TAILQ_INSERT_TAIL(&p->jobs, a, entry);
+	a->pilot = p;
+	p->used_cpus += a->cpus;
+	p->used_gpus += a->gpus;
+	p->asked--;
+	snprintf(id, sizeof(id), "%s.p%d", p->job_id ? p->job_id : p->token,
+	    ++p->seq);
+	free(a->job_id);
+	a->job_id = pilot_strdup(id);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_SUBMITTED;
+	ev.job_id = a->job_id;
+	ev.time = a->submitted;
+	ev.exit_code = -1;
+	pilot_emit(ps, a, &ev);
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_RUN;
+	m.token = a->token;
+	m.dir = a->dir;
+	m.job = a->job;
+	pilot_send(p->conn, &m);
+}
+
+/* Hand queued jobs to pilots with free room that asked for one. */
+void
+pilot_dispatch(struct psched *ps)
+{
+	struct patt	*a, *next;
+	struct pjob	*p;
+
+	for (a = TAILQ_FIRST(&ps->queue); a != NULL; a = next) {
+		next = TAILQ_NEXT(a, entry);
+		TAILQ_FOREACH(p, &ps->pilots, entry)
+			if (p->state == PJ_RUNNING && p->conn != NULL &&
+			    p->asked > 0 && !p->drained &&
+			    p->cpus - p->used_cpus >= a->cpus &&
+			    p->gpus - p->used_gpus >= a->gpus)
+				break;
+		if (p != NULL)
+			pilot_give(ps, p, a);
+	}
+	if (ps->draining && TAILQ_EMPTY(&ps->queue))
+		TAILQ_FOREACH(p, &ps->pilots, entry)
+			if (p->asked > 0)
+				pilot_drain_one(p);
+}
+
+/* A pilot's lifecycle for the engine's ledger. */
+static void
+pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
+    const struct sched_event *iev)
+{
+	struct sched_pilot_event ev;
+
+	if (ps->opts.cb == NULL)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = t;
+	ev.token = p->token;
+	ev.dir = p->dir;
+	ev.job_id = p->job_id;
+	ev.host = p->host;
+	ev.time = iev != NULL && iev->time > 0 ? iev->time : pilot_now();
+	ev.nodes = 1;
+	ev.gpus = p->gpus;
+	ev.cpus = p->cpus;
+	if (iev != NULL && iev->type == SCHED_EV_STARTED) {
+		ev.nodes = iev->nodes;
+		ev.gpus = iev->gpus;
+		ev.cpus = iev->cpus;
+	}
+	if (t == SCHED_PILOT_ENDED) {
+		if (iev->end > 0)
+			ev.time = iev->end;
+		ev.state = iev->state;
+		ev.elapsed = p->started > 0 && ev.time > p->started ?
+		    ev.time - p->started : 0;
+		ev.busy_node_s = p->busy_node_s;
+		ev.busy_gpu_s = p->busy_gpu_s;
+	}
+	ps->opts.cb(ps->opts.arg, &ev);
+}
+
+static void	pilot_inner_event(void *, const struct sched_event *);
+
+/* Submit one more pilot through the inner backend. */
+static int
+pilot_submit_one(struct psched *ps)
+{
+	struct sched_job	 j;
+	struct pjob		*p;
+	char			 slots[32], n[32];
+	const char		*argv[8], *env[1] = { NULL };
+	int			 rc;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		abort();
+	p->ps = ps;
+	p->cpus = ps->opts.cpus;
+	p->gpus = ps->opts.gpus;
+	TAILQ_INIT(&p->jobs);
+	snprintf(n, sizeof(n), "%d", ++ps->npilots);
+	if (asprintf(&p->token, "%s-pilot-%s-%lx", ps->name, n,
+	    (unsigned long)time(NULL)) == -1 ||
+	    asprintf(&p->dir, "%s/pilots/%s", ps->dir, n) == -1)
+		abort();
+	if ((mkdir(p->dir, 0700) == -1 && errno != EEXIST)) {
+		pilot_warn(ps, "pilot: mkdir %s: %s", p->dir, strerror(errno));
+		free(p->token);
+		free(p->dir);
+		free(p);
+		return -1;
+	}
+	TAILQ_INSERT_TAIL(&ps->pilots, p, entry);
+	pilot_tell(ps, p, SCHED_PILOT_SUBMITTED, NULL);
+	snprintf(slots, sizeof(slots), "%d", p->cpus);
+	argv[0] = ps->wrapper;
+	argv[1] = "--pilot";
+	argv[2] = ps->file;
+	argv[3] = "-i";
+	argv[4] = p->token;
+	argv[5] = "-n";
+	argv[6] = slots;
+	argv[7] = NULL;
+	memset(&j, 0, sizeof(j));
+	j.token = p->token;
+	j.name = ps->name;
+	j.dir = p->dir;
+	j.argv = argv;
+	j.env = env;
+	j.nodes = 1;
+	j.gpus_per_node = p->gpus;
+	j.cpus_per_task = p->cpus;
+	j.tasks_per_node = 1;
+	j.time_limit = ps->opts.time_limit;
+	j.partition = ps->opts.partition;
+	j.account = ps->opts.account;
+	j.qos = ps->opts.qos;
+	j.constraint = ps->opts.constraint;
+	j.extra = ps->opts.extra;
+	j.cb = pilot_inner_event;
+	j.arg = p;
+	if ((rc = sched_submit(ps->inner, &j)) == -1) {
+		struct sched_event ev;
+
+		pilot_warn(ps, "pilot %s: the %s backend refused it", p->token,
+		    ps->inner->ops->name);
+		memset(&ev, 0, sizeof(ev));
+		ev.type = SCHED_EV_END;
+		ev.state = SCHED_FAILED;
+		p->state = PJ_ENDED;
+		pilot_tell(ps, p, SCHED_PILOT_ENDED, &ev);
+	}
+	return rc;
+}
+
+/* Submit pilots while jobs wait and fewer than count are alive. */
+static void
+pilot_grow(struct psched *ps)
+{
+	struct patt	*a;
+	struct pjob	*p;
+	int		 room = 0;
+
+	if (ps->closing || ps->draining || TAILQ_EMPTY(&ps->queue))
+		return;
+	/* Pilots not started yet will take queued jobs. */
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if (p->state == PJ_SUBMITTED)
+			room++;
+	TAILQ_FOREACH(a, &ps->queue, entry)
+		if (--room < 0)
+			break;
+	while (room < 0 && pilot_live_count(ps) < ps->opts.count) {
+		if (pilot_submit_one(ps) == -1)
+			return;
+		room++;
+	}
+}
+
+/* The end of pilot p: its jobs end with it; more pilots if work waits. */
+static void
+pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
+{
+	struct patt	*a;
+	char		 why[512];
+	int		 st;
+
+	p->state = PJ_ENDED;
+	st = ev->state == SCHED_TIMEOUT ? SCHED_TIMEOUT : SCHED_NODE_FAIL;
+	snprintf(why, sizeof(why), "its pilot %s ended (%s)%s%s",
+	    p->job_id ? p->job_id : p->token, sched_state_name(ev->state),
+	    ev->reason ? ": " : "", ev->reason ? ev->reason : "");
+	while ((a = TAILQ_FIRST(&p->jobs)) != NULL)
+		patt_end_result(ps, a, st, why);
+	if (p->conn != NULL)
+		pilot_conn_close(p->conn);
+	pilot_tell(ps, p, SCHED_PILOT_ENDED, ev);
+	pilot_grow(ps);
+	pilot_dispatch(ps);
+}
+
+/* An event of a pilot job from the inner backend. */
+static void
+pilot_inner_event(void *arg, const struct sched_event *ev)
+{
+	struct pjob	*p = arg;
+	struct psched	*ps = p->ps;
+
+	if (ps == NULL) {
+		/* Orphaned by sched_close(): only its memory is left. */
+		if (ev->type == SCHED_EV_END ||
+		    ev->type == SCHED_EV_SUBMIT_FAILED) {
+			free(p->token);
+			free(p->dir);
+			free(p->job_id);
+			free(p->host);
+			free(p);
+		}
+		return;
+	}
+	switch (ev->type) {
+	case SCHED_EV_SUBMITTED:
+		free(p->job_id);
+		p->job_id = pilot_strdup(ev->job_id);
+		return;
+	case SCHED_EV_STARTED:
+		if (ev->job_id != NULL) {
+			free(p->job_id);
+			p->job_id = pilot_strdup(ev->job_id);
+		}
+		free(p->host);
+		p->host = pilot_strdup(ev->host);
+		p->state = PJ_RUNNING;
+		p->started = ev->time;
+		pilot_tell(ps, p, SCHED_PILOT_STARTED, ev);
+		if (ps->draining)
+			sched_cancel(ps->inner, p->token);
+		return;
+	case SCHED_EV_SUBMIT_FAILED:
+	case SCHED_EV_END:
+		pilot_ended(ps, p, ev);
+		return;
+	case SCHED_EV_OUTPUT:
+		return;
+	}
+}
+
+/* An agent said hello: jobs given to it that it never heard of wait again. */
+void
+pilot_hello(struct pjob *p, char *const *running)
+{
+	struct psched	*ps = p->ps;
+	struct patt	*a, *next;
+	size_t		 i;
+
+	for (a = TAILQ_FIRST(&p->jobs); a != NULL; a = next) {
+		next = TAILQ_NEXT(a, entry);
+		for (i = 0; running != NULL && running[i] != NULL; i++)
+			if (strcmp(running[i], a->token) == 0)
+				break;
+		if (a->started || (running != NULL && running[i] != NULL))
+			continue;
+		TAILQ_REMOVE(&p->jobs, a, entry);
+		p->used_cpus -= a->cpus;
+		p->used_gpus -= a->gpus;
+		a->pilot = NULL;
+		TAILQ_INSERT_HEAD(&ps->queue, a, entry);
+	}
+	pilot_dispatch(ps);
+}
+
+/* A pilot's agent started job token. */
+void
+pilot_job_started(struct pjob *p, const char *token, const char *host,
+    double when)
+{
+	struct sched_event	 ev;
+	struct patt		*a;
+
+	if ((a = pilot_job_find(p, token)) == NULL || a->started)
+		return;
+	a->started = 1;
+	a->t_started = when;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.job_id = a->job_id;
+	ev.time = when;
+	ev.exit_code = -1;
+	ev.host = host != NULL ? host : p->host;
+	ev.nodes = a->nodes;
+	ev.gpus = a->gpus;
+	ev.cpus = a->cpus;
+	pilot_emit(p->ps, a, &ev);
+}
+
+/* A pilot's agent says job token ended: its result.json decides. */
+void
+pilot_job_ended(struct pjob *p, const char *token)
+{
+	struct psched	*ps = p->ps;
+	struct patt	*a;
+
+	if ((a = pilot_job_find(p, token)) == NULL)
+		return;
+	if (patt_end_result(ps, a, SCHED_LOST, "the agent reported its end "
+	    "but its result.json is not final") == 0)
+		pilot_dispatch(ps);
+}
+
+/* Take a job: queue it for the pilots. */
+static int
+pilot_submit(struct sched *s, const struct sched_job *job)
+{
+	struct psched	*ps = (struct psched *)s;
+	struct jobfile	 jf;
+	struct patt	*a;
+	int		 cpus = job->cpus_per_task * job->tasks_per_node;
+
+	if (ps->closing || job->nodes != 1 || cpus > ps->opts.cpus ||
+	    job->gpus_per_node > ps->opts.gpus)
+		return -1;
+	if ((a = calloc(1, sizeof(*a))) == NULL)
+		return -1;
+	memset(&jf, 0, sizeof(jf));
+	jf.token = (char *)job->token;
+	jf.dir = (char *)job->dir;
+	jf.argv = (char **)job->argv;
+	jf.env = (char **)job->env;
+	jf.limit = job->time_limit;
+	jf.nodes = 1;
+	jf.gpus = job->gpus_per_node;
+	jf.cpus = cpus;
+	a->token = pilot_strdup(job->token);
+	a->dir = pilot_strdup(job->dir);
+	if ((a->job = jobfile_render(&jf)) == NULL) {
+		patt_free(a);
+		return -1;
+	}
+	a->nodes = 1;
+	a->gpus = job->gpus_per_node;
+	a->cpus = cpus;
+	a->cb = job->cb;
+	a->arg = job->arg;
+	a->submitted = pilot_now();
+	TAILQ_INSERT_TAIL(&ps->queue, a, entry);
+	ps->nactive++;
+	pilot_grow(ps);
+	pilot_dispatch(ps);
+	return 0;
+}
+
+/* Cancel a job: a queued one ends at once, a running one by its agent. */
+static int
+pilot_cancel(struct sched *s, const char *token)
+{
+	struct psched		*ps = (struct psched *)s;
+	struct sched_event	 ev;
+	struct pilot_msg	 m;
+	struct patt		*a;
+	struct pjob		*p;
+
+	TAILQ_FOREACH(a, &ps->queue, entry)
+		if (strcmp(a->token, token) == 0) {
+			memset(&ev, 0, sizeof(ev));
+			ev.state = SCHED_CANCELLED;
+			ev.exit_code = -1;
+			ev.reason = "cancelled before a pilot took it";
+			patt_end(ps, a, &ev);
+			return 0;
+		}
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if ((a = pilot_job_find(p, token)) != NULL) {
+			a->cancelled = 1;
+			if (p->conn == NULL)
+				return 0;
+			memset(&m, 0, sizeof(m));
+			m.op = PILOT_CANCEL;
+			m.token = a->token;
+			pilot_send(p->conn, &m);
+			return 0;
+		}
+	return -1;
+}
+
+/* Jobs of an earlier process are not taken back (yet): the engine retries. */
+static int
+pilot_adopt(struct sched *s, const char *token, const char *job_id,
+    const char *dir, sched_event_cb cb, void *arg)
+{
+	return -1;
+}
+
+static int
+pilot_active(const struct sched *s)
+{
+	return ((const struct psched *)s)->nactive;
+}
+
+static void
+pilot_free(struct psched *ps)
+{
+	free(ps->dir);
+	free(ps->file);
+	free(ps->wrapper);
+	free(ps->name);
+	free(ps);
+}
+
+static void
+pilot_handle_closed(uv_handle_t *h)
+{
+	struct psched	*ps = h->data;
+	void		(*done)(void *) = ps->done;
+	void		*arg = ps->done_arg;
+
+	if (--ps->nopen > 0)
+		return;
+	pilot_free(ps);
+	if (done != NULL)
+		done(arg);
+}
+
+/*
+ * Close: connections and listener closed, queued and running jobs
+ * forgotten.  Pilots still alive are left to run (their jobs outlive us,
+ * as a backend's jobs do); their memory goes with their END.
+ */
+static void
+pilot_close(struct sched *s, void (*done)(void *), void *arg)
+{
+	struct psched	*ps = (struct psched *)s;
+	struct pconn	*c;
+	struct pjob	*p;
+	struct patt	*a;
+	struct pev	*e;
+
+	if (ps->closing)
+		return;
+	ps->closing = 1;
+	ps->done = done;
+	ps->done_arg = arg;
+	while ((e = TAILQ_FIRST(&ps->events)) != NULL) {
+		TAILQ_REMOVE(&ps->events, e, entry);
+		pev_free(e);
+	}
+	while ((a = TAILQ_FIRST(&ps->queue)) != NULL) {
+		TAILQ_REMOVE(&ps->queue, a, entry);
+		patt_free(a);
+	}
+	TAILQ_FOREACH(c, &ps->conns, entry)
+		pilot_conn_close(c);
+	while ((p = TAILQ_FIRST(&ps->pilots)) != NULL) {
+		TAILQ_REMOVE(&ps->pilots, p, entry);
+		while ((a = TAILQ_FIRST(&p->jobs)) != NULL) {
+			TAILQ_REMOVE(&p->jobs, a, entry);
+			patt_free(a);
+		}
+		if (p->state != PJ_ENDED) {
+			p->ps = NULL;
+			continue;
+		}
+		free(p->token);
+		free(p->dir);
+		free(p->job_id);
+		free(p->host);
+		free(p);
+	}
+	uv_close((uv_handle_t *)&ps->listener, pilot_handle_closed);
+	uv_close((uv_handle_t *)&ps->defer, pilot_handle_closed);
+}
+
+static const struct sched_ops pilot_ops = {
+	.name = "pilot",
+	.submit = pilot_submit,
+	.cancel = pilot_cancel,
+	.adopt = pilot_adopt,
+	.active = pilot_active,
+	.close = pilot_close
+};
+
+/* Create the pilot backend (sched.h). */
+struct sched *
+sched_pilot_new(uv_loop_t *loop, struct sched *inner,
+    const struct sched_pilot_opts *o, char *err, size_t errlen)
+{
+	struct psched	*ps;
+	char		*pdir;
+
+	if (o->count < 1 || o->cpus < 1 || o->gpus < 0) {
+		snprintf(err, errlen, "pilot: count and cpus must be >= 1");
+		return NULL;
+	}
+	if ((ps = calloc(1, sizeof(*ps))) == NULL)
+		abort();
+	ps->sched.ops = &pilot_ops;
+	ps->loop = loop;
+	ps->inner = inner;
+	ps->opts = *o;
+	ps->dir = pilot_strdup(o->dir);
+	ps->wrapper = pilot_strdup(o->wrapper);
+	ps->name = pilot_strdup(o->name);
+	if (asprintf(&ps->file, "%s/pilot.json", o->dir) == -1 ||
+	    asprintf(&pdir, "%s/pilots", o->dir) == -1)
+		abort();
+	TAILQ_INIT(&ps->queue);
+	TAILQ_INIT(&ps->pilots);
+	TAILQ_INIT(&ps->conns);
+	TAILQ_INIT(&ps->events);
+	uv_timer_init(loop, &ps->defer);
+	ps->defer.data = ps;
+	ps->nopen = 1;
+	if (mkdir(pdir, 0700) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "pilot: mkdir %s: %s", pdir,
+		    strerror(errno));
+		free(pdir);
+		uv_close((uv_handle_t *)&ps->defer, pilot_handle_closed);
+		return NULL;
+	}
+	free(pdir);
+	if (pilot_listen(ps, err, errlen) == -1 ||
+	    pilot_file_write(ps, err, errlen) == -1) {
+		ps->closing = 1;
+		uv_close((uv_handle_t *)&ps->listener, pilot_handle_closed);
+		uv_close((uv_handle_t *)&ps->defer, pilot_handle_closed);
+		return NULL;
+	}
+	return &ps->sched;
+}
+
+int
+sched_pilot_live(const struct sched *s)
+{
+	if (s->ops != &pilot_ops)
+		return 0;
+	return pilot_live_count((const struct psched *)s);
+}
+
+/* No more jobs are coming (sched.h). */
+void
+sched_pilot_drain(struct sched *s)
+{
+	struct psched	*ps = (struct psched *)s;
+	struct pjob	*p;
+
+	if (s->ops != &pilot_ops || ps->draining)
+		return;
+	ps->draining = 1;
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if (p->state == PJ_SUBMITTED)
+			sched_cancel(ps->inner, p->token);
+	pilot_dispatch(ps);
+}

@@ -1,0 +1,126 @@
+/*
+ * pilot_int.h: the pilot backend's internals, shared by pilot.c (jobs and
+ * pilots), pilot_net.c (the agents' connections) and pilot_file.c (the
+ * pilot file and its secret).
+ */
+#ifndef HPOD_PILOT_INT_H
+#define HPOD_PILOT_INT_H
+
+#include <sys/queue.h>
+
+#include <uv.h>
+
+#include "pilot_proto.h"
+#include "sched.h"
+
+struct psched;
+struct pjob;
+struct pconn;
+
+/* A job (an attempt) of the engine: queued, then run by a pilot. */
+struct patt {
+	TAILQ_ENTRY(patt) entry;	/* ps->queue or its pilot's jobs */
+	char		*token, *dir, *job;	/* job: job.json's text */
+	int		 nodes, gpus, cpus;
+	sched_event_cb	 cb;
+	void		*arg;
+	double		 submitted;
+	struct pjob	*pilot;		/* NULL while queued */
+	char		*job_id;	/* "PILOT.pN" once handed out */
+	int		 started;
+	double		 t_started;
+	int		 cancelled;
+};
+TAILQ_HEAD(pattq, patt);
+
+enum pjob_state { PJ_SUBMITTED, PJ_RUNNING, PJ_ENDED };
+
+/* A pilot allocation: one job of the inner backend running an agent. */
+struct pjob {
+	TAILQ_ENTRY(pjob) entry;
+	struct psched	*ps;		/* NULL: orphaned by sched_close */
+	char		*token, *dir, *job_id, *host;
+	enum pjob_state	 state;
+	int		 cpus, gpus;	/* its size */
+	int		 used_cpus, used_gpus;
+	int		 seq;		/* jobs handed out */
+	double		 started;
+	double		 busy_node_s, busy_gpu_s;	/* its jobs' charge */
+	struct pattq	 jobs;		/* running in it */
+	struct pconn	*conn;		/* its agent, once connected */
+	int		 asked;		/* unanswered "next"s */
+	int		 drained;	/* told to drain */
+};
+TAILQ_HEAD(pjobq, pjob);
+
+/* A connection from an agent. */
+struct pconn {
+	TAILQ_ENTRY(pconn) entry;
+	struct psched	*ps;
+	uv_tcp_t	 tcp;
+	char		*buf;
+	size_t		 len, cap;
+	struct pjob	*pilot;		/* after its hello */
+	int		 closing;
+};
+TAILQ_HEAD(pconnq, pconn);
+
+/* A backend event waiting for delivery. */
+struct pev {
+	TAILQ_ENTRY(pev) entry;
+	struct sched_event ev;		/* its strings point to the fields */
+	char		*token, *job_id, *host, *reason;
+	sched_event_cb	 cb;
+	void		*arg;
+};
+
+struct psched {
+	struct sched	 sched;		/* first: the engine's handle */
+	uv_loop_t	*loop;
+	struct sched	*inner;
+	char		*dir, *file, *wrapper, *name;
+	struct sched_pilot_opts opts;	/* strings point to the above */
+	struct pilot_addr addr;
+	uv_tcp_t	 listener;
+	uv_timer_t	 defer;		/* delivers events */
+	struct pattq	 queue;		/* waiting for a pilot */
+	struct pjobq	 pilots;
+	struct pconnq	 conns;
+	TAILQ_HEAD(, pev) events;
+	int		 npilots;	/* made so far (names them) */
+	int		 nactive;	/* jobs whose END is not delivered */
+	int		 draining;
+	int		 closing;
+	int		 nopen;
+	void		(*done)(void *);
+	void		*done_arg;
+};
+
+/* pilot.c */
+double	 pilot_now(void);
+void	 pilot_warn(const struct psched *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Hand queued jobs to pilots with free slots that asked for one. */
+void	 pilot_dispatch(struct psched *);
+/* A pilot's agent said hello (running: the tokens it still runs). */
+void	 pilot_hello(struct pjob *, char *const *running);
+/* A pilot's job started / ended (its result.json is final). */
+void	 pilot_job_started(struct pjob *, const char *token,
+	    const char *host, double when);
+void	 pilot_job_ended(struct pjob *, const char *token);
+struct pjob *pilot_find(struct psched *, const char *token);
+
+/* pilot_net.c */
+int	 pilot_listen(struct psched *, char *err, size_t errlen);
+/* Send m to c; a failure closes c. */
+void	 pilot_send(struct pconn *, const struct pilot_msg *);
+void	 pilot_conn_close(struct pconn *);
+
+/* pilot_file.c */
+/*
+ * Write dir/pilot.json with the listener's address: the secret of the
+ * file already there if any (it must be 0600 and ours), else a new one.
+ */
+int	 pilot_file_write(struct psched *, char *err, size_t errlen);
+
+#endif
