@@ -1,0 +1,114 @@
+#!/bin/sh
+# Pilot allocations ("dispatch": "pilot") on the local backend: trials run
+# back to back inside two pilot jobs, each pilot's agent talks to the
+# engine over a real TCP socket with the campaign's secret, a wrong secret
+# is refused, and the cost by outcome has a pilot_idle line that, with
+# the others, adds up to the total.  Then with the daemon.
+. "$(dirname "$0")/lib.subr"
+
+# write_pilot NAME TRIALS EPOCHS [PILOT]: a pilot campaign of minicosmo.
+write_pilot() {
+	write_campaign "$1" "$2" 2 "$3" 0.01
+	jq --argjson p "${4:-{\"count\": 2, \"cpus\": 1\}}" \
+	    '. + {"dispatch": "pilot", "pilot": $p}' "$T/$1.json" \
+	    >"$T/$1.tmp" && mv "$T/$1.tmp" "$T/$1.json"
+}
+
+# Bad specs are refused before anything runs, naming the file and key.
+write_pilot badd 2 1
+jq '.dispatch = "pilots"' "$T/badd.json" >"$T/bad1.json"
+rc=0
+"$HPOCTL" -f "$CONF" run "$T/bad1.json" 2>"$T/err.txt" || rc=$?
+is "dispatch \"pilots\" is refused" "$rc" 1
+check "naming the file and key" grep -q "bad1.json: dispatch: expected \"job\" or \"pilot\"" "$T/err.txt"
+jq '.pilot = {"count": 2, "cpus": 1, "size": 4}' "$T/badd.json" >"$T/bad2.json"
+rc=0
+"$HPOCTL" -f "$CONF" run "$T/bad2.json" 2>"$T/err.txt" || rc=$?
+is "an unknown pilot key is refused" "$rc" 1
+check "naming it" grep -q "bad2.json: pilot.size" "$T/err.txt"
+jq '.resources.cpus_per_task = 2' "$T/badd.json" >"$T/bad3.json"
+rc=0
+"$HPOCTL" -f "$CONF" run "$T/bad3.json" 2>"$T/err.txt" || rc=$?
+is "a pilot smaller than a trial is refused" "$rc" 1
+check "naming pilot.cpus" grep -q "bad3.json: pilot.cpus: 1 is less than one trial's 2 CPUs" "$T/err.txt"
+jq 'del(.dispatch)' "$T/badd.json" >"$T/bad4.json"
+rc=0
+"$HPOCTL" -f "$CONF" run "$T/bad4.json" 2>"$T/err.txt" || rc=$?
+is "pilot without dispatch pilot is refused" "$rc" 1
+check "naming pilot" grep -q "bad4.json: pilot: only with \"dispatch\": \"pilot\"" "$T/err.txt"
+is "nothing was recorded" "$(sql 'select count(*) from campaigns' 2>/dev/null || echo 0)" 0
+
+# Six trials through two pilots, in the foreground.
+write_pilot pf 6 4
+"$HPOCTL" -f "$CONF" run --format json "$T/pf.json" >"$T/pf.out" \
+    2>"$T/pf.err" &
+fg=$!
+# While the pilots run: the pilot file, and an agent with a wrong secret.
+for _ in $(seq 1 300); do
+	[ "$(sql "select count(*) from pilots where started > 0" 2>/dev/null)" = 2 ] && break
+	sleep 0.1
+done
+PF="$RUNS/1-pf/pilot.json"
+is "pilot file is mode 600" "$(stat -c %a "$PF")" 600
+host=$(jq -r .host "$PF")
+port=$(jq -r .port "$PF")
+pilot=$(sql "select token from pilots limit 1")
+reply=$(printf '{"op":"hello","secret":"%064d","pilot":"%s","slots":1}\n{"op":"next"}\n' \
+    0 "$pilot" | timeout 3 bash -c "exec 3<>/dev/tcp/$host/$port; cat >&3; cat <&3" || echo TIMEOUT)
+is "a wrong secret: connection closed, no job handed out" "$reply" ""
+rc=0
+wait $fg || rc=$?
+is "hpoctl run exits 0" "$rc" 0
+check "a wrong secret is logged" grep -q "pilot agent from .*: wrong secret; connection closed" "$T/pf.err"
+is "campaign finished" "$(jq -r .campaign.state "$T/pf.out")" finished
+is "6 trials completed" "$(sql "select count(*) from trials where state = 'completed'")" 6
+is "2 pilots, each started and ended" \
+    "$(sql "select count(*) from pilots where started > 0 and ended >= started and state = 'completed'")" 2
+is "every attempt ran in one of the pilots (job id PILOT.pN)" \
+    "$(sql "select count(*) from attempts a where exists (select 1 from pilots p where a.job_id like p.job_id || '.p%')")" 6
+is "each pilot ran more than one trial" \
+    "$(sql "select count(*) from pilots p where (select count(*) from attempts a where a.job_id like p.job_id || '.p%') >= 2")" 2
+is "every attempt ran within its pilot's lifetime" \
+    "$(sql "select count(*) from attempts a join pilots p on a.job_id like p.job_id || '.p%' where a.started >= p.started and a.ended <= p.ended")" 6
+missing=0
+for d in $(sql 'select dir from attempts'); do
+	[ -s "$d/job.json" ] && jq -e '.state == "exited" and .exit_code == 0' \
+	    "$d/result.json" >/dev/null || missing=$((missing + 1))
+done
+is "the agent wrote each job.json; hpo-trial each result.json" "$missing" 0
+is "the local backend ran only the pilots (2 wrappers' result.json)" \
+    "$(ls "$RUNS"/1-pf/pilots/*/result.json | wc -l)" 2
+
+# The accounting: pilot_idle is its own line; the lines add up.
+check "cost by outcome has pilot_idle" \
+    jq -e '.cost.by_outcome.pilot_idle.node_hours > 0' "$T/pf.out"
+is "pilot_idle counts no attempt" \
+    "$(jq .cost.by_outcome.pilot_idle.attempts "$T/pf.out")" 0
+for u in node cpu gpu; do
+	check "the ${u}-hours by outcome add up to the total" jq -e \
+	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
+	    "$T/pf.out"
+done
+# The pilots' allocation x elapsed is the total (one CPU each).
+check "total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
+    "$(sql "select total((ended - started) * cpus) / 3600 from pilots")" \
+    '.cost.cpu_hours - $p | fabs < 1e-9' "$T/pf.out"
+"$HPOCTL" report --ledger "$LEDGER" pf >"$T/pf.txt"
+check "text report: pilot_idle in the attempts by outcome" \
+    grep -q "running 0 (0.0000), pilot_idle 0 (0\.0" "$T/pf.txt"
+
+# The daemon: "auto" (one pilot of a trial's size per parallel trial).
+start_daemon
+write_pilot pd 4 2 '"auto"'
+"$HPOCTL" submit "$T/pd.json" >/dev/null
+check "daemon campaign ends" wait_campaign pd 120
+is "daemon: 4 trials completed" \
+    "$(sql "select count(*) from trials t join campaigns c on c.id = t.campaign_id where c.name = 'pd' and t.state = 'completed'")" 4
+is "daemon: auto made 2 pilots (max_parallel)" \
+    "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pd' and p.ended > 0")" 2
+"$HPOCTL" report --ledger "$LEDGER" --format json pd >"$T/pd.json.out"
+check "daemon: the lines add up" jq -e \
+    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
+    "$T/pd.json.out"
+check "hpod stops cleanly" stop_daemon
+done_testing
