@@ -64,8 +64,8 @@ LIBS	:= $(PKG_LIBS) -lm
 # see every room.
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
 	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
-	scheduler/local scheduler/replay scheduler/pilot search search/stop ledger \
-	ledger/optuna workloads workloads/proxies workloads/proxies/common \
+	scheduler/local scheduler/replay scheduler/pilot search search/stop \
+	ledger ledger/optuna workloads workloads/proxies workloads/proxies/common \
 	workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
 			   scheduler search search/stop workloads

@@ -49,6 +49,7 @@ struct agent {
 	int		 nrun;		/* running or unreported */
 	int		 asked;		/* "next"s unanswered */
 	int		 draining;
+	int		 ending;	/* the pilot itself is ending */
 	int		 fd;		/* to hpod, -1 if none */
 	int		 sigfd;
 	char		*buf;
@@ -154,6 +155,7 @@ agent_connect(struct agent *ag)
 			memset(&m, 0, sizeof(m));
 			m.op = PILOT_ENDED;
 			m.token = ag->kids[i].token;
+			m.ending = ag->ending;
 			if (agent_send(ag, &m) == 0) {
 				free(ag->kids[i].token);
 				ag->kids[i].token = NULL;
@@ -293,6 +295,7 @@ agent_reap(struct agent *ag)
 				memset(&m, 0, sizeof(m));
 				m.op = PILOT_ENDED;
 				m.token = ag->kids[i].token;
+				m.ending = ag->ending;
 				if (agent_send(ag, &m) == 0) {
 					free(ag->kids[i].token);
 					ag->kids[i].token = NULL;
@@ -312,6 +315,7 @@ agent_signals(struct agent *ag)
 			agent_reap(ag);
 		else {
 			ag->draining = 1;
+			ag->ending = 1;
 			agent_kill(ag, NULL, (int)si.ssi_signo);
 		}
 	}

@@ -116,6 +116,14 @@ pilot_members(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
 		    pilot_str(o, "host", 0, &m->host, err, errlen) == -1 ?
 		    -1 : 0;
 	case PILOT_ENDED:
+		j = cJSON_GetObjectItemCaseSensitive(o, "ending");
+		if (j != NULL && !cJSON_IsBool(j)) {
+			snprintf(err, errlen, "pilot message: 'ending' must be "
+			    "true or false");
+			return -1;
+		}
+		m->ending = cJSON_IsTrue(j);
+		return pilot_str(o, "token", 1, &m->token, err, errlen);
 	case PILOT_CANCEL:
 		return pilot_str(o, "token", 1, &m->token, err, errlen);
 	case PILOT_RUN:
@@ -202,7 +210,9 @@ pilot_msg_render(const struct pilot_msg *m)
 	    (m->op != PILOT_HELLO ||
 	    cJSON_AddNumberToObject(o, "slots", m->slots) != NULL) &&
 	    (m->op != PILOT_STARTED ||
-	    cJSON_AddNumberToObject(o, "time", m->time) != NULL);
+	    cJSON_AddNumberToObject(o, "time", m->time) != NULL) &&
+	    (m->op != PILOT_ENDED ||
+	    cJSON_AddBoolToObject(o, "ending", m->ending) != NULL);
 	if (ok && m->op == PILOT_HELLO) {
 		ok = (a = cJSON_AddArrayToObject(o, "running")) != NULL;
 		for (i = 0; ok && m->running != NULL && m->running[i] != NULL;

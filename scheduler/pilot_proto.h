@@ -7,7 +7,9 @@
  *   {"op": "hello", "secret": S, "pilot": P, "slots": N, "running": [T...]}
  *   {"op": "next"}                          a slot is free
  *   {"op": "started", "token": T, "host": H, "time": t}
- *   {"op": "ended", "token": T}             T's result.json is final
+ *   {"op": "ended", "token": T, "ending": B} T's result.json is final;
+ *                                           B true: T was stopped because
+ *                                           the pilot itself is ending
  * hpod -> agent:
  *   {"op": "run", "token": T, "dir": D, "job": J}   J: job.json's text
  *   {"op": "cancel", "token": T}            stop T (SIGTERM to its wrapper)
@@ -45,6 +47,7 @@ struct pilot_msg {
 	double		 time;		/* started */
 	char		*dir;		/* run */
 	char		*job;		/* run: the job.json text */
+	int		 ending;	/* ended: stopped with its pilot */
 };
 
 /* The name of an op ("hello", ...). */

@@ -153,11 +153,15 @@ patt_end_result(struct psched *ps, struct patt *a, int st, const char *why)
 	struct trial_result	 r;
 	struct sched_event	 ev;
 	char			 err[512];
+	int			 final;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.exit_code = -1;
-	if (result_read(a->dir, &r, err, sizeof(err)) == 0 && !r.running &&
-	    strcmp(r.token, a->token) == 0) {
+	final = result_read(a->dir, &r, err, sizeof(err)) == 0 &&
+	    !r.running && strcmp(r.token, a->token) == 0;
+	if (!final && st == -1)
+		return -1;
+	if (final) {
 		ev.state = a->cancelled ? SCHED_CANCELLED : r.timed_out ?
 		    SCHED_TIMEOUT : r.exit_code == 0 && r.signal == 0 ?
 		    SCHED_COMPLETED : SCHED_FAILED;
@@ -170,12 +174,13 @@ patt_end_result(struct psched *ps, struct patt *a, int st, const char *why)
 			a->started = 1;
 			a->t_started = r.start;
 		}
-	} else if (st == -1)
-		return -1;
-	else {
-		ev.state = (enum sched_state)st;
+	} else {
 		ev.start = a->t_started;
 		ev.end = pilot_now();
+	}
+	/* Stopped with its pilot, or never finished: its pilot's end. */
+	if (!final || (a->dying && st != -1)) {
+		ev.state = (enum sched_state)st;
 		ev.reason = why;
 	}
 	patt_end(ps, a, &ev);
@@ -534,15 +539,22 @@ pilot_job_started(struct pjob *p, const char *token, const char *host,
 	pilot_emit(p->ps, a, &ev);
 }
 
-/* A pilot's agent says job token ended: its result.json decides. */
+/*
+ * A pilot's agent says job token ended: its result.json decides, unless
+ * it was stopped because its pilot is ending: then the pilot's end does.
+ */
 void
-pilot_job_ended(struct pjob *p, const char *token)
+pilot_job_ended(struct pjob *p, const char *token, int ending)
 {
 	struct psched	*ps = p->ps;
 	struct patt	*a;
 
 	if ((a = pilot_job_find(p, token)) == NULL)
 		return;
+	if (ending && !a->cancelled) {
+		a->dying = 1;
+		return;
+	}
 	if (patt_end_result(ps, a, SCHED_LOST, "the agent reported its end "
 	    "but its result.json is not final") == 0)
 		pilot_dispatch(ps);

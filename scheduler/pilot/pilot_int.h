@@ -30,6 +30,8 @@ struct patt {
 	int		 started;
 	double		 t_started;
 	int		 cancelled;
+	int		 dying;		/* stopped with its pilot: ends as
+					   the pilot does */
 };
 TAILQ_HEAD(pattq, patt);
 
@@ -107,7 +109,7 @@ void	 pilot_hello(struct pjob *, char *const *running);
 /* A pilot's job started / ended (its result.json is final). */
 void	 pilot_job_started(struct pjob *, const char *token,
 	    const char *host, double when);
-void	 pilot_job_ended(struct pjob *, const char *token);
+void	 pilot_job_ended(struct pjob *, const char *token, int ending);
 struct pjob *pilot_find(struct psched *, const char *token);
 
 /* pilot_net.c */

@@ -157,7 +157,7 @@ pilot_on_msg(struct pconn *c, const struct pilot_msg *m)
 		pilot_job_started(c->pilot, m->token, m->host, m->time);
 		return 0;
 	case PILOT_ENDED:
-		pilot_job_ended(c->pilot, m->token);
+		pilot_job_ended(c->pilot, m->token, m->ending);
 		return 0;
 	default:
 		break;

@@ -14,6 +14,15 @@ write_pilot() {
 	    >"$T/$1.tmp" && mv "$T/$1.tmp" "$T/$1.json"
 }
 
+# wait_sql_fg QUERY VALUE: wait up to 60 s until a ledger query gives VALUE.
+wait_sql_fg() {
+	for _ in $(seq 1 300); do
+		[ "$(sql "$1" 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # Bad specs are refused before anything runs, naming the file and key.
 write_pilot badd 2 1
 jq '.dispatch = "pilots"' "$T/badd.json" >"$T/bad1.json"
@@ -96,6 +105,32 @@ check "total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
 "$HPOCTL" report --ledger "$LEDGER" pf >"$T/pf.txt"
 check "text report: pilot_idle in the attempts by outcome" \
     grep -q "running 0 (0.0000), pilot_idle 0 (0\.0" "$T/pf.txt"
+
+# A pilot that dies mid-trial (its job cancelled: SIGTERM to its
+# wrapper) fails only its running trial, which is retried in a new pilot.
+write_pilot pk 2 20
+"$HPOCTL" -f "$CONF" run --format json "$T/pk.json" >"$T/pk.out" \
+    2>"$T/pk.err" &
+fg=$!
+check "both trials start in their pilots" wait_sql_fg \
+    "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pk' and a.started > 0" 2
+victim=$(sql "select p.token from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pk' order by p.id limit 1")
+vdir=$(sql "select dir from pilots where token = '$victim'")
+kill -TERM "$(jq .pid "$vdir/result.json")"
+rc=0
+wait $fg || rc=$?
+is "the campaign still finishes" "$rc" 0
+is "both trials completed" "$(jq .trials.completed "$T/pk.out")" 2
+is "the dead pilot's trial ended node_fail, naming its pilot" \
+    "$(sql "select a.state, a.reason like 'its pilot % ended%' from attempts a join pilots p on a.job_id like p.job_id || '.p%' where p.token = '$victim'")" \
+    "node_fail|1"
+is "and was retried: 3 attempts, 1 retried" \
+    "$(jq -c '[.cost.attempts, .cost.retried_attempts]' "$T/pk.out")" "[3,1]"
+is "a replacement pilot ran it: 3 pilots" \
+    "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pk' and p.started > 0")" 3
+check "pk: the lines add up" jq -e \
+    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
+    "$T/pk.out"
 
 # The daemon: "auto" (one pilot of a trial's size per parallel trial).
 start_daemon

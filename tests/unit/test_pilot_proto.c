@@ -92,6 +92,14 @@ test_messages(void)
 	pilot_msg_release(&r);
 
 	memset(&m, 0, sizeof(m));
+	m.op = PILOT_ENDED;
+	m.token = "tok-3";
+	m.ending = 1;
+	is_int(round_trip(&m, &r), 0, "ended round trip");
+	is_int(r.ending, 1, "ended: ending");
+	pilot_msg_release(&r);
+
+	memset(&m, 0, sizeof(m));
 	m.op = PILOT_DRAIN;
 	is_int(round_trip(&m, &r), 0, "drain round trip");
 	is_int((int)r.op, (int)PILOT_DRAIN, "drain: op");
@@ -129,6 +137,8 @@ test_bad(void)
 	    "'token' must be a non-empty string", "ended, empty token");
 	refused("{\"op\": \"run\", \"token\": \"t\", \"dir\": \"/d\"}",
 	    "'job' must be a non-empty string", "run without job");
+	refused("{\"op\": \"ended\", \"token\": \"t\", \"ending\": 1}",
+	    "'ending' must be true or false", "ending a number");
 	refused("{\"op\": \"cancel\"}", "'token' must be a non-empty string",
 	    "cancel without token");
 }
