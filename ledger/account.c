@@ -162,8 +162,13 @@ account_pilots(struct ledger *l, const struct ledger_campaign *c,
 {
 	struct account_cost *b = &acct->by_outcome[ACCT_OUT_PILOT_IDLE];
 	sqlite3_stmt *st;
-	int rc;
+	int rc, v;
 
+	/* A read-only ledger older than the pilots table has none. */
+	if ((v = ledger_schema_version(l)) == -1)
+		return -1;
+	if (v < 5)
+		return 0;
 	if ((st = ledger_stmt(l, LQ_ACCT_PILOTS, "SELECT count(*),"
 	    " total(max(pe * nodes - an, 0)), total(max(pe * gpus - ag, 0)),"
 	    " total(max(pe * cpus - ac, 0))"

@@ -211,6 +211,15 @@ struct sched_pilot_opts {
  */
 struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
 		    const struct sched_pilot_opts *, char *err, size_t errlen);
+/*
+ * Take back a pilot submitted by an earlier process (after a restart):
+ * the inner backend follows its job again, its agent is taken when it
+ * calls, and its jobs (sched_adopt) are found by their job id's pilot.
+ * seq: the jobs it was given so far.  -1 if the inner backend refuses.
+ */
+int		 sched_pilot_adopt(struct sched *, const char *token,
+		    const char *job_id, const char *dir, double started,
+		    int seq);
 /* The pilots not yet ended. */
 int		 sched_pilot_live(const struct sched *);
 /*

@@ -59,6 +59,37 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 		    ledger_error(l));
 }
 
+/*
+ * A campaign taken back after a restart: its pilots not yet ended are
+ * followed again (their agents call back with what they run); one that
+ * cannot be is recorded as ended, lost.
+ */
+static void
+engine_pilot_adopt(struct engine *e)
+{
+	struct ledger_pilot	*lp;
+	size_t			 n, i;
+
+	if (ledger_pilot_list(e->env.ledger, e->id, &lp, &n) == -1) {
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (sched_pilot_adopt(e->pilot, lp[i].token, lp[i].job_id,
+		    lp[i].dir, lp[i].started, lp[i].attempts) == 0) {
+			engine_say(e, "pilot %s: re-adopted", lp[i].job_id ?
+			    lp[i].job_id : lp[i].token);
+			continue;
+		}
+		if (ledger_pilot_ended(e->env.ledger, lp[i].token,
+		    engine_now(e), "lost") == -1)
+			log_warnx("campaign '%s': %s", e->spec->name,
+			    ledger_error(e->env.ledger));
+	}
+	ledger_pilot_list_free(lp, n);
+}
+
 /* Wrap the engine's backend in a pilot backend (see engine_int.h). */
 int
 engine_pilot_start(struct engine *e, char *err, size_t errlen)
@@ -102,6 +133,7 @@ engine_pilot_start(struct engine *e, char *err, size_t errlen)
 		return -1;
 	e->inner = e->env.sched;
 	e->pilot = e->env.sched = p;
+	engine_pilot_adopt(e);
 	engine_say(e, "dispatch: pilot, %d pilot%s of %d CPUs and %d GPUs",
 	    s->pilot.count, s->pilot.count == 1 ? "" : "s", s->pilot.cpus,
 	    s->pilot.gpus);

@@ -305,7 +305,9 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 	ev.dir = p->dir;
 	ev.job_id = p->job_id;
 	ev.host = p->host;
-	ev.time = iev != NULL && iev->time > 0 ? iev->time : pilot_now();
+	ev.time = iev != NULL && iev->time > 0 ? iev->time :
+	    t == SCHED_PILOT_STARTED && p->started > 0 ? p->started :
+	    pilot_now();
 	ev.nodes = 1;
 	ev.gpus = p->gpus;
 	ev.cpus = p->cpus;
@@ -431,6 +433,11 @@ pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
 	char		 why[512];
 	int		 st;
 
+	/* It ran, but no poll saw it running: its start from the end. */
+	if (p->started == 0 && ev->start > 0) {
+		p->started = ev->start;
+		pilot_tell(ps, p, SCHED_PILOT_STARTED, NULL);
+	}
 	p->state = PJ_ENDED;
 	st = ev->state == SCHED_TIMEOUT ? SCHED_TIMEOUT : SCHED_NODE_FAIL;
 	snprintf(why, sizeof(why), "its pilot %s ended (%s)%s%s",
@@ -481,6 +488,7 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 		pilot_tell(ps, p, SCHED_PILOT_STARTED, ev);
 		if (ps->draining)
 			sched_cancel(ps->inner, p->token);
+		pilot_dispatch(ps);
 		return;
 	case SCHED_EV_SUBMIT_FAILED:
 	case SCHED_EV_END:
@@ -499,13 +507,26 @@ pilot_hello(struct pjob *p, char *const *running)
 	struct patt	*a, *next;
 	size_t		 i;
 
+	/* Its agent runs: the backend's poll may not have said so yet. */
+	if (p->state == PJ_SUBMITTED)
+		p->state = PJ_RUNNING;
 	for (a = TAILQ_FIRST(&p->jobs); a != NULL; a = next) {
 		next = TAILQ_NEXT(a, entry);
 		for (i = 0; running != NULL && running[i] != NULL; i++)
 			if (strcmp(running[i], a->token) == 0)
 				break;
-		if (a->started || (running != NULL && running[i] != NULL))
+		if (running != NULL && running[i] != NULL)
 			continue;
+		/*
+		 * Not running there: ended (what it ended while hpod was
+		 * away follows the hello; its result.json says it now), or
+		 * never started (handed out but lost on the way: wait again).
+		 */
+		if (a->started || a->job == NULL) {
+			patt_end_result(ps, a, SCHED_LOST, "its pilot's agent "
+			    "does not run it and it left no final result");
+			continue;
+		}
 		TAILQ_REMOVE(&p->jobs, a, entry);
 		p->used_cpus -= a->cpus;
 		p->used_gpus -= a->gpus;
@@ -635,12 +656,110 @@ pilot_cancel(struct sched *s, const char *token)
 	return -1;
 }
 
-/* Jobs of an earlier process are not taken back (yet): the engine retries. */
+/*
+ * Take back a job of an earlier process: it belongs to the pilot its job
+ * id names (adopted first), and is followed there as it runs (its agent
+ * says hello with it) or has ended (its result.json).  A job never handed
+ * to a pilot, or given to one that no longer runs and left no final
+ * result, cannot be: -1, and the engine ends it lost and retries it.
+ */
 static int
 pilot_adopt(struct sched *s, const char *token, const char *job_id,
     const char *dir, sched_event_cb cb, void *arg)
 {
-	return -1;
+	struct psched	*ps = (struct psched *)s;
+	struct trial_result r;
+	struct jobfile	 jf;
+	struct pjob	*p;
+	struct patt	*a;
+	char		 path[PATH_MAX], err[512];
+	size_t		 n;
+
+	if (job_id == NULL)
+		return -1;
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if (p->job_id != NULL && p->state != PJ_ENDED &&
+		    strncmp(job_id, p->job_id, n = strlen(p->job_id)) == 0 &&
+		    strncmp(job_id + n, ".p", 2) == 0)
+			break;
+	snprintf(path, sizeof(path), "%s/job.json", dir);
+	if (jobfile_read(path, &jf, err, sizeof(err)) == -1)
+		return -1;
+	if ((a = calloc(1, sizeof(*a))) == NULL)
+		abort();
+	a->token = pilot_strdup(token);
+	a->dir = pilot_strdup(dir);
+	a->job_id = pilot_strdup(job_id);
+	a->nodes = 1;
+	a->gpus = jf.gpus;
+	a->cpus = jf.cpus;
+	jobfile_release(&jf);
+	a->cb = cb;
+	a->arg = arg;
+	a->submitted = pilot_now();
+	ps->nactive++;
+	/* Its pilot is gone: its result.json is all there is. */
+	if (p == NULL) {
+		TAILQ_INSERT_TAIL(&ps->queue, a, entry);
+		if (patt_end_result(ps, a, -1, NULL) == -1) {
+			TAILQ_REMOVE(&ps->queue, a, entry);
+			ps->nactive--;
+			patt_free(a);
+			return -1;
+		}
+		return 0;
+	}
+	a->pilot = p;
+	a->adopted = 1;
+	a->started = 1;
+	if (result_read(dir, &r, err, sizeof(err)) == 0 &&
+	    strcmp(r.token, token) == 0)
+		a->t_started = r.start;
+	TAILQ_INSERT_TAIL(&p->jobs, a, entry);
+	p->used_cpus += a->cpus;
+	p->used_gpus += a->gpus;
+	return 0;
+}
+
+/* Take back a pilot of an earlier process (sched.h). */
+int
+sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
+    const char *dir, double started, int seq)
+{
+	struct psched	*ps = (struct psched *)s;
+	struct pjob	*p;
+	const char	*base;
+	int		 n;
+
+	if (s->ops != &pilot_ops)
+		return -1;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		abort();
+	p->ps = ps;
+	p->cpus = ps->opts.cpus;
+	p->gpus = ps->opts.gpus;
+	p->token = pilot_strdup(token);
+	p->dir = pilot_strdup(dir);
+	p->job_id = pilot_strdup(job_id);
+	p->started = started;
+	p->state = started > 0 ? PJ_RUNNING : PJ_SUBMITTED;
+	p->seq = seq;
+	TAILQ_INIT(&p->jobs);
+	/* New pilots' directories come after this one's. */
+	if ((base = strrchr(dir, '/')) != NULL && (n = atoi(base + 1)) >
+	    ps->npilots)
+		ps->npilots = n;
+	TAILQ_INSERT_TAIL(&ps->pilots, p, entry);
+	if (sched_adopt(ps->inner, token, job_id, dir, pilot_inner_event, p)
+	    == -1) {
+		TAILQ_REMOVE(&ps->pilots, p, entry);
+		free(p->token);
+		free(p->dir);
+		free(p->job_id);
+		free(p);
+		return -1;
+	}
+	return 0;
 }
 
 static int

@@ -32,6 +32,7 @@ struct patt {
 	int		 cancelled;
 	int		 dying;		/* stopped with its pilot: ends as
 					   the pilot does */
+	int		 adopted;	/* from an earlier process (job NULL) */
 };
 TAILQ_HEAD(pattq, patt);
 

@@ -132,18 +132,34 @@ check "pk: the lines add up" jq -e \
     '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
     "$T/pk.out"
 
-# The daemon: "auto" (one pilot of a trial's size per parallel trial).
+# The daemon: "auto" (one pilot of a trial's size per parallel trial),
+# SIGKILLed while its pilots run trials: the restarted daemon takes back
+# the pilots and their trials, which finish; nothing lost or run twice.
 start_daemon
-write_pilot pd 4 2 '"auto"'
+write_pilot pd 4 16 '"auto"'
 "$HPOCTL" submit "$T/pd.json" >/dev/null
-check "daemon campaign ends" wait_campaign pd 120
+check "daemon: two trials start in their pilots" wait_sql_fg \
+    "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pd' and a.started > 0" 2
+kill -KILL "$DPID"
+wait "$DPID" 2>/dev/null || true
+DPID=
+start_daemon
+check "daemon: the campaign ends after the restart" wait_campaign pd 180
 is "daemon: 4 trials completed" \
     "$(sql "select count(*) from trials t join campaigns c on c.id = t.campaign_id where c.name = 'pd' and t.state = 'completed'")" 4
-is "daemon: auto made 2 pilots (max_parallel)" \
-    "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pd' and p.ended > 0")" 2
+is "daemon: one attempt each (the running ones were taken back)" \
+    "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pd'")" 4
+is "daemon: auto made 2 pilots (max_parallel), both taken back" \
+    "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pd' and p.ended > 0 and p.state = 'completed'")" 2
+check "daemon: the pilots were re-adopted" grep -q "pilot .*: re-adopted" "$T/hpod.log"
+is "daemon: no job id twice" \
+    "$(sql "select count(distinct job_id) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pd'")" 4
 "$HPOCTL" report --ledger "$LEDGER" --format json pd >"$T/pd.json.out"
 check "daemon: the lines add up" jq -e \
     '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
     "$T/pd.json.out"
+check "daemon: total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
+    "$(sql "select total((p.ended - p.started) * p.cpus) / 3600 from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pd'")" \
+    '.cost.cpu_hours - $p | fabs < 1e-9' "$T/pd.json.out"
 check "hpod stops cleanly" stop_daemon
 done_testing
