@@ -177,8 +177,9 @@ int	 ledger_pilot_submitted(struct ledger *, int64_t campaign_id,
 int	 ledger_pilot_started(struct ledger *, const char *token,
 	    const char *job_id, double when, int nodes, int gpus, int cpus,
 	    const char *host);
-int	 ledger_pilot_ended(struct ledger *, const char *token, double when,
-	    const char *state);
+/* started: its start as known at the end (0: keep the recorded one). */
+int	 ledger_pilot_ended(struct ledger *, const char *token, double started,
+	    double when, const char *state);
 /* A pilot not yet ended, as an engine taking back its campaign reads it. */
 struct ledger_pilot {
 	char		*token, *job_id, *dir;

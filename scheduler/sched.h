@@ -178,7 +178,8 @@ struct sched	*sched_replay_new(struct uv_loop_s *, const char *table_path,
 enum sched_pilot_ev_type {
 	SCHED_PILOT_SUBMITTED,	/* token, dir: before the inner submit */
 	SCHED_PILOT_STARTED,	/* job_id, host, nodes, gpus, cpus */
-	SCHED_PILOT_ENDED	/* state; busy_*: what its jobs were charged */
+	SCHED_PILOT_ENDED	/* state; busy_*: what its jobs were charged;
+				   start and time (its end) bound its jobs' */
 };
 struct sched_pilot_event {
 	enum sched_pilot_ev_type type;
@@ -186,6 +187,7 @@ struct sched_pilot_event {
 	double		 time;
 	int		 nodes, gpus, cpus;
 	enum sched_state state;
+	double		 start;		/* ENDED: when it started, 0 if never */
 	double		 elapsed;	/* ENDED: start to end, 0 if never */
 	double		 busy_node_s, busy_gpu_s;
 };

@@ -42,7 +42,7 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 		    ev->job_id : ev->token, ev->host ? ev->host : "?");
 		break;
 	case SCHED_PILOT_ENDED:
-		rc = ledger_pilot_ended(l, ev->token, ev->time,
+		rc = ledger_pilot_ended(l, ev->token, ev->start, ev->time,
 		    sched_state_name(ev->state));
 		idle_n = fmax(ev->elapsed * ev->nodes - ev->busy_node_s, 0);
 		idle_g = fmax(ev->elapsed * ev->gpus - ev->busy_gpu_s, 0);
@@ -82,7 +82,7 @@ engine_pilot_adopt(struct engine *e)
 			    lp[i].job_id : lp[i].token);
 			continue;
 		}
-		if (ledger_pilot_ended(e->env.ledger, lp[i].token,
+		if (ledger_pilot_ended(e->env.ledger, lp[i].token, 0,
 		    engine_now(e), "lost") == -1)
 			log_warnx("campaign '%s': %s", e->spec->name,
 			    ledger_error(e->env.ledger));

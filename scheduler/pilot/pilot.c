@@ -130,6 +130,11 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 		TAILQ_REMOVE(&p->jobs, a, entry);
 		p->used_cpus -= a->cpus;
 		p->used_gpus -= a->gpus;
+		if (a->started && a->t_started > 0 && (p->first_start == 0 ||
+		    a->t_started < p->first_start))
+			p->first_start = a->t_started;
+		if (ev->end > p->last_end)
+			p->last_end = ev->end;
 		if (a->started && ev->end > a->t_started) {
 			el = ev->end - a->t_started;
 			p->busy_node_s += el * a->nodes;
@@ -317,11 +322,22 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 		ev.cpus = iev->cpus;
 	}
 	if (t == SCHED_PILOT_ENDED) {
+		/*
+		 * The scheduler's times may be whole seconds or the time of
+		 * a poll: the pilot ran at least from its first job's start
+		 * to its last job's end.
+		 */
 		if (iev->end > 0)
 			ev.time = iev->end;
+		if (p->last_end > ev.time)
+			ev.time = p->last_end;
+		ev.start = p->started;
+		if (p->first_start > 0 && (ev.start == 0 ||
+		    p->first_start < ev.start))
+			ev.start = p->first_start;
 		ev.state = iev->state;
-		ev.elapsed = p->started > 0 && ev.time > p->started ?
-		    ev.time - p->started : 0;
+		ev.elapsed = ev.start > 0 && ev.time > ev.start ?
+		    ev.time - ev.start : 0;
 		ev.busy_node_s = p->busy_node_s;
 		ev.busy_gpu_s = p->busy_gpu_s;
 	}

@@ -48,6 +48,7 @@ struct pjob {
 	int		 used_cpus, used_gpus;
 	int		 seq;		/* jobs handed out */
 	double		 started;
+	double		 first_start, last_end;	/* of its jobs, 0: none */
 	double		 busy_node_s, busy_gpu_s;	/* its jobs' charge */
 	struct pattq	 jobs;		/* running in it */
 	struct pconn	*conn;		/* its agent, once connected */

@@ -51,6 +51,7 @@ check "GPU-hours = the pilots' GPUs x their elapsed time" jq -e --argjson p \
 pilot_campaign pk 20 2 2 '{"count": 2, "cpus": 1, "gpus": 2}'
 check "submit a second pilot campaign" "$HPOCTL" submit "$T/pk.json"
 check "both trials start" wait_sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pk' and a.started > 0" 2 120
+check "both pilots have a Slurm job id" wait_sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pk' and p.job_id is not null" 2 60
 victim=$(sql "select p.job_id from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pk' and p.job_id is not null order by p.id limit 1")
 check "scancel a pilot" scancel "$victim"
 check "the campaign still finishes" wait_campaign pk 240
