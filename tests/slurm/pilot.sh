@@ -2,7 +2,8 @@
 # Pilot allocations on a real Slurm cluster: a "dispatch": "pilot"
 # campaign runs its trials inside two pilot jobs (Slurm sees only them),
 # its cost lines (pilot_idle included) add up to the total, and a pilot
-# cancelled mid-trial fails only that trial, which is retried.
+# cancelled mid-trial fails only that trial, which is retried, and a
+# daemon SIGKILLed mid-trial takes its pilots and their trials back.
 . "$(dirname "$0")/lib.subr"
 
 # pilot_campaign NAME SECONDS TRIALS PARALLEL PILOT: a sleep campaign run
@@ -63,5 +64,24 @@ is "3 attempts, one a retry" \
     "$(sql "select count(*) || ' ' || total(a.number) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pk'")" "3 1.0"
 is "a replacement pilot ran the retry" \
     "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pk' and p.started > 0")" 3
+# hpod SIGKILLed while its pilots run trials: the restarted daemon takes
+# back the pilots (Slurm jobs) and their trials, which finish in them.
+pilot_campaign pr 8 4 2 '{"count": 2, "cpus": 1, "gpus": 2}'
+check "submit a third pilot campaign" "$HPOCTL" submit "$T/pr.json"
+check "two trials run in their pilots" wait_sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pr' and a.started > 0 and a.job_id is not null" 2 120
+kill -KILL "$DPID"
+wait "$DPID" 2>/dev/null || true
+DPID=
+start_daemon
+check "the campaign finishes after the restart" wait_campaign pr 240
+is "all four trials completed, one attempt each" \
+    "$(sql "select count(*) || ' ' || count(distinct a.job_id) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pr' and a.state = 'completed' and t.state = 'completed'")" "4 4"
+is "still the two pilots, both ended" \
+    "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pr' and p.ended > 0")" 2
+check "the pilots were re-adopted" grep -q "pilot .*: re-adopted" "$T/hpod.log"
+"$HPOCTL" report --ledger "$LEDGER" --format json pr >"$T/pr.out"
+check "pr: the lines add up" jq -e \
+    '([.cost.by_outcome[].gpu_hours] | add) - .cost.gpu_hours | fabs < 1e-9' \
+    "$T/pr.out"
 check "hpod stops cleanly" stop_daemon
 done_testing
