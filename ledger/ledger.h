@@ -213,6 +213,34 @@ int	 ledger_metric_insert(struct ledger *, int64_t attempt_id, double step,
 /* Points of a campaign for one key (NULL: all), by trial, attempt, step. */
 int	 ledger_metric_list(struct ledger *, int64_t campaign_id,
 	    const char *key, struct ledger_metric **out, size_t *n);
+/*
+ * The same for one key, without the key (each key member NULL): lighter
+ * where a report reads 10^6 points.
+ */
+int	 ledger_metric_values(struct ledger *, int64_t campaign_id,
+	    const char *key, struct ledger_metric **out, size_t *n);
+
+/*
+ * What a report needs of an attempt's points (summary.c): the highest
+ * step of the objective, the first of its points that meets the target,
+ * and the last positive train_samples (0: none).  free() the list.
+ */
+struct ledger_summary {
+	int64_t		 attempt_id;
+	int		 trial_number;
+	int		 has_last_step;
+	double		 last_step;
+	int		 reached;	/* a point met the target */
+	double		 reached_step, reached_time;
+	double		 train_samples;
+};
+/*
+ * One per attempt of a campaign, by trial and attempt number, for the
+ * objective key and (has_target) its target; 0 or -1.
+ */
+int	 ledger_summary_list(struct ledger *, int64_t campaign_id,
+	    const char *key, int has_target, int maximize, double target,
+	    struct ledger_summary **out, size_t *n);
 
 /*
  * Prior knowledge a campaign was warm-started from: observations that

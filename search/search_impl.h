@@ -72,4 +72,12 @@ int	 search_suggest_ranked(struct search *, const struct history *,
 /* Coordinate d of point k of the unscrambled Sobol' sequence, as bits. */
 uint32_t sobol_bits(uint64_t k, size_t d);
 
+/*
+ * Point k of sobol's sequence over sp shifted as the seed says (what
+ * sobol with that seed suggests as its point k); 0, or -1 beyond
+ * SOBOL_MAXDIM parameters (x untouched).
+ */
+int	 sobol_point(const struct space *sp, uint64_t seed, uint64_t k,
+	    double *x);
+
 #endif

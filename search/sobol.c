@@ -9,7 +9,8 @@
  * seed alone.  The shift keeps the net property (any 2^m consecutive
  * points from k = 0 fall one in each of the 2^m elementary intervals of a
  * coordinate) and moves the first point off the corner of the space.
- * Point k depends only on the seed and k.
+ * Point k depends only on the seed and k; mtpe's start-up suggests the
+ * same points (sobol_point()).
  */
 #include <math.h>
 #include <stdint.h>
@@ -60,11 +61,6 @@ static const struct {
 	{ 7, 37, { 1, 1, 3, 9, 25, 29, 41 } },
 	{ 7, 41, { 1, 3, 5, 13, 23, 1, 55 } },
 	{ 7, 42, { 1, 3, 7, 3, 13, 59, 17 } },
-};
-
-struct sobol {
-	uint32_t	 v[SOBOL_MAXDIM][SOBOL_BITS];	/* direction numbers */
-	uint32_t	 shift[SOBOL_MAXDIM];		/* digital shift */
 };
 
 /* Fill the direction numbers of dimension d (0-based). */
@@ -129,27 +125,39 @@ sobol_map(const struct param_def *p, double u)
 	return p->min;
 }
 
-/* Check the dimension, precompute directions and draw the shift. */
+/* Check the dimension; a point depends only on the seed and its number. */
 static int
 sobol_init(struct search *s, char *err, size_t errlen)
 {
-	struct sobol *q;
-	struct rng r;
-	size_t d;
-
 	if (s->space->n > SOBOL_MAXDIM)
 		return search_error(err, errlen, "sobol: the space has %zu "
 		    "parameters; at most %d are supported", s->space->n,
 		    SOBOL_MAXDIM);
-	if ((q = calloc(1, sizeof(*q))) == NULL)
-		return search_error(err, errlen, "sobol: out of memory");
-	rng_seed(&r, s->seed, UINT64_C(0x50b01));
-	for (d = 0; d < s->space->n; d++) {
-		sobol_directions(q->v[d], d);
-		q->shift[d] = (uint32_t)(rng_next(&r) >> 32);
-	}
-	s->state = q;
+	s->state = NULL;
 	s->size = 0;
+	return 0;
+}
+
+/*
+ * Write point k of the sequence over sp, each coordinate shifted by a
+ * word drawn from seed; return 0, or -1 (x untouched) beyond
+ * SOBOL_MAXDIM parameters.
+ */
+int
+sobol_point(const struct space *sp, uint64_t seed, uint64_t k, double *x)
+{
+	struct rng r;
+	uint32_t shift;
+	size_t d;
+
+	if (sp->n > SOBOL_MAXDIM)
+		return -1;
+	rng_seed(&r, seed, UINT64_C(0x50b01));
+	for (d = 0; d < sp->n; d++) {
+		shift = (uint32_t)(rng_next(&r) >> 32);
+		x[d] = sobol_map(&sp->params[d],
+		    (double)(shift ^ sobol_bits(k, d)) * 0x1.0p-32);
+	}
 	return 0;
 }
 
@@ -157,22 +165,8 @@ sobol_init(struct search *s, char *err, size_t errlen)
 static int
 sobol_suggest(struct search *s, const struct history *h, double *x)
 {
-	const struct sobol *q = s->state;
-	uint64_t k, kk;
-	uint32_t bits;
-	size_t d;
-	unsigned j;
-
-	k = h != NULL ? h->n : 0;
-	for (d = 0; d < s->space->n; d++) {
-		bits = q->shift[d];
-		for (j = 0, kk = k; j < SOBOL_BITS && kk != 0; j++, kk >>= 1)
-			if (kk & 1)
-				bits ^= q->v[d][j];
-		x[d] = sobol_map(&s->space->params[d],
-		    (double)bits * 0x1.0p-32);
-	}
-	return 0;
+	return sobol_point(s->space, s->seed, h != NULL ? h->n : 0, x) == 0 ?
+	    0 : random_ops.suggest(s, h, x);
 }
 
 const struct search_ops sobol_ops = {

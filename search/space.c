@@ -221,19 +221,27 @@ space_contains(const struct space *sp, size_t i, double x)
 void
 space_shortest(double x, char *tmp, size_t len)
 {
-	int prec;
+	int prec, lo, hi;
 
 	/* Whole numbers in full: 400, not 4e+02 (an int argument). */
 	if (x == floor(x) && fabs(x) < 1e15) {
 		snprintf(tmp, len, "%.0f", x);
 		return;
 	}
-	for (prec = 1; prec < 17; prec++) {
+	/*
+	 * More digits are never further from x, so the shortest is below
+	 * 15 digits when 15 give x back, else 16 or 17: a report of 10^5
+	 * costs (most need 16 or 17) tries 3 precisions a number, not 17.
+	 */
+	snprintf(tmp, len, "%.15g", x);
+	lo = strtod(tmp, NULL) == x ? 1 : 16;
+	hi = lo == 1 ? 15 : 17;
+	for (prec = lo; prec < hi; prec++) {
 		snprintf(tmp, len, "%.*g", prec, x);
 		if (strtod(tmp, NULL) == x)
 			return;
 	}
-	snprintf(tmp, len, "%.17g", x);
+	snprintf(tmp, len, "%.*g", hi, x);
 }
 
 /*

@@ -51,10 +51,18 @@ void	 cost_model_free(struct cost_model *);
  */
 size_t	 cost_pick(const double *score, const double *cost, size_t n);
 /*
- * A start-up point for cmtpe: random's, or once costs are known the
- * cheaper of it and a second random draw.  Return as search_suggest().
+ * A start-up point for cmtpe: mtpe's design point, or once costs are
+ * known the cheaper of it and the point of a second design (another
+ * shift).  Return as search_suggest().
  */
 int	 cost_startup(struct search *, const struct history *, double *x);
+/*
+ * mtpe's start-up point number h->n: that point of the Sobol' sequence
+ * shifted as seed says (sobol's own with the campaign's seed), random's
+ * beyond SOBOL_MAXDIM parameters.  Return 0.
+ */
+int	 mtpe_design(struct search *, uint64_t seed, const struct history *h,
+	    double *x);
 
 /*
  * Build the estimator of parameter p from the internal coordinates of

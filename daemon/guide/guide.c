@@ -17,10 +17,8 @@
 
 /* What guide_compute() reads besides trials and attempts. */
 struct guide_points {
-	struct ledger_metric	*obj;	/* the objective */
-	size_t			 nobj;
-	struct ledger_metric	*samples;	/* train_samples */
-	size_t			 nsamples;
+	struct ledger_summary	*sum;	/* one per attempt */
+	size_t			 nsum;
 	struct account_group	*groups;
 	size_t			 ngroups;
 };
@@ -128,34 +126,16 @@ guide_attempt_by_id(struct guide *g, size_t a0, size_t a1, int64_t id)
 }
 
 /*
- * The first of n points (in the order of their trials' numbers, as
- * ledger_metric_list() gives them) of trial number num, or n.
- */
-static size_t
-guide_first_point(const struct ledger_metric *m, size_t n, int num)
-{
-	size_t	 lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m[mid].trial_number < num)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Fill run r of trial t, whose attempts are [a0, a1) and objective points
- * [p0, p1) of the lists.
+ * Fill run r of trial t, whose attempts are [a0, a1) and summaries
+ * [s0, s1) of the lists: the first point on target of its attempts in
+ * order, the epochs and train_samples of its last attempt.
  */
 static void
 guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
-    size_t a0, size_t a1, const struct guide_points *pt, size_t p0,
-    size_t p1)
+    size_t a0, size_t a1, const struct guide_points *pt, size_t s0,
+    size_t s1)
 {
-	const struct ledger_metric *m;
+	const struct ledger_summary *s;
 	struct ledger_attempt	*a;
 	size_t			 i;
 
@@ -177,18 +157,20 @@ guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
 				r->run_s = 0;
 		}
 	}
-	for (i = p0; i < p1; i++) {
-		m = &pt->obj[i];
-		a = guide_attempt_by_id(g, a0, a1, m->attempt_id);
-		if (a == r->attempt && m->step > r->epochs_run)
-			r->epochs_run = m->step;
-		if (r->reached || !g->c.has_target ||
-		    !guide_meets(m->value, g->c.maximize, g->c.target))
+	for (i = s0; i < s1; i++) {
+		s = &pt->sum[i];
+		a = guide_attempt_by_id(g, a0, a1, s->attempt_id);
+		if (a != NULL && a == r->attempt) {
+			if (s->has_last_step && s->last_step > r->epochs_run)
+				r->epochs_run = s->last_step;
+			r->train_samples = s->train_samples;
+		}
+		if (r->reached || !g->c.has_target || !s->reached)
 			continue;
 		r->reached = 1;
-		r->epochs = m->step;
+		r->epochs = s->reached_step;
 		if (a != NULL && a->started > 0)
-			r->ttt_s = m->time - a->started;
+			r->ttt_s = s->reached_time - a->started;
 	}
 	if (!r->reached && t->reached) {
 		/* Met the target by the ledger, its point not kept. */
@@ -197,12 +179,6 @@ guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
 		    t->reached_at > 0)
 			r->ttt_s = t->reached_at - r->attempt->started;
 	}
-	for (i = guide_first_point(pt->samples, pt->nsamples, t->number);
-	    i < pt->nsamples && r->has_attempt &&
-	    pt->samples[i].trial_number == t->number; i++)
-		if (pt->samples[i].attempt_id == r->attempt->id &&
-		    pt->samples[i].value > 0)
-			r->train_samples = pt->samples[i].value;
 	if (r->has_attempt && r->attempt->ended > 0 && r->run_s > 0 &&
 	    r->train_samples > 0 && r->epochs_run > 0)
 		r->samples_per_s = r->train_samples * r->epochs_run / r->run_s;
@@ -225,9 +201,9 @@ guide_runs(struct guide *g, const struct guide_points *pt)
 		for (a1 = a0; a1 < g->nattempts &&
 		    g->attempts[a1].trial_number == num; a1++)
 			;
-		while (p0 < pt->nobj && pt->obj[p0].trial_number < num)
+		while (p0 < pt->nsum && pt->sum[p0].trial_number < num)
 			p0++;
-		for (p1 = p0; p1 < pt->nobj && pt->obj[p1].trial_number == num;
+		for (p1 = p0; p1 < pt->nsum && pt->sum[p1].trial_number == num;
 		    p1++)
 			;
 		guide_run(g, &g->trials[i], &g->runs[i], a0, a1, pt, p0, p1);
@@ -533,9 +509,8 @@ guide_compute(struct ledger *l, const struct ledger_campaign *c, double now,
 	if (account_campaign(l, &g->c, now, &g->acct) == -1 ||
 	    ledger_trial_list(l, c->id, &g->trials, &g->ntrials) == -1 ||
 	    ledger_attempt_list(l, c->id, 0, &g->attempts, &g->nattempts) ==
-	    -1 || ledger_metric_list(l, c->id, metric, &pt.obj, &pt.nobj) ==
-	    -1 || ledger_metric_list(l, c->id, "train_samples", &pt.samples,
-	    &pt.nsamples) == -1 ||
+	    -1 || ledger_summary_list(l, c->id, metric, g->c.has_target,
+	    g->c.maximize, g->c.target, &pt.sum, &pt.nsum) == -1 ||
 	    account_groups(l, &g->c, now, &pt.groups, &pt.ngroups) == -1)
 		goto fail;
 	guide_spec(g);
@@ -543,21 +518,31 @@ guide_compute(struct ledger *l, const struct ledger_campaign *c, double now,
 	guide_rows(g, &pt);
 	guide_hosts(g);
 	guide_solution(g);
-	/* The HTML page draws its curves from them. */
-	g->points = pt.obj;
-	g->npoints = pt.nobj;
-	pt.obj = NULL;
-	pt.nobj = 0;
 	rc = 0;
  fail:
 	if (rc == -1) {
 		snprintf(err, errlen, "%s", ledger_error(l));
 		guide_release(g);
 	}
-	ledger_metric_list_free(pt.obj, pt.nobj);
-	ledger_metric_list_free(pt.samples, pt.nsamples);
+	free(pt.sum);
 	free(pt.groups);
 	return rc;
+}
+
+/* Read the objective's points, which the HTML page draws its curves from. */
+int
+guide_load_points(struct ledger *l, struct guide *g, char *err,
+    size_t errlen)
+{
+	ledger_metric_list_free(g->points, g->npoints);
+	g->points = NULL;
+	g->npoints = 0;
+	if (ledger_metric_values(l, g->c.id, g->c.metric ? g->c.metric : "",
+	    &g->points, &g->npoints) == -1) {
+		snprintf(err, errlen, "%s", ledger_error(l));
+		return -1;
+	}
+	return 0;
 }
 
 /* Free what guide_compute() allocated. */

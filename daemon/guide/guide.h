@@ -115,7 +115,8 @@ struct guide {
 	size_t		 ntrials;
 	struct ledger_attempt *attempts;
 	size_t		 nattempts;
-	struct ledger_metric *points;	/* the objective's, by attempt, step */
+	struct ledger_metric *points;	/* the objective's, by attempt, step:
+					   guide_load_points() */
 	size_t		 npoints;
 	struct guide_run *runs;		/* one per trial, same order */
 	struct guide_row *rows;		/* by batch size */
@@ -161,6 +162,13 @@ struct guide {
 int	 guide_compute(struct ledger *, const struct ledger_campaign *c,
 	    double now, struct guide *, char *err, size_t errlen);
 void	 guide_release(struct guide *);
+/*
+ * Read the objective's points into g->points (guide_compute() leaves them
+ * out: the text, JSON and CSV reports need one summary per attempt); 0,
+ * or -1 with err.
+ */
+int	 guide_load_points(struct ledger *, struct guide *, char *err,
+	    size_t errlen);
 
 /* The plain mean; NAN for no value. */
 double	 guide_mean(const double *, size_t);

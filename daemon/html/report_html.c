@@ -43,6 +43,7 @@ struct page {
 	const struct ledger_campaign *c;
 	const char	*unit;		/* "gpu_hours" or "cpu_hours" */
 	const char	*unit_name;	/* "GPU-hours" or "CPU-hours" */
+	struct html_shown shown;	/* the trials drawn one by one */
 };
 
 static const char html_style[] =
@@ -345,6 +346,24 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 	*out = ss;
 }
 
+/*
+ * Leave out of a series the points inside a run of equal values: the
+ * line through them is the same horizontal segment, drawn from its ends.
+ */
+static void
+html_series_thin(struct series *s)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (i == 0 || i + 1 == s->n || s->y[i] != s->y[i - 1] ||
+		    s->y[i] != s->y[i + 1]) {
+			s->x[n] = s->x[i];
+			s->y[n++] = s->y[i];
+		}
+	s->n = n;
+}
+
 /* Order series by batch size. */
 static int
 html_series_cmp(const void *a, const void *b)
@@ -366,6 +385,8 @@ html_plot_progress(struct page *p, const struct guide *g)
 
 	html_series(p, g, &ss, &ns);
 	qsort(ss, ns, sizeof(*ss), html_series_cmp);
+	for (i = 0; p->shown.limited && i < ns; i++)
+		html_series_thin(&ss[i]);
 	fprintf(p->f, "<h2 id=\"progress\">Best value against cost</h2>\n");
 	for (i = 0; i < ns; i++)
 		for (j = 0; j < ss[i].n; j++) {
@@ -432,15 +453,23 @@ report_html(const struct guide *g)
 	fprintf(p.f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 	    html_style);
 	html_header(p.f, g);
+	html_shown_pick(g, &p.shown);
+	if (p.shown.limited)
+		fprintf(p.f, "<p id=\"shown\">This campaign has %zu trials: "
+		    "the page draws the %zu best one by one and the others as "
+		    "densities and bands; every trial is in <code>hpoctl "
+		    "trials</code> and the JSON report.</p>\n", p.shown.total,
+		    p.shown.n);
 	html_headline(p.f, g);
 	html_plot_progress(&p, g);
-	html_trials_plots(p.f, g);
-	html_params_plots(p.f, g);
+	html_trials_plots(p.f, g, &p.shown);
+	html_params_plots(p.f, g, &p.shown);
 	html_outcomes(p.f, g);
 	html_cost_plot(p.f, g);
 	if (!g->published)
 		html_guideline(p.f, g);
-	html_trials_table(p.f, g);
+	html_trials_table(p.f, g, &p.shown);
+	html_shown_release(&p.shown);
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	fprintf(p.f, "<p class=\"muted\">Written by hpoctl from the ledger, "

@@ -29,6 +29,7 @@ struct hp_axis {
 struct hp {
 	FILE		*f;
 	const struct guide *g;
+	const struct html_shown *sh;
 	cJSON		**params;	/* per trial */
 	struct hp_axis	*ax;
 	size_t		 nax;
@@ -137,6 +138,27 @@ hp_slice_x(const struct hp_axis *a, const cJSON *v)
 	    v->valuedouble;
 }
 
+/* The density of every trial's value against parameter a. */
+static void
+hp_slice_density(struct hp *h, const struct hp_axis *a, struct svg_plot *pl)
+{
+	double	*x, *y;
+	size_t	 i;
+
+	x = calloc(h->g->ntrials + 1, sizeof(*x));
+	y = calloc(h->g->ntrials + 1, sizeof(*y));
+	if (x == NULL || y == NULL)
+		abort();
+	for (i = 0; i < h->g->ntrials; i++) {
+		x[i] = hp_slice_x(a, cJSON_GetObjectItemCaseSensitive(
+		    h->params[i], a->name));
+		y[i] = h->g->trials[i].has_best ? h->g->trials[i].best : NAN;
+	}
+	svg_density(pl, x, y, h->g->ntrials, "#888");
+	free(x);
+	free(y);
+}
+
 /* One slice: the trials' values against parameter a. */
 static void
 hp_slice(struct hp *h, const struct hp_axis *a)
@@ -167,8 +189,12 @@ hp_slice(struct hp *h, const struct hp_axis *a)
 		svg_number(buf, sizeof(buf), c->valuedouble);
 		svg_xlabel(&pl, j++, cJSON_IsString(c) ? c->valuestring : buf);
 	}
+	if (h->sh->limited)
+		hp_slice_density(h, a, &pl);
 	for (i = 0; i < h->g->ntrials; i++) {
 		t = &h->g->trials[i];
+		if (!h->sh->is[i])
+			continue;
 		x = hp_slice_x(a, cJSON_GetObjectItemCaseSensitive(
 		    h->params[i], a->name));
 		if (!t->has_best || !isfinite(t->best) || !isfinite(x))
@@ -204,7 +230,7 @@ hp_parallel(struct hp *h)
 	}
 	for (i = 0; i < h->g->ntrials; i++) {
 		t = &h->g->trials[i];
-		if (!t->has_best || !isfinite(t->best))
+		if (!h->sh->is[i] || !t->has_best || !isfinite(t->best))
 			continue;
 		hp_value_color(h, t->best, color, sizeof(color));
 		fprintf(h->f, "<polyline class=\"parallel\" fill=\"none\" "
@@ -224,11 +250,19 @@ hp_parallel(struct hp *h)
 		    svg_y(&pl, y));
 	}
 	svg_end(&pl);
-	fprintf(h->f, "<figcaption>Each trial with a value is a line through "
-	    "its parameters (each axis from the lowest to the highest value "
-	    "tried, log axes for log-scale parameters) to its value; darker "
-	    "is better, dashed lines are trials that did not complete."
-	    "</figcaption>\n</figure>\n");
+	if (h->sh->limited)
+		fprintf(h->f, "<figcaption>Each of the %zu best trials is a "
+		    "line through its parameters (each axis from the lowest to "
+		    "the highest value tried by all %zu trials, log axes for "
+		    "log-scale parameters) to its value; darker is better, "
+		    "dashed lines are trials that did not complete."
+		    "</figcaption>\n</figure>\n", h->sh->n, h->sh->total);
+	else
+		fprintf(h->f, "<figcaption>Each trial with a value is a line "
+		    "through its parameters (each axis from the lowest to the "
+		    "highest value tried, log axes for log-scale parameters) "
+		    "to its value; darker is better, dashed lines are trials "
+		    "that did not complete.</figcaption>\n</figure>\n");
 }
 
 /* The importance bars, from IMPORTANCE_MIN_TRIALS completed trials on. */
@@ -285,7 +319,7 @@ hp_importance(struct hp *h)
 
 /* Write the slices, the parallel coordinates and the importance. */
 void
-html_params_plots(FILE *f, const struct guide *g)
+html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 {
 	struct hp	 h;
 	size_t		 i;
@@ -293,6 +327,7 @@ html_params_plots(FILE *f, const struct guide *g)
 	memset(&h, 0, sizeof(h));
 	h.f = f;
 	h.g = g;
+	h.sh = sh;
 	h.vlo = INFINITY;
 	h.vhi = -INFINITY;
 	h.params = calloc(g->ntrials + 1, sizeof(*h.params));
@@ -315,6 +350,11 @@ html_params_plots(FILE *f, const struct guide *g)
 		for (i = 0; i < h.nax; i++)
 			hp_slice(&h, &h.ax[i]);
 		fprintf(f, "</div>\n");
+		if (sh->limited)
+			fprintf(f, "<p class=\"muted\">Each slice shows the "
+			    "values of the %zu best trials as points over the "
+			    "density of all %zu (grey).</p>\n", sh->n,
+			    sh->total);
 		hp_parallel(&h);
 		hp_importance(&h);
 	}

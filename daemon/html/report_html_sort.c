@@ -35,6 +35,7 @@ struct hs_table {
 	struct hs_cell	*cells;		/* nrows x ncols */
 	const char	**heads;
 	cJSON		**params;	/* per row, parsed */
+	const size_t	*src;		/* per row, its index in g->trials */
 	size_t		 col;		/* the column being ranked */
 };
 
@@ -77,16 +78,16 @@ hs_names(struct hs_table *t)
 	return NULL;
 }
 
-/* Fill row r from trial i of the guide. */
+/* Fill row r from its trial of the guide. */
 static void
-hs_row(struct hs_table *t, const struct guide *g, size_t i, int gpu,
+hs_row(struct hs_table *t, const struct guide *g, size_t r, int gpu,
     const cJSON *names)
 {
+	size_t				 i = t->src[r];
 	const struct ledger_trial	*tr = &g->trials[i];
 	const struct guide_run		*run = &g->runs[i];
-	struct hs_cell			*c = &t->cells[i * t->ncols];
+	struct hs_cell			*c = &t->cells[r * t->ncols];
 	const cJSON			*n, *v;
-
 	struct account_cost		 cost;
 
 	trial_cost(g, i, &cost);
@@ -94,7 +95,7 @@ hs_row(struct hs_table *t, const struct guide *g, size_t i, int gpu,
 	c++->str = tr->role ? tr->role : "search";
 	c++->str = tr->state;
 	cJSON_ArrayForEach(n, names) {
-		v = cJSON_GetObjectItemCaseSensitive(t->params[i], n->string);
+		v = cJSON_GetObjectItemCaseSensitive(t->params[r], n->string);
 		if (cJSON_IsNumber(v)) {
 			hs_num(c, v->valuedouble, "trial_list", n->string);
 			c->pre = "params.";
@@ -178,7 +179,8 @@ hs_write(FILE *f, struct hs_table *t, size_t *idx, size_t *rank)
 			} else if (c->key != NULL && isfinite(c->num)) {
 				fprintf(f, "<span class=\"n\">");
 				snprintf(key, sizeof(key), "%s.%zu.%s%s",
-				    c->list, r, c->pre ? c->pre : "", c->key);
+				    c->list, t->src[r], c->pre ? c->pre : "",
+				    c->key);
 				html_num(f, key, 1, c->num);
 			} else
 				fprintf(f, "<span class=\"n\">%s", c->text);
@@ -191,7 +193,7 @@ hs_write(FILE *f, struct hs_table *t, size_t *idx, size_t *rank)
 
 /* Write the table of trials. */
 void
-html_trials_table(FILE *f, const struct guide *g)
+html_trials_table(FILE *f, const struct guide *g, const struct html_shown *sh)
 {
 	static const char *const tail[] = { "value", "epochs", "attempts",
 	    NULL, "job id", "host" };
@@ -202,12 +204,13 @@ html_trials_table(FILE *f, const struct guide *g)
 
 	memset(&t, 0, sizeof(t));
 	gpu = html_gpu(g);
-	t.nrows = g->ntrials;
+	t.nrows = sh->n;
+	t.src = sh->idx;
 	t.params = calloc(t.nrows + 1, sizeof(*t.params));
 	if (t.params == NULL)
 		abort();
 	for (i = 0; i < t.nrows; i++)
-		t.params[i] = cJSON_Parse(g->trials[i].params_json);
+		t.params[i] = cJSON_Parse(g->trials[t.src[i]].params_json);
 	names = hs_names(&t);
 	t.ncols = 3 + (size_t)cJSON_GetArraySize(names) + 6;
 	t.heads = calloc(t.ncols, sizeof(*t.heads));
@@ -231,6 +234,11 @@ html_trials_table(FILE *f, const struct guide *g)
 		hs_row(&t, g, i, gpu, names);
 	}
 	fprintf(f, "<h2 id=\"trials\">Trials</h2>\n");
+	if (sh->limited)
+		fprintf(f, "<p id=\"trials-shown\">Showing the %zu best "
+		    "trials of %zu; all are in <code>hpoctl trials</code> and "
+		    "the JSON report (<code>hpoctl report --format json</code>)."
+		    "</p>\n", sh->n, sh->total);
 	hs_write(f, &t, idx, rank);
 	for (i = 0; i < t.nrows; i++)
 		cJSON_Delete(t.params[i]);

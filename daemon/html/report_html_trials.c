@@ -103,9 +103,36 @@ ht_value_range(const struct guide *g, double *y0, double *y1)
 	return 0;
 }
 
+/*
+ * The density of the trials' values by trial number, under the points of
+ * the trials shown, when not every trial is.
+ */
+static void
+ht_history_density(struct svg_plot *pl, const struct guide *g,
+    const struct html_shown *sh)
+{
+	double	*x, *y;
+	size_t	 i;
+
+	if (!sh->limited)
+		return;
+	x = calloc(g->ntrials + 1, sizeof(*x));
+	y = calloc(g->ntrials + 1, sizeof(*y));
+	if (x == NULL || y == NULL)
+		abort();
+	for (i = 0; i < g->ntrials; i++) {
+		x[i] = g->trials[i].number;
+		y[i] = g->trials[i].has_best ? g->trials[i].best : NAN;
+	}
+	svg_density(pl, x, y, g->ntrials, "#888");
+	free(x);
+	free(y);
+}
+
 /* The optimization history: value by trial, best so far, target. */
 static void
-ht_history(FILE *f, const struct guide *g, double y0, double y1)
+ht_history(FILE *f, const struct guide *g, const struct html_shown *sh,
+    double y0, double y1)
 {
 	struct svg_plot	 pl;
 	const struct ledger_trial *t;
@@ -124,17 +151,22 @@ ht_history(FILE *f, const struct guide *g, double y0, double y1)
 	    g->trials[g->ntrials - 1].number + 0.5 : 0.5, y0, y1, title);
 	svg_axes(&pl, "trial", g->c.metric, 1);
 	ht_target(&pl, g);
+	ht_history_density(&pl, g, sh);
 	for (i = 0; i < g->ntrials; i++) {
 		t = &g->trials[i];
 		if (!t->has_best || !isfinite(t->best))
 			continue;
-		fprintf(f, "<circle class=\"trial\" cx=\"%.1f\" cy=\"%.1f\" "
-		    "r=\"4\" fill=\"%s\"/>\n", svg_x(&pl, t->number),
-		    svg_y(&pl, t->best), html_state_color(t->state));
+		if (sh->is[i])
+			fprintf(f, "<circle class=\"trial\" cx=\"%.1f\" "
+			    "cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n",
+			    svg_x(&pl, t->number), svg_y(&pl, t->best),
+			    html_state_color(t->state));
 		if (strcmp(t->state, "completed") != 0)
 			continue;
 		if (isnan(best) || ht_better(g, t->best, best))
 			best = t->best;
+		else if (sh->limited && nb > 0)
+			continue;	/* the step line goes on unchanged */
 		bx[nb] = t->number;
 		by[nb++] = best;
 	}
@@ -146,10 +178,18 @@ ht_history(FILE *f, const struct guide *g, double y0, double y1)
 		    pl.x1), svg_y(&pl, by[i]), i + 1 == nb ? "\"/>\n" : "");
 	svg_end(&pl);
 	ht_state_legend(f);
-	fprintf(f, "<figcaption>Each trial's value (its best evaluation), "
-	    "coloured by state; the black step line is the best value so far "
-	    "of the completed trials, the dashed line the target."
-	    "</figcaption>\n</figure>\n");
+	if (sh->limited)
+		fprintf(f, "<figcaption>The value (best evaluation) of each of "
+		    "the %zu best trials, coloured by state, over the density "
+		    "of all %zu (grey, darker where more trials fall); the "
+		    "black step line is the best value so far of the completed "
+		    "trials, the dashed line the target.</figcaption>\n"
+		    "</figure>\n", sh->n, sh->total);
+	else
+		fprintf(f, "<figcaption>Each trial's value (its best "
+		    "evaluation), coloured by state; the black step line is "
+		    "the best value so far of the completed trials, the dashed "
+		    "line the target.</figcaption>\n</figure>\n");
 	free(bx);
 	free(by);
 }
@@ -243,9 +283,124 @@ ht_batch(const struct guide *g, size_t i)
 	return t != NULL ? t->batch_size : 0;
 }
 
+/* Order doubles. */
+static int
+ht_double_cmp(const void *a, const void *b)
+{
+	double	 x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The value at quantile q of n sorted values (the nearest rank). */
+static double
+ht_quantile(const double *v, size_t n, double q)
+{
+	return v[(size_t)floor(q * (double)(n - 1) + 0.5)];
+}
+
+/* One side of a band: a path through its n points, or back through them. */
+static void
+ht_band_side(FILE *f, const double *x, const double *y, size_t n, int back)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < n; i++) {
+		k = back ? n - 1 - i : i;
+		fprintf(f, "%s%.1f %.1f", i == 0 && !back ? "M" : " L", x[k],
+		    y[k]);
+	}
+}
+
+/*
+ * Every attempt's curve at one batch size (all: -1) as bands, for a page
+ * that draws the curves of the shown trials only: at each epoch (each
+ * 2-pixel column of the plot) the lowest to highest value, the 10th to
+ * 90th percentile and the median.
+ */
+static void
+ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
+{
+	static const double qs[5] = { 0, 0.1, 0.5, 0.9, 1 };
+	double		*v, *x, *q[5];
+	size_t		*first, *at, ncol, n, c, nc = 0, i, k;
+	int		*col;
+
+	/* The values in 2-pixel columns, counted, placed, then sorted. */
+	ncol = (size_t)pl->w / 2 + 1;
+	col = calloc(g->npoints + 1, sizeof(*col));
+	v = calloc(g->npoints + 1, sizeof(*v));
+	first = calloc(ncol + 1, sizeof(*first));
+	at = calloc(ncol + 1, sizeof(*at));
+	x = calloc(ncol, sizeof(*x));
+	if (col == NULL || v == NULL || first == NULL || at == NULL ||
+	    x == NULL)
+		abort();
+	for (k = 0; k < 5; k++)
+		if ((q[k] = calloc(ncol, sizeof(double))) == NULL)
+			abort();
+	for (i = 0; i < g->npoints; i++) {
+		col[i] = -1;
+		if (isfinite(g->points[i].value) && (batch < 0 ||
+		    ht_batch(g, i) == batch))
+			col[i] = (int)floor(svg_x(pl, g->points[i].step) / 2);
+		if (col[i] >= 0 && (size_t)col[i] < ncol)
+			first[col[i] + 1]++;
+		else
+			col[i] = -1;
+	}
+	for (c = 0; c < ncol; c++)
+		first[c + 1] += first[c];
+	memcpy(at, first, (ncol + 1) * sizeof(*at));
+	for (i = 0; i < g->npoints; i++)
+		if (col[i] >= 0)
+			v[at[col[i]]++] = g->points[i].value;
+	for (c = 0; c < ncol; c++) {
+		if ((n = first[c + 1] - first[c]) == 0)
+			continue;
+		qsort(v + first[c], n, sizeof(*v), ht_double_cmp);
+		x[nc] = (double)c * 2 + 1;
+		for (k = 0; k < 5; k++)
+			q[k][nc] = svg_y(pl, ht_quantile(v + first[c], n,
+			    qs[k]));
+		nc++;
+	}
+	for (k = 0; k < 2 && nc > 0; k++) {
+		fprintf(pl->f, "<path class=\"band\" fill=\"#1f77b4\" "
+		    "fill-opacity=\"%s\" stroke=\"none\" d=\"",
+		    k == 0 ? "0.12" : "0.25");
+		ht_band_side(pl->f, x, q[k], nc, 0);
+		ht_band_side(pl->f, x, q[4 - k], nc, 1);
+		fprintf(pl->f, " Z\"/>\n");
+	}
+	if (nc > 0) {
+		fprintf(pl->f, "<path class=\"band-median\" fill=\"none\" "
+		    "stroke=\"#1f77b4\" stroke-width=\"1\" d=\"");
+		ht_band_side(pl->f, x, q[2], nc, 0);
+		fprintf(pl->f, "\"/>\n");
+	}
+	for (k = 0; k < 5; k++)
+		free(q[k]);
+	free(x);
+	free(at);
+	free(first);
+	free(v);
+	free(col);
+}
+
+/* Whether the point i's trial is one the page shows. */
+static int
+ht_shown(const struct guide *g, const struct html_shown *sh, size_t i)
+{
+	const struct ledger_trial *t = ht_trial_of(g, g->points[i].trial_number);
+
+	return !sh->limited || (t != NULL && sh->is[t - g->trials]);
+}
+
 /* The learning curves of the attempts at one batch size (all: batch -1). */
 static void
-ht_curves(FILE *f, const struct guide *g, long batch, double y0, double y1)
+ht_curves(FILE *f, const struct guide *g, const struct html_shown *sh,
+    long batch, double y0, double y1)
 {
 	struct svg_plot	 pl;
 	size_t		 i, j;
@@ -265,20 +420,32 @@ ht_curves(FILE *f, const struct guide *g, long batch, double y0, double y1)
 	svg_begin(&pl, f, 640, 360, 0, x1 * 1.02, y0, y1, title);
 	svg_axes(&pl, "epoch (step)", g->c.metric, 1);
 	ht_target(&pl, g);
+	if (sh->limited)
+		ht_bands(&pl, g, batch);
 	for (i = 0; i < g->npoints; i = j) {
 		for (j = i + 1; j < g->npoints &&
 		    g->points[j].attempt_id == g->points[i].attempt_id; j++)
 			;
-		if (batch < 0 || ht_batch(g, i) == batch)
+		if ((batch < 0 || ht_batch(g, i) == batch) &&
+		    ht_shown(g, sh, i))
 			ht_curve(&pl, g, i, j);
 	}
 	svg_end(&pl);
 	ht_state_legend(f);
 	fprintf(f, "<figcaption>");
 	svg_escape(f, title);
-	fprintf(f, ": every attempt, coloured by how it ended; a cross marks "
-	    "where early stopping cut a pruned one, confirmation runs are "
-	    "dashed.</figcaption>\n</figure>\n");
+	if (sh->limited)
+		fprintf(f, ": the attempts of the %zu best trials, coloured "
+		    "by how they ended (a cross marks where early stopping cut "
+		    "a pruned one, confirmation runs are dashed), over bands "
+		    "that hold every attempt of all %zu trials: at each epoch "
+		    "the lowest to the highest value (pale), the 10th to the "
+		    "90th percentile (darker) and the median (line)."
+		    "</figcaption>\n</figure>\n", sh->n, sh->total);
+	else
+		fprintf(f, ": every attempt, coloured by how it ended; a cross "
+		    "marks where early stopping cut a pruned one, confirmation "
+		    "runs are dashed.</figcaption>\n</figure>\n");
 }
 
 /* Order batch sizes. */
@@ -292,7 +459,7 @@ ht_long_cmp(const void *a, const void *b)
 
 /* Write the history and the learning curves. */
 void
-html_trials_plots(FILE *f, const struct guide *g)
+html_trials_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 {
 	long	*sizes;
 	size_t	 i, j, n = 0;
@@ -306,7 +473,7 @@ html_trials_plots(FILE *f, const struct guide *g)
 		return;
 	}
 	fprintf(f, "<div class=\"figs\">\n");
-	ht_history(f, g, y0, y1);
+	ht_history(f, g, sh, y0, y1);
 	sizes = calloc(g->ntrials + 1, sizeof(*sizes));
 	if (sizes == NULL)
 		abort();
@@ -319,9 +486,9 @@ html_trials_plots(FILE *f, const struct guide *g)
 	qsort(sizes, n, sizeof(*sizes), ht_long_cmp);
 	if (g->scaling && n > 1)
 		for (i = 0; i < n; i++)
-			ht_curves(f, g, sizes[i], y0, y1);
+			ht_curves(f, g, sh, sizes[i], y0, y1);
 	else
-		ht_curves(f, g, -1, y0, y1);
+		ht_curves(f, g, sh, -1, y0, y1);
 	free(sizes);
 	fprintf(f, "</div>\n");
 }

@@ -12,23 +12,43 @@
 
 #include "guide.h"
 
+/*
+ * The trials the page draws one by one (report_html_shown.c): all of
+ * them up to HTML_ALL_TRIALS, else the HTML_SHOWN_TRIALS best by value
+ * (then number); the others are drawn as densities and bands.
+ */
+#define HTML_ALL_TRIALS		2000
+#define HTML_SHOWN_TRIALS	500
+struct html_shown {
+	size_t		 n;		/* shown */
+	size_t		*idx;		/* their indexes in g->trials, in order */
+	char		*is;		/* per trial of g->trials: shown */
+	size_t		 total;		/* g->ntrials */
+	int		 limited;	/* n < total */
+};
+void	 html_shown_pick(const struct guide *, struct html_shown *);
+void	 html_shown_release(struct html_shown *);
+
 /* The colour of a trial or attempt state. */
 const char	*html_state_color(const char *state);
 /* Write the history and the learning curves of the guide's campaign. */
-void	 html_trials_plots(FILE *, const struct guide *);
+void	 html_trials_plots(FILE *, const struct guide *,
+	    const struct html_shown *);
 /*
  * Write the table of trials; its numbers are marked with the paths of
  * `hpoctl trials --format json`, prefixed "trial_list." ("trial_list.3.best" is
  * the member best of its fourth element), and its epochs and cost with
  * those of the report's "per_trial".
  */
-void	 html_trials_table(FILE *, const struct guide *);
+void	 html_trials_table(FILE *, const struct guide *,
+	    const struct html_shown *);
 
 /*
  * Write value against each parameter, parallel coordinates and the
  * parameters' importance (report_html_params.c).
  */
-void	 html_params_plots(FILE *, const struct guide *);
+void	 html_params_plots(FILE *, const struct guide *,
+	    const struct html_shown *);
 /* Write the cost over wall time by outcome (report_html_cost.c). */
 void	 html_cost_plot(FILE *, const struct guide *);
 /* Write the cost by outcome, a chart and a table (report_html_cost.c). */

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "svg.h"
 
@@ -209,6 +210,44 @@ svg_point(struct svg_plot *p, double x, double y, const char *color,
 		fprintf(p->f, "\" data-value=\"%.17g\"", y);
 	}
 	fprintf(p->f, "/>\n");
+}
+
+/*
+ * The density of n points: the plot area in cells of SVG_CELL pixels,
+ * each holding a point shaded by the logarithm of its count.
+ */
+void
+svg_density(struct svg_plot *p, const double *x, const double *y, size_t n,
+    const char *color)
+{
+	int	*count, nx, ny, cx, cy, max = 0, k;
+	size_t	 i;
+
+	nx = (p->w - p->left - p->right) / SVG_CELL + 1;
+	ny = (p->h - p->top - p->bottom) / SVG_CELL + 1;
+	if ((count = calloc((size_t)nx * ny, sizeof(*count))) == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || !isfinite(y[i]))
+			continue;
+		cx = (int)((svg_x(p, x[i]) - p->left) / SVG_CELL);
+		cy = (int)((svg_y(p, y[i]) - p->top) / SVG_CELL);
+		if (cx < 0 || cy < 0 || cx >= nx || cy >= ny)
+			continue;
+		k = ++count[cy * nx + cx];
+		if (k > max)
+			max = k;
+	}
+	fprintf(p->f, "<g class=\"density\" fill=\"%s\">\n", color);
+	for (k = 0; k < nx * ny; k++)
+		if (count[k] > 0)
+			fprintf(p->f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+			    "height=\"%d\" fill-opacity=\"%.2f\"/>\n",
+			    p->left + k % nx * SVG_CELL,
+			    p->top + k / nx * SVG_CELL, SVG_CELL, SVG_CELL,
+			    0.15 + 0.6 * log1p(count[k]) / log1p(max));
+	fprintf(p->f, "</g>\n");
+	free(count);
 }
 
 /* A vertical range bar with caps. */

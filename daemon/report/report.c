@@ -258,6 +258,10 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 		*out = report_json_text(root);
 		break;
 	case REPORT_HTML:
+		if (guide_load_points(l, &g, err, errlen) == -1) {
+			rc = -1;
+			break;
+		}
 		*out = report_html(&g);
 		break;
 	case REPORT_CSV:

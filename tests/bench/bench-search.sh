@@ -8,7 +8,7 @@
 #
 #   tests/bench/bench-search.sh [BUILD]
 #
-# TABLES names the tables (default "minicosmo cifar10-cnn"):
+# TABLES names the tables (default "minicosmo cifar10-cnn mnist-conv"):
 # - minicosmo: tests/bench/minicosmo-replay.json, 144 runs of the
 #   minicosmo proxy (make-replay-table.sh); lr log-uniform in [0.001,
 #   0.2], batch_size in {32, 64, 128}, momentum uniform in [0.85, 0.95];
@@ -18,7 +18,14 @@
 #   LICENSE-data.md); lr log-uniform in [1e-6, 1], batch_size and three
 #   layer widths log-uniform integers in [32, 512] and [16, 1024]; target
 #   validation error <= 0.185 (14% of the runs reach it), budget 200
-#   GPU-hours, 40 epochs.
+#   GPU-hours, 40 epochs;
+# - mnist-conv: tests/bench/mnist-conv-replay.json, the full grid of 162
+#   real runs of a 2-convolution network on MNIST (H. Cho's tf-hpo,
+#   tfhpo-to-replay.py, LICENSE-data.md); conv1_depth and conv2_depth
+#   log-uniform integers in [2, 512], fc_depth in {512, 1024}; target
+#   validation error <= 0.007 (25 of the runs reach it), budget 2.4
+#   GPU-hours (22% of the grid's 10.7, as CIFAR-10's 200 of 921), 85
+#   points of 100 training steps ("epochs" here).
 # Every method gets the same space, target, budget (no new trial once the
 # GPU-seconds spent reach it, 1 GPU per trial) and SEEDS seeds (default
 # 20), at each PARALLEL trials at a time (default "1 8": suggestions made
@@ -37,7 +44,7 @@
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TABLES=${TABLES:-"minicosmo cifar10-cnn"}
+TABLES=${TABLES:-"minicosmo cifar10-cnn mnist-conv"}
 SEEDS=${SEEDS:-20}
 PARALLEL=${PARALLEL:-"1 8"}
 METHODS=${METHODS:-"random sobol tpe tpe+asha mtpe mtpe+asha auto optuna-random optuna-tpe optuna-tpe+asha optuna-mtpe optuna-mtpe+asha"}
@@ -65,6 +72,12 @@ profile() {
 		SPACE='{"lr": {"type": "float", "min": 1e-6, "max": 1, "scale": "log"}, "batch_size": {"type": "int", "min": 32, "max": 512, "scale": "log"}, "n_units_1": {"type": "int", "min": 16, "max": 1024, "scale": "log"}, "n_units_2": {"type": "int", "min": 16, "max": 1024, "scale": "log"}, "n_units_3": {"type": "int", "min": 16, "max": 1024, "scale": "log"}}'
 		FIXED='{"epochs": 40}'
 		TARGET=${TARGET_SET:-0.185} BUDGET=${BUDGET_SET:-720000} EPOCHS=40 ;;
+	mnist-conv)
+		TABLE=$TOP/tests/bench/mnist-conv-replay.json
+		WORKLOAD=mnist-conv
+		SPACE='{"conv1_depth": {"type": "int", "min": 2, "max": 512, "scale": "log"}, "conv2_depth": {"type": "int", "min": 2, "max": 512, "scale": "log"}, "fc_depth": {"type": "choice", "values": [512, 1024]}}'
+		FIXED='{"epochs": 85}'
+		TARGET=${TARGET_SET:-0.007} BUDGET=${BUDGET_SET:-8640} EPOCHS=85 ;;
 	*)
 		echo "bench-search: unknown table $1" >&2; exit 1 ;;
 	esac

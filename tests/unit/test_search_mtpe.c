@@ -251,7 +251,10 @@ test_restart(void)
 	free(t);
 }
 
-/* The start-up count follows the dimension and the budget. */
+/*
+ * The start-up count follows the dimension and the budget; until then
+ * mtpe suggests sobol's points.
+ */
 static void
 test_startup(void)
 {
@@ -265,7 +268,7 @@ test_startup(void)
 		space_add_float(sp, i == 0 ? "a" : i == 1 ? "b" : i == 2 ?
 		    "c" : "d", 0, 1, SCALE_LINEAR, 0);
 	m = search_new("mtpe", sp, 4, NULL, 0);
-	r = search_new("random", sp, 4, NULL, 0);
+	r = search_new("sobol", sp, 4, NULL, 0);
 	for (i = 0; i < 12 && first < 0; i++) {
 		search_suggest(m, &t->h, x);
 		search_suggest(r, &t->h, xr);
@@ -281,6 +284,56 @@ test_startup(void)
 	ok(memcmp(x, xr, sizeof(x)) != 0, "a budget of 30: after 3");
 	search_free(m);
 	search_free(r);
+	space_free(sp);
+	free(t);
+}
+
+/*
+ * The first wave of a parallel campaign, 8 suggestions made while every
+ * earlier one still runs, is a design: over 25 seeds, mtpe's and cmtpe's
+ * 8 points fall one in each eighth of every parameter's range (8
+ * independent random draws do so for one parameter with probability
+ * 8!/8^8, 0.24%).
+ */
+static void
+test_design(void)
+{
+	static const char *const algos[] = { "mtpe", "cmtpe", "auto" };
+	struct space *sp = space_new();
+	struct search *s;
+	struct th *t = calloc(1, sizeof(*t));
+	double x[4];
+	unsigned seen;
+	int a, seed, i, d, strat;
+
+	for (i = 0; i < 4; i++)
+		space_add_float(sp, i == 0 ? "a" : i == 1 ? "b" : i == 2 ?
+		    "c" : "d", 0, 1, SCALE_LINEAR, 0);
+	for (a = 0; a < 3; a++) {
+		strat = 0;
+		for (seed = 1; seed <= NSEEDS; seed++) {
+			s = search_new(algos[a], sp, (uint64_t)seed, NULL, 0);
+			search_set_budget(s, 100);
+			t->h.n = 0;
+			for (i = 0; i < 8; i++) {
+				search_suggest(s, &t->h, x);
+				th_add(t, x, 4, OBS_RUNNING, 0);
+			}
+			for (d = 0, seen = 0xff; d < 4; d++) {
+				unsigned bins = 0;
+
+				for (i = 0; i < 8; i++)
+					bins |= 1u << (int)floor(8 *
+					    t->x[i][d]);
+				seen &= bins;
+			}
+			strat += seen == 0xff;
+			search_free(s);
+		}
+		ok(strat == NSEEDS, "%s: the first 8 parallel suggestions "
+		    "cover every eighth of each parameter (%d of %d seeds)",
+		    algos[a], strat, NSEEDS);
+	}
 	space_free(sp);
 	free(t);
 }
@@ -335,6 +388,7 @@ main(void)
 	test_liar();
 	test_restart();
 	test_startup();
+	test_design();
 	test_auto();
 	return tap_done();
 }
