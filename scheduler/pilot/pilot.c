@@ -115,7 +115,7 @@ pilot_emit(struct psched *ps, struct patt *a, struct sched_event *ev)
 	e->arg = a->arg;
 	TAILQ_INSERT_TAIL(&ps->events, e, entry);
 	uv_timer_start(&ps->defer, pilot_deliver, 0, 0);
-	if (ev->type == SCHED_EV_END)
+	if (ev->type == SCHED_EV_END || ev->type == SCHED_EV_SUBMIT_FAILED)
 		ps->nactive--;
 }
 
@@ -408,6 +408,11 @@ pilot_submit_one(struct psched *ps)
 
 		pilot_warn(ps, "pilot %s: the %s backend refused it", p->token,
 		    ps->inner->ops->name);
+		/* A shape refused once is refused again. */
+		ps->failed = PILOT_MAX_FAILED;
+		snprintf(ps->fail_why, sizeof(ps->fail_why), "the %s backend "
+		    "refused a pilot of %d CPUs and %d GPUs (resources beyond "
+		    "what it has?)", ps->inner->ops->name, p->cpus, p->gpus);
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SCHED_EV_END;
 		ev.state = SCHED_FAILED;
@@ -421,12 +426,26 @@ pilot_submit_one(struct psched *ps)
 static void
 pilot_grow(struct psched *ps)
 {
+	struct sched_event ev;
 	struct patt	*a;
 	struct pjob	*p;
 	int		 room = 0;
 
 	if (ps->closing || ps->draining || TAILQ_EMPTY(&ps->queue))
 		return;
+	/* Pilots keep failing to start: fail the jobs rather than loop. */
+	if (ps->failed >= PILOT_MAX_FAILED) {
+		while ((a = TAILQ_FIRST(&ps->queue)) != NULL) {
+			TAILQ_REMOVE(&ps->queue, a, entry);
+			memset(&ev, 0, sizeof(ev));
+			ev.type = SCHED_EV_SUBMIT_FAILED;
+			ev.exit_code = -1;
+			ev.reason = ps->fail_why;
+			pilot_emit(ps, a, &ev);
+			patt_free(a);
+		}
+		return;
+	}
 	/* Pilots not started yet will take queued jobs. */
 	TAILQ_FOREACH(p, &ps->pilots, entry)
 		if (p->state == PJ_SUBMITTED)
@@ -435,8 +454,11 @@ pilot_grow(struct psched *ps)
 		if (--room < 0)
 			break;
 	while (room < 0 && pilot_live_count(ps) < ps->opts.count) {
-		if (pilot_submit_one(ps) == -1)
+		if (pilot_submit_one(ps) == -1) {
+			/* Refused: its jobs fail (above). */
+			pilot_grow(ps);
 			return;
+		}
 		room++;
 	}
 }
@@ -455,6 +477,16 @@ pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
 		pilot_tell(ps, p, SCHED_PILOT_STARTED, NULL);
 	}
 	p->state = PJ_ENDED;
+	if (p->ran || p->started > 0)
+		ps->failed = 0;
+	else if (!ps->draining) {
+		ps->failed++;
+		snprintf(ps->fail_why, sizeof(ps->fail_why), "%d pilots in a "
+		    "row ended before they ran; the last: %s (%s)%s%s",
+		    ps->failed, p->job_id ? p->job_id : p->token,
+		    sched_state_name(ev->state), ev->reason ? ": " : "",
+		    ev->reason ? ev->reason : "");
+	}
 	st = ev->state == SCHED_TIMEOUT ? SCHED_TIMEOUT : SCHED_NODE_FAIL;
 	snprintf(why, sizeof(why), "its pilot %s ended (%s)%s%s",
 	    p->job_id ? p->job_id : p->token, sched_state_name(ev->state),
@@ -501,6 +533,7 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 		p->host = pilot_strdup(ev->host);
 		p->state = PJ_RUNNING;
 		p->started = ev->time;
+		p->ran = 1;
 		pilot_tell(ps, p, SCHED_PILOT_STARTED, ev);
 		if (ps->draining)
 			sched_cancel(ps->inner, p->token);
@@ -526,6 +559,7 @@ pilot_hello(struct pjob *p, char *const *running)
 	/* Its agent runs: the backend's poll may not have said so yet. */
 	if (p->state == PJ_SUBMITTED)
 		p->state = PJ_RUNNING;
+	p->ran = 1;
 	for (a = TAILQ_FIRST(&p->jobs); a != NULL; a = next) {
 		next = TAILQ_NEXT(a, entry);
 		for (i = 0; running != NULL && running[i] != NULL; i++)

@@ -13,6 +13,9 @@
 #include "pilot_proto.h"
 #include "sched.h"
 
+/* Pilots in a row that end before they ran: their jobs fail. */
+#define PILOT_MAX_FAILED	3
+
 struct psched;
 struct pjob;
 struct pconn;
@@ -54,6 +57,7 @@ struct pjob {
 	struct pconn	*conn;		/* its agent, once connected */
 	int		 asked;		/* unanswered "next"s */
 	int		 drained;	/* told to drain */
+	int		 ran;		/* its agent called, or it started */
 };
 TAILQ_HEAD(pjobq, pjob);
 
@@ -92,6 +96,8 @@ struct psched {
 	struct pconnq	 conns;
 	TAILQ_HEAD(, pev) events;
 	int		 npilots;	/* made so far (names them) */
+	int		 failed;	/* pilots in a row that never ran */
+	char		 fail_why[512];	/* why the last of them did not */
 	int		 nactive;	/* jobs whose END is not delivered */
 	int		 draining;
 	int		 closing;

@@ -47,6 +47,19 @@ is "pilot without dispatch pilot is refused" "$rc" 1
 check "naming pilot" grep -q "bad4.json: pilot: only with \"dispatch\": \"pilot\"" "$T/err.txt"
 is "nothing was recorded" "$(sql 'select count(*) from campaigns' 2>/dev/null || echo 0)" 0
 
+# A pilot the backend cannot run (4 CPUs, the local backend has 2): the
+# trials fail with a message that says so, and the campaign ends.
+write_pilot pbig 2 1 '{"count": 1, "cpus": 4}'
+sed "s|^ledger = .*|ledger = $T/big.db|" "$CONF" >"$T/big.conf"
+echo "local_cpus = 2" >>"$T/big.conf"
+rc=0
+timeout 60 "$HPOCTL" -f "$T/big.conf" run --format json "$T/pbig.json" \
+    >"$T/pbig.out" 2>"$T/pbig.err" || rc=$?
+is "a pilot too big for the backend: the run ends" "$rc" 0
+is "its trials failed" "$(jq .trials.failed "$T/pbig.out")" 2
+check "saying why" grep -q "the local backend refused a pilot of 4 CPUs" \
+    "$T/pbig.err"
+
 # Six trials through two pilots, in the foreground.
 write_pilot pf 6 4
 "$HPOCTL" -f "$CONF" run --format json "$T/pf.json" >"$T/pf.out" \
