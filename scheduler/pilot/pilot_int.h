@@ -1,7 +1,7 @@
 /*
- * pilot_int.h: the pilot backend's internals, shared by pilot.c (jobs and
- * pilots), pilot_net.c (the agents' connections) and pilot_file.c (the
- * pilot file and its secret).
+ * pilot_int.h: the pilot backend's internals, shared by pilot.c (the
+ * backend and its jobs), pilot_run.c (the pilots), pilot_net.c (the
+ * agents' connections) and pilot_file.c (the pilot file and its secret).
  */
 #ifndef HPOD_PILOT_INT_H
 #define HPOD_PILOT_INT_H
@@ -110,6 +110,28 @@ struct psched {
 double	 pilot_now(void);
 void	 pilot_warn(const struct psched *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* strdup() that aborts when out of memory; NULL stays NULL. */
+char	*pilot_strdup(const char *);
+void	 patt_free(struct patt *);
+/* Queue event ev of job a for delivery; an END forgets a. */
+void	 pilot_emit(struct psched *, struct patt *, struct sched_event *ev);
+/* End job a (in its pilot, or queued) with ev and free it. */
+void	 patt_end(struct psched *, struct patt *, struct sched_event *ev);
+/*
+ * End job a from its result.json when that is final; else as its
+ * pilot's end says (st), or, st -1, not yet: -1.
+ */
+int	 patt_end_result(struct psched *, struct patt *, int st,
+	    const char *why);
+struct pjob *pilot_find(struct psched *, const char *token);
+struct patt *pilot_job_find(struct pjob *, const char *token);
+int	 pilot_live_count(const struct psched *);
+
+/* pilot_run.c */
+/* Submit pilots while jobs wait and fewer than count are alive. */
+void	 pilot_grow(struct psched *);
+/* An event of a pilot job from the inner backend (arg: its pjob). */
+void	 pilot_inner_event(void *, const struct sched_event *);
 /* Hand queued jobs to pilots with free slots that asked for one. */
 void	 pilot_dispatch(struct psched *);
 /* A pilot's agent said hello (running: the tokens it still runs). */
@@ -118,7 +140,6 @@ void	 pilot_hello(struct pjob *, char *const *running);
 void	 pilot_job_started(struct pjob *, const char *token,
 	    const char *host, double when);
 void	 pilot_job_ended(struct pjob *, const char *token, int ending);
-struct pjob *pilot_find(struct psched *, const char *token);
 
 /* pilot_net.c */
 int	 pilot_listen(struct psched *, char *err, size_t errlen);
