@@ -190,6 +190,7 @@ struct sched_pilot_event {
 	double		 start;		/* ENDED: when it started, 0 if never */
 	double		 elapsed;	/* ENDED: start to end, 0 if never */
 	double		 busy_node_s, busy_gpu_s;
+	int		 adopted;	/* taken back after a restart */
 };
 struct sched_pilot_opts {
 	const char	*dir;		/* the campaign's run directory */

@@ -46,11 +46,24 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 		    sched_state_name(ev->state));
 		idle_n = fmax(ev->elapsed * ev->nodes - ev->busy_node_s, 0);
 		idle_g = fmax(ev->elapsed * ev->gpus - ev->busy_gpu_s, 0);
-		e->spent_node_s += idle_n;
-		e->spent_gpu_s += idle_g;
-		engine_say(e, "pilot %s ended (%s) after %.1f s, %.1f "
-		    "node-seconds idle", ev->job_id ? ev->job_id : ev->token,
-		    sched_state_name(ev->state), ev->elapsed, idle_n);
+		/*
+		 * A pilot taken back after a restart: its idle time until
+		 * then is in the sum read from the ledger, the rest is not
+		 * known here (its earlier jobs are not); the report has it.
+		 */
+		if (!ev->adopted) {
+			e->spent_node_s += idle_n;
+			e->spent_gpu_s += idle_g;
+		}
+		if (ev->adopted)
+			engine_say(e, "pilot %s ended (%s) after %.1f s",
+			    ev->job_id ? ev->job_id : ev->token,
+			    sched_state_name(ev->state), ev->elapsed);
+		else
+			engine_say(e, "pilot %s ended (%s) after %.1f s, %.1f "
+			    "node-seconds idle", ev->job_id ? ev->job_id :
+			    ev->token, sched_state_name(ev->state),
+			    ev->elapsed, idle_n);
 		engine_kick(e);
 		break;
 	}

@@ -389,6 +389,7 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	p->started = started;
 	p->state = started > 0 ? PJ_RUNNING : PJ_SUBMITTED;
 	p->seq = seq;
+	p->adopted = 1;
 	TAILQ_INIT(&p->jobs);
 	/* New pilots' directories come after this one's. */
 	if ((base = strrchr(dir, '/')) != NULL && (n = atoi(base + 1)) >

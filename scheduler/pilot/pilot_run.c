@@ -127,6 +127,7 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 		ev.state = iev->state;
 		ev.elapsed = ev.start > 0 && ev.time > ev.start ?
 		    ev.time - ev.start : 0;
+		ev.adopted = p->adopted;
 		ev.busy_node_s = p->busy_node_s;
 		ev.busy_gpu_s = p->busy_gpu_s;
 	}
