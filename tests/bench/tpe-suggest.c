@@ -5,9 +5,10 @@
  * uniform in [0.85, 0.95]); the history holds N completed trials at
  * pseudo-random points with a smooth objective, as a long campaign would.
  *
- *   tpe-suggest N [REPS]
+ *   tpe-suggest N [REPS [ALGORITHM]]
  *
- * prints "N median_ms min_ms" over REPS suggestions (default 5).
+ * prints "N median_ms min_ms" over REPS suggestions (default 5) of
+ * ALGORITHM (default tpe; mtpe and cmtpe take the same history).
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ main(int argc, char **argv)
 	int reps, k;
 
 	if (argc < 2 || (n = strtoul(argv[1], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: tpe-suggest N [REPS]\n");
+		fprintf(stderr, "usage: tpe-suggest N [REPS [ALGORITHM]]\n");
 		return 1;
 	}
 	reps = argc > 2 ? atoi(argv[2]) : 5;
@@ -86,7 +87,11 @@ main(int argc, char **argv)
 	h.n = n;
 	h.obs = obs;
 	h.maximize = 0;
-	s = search_new("tpe", sp, 1, NULL, 0);
+	if ((s = search_new(argc > 3 ? argv[3] : "tpe", sp, 1, NULL, 0)) ==
+	    NULL) {
+		fprintf(stderr, "tpe-suggest: unknown algorithm\n");
+		return 1;
+	}
 	for (k = 0; k < reps; k++) {
 		t0 = cpu_now();
 		if (search_suggest(s, &h, x) != 0)
