@@ -83,5 +83,28 @@ check "the pilots were re-adopted" grep -q "pilot .*: re-adopted" "$T/hpod.log"
 check "pr: the lines add up" jq -e \
     '([.cost.by_outcome[].gpu_hours] | add) - .cost.gpu_hours | fabs < 1e-9' \
     "$T/pr.out"
+# Multi-rank trials (the workload's launcher is srun): inside a pilot each
+# is a job step of the pilot job, two at once in its 4 CPUs.
+cat >"$T/ps.json" <<JSON
+{"name": "ps", "workload": "steps",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"seconds": {"type": "choice", "values": [6]}},
+ "search": {"algorithm": "random", "seed": 1},
+ "budget": {"max_trials": 4, "max_parallel": 2},
+ "backend": "slurm",
+ "resources": {"nodes": 1, "tasks_per_node": 2, "cpus_per_task": 1,
+     "time_limit": "00:10:00"},
+ "dispatch": "pilot", "pilot": {"count": 1, "cpus": 4}}
+JSON
+check "submit a campaign of multi-rank trials" "$HPOCTL" submit "$T/ps.json"
+check "two of them run" wait_sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ps' and a.started > 0 and a.ended is null" 2 120
+sleep 1
+pj=$(sql "select p.job_id from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'ps'")
+squeue -s -h -o '%i %j' >"$T/steps.txt"
+is "each runs as a job step (srun) of the one pilot job" \
+    "$(awk -v j="$pj" '$2 == "sleep" && index($1, j ".") == 1' "$T/steps.txt" | wc -l)" 2
+check "the campaign of multi-rank trials finishes" wait_campaign ps 240
+is "its four trials completed in the one pilot" \
+    "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ps' and a.state = 'completed' and a.job_id like '$pj.p%'")" 4
 check "hpod stops cleanly" stop_daemon
 done_testing
