@@ -70,6 +70,7 @@ struct pconn {
 	char		*buf;
 	size_t		 len, cap;
 	struct pjob	*pilot;		/* after its hello */
+	int		 stray;		/* a pilot we do not know: drained */
 	int		 closing;
 };
 TAILQ_HEAD(pconnq, pconn);

@@ -111,6 +111,7 @@ pilot_peer(struct pconn *c, char *buf, size_t len)
 static int
 pilot_on_hello(struct pconn *c, const struct pilot_msg *m)
 {
+	struct pilot_msg r;
 	struct pjob	*p;
 	char		 peer[64];
 
@@ -120,11 +121,19 @@ pilot_on_hello(struct pconn *c, const struct pilot_msg *m)
 		    "connection closed", peer);
 		return -1;
 	}
+	/*
+	 * A pilot this process does not know (ended, or never taken back):
+	 * its agent is told to drain, so that it stops calling and exits.
+	 */
 	if ((p = pilot_find(c->ps, m->pilot)) == NULL ||
 	    p->state == PJ_ENDED) {
 		pilot_warn(c->ps, "pilot agent from %s: no pilot '%s' is "
-		    "running; connection closed", peer, m->pilot);
-		return -1;
+		    "running here; told to drain", peer, m->pilot);
+		memset(&r, 0, sizeof(r));
+		r.op = PILOT_DRAIN;
+		pilot_send(c, &r);
+		c->stray = 1;
+		return 0;
 	}
 	if (p->conn != NULL)
 		pilot_conn_close(p->conn);
@@ -139,6 +148,9 @@ pilot_on_hello(struct pconn *c, const struct pilot_msg *m)
 static int
 pilot_on_msg(struct pconn *c, const struct pilot_msg *m)
 {
+	/* A drained stray agent's reports concern nothing of ours. */
+	if (c->stray)
+		return 0;
 	if (c->pilot == NULL && m->op != PILOT_HELLO) {
 		pilot_warn(c->ps, "pilot agent: '%s' before hello; "
 		    "connection closed", pilot_op_name(m->op));

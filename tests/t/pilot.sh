@@ -78,6 +78,11 @@ pilot=$(sql "select token from pilots limit 1")
 reply=$(printf '{"op":"hello","secret":"%064d","pilot":"%s","slots":1}\n{"op":"next"}\n' \
     0 "$pilot" | timeout 3 bash -c "exec 3<>/dev/tcp/$host/$port; cat >&3; cat <&3" || echo TIMEOUT)
 is "a wrong secret: connection closed, no job handed out" "$reply" ""
+secret=$(jq -r .secret "$PF")
+reply=$(printf '{"op":"hello","secret":"%s","pilot":"nosuch","slots":1}\n' \
+    "$secret" | timeout 3 bash -c "exec 3<>/dev/tcp/$host/$port; cat >&3; cat <&3" || true)
+is "an agent of a pilot it does not know is told to drain" "$reply" \
+    '{"op":"drain"}'
 rc=0
 wait $fg || rc=$?
 is "hpoctl run exits 0" "$rc" 0
