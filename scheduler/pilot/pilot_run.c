@@ -365,6 +365,12 @@ pilot_hello(struct pjob *p, char *const *running)
 			    "does not run it and it left no final result");
 			continue;
 		}
+		/* Cancelled while on its way: it never ran. */
+		if (a->cancelled) {
+			patt_end_result(ps, a, SCHED_CANCELLED, "cancelled "
+			    "before it started");
+			continue;
+		}
 		TAILQ_REMOVE(&p->jobs, a, entry);
 		p->used_cpus -= a->cpus;
 		p->used_gpus -= a->gpus;
