@@ -62,6 +62,10 @@ check "saying why" grep -q "the local backend refused a pilot of 4 CPUs" \
 
 # Six trials through two pilots, in the foreground.
 write_pilot pf 6 4
+"$HPOCTL" -f "$CONF" check "$T/pf.json" >"$T/check.txt"
+check "hpoctl check says how the trials are dispatched" grep -q \
+    "pf.json: dispatch pilot: 2 pilots of 1 CPUs and 0 GPUs at once" \
+    "$T/check.txt"
 "$HPOCTL" -f "$CONF" run --format json "$T/pf.json" >"$T/pf.out" \
     2>"$T/pf.err" &
 fg=$!
