@@ -223,6 +223,12 @@ struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
 int		 sched_pilot_adopt(struct sched *, const char *token,
 		    const char *job_id, const char *dir, double started,
 		    int seq);
+/*
+ * The inner backend is closed: no event of the pilots will come, and
+ * sched_close() frees every pilot (else one still alive is kept until
+ * its END).
+ */
+void		 sched_pilot_forget(struct sched *);
 /* The pilots not yet ended. */
 int		 sched_pilot_live(const struct sched *);
 /*

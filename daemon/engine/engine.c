@@ -168,6 +168,9 @@ engine_free(struct engine *e)
 {
 	if (e == NULL)
 		return;
+	/* Detached first: hpod's shutdown, which closed the backends. */
+	if (e->detached && e->pilot != NULL)
+		sched_pilot_forget(e->pilot);
 	e->detached = 1;
 	engine_pilot_close(e);
 	engine_flush_close(e, engine_closed);

@@ -424,10 +424,10 @@ pilot_free(struct psched *ps)
 	free(ps);
 }
 
-static void
-pilot_handle_closed(uv_handle_t *h)
+/* A handle of ps is closed; after the last, ps goes and done runs. */
+void
+pilot_release(struct psched *ps)
 {
-	struct psched	*ps = h->data;
 	void		(*done)(void *) = ps->done;
 	void		*arg = ps->done_arg;
 
@@ -436,6 +436,12 @@ pilot_handle_closed(uv_handle_t *h)
 	pilot_free(ps);
 	if (done != NULL)
 		done(arg);
+}
+
+static void
+pilot_handle_closed(uv_handle_t *h)
+{
+	pilot_release(h->data);
 }
 
 /*
@@ -473,7 +479,7 @@ pilot_close(struct sched *s, void (*done)(void *), void *arg)
 			TAILQ_REMOVE(&p->jobs, a, entry);
 			patt_free(a);
 		}
-		if (p->state != PJ_ENDED) {
+		if (p->state != PJ_ENDED && !ps->inner_gone) {
 			p->ps = NULL;
 			continue;
 		}
@@ -543,6 +549,13 @@ sched_pilot_new(uv_loop_t *loop, struct sched *inner,
 		return NULL;
 	}
 	return &ps->sched;
+}
+
+void
+sched_pilot_forget(struct sched *s)
+{
+	if (s->ops == &pilot_ops)
+		((struct psched *)s)->inner_gone = 1;
 }
 
 int

@@ -102,8 +102,9 @@ struct psched {
 	char		 fail_why[512];	/* why the last of them did not */
 	int		 nactive;	/* jobs whose END is not delivered */
 	int		 draining;
+	int		 inner_gone;	/* sched_pilot_forget() */
 	int		 closing;
-	int		 nopen;
+	int		 nopen;		/* handles open, connections too */
 	void		(*done)(void *);
 	void		*done_arg;
 };
@@ -128,6 +129,8 @@ int	 patt_end_result(struct psched *, struct patt *, int st,
 struct pjob *pilot_find(struct psched *, const char *token);
 struct patt *pilot_job_find(struct pjob *, const char *token);
 int	 pilot_live_count(const struct psched *);
+/* A handle of ps (its listener, timer, a connection) is closed. */
+void	 pilot_release(struct psched *);
 
 /* pilot_run.c */
 /* Submit pilots while jobs wait and fewer than count are alive. */

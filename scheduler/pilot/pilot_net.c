@@ -26,6 +26,7 @@ pilot_conn_closed(uv_handle_t *h)
 	TAILQ_REMOVE(&ps->conns, c, entry);
 	free(c->buf);
 	free(c);
+	pilot_release(ps);
 }
 
 /* Close c; its pilot forgets it and the "next"s it asked. */
@@ -264,6 +265,7 @@ pilot_accept(uv_stream_t *server, int status)
 	c->ps = ps;
 	uv_tcp_init(ps->loop, &c->tcp);
 	c->tcp.data = c;
+	ps->nopen++;
 	TAILQ_INSERT_TAIL(&ps->conns, c, entry);
 	if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0 ||
 	    uv_read_start((uv_stream_t *)&c->tcp, pilot_alloc, pilot_read) !=

@@ -183,5 +183,16 @@ check "daemon: the lines add up" jq -e \
 check "daemon: total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
     "$(sql "select total((p.ended - p.started) * p.cpus) / 3600 from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pd'")" \
     '.cost.cpu_hours - $p | fabs < 1e-9' "$T/pd.json.out"
+# Stopped with SIGTERM while its pilots run trials (the sanitizer build
+# checks that nothing leaks), then started: the trials go on in them.
+write_pilot pt 2 16 '"auto"'
+"$HPOCTL" submit "$T/pt.json" >/dev/null
+check "pt: two trials start in their pilots" wait_sql_fg \
+    "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pt' and a.started > 0" 2
+check "hpod stops cleanly with pilots running" stop_daemon
+start_daemon
+check "pt: the campaign ends after the restart" wait_campaign pt 180
+is "pt: both trials completed, one attempt each" \
+    "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pt' and a.state = 'completed'")" 2
 check "hpod stops cleanly" stop_daemon
 done_testing
