@@ -32,8 +32,9 @@ is "every trial ran as PILOT.pN in one of them" \
     "$(sql "select count(*) from attempts a where exists (select 1 from pilots p where a.job_id like p.job_id || '.p%')")" 8
 is "each pilot ran several trials" \
     "$(sql "select count(*) from pilots p where (select count(*) from attempts a where a.job_id like p.job_id || '.p%') >= 2")" 2
+# The most running at once in a pilot: at each start, those running.
 is "two trials at once in a pilot: 2 GPUs each, the pilot's 4" \
-    "$(sql "select max(n) from (select count(*) as n from attempts a join attempts b on a.id < b.id and substr(a.job_id, 1, instr(a.job_id, '.')) = substr(b.job_id, 1, instr(b.job_id, '.')) and a.started < b.ended and b.started < a.ended group by a.id)")" 1
+    "$(sql "select max(n) from (select (select count(*) from attempts b where substr(b.job_id, 1, instr(b.job_id, '.')) = substr(a.job_id, 1, instr(a.job_id, '.')) and b.started <= a.started and a.started < b.ended) as n from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pj')")" 2
 is "the pilots' allocation, as Slurm gave it: 1 node, 4 GPUs, 2 CPUs" \
     "$(sql "select distinct nodes || ' ' || gpus || ' ' || cpus from pilots")" "1 4 2"
 "$HPOCTL" report --ledger "$LEDGER" --format json pj >"$T/pj.out"
