@@ -80,6 +80,16 @@ int	 mtpe_design(struct search *, uint64_t seed, const struct history *h,
 	    double *x);
 
 /*
+ * mtpe's view of h at one fidelity, BOHB's (rung.c): out (h->n
+ * observations, borrowing h's arrays) is h with every trial whose curve
+ * reached step b complete at its best value up to b, b the highest step
+ * at which at least min trials have a value.  Return b, 0 when no step
+ * has min values (out is h's copy), -1 when memory runs out (likewise).
+ */
+double	 rung_view(const struct search *, const struct history *h,
+	    size_t min, struct observation *out);
+
+/*
  * Build the estimator of parameter p from the internal coordinates of
  * the m trials in xs (chronological order).  mvsigma > 0 gives every
  * trial's component that width (times the range) instead of the

@@ -70,11 +70,13 @@ check "a cmtpe campaign is accepted" "$HPOCTL" -f "$CONF" check "$T/cm.json"
 "$HPOCTL" -f "$CONF" run -q "$T/cm.json" >/dev/null 2>&1
 campaign m mtpe
 "$HPOCTL" -f "$CONF" run -q "$T/m.json" >/dev/null 2>&1
+campaign r random
+"$HPOCTL" -f "$CONF" run -q "$T/r.json" >/dev/null 2>&1
 is "cmtpe: 40 trials" "$(sql "select count(*) from trials where campaign_id = $(cid cm)")" 40
-cme=$(per_epoch cm) me=$(per_epoch m)
-echo "# seconds per epoch after the first 10 trials: cmtpe $cme, mtpe $me"
-check "cmtpe's trials cost at most 0.75x mtpe's per epoch ($cme, $me)" \
-    test $((cme * 4)) -le $((me * 3))
+cme=$(per_epoch cm) me=$(per_epoch m) re=$(per_epoch r)
+echo "# seconds per epoch after the first 10 trials: cmtpe $cme, mtpe $me, random $re"
+check "cmtpe's trials cost at most 0.75x random's per epoch ($cme, $re)" \
+    test $((cme * 4)) -le $((re * 3))
 check "cmtpe's campaign reaches the target" \
     test "$(sql "select count(*) from trials where campaign_id = $(cid cm) and reached = 1")" -ge 1
 A=$(cid cm)
