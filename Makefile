@@ -64,8 +64,8 @@ LIBS	:= $(PKG_LIBS) -lm
 # see every room.
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
 	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
-	scheduler/local scheduler/replay search search/stop ledger \
-	ledger/optuna workloads workloads/proxies workloads/proxies/common \
+	scheduler/local scheduler/replay scheduler/pilot search search/stop \
+	ledger ledger/optuna workloads workloads/proxies workloads/proxies/common \
 	workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
 			   scheduler search search/stop workloads
@@ -95,6 +95,7 @@ SEES_search/stop	:= search
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
+SEES_scheduler/pilot	:= scheduler
 # hpo-trial's main shares the programs' --help/--version (daemon/cli.h).
 $(BUILD)/scheduler/trial.o: SEES_EXTRA := daemon
 room_iquote = $(addprefix -iquote ,$(if $(filter $1,$(ROOMS)),\
@@ -273,12 +274,14 @@ bench-search: deps
 	  { echo "bench-search: install python3-optuna (as root)" >&2; exit 1; }
 	tests/bench/bench-search.sh $(BUILD)
 
-# The Slurm backend's submission rate and slot gap on the test cluster (as root).
+# The Slurm backend's submission rate and slot gap, and the makespan of
+# pilot allocations, on the test cluster (as root).
 bench-slurm: deps
 	$(MAKE) all
 	tests/bench/slurm-submit.sh $(BUILD)
 	tests/bench/slurm-gap.sh $(BUILD) 1000 64 3
 	tests/bench/slurm-gap.sh $(BUILD) 1000 16 3
+	tests/bench/pilot-makespan.sh $(BUILD) 1000 3
 
 bench-proxy: deps
 	$(MAKE) all
