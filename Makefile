@@ -126,6 +126,9 @@ ifeq ($(SLURM),no)
 UNITSRC	:= $(filter-out tests/unit/test_slurm%.c,$(UNITSRC))
 endif
 UNITS	:= $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+# What unit tests and benches share (tests/unit/ files not named test_*).
+UNITHELP := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/unit/test_%.c,\
+	$(wildcard tests/unit/*.c)))
 # Timing programs of make bench.
 BENCHES	:= $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 MANS	:= $(wildcard man/*.[1-8])
@@ -169,14 +172,17 @@ $(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 # A trainer's own files beyond its main (workloads/proxies/NAME/*.c).
 $(foreach p,$(PROXIES),$(eval $(BUILD)/$(p): $(patsubst %.c,$(BUILD)/%.o,\
 	$(wildcard workloads/proxies/$(p)/*.c))))
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
+$(BUILD)/libunithelp.a: $(UNITHELP)
+	@rm -f $@
+	@$(AR) rcs $@ $^
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libunithelp.a $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 # test_nomem fails one allocation after another: ld's --wrap sends them
 # through the test's own allocators.
 NOMEM_WRAP := malloc calloc realloc reallocarray strdup asprintf
 $(BUILD)/tests/test_nomem: XLDFLAGS += $(NOMEM_WRAP:%=-Wl,--wrap=%)
-$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libhpod.a
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libunithelp.a $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 

@@ -18,6 +18,7 @@
 #include "rng.h"
 #include "search.h"
 #include "space.h"
+#include "tests/unit/space_kinds.h"
 
 /* CPU seconds of this process. */
 static double
@@ -41,7 +42,6 @@ cmp_double(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	struct value bs[3];
 	struct space *sp;
 	struct search *s;
 	struct observation *obs;
@@ -60,12 +60,7 @@ main(int argc, char **argv)
 		reps = 1;
 	sp = space_new();
 	space_add_float(sp, "lr", 0.001, 0.2, SCALE_LOG, 0);
-	for (k = 0; k < 3; k++) {
-		bs[k].is_string = 0;
-		bs[k].num = 32 << k;
-		bs[k].str = NULL;
-	}
-	space_add_choice(sp, "batch_size", bs, 3);
+	space_kinds_add_bs(sp, "batch_size");
 	space_add_float(sp, "momentum", 0.85, 0.95, SCALE_LINEAR, 0);
 	xs = calloc(n * 3, sizeof(*xs));
 	obs = calloc(n, sizeof(*obs));

@@ -19,6 +19,7 @@
 #include "rng.h"
 #include "search.h"
 #include "space.h"
+#include "space_kinds.h"
 #include "tap.h"
 #include "tpe_int.h"
 
@@ -28,27 +29,6 @@
 #define NCAND		24
 #define NGRID		401
 #define TOL		1e-3	/* in log density: 0.1% */
-
-/* A space of every kind of parameter. */
-static struct space *
-space_make(void)
-{
-	struct space *sp = space_new();
-	struct value bs[3];
-	int k;
-
-	space_add_float(sp, "lr", 0.001, 0.2, SCALE_LOG, 0);
-	for (k = 0; k < 3; k++) {
-		bs[k].is_string = 0;
-		bs[k].num = 32 << k;
-		bs[k].str = NULL;
-	}
-	space_add_choice(sp, "bs", bs, 3);
-	space_add_float(sp, "m", 0.85, 0.95, SCALE_LINEAR, 0);
-	space_add_int(sp, "layers", 1, 9, SCALE_LINEAR, 0);
-	space_add_int(sp, "width", 8, 512, SCALE_LOG, 0);
-	return sp;
-}
 
 /*
  * A history of n finished trials, a third of them around the optimum
@@ -205,7 +185,7 @@ main(void)
 	size_t *below, *above, nb, na, i, ncomp;
 	int ties, differ;
 
-	sp = space_make();
+	sp = space_kinds_new();
 	xs = calloc(NTRIALS * DIM, sizeof(*xs));
 	obs = calloc(NTRIALS, sizeof(*obs));
 	if (xs == NULL || obs == NULL)
