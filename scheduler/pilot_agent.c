@@ -103,6 +103,26 @@ agent_send(struct agent *ag, const struct pilot_msg *m)
 }
 
 /* Connect to hpod as the pilot file says; -1 if not now. */
+/*
+ * Tell hpod that slot i's trial ended; the slot is free once hpod has it
+ * (if the connection is down, the hello after the reconnect says it again).
+ */
+static void
+agent_ended(struct agent *ag, int i)
+{
+	struct pilot_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_ENDED;
+	m.token = ag->kids[i].token;
+	m.ending = ag->ending;
+	if (agent_send(ag, &m) == 0) {
+		free(ag->kids[i].token);
+		ag->kids[i].token = NULL;
+		ag->nrun--;
+	}
+}
+
 static int
 agent_connect(struct agent *ag)
 {
@@ -151,17 +171,8 @@ agent_connect(struct agent *ag)
 	free(running);
 	/* What ended while hpod was away. */
 	for (i = 0; i < ag->slots && ag->fd != -1; i++)
-		if (ag->kids[i].token != NULL && ag->kids[i].ended) {
-			memset(&m, 0, sizeof(m));
-			m.op = PILOT_ENDED;
-			m.token = ag->kids[i].token;
-			m.ending = ag->ending;
-			if (agent_send(ag, &m) == 0) {
-				free(ag->kids[i].token);
-				ag->kids[i].token = NULL;
-				ag->nrun--;
-			}
-		}
+		if (ag->kids[i].token != NULL && ag->kids[i].ended)
+			agent_ended(ag, i);
 	return ag->fd == -1 ? -1 : 0;
 }
 
@@ -283,7 +294,6 @@ agent_read(struct agent *ag)
 static void
 agent_reap(struct agent *ag)
 {
-	struct pilot_msg m;
 	pid_t		 pid;
 	int		 i, status;
 
@@ -292,15 +302,7 @@ agent_reap(struct agent *ag)
 			if (ag->kids[i].token != NULL && ag->kids[i].pid ==
 			    pid) {
 				ag->kids[i].ended = 1;
-				memset(&m, 0, sizeof(m));
-				m.op = PILOT_ENDED;
-				m.token = ag->kids[i].token;
-				m.ending = ag->ending;
-				if (agent_send(ag, &m) == 0) {
-					free(ag->kids[i].token);
-					ag->kids[i].token = NULL;
-					ag->nrun--;
-				}
+				agent_ended(ag, i);
 			}
 }
 
