@@ -64,8 +64,8 @@ LIBS	:= $(PKG_LIBS) -lm
 # see every room.
 ROOMS	:= daemon daemon/engine daemon/plan daemon/spec daemon/report \
 	daemon/html daemon/guide daemon/hpoctl scheduler scheduler/slurm \
-	scheduler/local scheduler/replay search search/stop ledger \
-	ledger/optuna workloads workloads/proxies workloads/proxies/common \
+	scheduler/local scheduler/replay scheduler/pilot search search/stop \
+	ledger ledger/optuna workloads workloads/proxies workloads/proxies/common \
 	workloads/proxies/minicam
 SEES_daemon		:= daemon/engine daemon/report daemon/spec ledger \
 			   scheduler search search/stop workloads
@@ -95,6 +95,7 @@ SEES_search/stop	:= search
 SEES_scheduler/slurm	:= scheduler
 SEES_scheduler/local	:= scheduler
 SEES_scheduler/replay	:= scheduler
+SEES_scheduler/pilot	:= scheduler
 # hpo-trial's main shares the programs' --help/--version (daemon/cli.h).
 $(BUILD)/scheduler/trial.o: SEES_EXTRA := daemon
 room_iquote = $(addprefix -iquote ,$(if $(filter $1,$(ROOMS)),\
@@ -125,6 +126,9 @@ ifeq ($(SLURM),no)
 UNITSRC	:= $(filter-out tests/unit/test_slurm%.c,$(UNITSRC))
 endif
 UNITS	:= $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+# What unit tests and benches share (tests/unit/ files not named test_*).
+UNITHELP := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/unit/test_%.c,\
+	$(wildcard tests/unit/*.c)))
 # Timing programs of make bench.
 BENCHES	:= $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 MANS	:= $(wildcard man/*.[1-8])
@@ -168,14 +172,17 @@ $(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 # A trainer's own files beyond its main (workloads/proxies/NAME/*.c).
 $(foreach p,$(PROXIES),$(eval $(BUILD)/$(p): $(patsubst %.c,$(BUILD)/%.o,\
 	$(wildcard workloads/proxies/$(p)/*.c))))
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libhpod.a
+$(BUILD)/libunithelp.a: $(UNITHELP)
+	@rm -f $@
+	@$(AR) rcs $@ $^
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libunithelp.a $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 # test_nomem fails one allocation after another: ld's --wrap sends them
 # through the test's own allocators.
 NOMEM_WRAP := malloc calloc realloc reallocarray strdup asprintf
 $(BUILD)/tests/test_nomem: XLDFLAGS += $(NOMEM_WRAP:%=-Wl,--wrap=%)
-$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libhpod.a
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libunithelp.a $(BUILD)/libhpod.a
 	@mkdir -p $(@D)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 
@@ -267,7 +274,8 @@ bench-search: deps
 	  { echo "bench-search: install python3-optuna (as root)" >&2; exit 1; }
 	tests/bench/bench-search.sh $(BUILD)
 
-# The Slurm backend's submission rate and slot gap on the test cluster (as root).
+# The Slurm backend's submission rate and slot gap, and the makespan of
+# pilot allocations, on the test cluster (as root).
 bench-slurm: deps
 	$(MAKE) all
 	tests/bench/slurm-submit.sh $(BUILD)
@@ -275,6 +283,7 @@ bench-slurm: deps
 	tests/bench/slurm-gap.sh $(BUILD) 1000 16 3
 	tests/bench/slurm-gap.sh $(BUILD) 1000 1000 3
 	tests/bench/slurm-rpc.sh $(BUILD)
+	tests/bench/pilot-makespan.sh $(BUILD) 1000 3
 
 bench-proxy: deps
 	$(MAKE) all

@@ -9,7 +9,8 @@
 #include "ledger_int.h"
 
 const char *const account_outcome_names[ACCT_NOUTCOMES] = {
-	"completed", "pruned", "failed", "retried", "cancelled", "running"
+	"completed", "pruned", "failed", "retried", "cancelled", "running",
+	"pilot_idle"
 };
 
 /*
@@ -147,6 +148,60 @@ account_outcomes(struct ledger *l, const struct ledger_campaign *c,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/*
+ * The idle time of the campaign's pilot allocations: each pilot's
+ * allocation times its elapsed time (to now while it runs), less what the
+ * attempts it ran (job id "PILOT.pN") were charged, per resource and
+ * never below 0 (attempts sharing a pilot's node each count the node, as
+ * attempts sharing a node in job mode do).  Added to the totals as the
+ * outcome "pilot_idle", which counts no attempts.
+ */
+static int
+account_pilots(struct ledger *l, const struct ledger_campaign *c,
+    double now, struct account *acct)
+{
+	struct account_cost *b = &acct->by_outcome[ACCT_OUT_PILOT_IDLE];
+	sqlite3_stmt *st;
+	int rc, v;
+
+	/* A read-only ledger older than the pilots table has none. */
+	if ((v = ledger_schema_version(l)) == -1)
+		return -1;
+	if (v < 5)
+		return 0;
+	if ((st = ledger_stmt(l, LQ_ACCT_PILOTS, "SELECT count(*),"
+	    " total(max(pe * nodes - an, 0)), total(max(pe * gpus - ag, 0)),"
+	    " total(max(pe * cpus - ac, 0))"
+	    " FROM (SELECT p.nodes, p.gpus, p.cpus,"
+	    "   CASE WHEN p.started > 0 THEN max(coalesce(nullif(p.ended, 0),"
+	    "     ?2) - p.started, 0) ELSE 0 END AS pe,"
+	    "   total(" ACCT_ELAPSED " * a.nodes) AS an,"
+	    "   total(" ACCT_ELAPSED " * a.gpus) AS ag,"
+	    "   total(" ACCT_ELAPSED " * a.cpus) AS ac"
+	    "   FROM pilots p LEFT JOIN attempts a ON p.job_id IS NOT NULL"
+	    "     AND substr(a.job_id, 1, length(p.job_id) + 2) ="
+	    "       p.job_id || '.p'"
+	    "     AND a.trial_id IN (SELECT id FROM trials"
+	    "       WHERE campaign_id = ?1)"
+	    "   WHERE p.campaign_id = ?1 GROUP BY p.id)")) == NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, c->id);
+	ledger_bind_double(l, st, 2, now);
+	if ((rc = ledger_step(l, st)) == SQLITE_ROW) {
+		acct->pilots = sqlite3_column_int(st, 0);
+		b->node_seconds = sqlite3_column_double(st, 1);
+		b->gpu_seconds = sqlite3_column_double(st, 2);
+		b->cpu_seconds = sqlite3_column_double(st, 3);
+		acct->node_seconds += b->node_seconds;
+		acct->gpu_seconds += b->gpu_seconds;
+		acct->cpu_seconds += b->cpu_seconds;
+	} else
+		ledger_fail(l, "sum pilots of campaign %lld",
+		    (long long)c->id);
+	ledger_stmt_done(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
 /* Time to solution: from campaign start to the first trial reaching. */
 static int
 account_tts(struct ledger *l, const struct ledger_campaign *c,
@@ -219,6 +274,8 @@ account_campaign(struct ledger *l, const struct ledger_campaign *c,
 		rc = account_attempts(l, c, now, acct);
 	if (rc == 0)
 		rc = account_outcomes(l, c, now, acct);
+	if (rc == 0)
+		rc = account_pilots(l, c, now, acct);
 	if (rc == 0)
 		rc = account_tts(l, c, acct);
 	if (rc == 0)

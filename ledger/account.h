@@ -18,10 +18,14 @@
  * "retried": followed by a later attempt of the same trial, whatever its
  * end; "failed": failed, timeout, node_fail, preempted or lost, and not
  * retried; "running": not ended yet (submitting, pending or running).
+ * "pilot_idle" holds no attempt: it is the idle time of the campaign's
+ * pilot allocations ("dispatch": "pilot"), their allocation times their
+ * elapsed time less what the attempts they ran were charged.
  */
 enum {
 	ACCT_OUT_COMPLETED, ACCT_OUT_PRUNED, ACCT_OUT_FAILED, ACCT_OUT_RETRIED,
-	ACCT_OUT_CANCELLED, ACCT_OUT_RUNNING, ACCT_NOUTCOMES
+	ACCT_OUT_CANCELLED, ACCT_OUT_RUNNING, ACCT_OUT_PILOT_IDLE,
+	ACCT_NOUTCOMES
 };
 extern const char *const account_outcome_names[ACCT_NOUTCOMES];
 
@@ -49,9 +53,10 @@ struct account {
 	int		 trials_total;
 	int		 attempts;
 	int		 attempts_retried;	/* attempts after the first */
-	double		 node_seconds;
+	double		 node_seconds;		/* pilot idle included */
 	double		 gpu_seconds;
 	double		 cpu_seconds;
+	int		 pilots;		/* pilot allocations */
 	double		 queue_seconds;		/* submit -> start, summed */
 	int		 pruned_attempts;	/* stopped early by the search */
 	double		 pruned_node_seconds;	/* their part of the cost */

@@ -97,12 +97,7 @@ ledger_attempt_started(struct ledger *l, int64_t id, const char *job_id,
 	    " WHERE id = ?1")) == NULL)
 		return -1;
 	ledger_bind_int64(l, st, 1, id);
-	ledger_bind_text(l, st, 2, job_id);
-	ledger_bind_time(l, st, 3, when);
-	ledger_bind_int(l, st, 4, nodes);
-	ledger_bind_int(l, st, 5, gpus);
-	ledger_bind_int(l, st, 6, cpus);
-	ledger_bind_text(l, st, 7, host);
+	ledger_bind_start(l, st, job_id, when, nodes, gpus, cpus, host);
 	return ledger_exec_one(l, st, "record start of attempt id %lld",
 	    (long long)id);
 }

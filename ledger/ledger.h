@@ -168,6 +168,28 @@ int	 ledger_attempt_submitted(struct ledger *, int64_t id,
 /* job_id NULL keeps the one recorded at submission. */
 int	 ledger_attempt_started(struct ledger *, int64_t id, const char *job_id,
 	    double when, int nodes, int gpus, int cpus, const char *host);
+/*
+ * Pilot allocations (pilots.c): a pilot job submitted, started (its
+ * allocation, job id and host) and ended, by its token.
+ */
+int	 ledger_pilot_submitted(struct ledger *, int64_t campaign_id,
+	    const char *token, const char *dir, double when);
+int	 ledger_pilot_started(struct ledger *, const char *token,
+	    const char *job_id, double when, int nodes, int gpus, int cpus,
+	    const char *host);
+/* started: its start as known at the end (0: keep the recorded one). */
+int	 ledger_pilot_ended(struct ledger *, const char *token, double started,
+	    double when, const char *state);
+/* A pilot not yet ended, as an engine taking back its campaign reads it. */
+struct ledger_pilot {
+	char		*token, *job_id, *dir;
+	double		 started;	/* 0: not seen running */
+	int		 attempts;	/* attempts it was given so far */
+};
+/* The campaign's pilots not yet ended (free with ledger_pilot_list_free). */
+int	 ledger_pilot_list(struct ledger *, int64_t campaign_id,
+	    struct ledger_pilot **, size_t *n);
+void	 ledger_pilot_list_free(struct ledger_pilot *, size_t n);
 int	 ledger_attempt_finished(struct ledger *, int64_t id,
 	    const char *state, double when, int exit_code, int signal,
 	    const char *reason);

@@ -26,6 +26,8 @@ enum ledger_sql {
 	LQ_ACCT_OUTCOMES, LQ_ACCT_GROUPS,
 	LQ_PRIOR_INSERT, LQ_PRIOR_LIST, LQ_PRIOR_COUNT,
 	LQ_CAMPAIGN_BUDGET,
+	LQ_PILOT_SUBMITTED, LQ_PILOT_STARTED, LQ_PILOT_ENDED,
+	LQ_ACCT_PILOTS, LQ_PILOT_LIST,
 	LQ_COUNT
 };
 
@@ -80,6 +82,8 @@ void	 ledger_bind_int64(struct ledger *, sqlite3_stmt *, int, int64_t);
 void	 ledger_bind_double(struct ledger *, sqlite3_stmt *, int, double);
 void	 ledger_bind_text(struct ledger *, sqlite3_stmt *, int, const char *);
 void	 ledger_bind_time(struct ledger *, sqlite3_stmt *, int, double);
+void	 ledger_bind_start(struct ledger *, sqlite3_stmt *, const char *,
+	    double, int, int, int, const char *);
 int	 ledger_column_str(sqlite3_stmt *, int, char **);
 int	 ledger_grow(struct ledger *, void **, size_t *, size_t, size_t);
 

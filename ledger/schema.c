@@ -145,6 +145,31 @@ const char *const ledger_migrations[] = {
 	"  value REAL,"
 	"  UNIQUE (campaign_id, number)"
 	");",
+
+	/*
+	 * 4 -> 5: pilot allocations ("dispatch": "pilot"): one row per
+	 * pilot job, which runs attempts back to back.  An attempt run in a
+	 * pilot has job_id "PILOT_JOB_ID.pN" and is charged as any attempt;
+	 * the pilot's idle time (its allocation times its elapsed time less
+	 * what its attempts were charged) is the cost line "pilot_idle".
+	 */
+	"CREATE TABLE pilots ("
+	"  id INTEGER PRIMARY KEY,"
+	"  campaign_id INTEGER NOT NULL"
+	"    REFERENCES campaigns ON DELETE CASCADE,"
+	"  token TEXT UNIQUE NOT NULL,"
+	"  job_id TEXT,"
+	"  dir TEXT NOT NULL,"
+	"  submitted REAL,"
+	"  started REAL,"
+	"  ended REAL,"
+	"  nodes INTEGER NOT NULL DEFAULT 0 CHECK (nodes >= 0),"
+	"  gpus INTEGER NOT NULL DEFAULT 0 CHECK (gpus >= 0),"
+	"  cpus INTEGER NOT NULL DEFAULT 0 CHECK (cpus >= 0),"
+	"  host TEXT,"
+	"  state TEXT"
+	");"
+	"CREATE INDEX pilots_campaign ON pilots (campaign_id);",
 };
 
 /* The schema version this build creates and understands. */

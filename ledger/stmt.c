@@ -131,6 +131,22 @@ ledger_bind_time(struct ledger *l, sqlite3_stmt *st, int i, double t)
 		ledger_bound(l, i, sqlite3_bind_double(st, i, t));
 }
 
+/*
+ * Bind a start as attempts and pilots record it: the job id, the time,
+ * the allocation (nodes, GPUs, CPUs) and the host, as parameters 2 to 7.
+ */
+void
+ledger_bind_start(struct ledger *l, sqlite3_stmt *st, const char *job_id,
+    double when, int nodes, int gpus, int cpus, const char *host)
+{
+	ledger_bind_text(l, st, 2, job_id);
+	ledger_bind_time(l, st, 3, when);
+	ledger_bind_int(l, st, 4, nodes);
+	ledger_bind_int(l, st, 5, gpus);
+	ledger_bind_int(l, st, 6, cpus);
+	ledger_bind_text(l, st, 7, host);
+}
+
 /* Copy text column i into *out (NULL stays NULL); -1 when out of memory. */
 int
 ledger_column_str(sqlite3_stmt *st, int i, char **out)

@@ -166,4 +166,75 @@ int		 sched_slurm_test(const struct sched_job *, char *msg,
 struct sched	*sched_replay_new(struct uv_loop_s *, const char *table_path,
 		    char *err, size_t errlen);
 
+/*
+ * The pilot backend (scheduler/pilot/): runs a campaign's jobs back to
+ * back inside a few pilot allocations submitted through an inner backend
+ * (local or Slurm).  Each pilot runs `hpo-trial --pilot FILE`, an agent
+ * that asks this backend for jobs over TCP, authenticated by the secret
+ * of the pilot file dir/pilot.json (0600).  Its jobs' events are as any
+ * backend's, with job ids "PILOT_JOB_ID.pN"; the pilots' own lifecycle
+ * goes to opts->cb, so that their idle time is accounted.
+ */
+enum sched_pilot_ev_type {
+	SCHED_PILOT_SUBMITTED,	/* token, dir: before the inner submit */
+	SCHED_PILOT_STARTED,	/* job_id, host, nodes, gpus, cpus */
+	SCHED_PILOT_ENDED	/* state; busy_*: what its jobs were charged;
+				   start and time (its end) bound its jobs' */
+};
+struct sched_pilot_event {
+	enum sched_pilot_ev_type type;
+	const char	*token, *dir, *job_id, *host;
+	double		 time;
+	int		 nodes, gpus, cpus;
+	enum sched_state state;
+	double		 start;		/* ENDED: when it started, 0 if never */
+	double		 elapsed;	/* ENDED: start to end, 0 if never */
+	double		 busy_node_s, busy_gpu_s;
+	int		 adopted;	/* taken back after a restart */
+};
+struct sched_pilot_opts {
+	const char	*dir;		/* the campaign's run directory */
+	const char	*wrapper;	/* hpo-trial, run as the agent */
+	const char	*name;		/* the pilot jobs' name */
+	int		 count;		/* pilots at once */
+	int		 cpus, gpus;	/* one pilot's size (one node) */
+	long		 time_limit;	/* seconds, 0 = none */
+	const char	*partition, *account, *qos, *constraint;
+	struct sched_slurm_extra extra;
+	void		(*cb)(void *, const struct sched_pilot_event *);
+	void		*arg;
+	/* Where warnings go (NULL: stderr). */
+	void		(*warn)(const char *fmt, ...)
+			    __attribute__((format(printf, 1, 2)));
+};
+/*
+ * Listen for agents and write dir/pilot.json (its secret kept from an
+ * earlier run; refused unless it is 0600 and ours).  The inner backend is
+ * borrowed.  NULL with err naming the file.
+ */
+struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
+		    const struct sched_pilot_opts *, char *err, size_t errlen);
+/*
+ * Take back a pilot submitted by an earlier process (after a restart):
+ * the inner backend follows its job again, its agent is taken when it
+ * calls, and its jobs (sched_adopt) are found by their job id's pilot.
+ * seq: the jobs it was given so far.  -1 if the inner backend refuses.
+ */
+int		 sched_pilot_adopt(struct sched *, const char *token,
+		    const char *job_id, const char *dir, double started,
+		    int seq);
+/*
+ * The inner backend is closed: no event of the pilots will come, and
+ * sched_close() frees every pilot (else one still alive is kept until
+ * its END).
+ */
+void		 sched_pilot_forget(struct sched *);
+/* The pilots not yet ended. */
+int		 sched_pilot_live(const struct sched *);
+/*
+ * No more jobs are coming: pilots not started are cancelled, idle agents
+ * told to exit, busy ones once their jobs end.
+ */
+void		 sched_pilot_drain(struct sched *);
+
 #endif

@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "jobfile.h"
+#include "pilot_agent.h"
 #include "result.h"
 
 #define TRIAL_GRACE	10	/* seconds from SIGTERM to SIGKILL */
@@ -53,6 +54,7 @@ struct trial {
 	"program [arg ...]\n" \
 	"       hpo-trial [-l seconds] -j job.json\n" \
 	"       hpo-trial [-l seconds] -J list\n" \
+	"       hpo-trial --pilot file -i pilot -n slots\n" \
 	"       hpo-trial -V | --version | --help"
 
 /* Print the synopsis and exit with EX_USAGE. */
@@ -389,6 +391,9 @@ main(int argc, char **argv)
 	struct trial t;
 	int status;
 
+	/* The agent of a pilot allocation (pilot_agent.c). */
+	if (argc > 1 && strcmp(argv[1], "--pilot") == 0)
+		return pilot_agent_main(argc, argv);
 	memset(&t, 0, sizeof(t));
 	trial_signals(&t);
 	trial_options(&t, argc, argv);

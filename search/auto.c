@@ -10,7 +10,9 @@
  *   has no room to act only costs, and a low-discrepancy start covers
  *   the space more evenly than random draws;
  * - cmtpe otherwise: failed and running trials inform a joint model after
- *   a start-up tied to the dimension and the budget, and of suggestions
+ *   a start-up tied to the dimension and the budget, fitted at the
+ *   highest epoch that enough trials' curves reached (rung.c: in
+ *   parallel it acts before the first trials finish), and of suggestions
  *   of nearly equal promise it makes the cheaper per step (mtpe, when
  *   no trial's cost per step is known or costs do not vary).
  *
@@ -25,7 +27,7 @@
 
 struct auto_state {
 	struct search	*inner;		/* NULL until the first suggestion */
-	char		 reason[160];
+	char		 reason[224];
 };
 
 /* Nothing chosen yet: the budget may still be set. */
@@ -91,8 +93,9 @@ auto_choose(struct search *s, struct auto_state *a)
 		name = "cmtpe";
 		snprintf(a->reason, sizeof(a->reason), "cmtpe: %s%zu "
 		    "parameters leave a joint model room to act; failed and "
-		    "running trials inform it; of equal promise, the cheaper "
-		    "per epoch", s->budget > 0 ? "the budget and " : "", d);
+		    "running trials inform it, at the highest epoch enough "
+		    "curves reached; of equal promise, the cheaper per epoch",
+		    s->budget > 0 ? "the budget and " : "", d);
 	}
 	if ((a->inner = search_new(name, sp, s->seed, NULL, 0)) == NULL)
 		return -1;

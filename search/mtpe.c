@@ -160,16 +160,32 @@ mtpe_logpdf(const struct parzen *pz, size_t d, const double *y, double *t)
 static int
 mtpe_suggest(struct search *s, const struct history *h, double *x)
 {
+	struct tpe_conf *conf = s->state;
 	struct parzen *l, *g;
 	struct cost_model *cm = NULL;
+	struct observation *view;
+	struct history hv;
 	struct rng r;
 	size_t *below, *above, nb, na, d = s->space->n, i, k, c;
 	double *ys, *t, score[MTPE_CANDIDATES], cost[MTPE_CANDIDATES], *y;
 	int rc = -1;
 
-	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
-		return ((struct tpe_conf *)s->state)->cost_aware ?
-		    cost_startup(s, h, x) : mtpe_design(s, s->seed, h, x);
+	if (h == NULL || h->n == 0)
+		return conf->cost_aware ? cost_startup(s, h, x) :
+		    mtpe_design(s, s->seed, h, x);
+	/* The model sees the trials at the highest step enough reached. */
+	if ((view = calloc(h->n, sizeof(*view))) == NULL)
+		return random_ops.suggest(s, h, x);
+	rung_view(s, h, conf->startup, view);
+	hv = *h;
+	hv.obs = view;
+	h = &hv;
+	if (tpe_split(h, conf, &below, &nb, &above, &na) != 0) {
+		rc = conf->cost_aware ? cost_startup(s, h, x) :
+		    mtpe_design(s, s->seed, h, x);
+		free(view);
+		return rc;
+	}
 	l = calloc(d, sizeof(*l));
 	g = calloc(d, sizeof(*g));
 	ys = calloc(MTPE_CANDIDATES * d, sizeof(*ys));
@@ -178,7 +194,7 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	    mtpe_build(s, h, below, nb, l) == -1 ||
 	    mtpe_build(s, h, above, na, g) == -1)
 		goto out;
-	if (((struct tpe_conf *)s->state)->cost_aware)
+	if (conf->cost_aware)
 		cm = cost_model_new(s->space, h);
 	rng_seed(&r, s->seed ^ UINT64_C(0x3a7e5), h->n);
 	for (c = 0; c < MTPE_CANDIDATES; c++) {
@@ -206,7 +222,10 @@ out:
 	free(t);
 	free(below);
 	free(above);
-	return rc == 0 ? 0 : random_ops.suggest(s, h, x);
+	if (rc != 0)
+		rc = random_ops.suggest(s, h, x);
+	free(view);
+	return rc;
 }
 
 const struct search_ops mtpe_ops = {

@@ -27,7 +27,10 @@
  *   log-scale parameters live in log space, integers are rounded and
  *   weighted by the mass of their unit interval, choices are categorical
  *   with a prior weight spread over every value;
- * - 24 candidates drawn from l, the one maximizing log l - log g wins.
+ * - 24 candidates drawn from l, the one maximizing log l - log g wins;
+ * - a group of more than PARZEN_EXACT_MAX (4,096) trials, in practice
+ *   the bad one, gets a binned estimator (parzen_bin.c), so that a
+ *   candidate's score costs the same at 10^6 trials as at 10^4.
  *
  * Running trials are ignored.  Draws come from a generator seeded with
  * (seed, number of trials), so a suggestion is a pure function of the
@@ -43,8 +46,8 @@
 #define TPE_STARTUP	10
 #define TPE_CANDIDATES	24
 #define TPE_GAMMA_MAX	25
-#define TPE_FLAT	25	/* newest trials weighted 1 */
-#define TPE_PRIOR	1.0	/* prior weight */
+#define TPE_FLAT	PARZEN_FLAT
+#define TPE_PRIOR	PARZEN_PRIOR
 #define TPE_TRIES	1000	/* rejection draws of a truncated normal */
 #define TPE_TINY	1e-300
 #define TPE_EXP_ZERO	-746.0	/* exp(x) == 0 below */
@@ -221,7 +224,8 @@ parzen_release(struct parzen *pz)
  * Widths of the numeric components: each the larger distance to its
  * neighbours among the sorted centres and the bounds, the outermost ones
  * the distance to their inner neighbour, clipped, the prior's the range.
- * The centres are sorted in n log n: a long campaign has thousands.
+ * The centres are sorted in n log n: a long campaign has thousands; a
+ * multivariate estimator (mvsigma) gives every trial one width, unsorted.
  */
 static int
 parzen_sigmas(struct parzen *pz, double mvsigma)
@@ -230,6 +234,15 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
 	double range = pz->high - pz->low, lo, hi, left, right, sg;
 	size_t n = pz->n, k;
 
+	lo = range / fmin(100.0, 1.0 + (double)n);
+	hi = range;
+	if (mvsigma > 0) {
+		/* One width for all: nothing to sort. */
+		for (k = 0; k + 1 < n; k++)
+			pz->sigma[k] = fmin(fmax(mvsigma * range, lo), hi);
+		pz->sigma[n - 1] = range;
+		return 0;
+	}
 	if ((s = calloc(n, sizeof(*s))) == NULL)
 		return -1;
 	for (k = 0; k < n; k++) {
@@ -238,8 +251,6 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
 		s[k].i = k;
 	}
 	qsort(s, n, sizeof(*s), tpe_rank_cmp);
-	lo = range / fmin(100.0, 1.0 + (double)n);
-	hi = range;
 	for (k = 0; k < n; k++) {
 		left = s[k].a - (k == 0 ? pz->low : s[k - 1].a);
 		right = (k == n - 1 ? pz->high : s[k + 1].a) - s[k].a;
@@ -248,8 +259,6 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
 			sg = right;
 		else if (n >= 2 && k == n - 1)
 			sg = left;
-		if (mvsigma > 0)
-			sg = mvsigma * range;
 		pz->sigma[s[k].i] = fmin(fmax(sg, lo), hi);
 	}
 	pz->sigma[n - 1] = range;
@@ -262,7 +271,7 @@ parzen_sigmas(struct parzen *pz, double mvsigma)
  * computed once per estimator rather than per candidate: log w, log
  * sigma and the log of the truncated normal's mass within the bounds.
  */
-static int
+int
 parzen_norms(struct parzen *pz)
 {
 	double a, b;
@@ -281,6 +290,23 @@ parzen_norms(struct parzen *pz)
 		pz->logmass[k] = log(tpe_mass(a, b));
 	}
 	return 0;
+}
+
+/* The bounds of p's estimator in internal space; integers are quantized. */
+void
+parzen_bounds(struct parzen *pz, const struct param_def *p)
+{
+	if (p->type == PARAM_INT && p->scale == SCALE_LINEAR) {
+		pz->quantized = 1;
+		pz->low = p->min - 0.5;
+		pz->high = p->max + 0.5;
+	} else if (p->type == PARAM_INT) {
+		pz->low = log(p->min - 0.5);
+		pz->high = log(p->max + 0.5);
+	} else {
+		pz->low = tpe_to_internal(p, p->min);
+		pz->high = tpe_to_internal(p, p->max);
+	}
 }
 
 /* Build the estimator of parameter p from m trials (see tpe_int.h). */
@@ -320,17 +346,7 @@ parzen_init(struct parzen *pz, const struct param_def *p, const double *xs,
 		}
 		return 0;
 	}
-	if (p->type == PARAM_INT && p->scale == SCALE_LINEAR) {
-		pz->quantized = 1;
-		pz->low = p->min - 0.5;
-		pz->high = p->max + 0.5;
-	} else if (p->type == PARAM_INT) {
-		pz->low = log(p->min - 0.5);
-		pz->high = log(p->max + 0.5);
-	} else {
-		pz->low = tpe_to_internal(p, p->min);
-		pz->high = tpe_to_internal(p, p->max);
-	}
+	parzen_bounds(pz, p);
 	if ((pz->mu = calloc(pz->n, sizeof(double))) == NULL ||
 	    (pz->sigma = calloc(pz->n, sizeof(double))) == NULL)
 		return -1;
@@ -417,7 +433,7 @@ parzen_term(const struct parzen *pz, size_t k, double y)
  * Log density (or log mass, for integers and choices) of the estimator:
  * per component, the candidate's own term plus its log weight.
  */
-static double
+double
 parzen_logpdf(struct parzen *pz, double y)
 {
 	double mx = -INFINITY, sum = 0, *t = pz->t;
@@ -454,23 +470,53 @@ parzen_fit(struct parzen *pz, const struct search *s, const struct history *h,
 	for (k = 0; k < m; k++)
 		xs[k] = p->type == PARAM_CHOICE ? h->obs[idx[k]].x[i] :
 		    tpe_to_internal(p, h->obs[idx[k]].x[i]);
+	if (mvsigma == 0 && m > PARZEN_EXACT_MAX)
+		return parzen_init_binned(pz, p, xs, m, PARZEN_BINS);
 	return parzen_init(pz, p, xs, m, mvsigma);
 }
 
 /*
+ * The internal coordinates of the na trials above, parameter after
+ * parameter (na each), in one pass over the history, or NULL when the
+ * bad group is exact (or out of memory: each parameter reads its own).
+ */
+static double *
+tpe_columns(const struct search *s, const struct history *h,
+    const size_t *above, size_t na)
+{
+	const struct param_def *p;
+	const double *x;
+	double *cols;
+	size_t d = s->space->n, i, k;
+
+	if (na <= PARZEN_EXACT_MAX ||
+	    (cols = calloc(d * na, sizeof(double))) == NULL)
+		return NULL;
+	for (k = 0; k < na; k++) {
+		x = h->obs[above[k]].x;
+		for (i = 0; i < d; i++) {
+			p = &s->space->params[i];
+			cols[i * na + k] = p->type == PARAM_CHOICE ? x[i] :
+			    tpe_to_internal(p, x[i]);
+		}
+	}
+	return cols;
+}
+
+/*
  * Choose parameter i from the good trials (indices below, nb of them) and
- * the bad ones (above, na): the best of TPE_CANDIDATES draws from l by
- * log l - log g.  Return 0 or -1 (memory).
+ * the bad ones (above, na, their coordinates gx unless NULL): the best of
+ * TPE_CANDIDATES draws from l by log l - log g.  Return 0 or -1 (memory).
  */
 static int
 tpe_param(const struct search *s, const struct history *h, size_t i,
     const size_t *below, size_t nb, const size_t *above, size_t na,
-    struct rng *r, double *out)
+    const double *gx, struct rng *r, double *out)
 {
 	const struct param_def *p = &s->space->params[i];
 	struct parzen l, g;
 	double *xs, y, score, best = -INFINITY, besty = 0;
-	size_t k, m = nb > na ? nb : na;
+	size_t k, m = gx != NULL ? nb : nb > na ? nb : na;
 	int rc = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -478,7 +524,8 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 	if ((xs = calloc(m + 1, sizeof(double))) == NULL)
 		return -1;
 	if (parzen_fit(&l, s, h, i, below, nb, xs, 0) == -1 ||
-	    parzen_fit(&g, s, h, i, above, na, xs, 0) == -1)
+	    (gx != NULL ? parzen_init_binned(&g, p, gx, na, PARZEN_BINS) :
+	    parzen_fit(&g, s, h, i, above, na, xs, 0)) == -1)
 		goto out;
 	for (k = 0; k < TPE_CANDIDATES; k++) {
 		/* Score what would be run: the rounded value. */
@@ -512,6 +559,31 @@ tpe_init(struct search *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Move the best k of the n ranked trials to rk[0..k-1], in order: a
+ * sorted window of at most TPE_GAMMA_MAX that each trial enters only if
+ * it beats the worst there, n log k instead of sorting all n.
+ */
+static void
+tpe_best(struct tpe_rank *rk, size_t n, size_t k)
+{
+	struct tpe_rank t;
+	size_t i, j, have = 0;
+
+	for (i = 0; i < n && k > 0; i++) {
+		if (have == k && tpe_rank_cmp(&rk[i], &rk[k - 1]) >= 0)
+			continue;
+		t = rk[i];
+		/* Room for it: the worst of a full window leaves it. */
+		j = have < k ? have++ : k - 1;
+		if (j != i)
+			rk[i] = rk[j];
+		for (; j > 0 && tpe_rank_cmp(&t, &rk[j - 1]) < 0; j--)
+			rk[j] = rk[j - 1];
+		rk[j] = t;
+	}
+}
+
 /* Split the ranked trials into good and bad (see tpe_int.h). */
 int
 tpe_split(const struct history *h, const struct tpe_conf *conf,
@@ -537,7 +609,6 @@ tpe_split(const struct history *h, const struct tpe_conf *conf,
 		free(rk);
 		return 1;
 	}
-	qsort(rk, n, sizeof(*rk), tpe_rank_cmp);
 	/* Gamma counts the finished trials: the liars only join g. */
 	nb = (size_t)ceil(0.1 * (double)nfin);
 	if (nb > TPE_GAMMA_MAX)
@@ -548,6 +619,8 @@ tpe_split(const struct history *h, const struct tpe_conf *conf,
 	below = calloc(nb + 1, sizeof(*below));
 	above = calloc(na + 1, sizeof(*above));
 	group = calloc(h->n, 1);
+	if (below != NULL && above != NULL && group != NULL)
+		tpe_best(rk, n, nb);
 	if (below == NULL || above == NULL || group == NULL) {
 		free(below);
 		free(above);
@@ -578,14 +651,18 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 {
 	struct rng r;
 	size_t *below, *above, nb, na, i;
+	double *cols;
 	int rc = 0;
 
 	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
 		return random_ops.suggest(s, h, x);
+	cols = tpe_columns(s, h, above, na);
 	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
 	for (i = 0; i < s->space->n && rc == 0; i++)
-		if (tpe_param(s, h, i, below, nb, above, na, &r, &x[i]) == -1)
+		if (tpe_param(s, h, i, below, nb, above, na, cols == NULL ?
+		    NULL : cols + i * na, &r, &x[i]) == -1)
 			rc = random_ops.suggest(s, h, x);
+	free(cols);
 	free(below);
 	free(above);
 	return rc;

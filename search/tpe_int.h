@@ -26,6 +26,21 @@ struct parzen {
 	int		 quantized;	/* integers on a linear scale */
 };
 
+/* The prior's weight, beside each trial's (at most 1). */
+#define PARZEN_PRIOR	1.0
+/* The newest trials weighted 1, the older ones ramped down. */
+#define PARZEN_FLAT	25
+/*
+ * Above this many trials a univariate estimator is binned into
+ * PARZEN_BINS bins (parzen_bin.c), at or below it exact.  A build with
+ * -DPARZEN_EXACT_MAX=0 bins every estimator (make bench-search then
+ * shows what binning does to the search).
+ */
+#ifndef PARZEN_EXACT_MAX
+#define PARZEN_EXACT_MAX 4096
+#endif
+#define PARZEN_BINS	1024
+
 /* How a TPE variant treats the history (tpe: all 0). */
 struct tpe_conf {
 	int		 failed_worst;	/* failed trials join the bad group */
@@ -65,6 +80,16 @@ int	 mtpe_design(struct search *, uint64_t seed, const struct history *h,
 	    double *x);
 
 /*
+ * mtpe's view of h at one fidelity, BOHB's (rung.c): out (h->n
+ * observations, borrowing h's arrays) is h with every trial whose curve
+ * reached step b complete at its best value up to b, b the highest step
+ * at which at least min trials have a value.  Return b, 0 when no step
+ * has min values (out is h's copy), -1 when memory runs out (likewise).
+ */
+double	 rung_view(const struct search *, const struct history *h,
+	    size_t min, struct observation *out);
+
+/*
  * Build the estimator of parameter p from the internal coordinates of
  * the m trials in xs (chronological order).  mvsigma > 0 gives every
  * trial's component that width (times the range) instead of the
@@ -74,6 +99,19 @@ int	 mtpe_design(struct search *, uint64_t seed, const struct history *h,
 int	 parzen_init(struct parzen *, const struct param_def *p,
 	    const double *xs, size_t m, double mvsigma);
 void	 parzen_release(struct parzen *);
+/*
+ * The same estimator with its kernels merged into at most 3 nbins + 1
+ * components (nbins > 100; parzen_bin.c says how and how close).
+ * Return 0 or -1 (memory).
+ */
+int	 parzen_init_binned(struct parzen *, const struct param_def *p,
+	    const double *xs, size_t m, size_t nbins);
+/* Set the bounds (internal space) and quantized of p's estimator. */
+void	 parzen_bounds(struct parzen *, const struct param_def *p);
+/* Compute logw, lognorm and logmass of w, mu and sigma; 0 or -1. */
+int	 parzen_norms(struct parzen *);
+/* Log density (log mass for integers and choices) of the estimator at y. */
+double	 parzen_logpdf(struct parzen *, double y);
 /* Draw a component index by weight. */
 size_t	 parzen_component(const struct parzen *, struct rng *);
 /* Draw one internal coordinate from component k. */
@@ -84,7 +122,8 @@ double	 parzen_term(const struct parzen *, size_t k, double y);
 /*
  * Build the estimator of parameter i of s's space over the m trials of h
  * at idx (history indices), xs a scratch of m + 1 doubles, mvsigma as
- * parzen_init()'s.  Return 0 or -1 (memory).
+ * parzen_init()'s; binned when mvsigma is 0 and m > PARZEN_EXACT_MAX.
+ * Return 0 or -1 (memory).
  */
 int	 parzen_fit(struct parzen *, const struct search *s,
 	    const struct history *h, size_t i, const size_t *idx, size_t m,

@@ -133,11 +133,11 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	return e;
 }
 
-/* The engine's memory, once its timer is closed. */
-static void
-engine_closed(uv_handle_t *h)
+/* The engine's memory, once its handles and pilot backend are closed. */
+void
+engine_release(void *arg)
 {
-	struct engine	*e = h->data;
+	struct engine	*e = arg;
 	struct attempt	*a, *next;
 
 	if (--e->nopen > 0)
@@ -156,13 +156,23 @@ engine_closed(uv_handle_t *h)
 	free(e);
 }
 
+static void
+engine_closed(uv_handle_t *h)
+{
+	engine_release(h->data);
+}
+
 /* Release an engine. */
 void
 engine_free(struct engine *e)
 {
 	if (e == NULL)
 		return;
+	/* Detached first: hpod's shutdown, which closed the backends. */
+	if (e->detached && e->pilot != NULL)
+		sched_pilot_forget(e->pilot);
 	e->detached = 1;
+	engine_pilot_close(e);
 	engine_flush_close(e, engine_closed);
 	uv_close((uv_handle_t *)&e->timer, engine_closed);
 }
@@ -372,6 +382,7 @@ engine_finish(struct engine *e)
 
 	e->done = 1;
 	uv_timer_stop(&e->timer);
+	engine_pilot_close(e);
 	ledger_campaign_set_state(e->env.ledger, e->id, state, engine_now(e));
 	engine_say(e, "campaign %s: %s (%d trials)", state,
 	    e->stop_reason ? e->stop_reason : e->scaling != NULL ?
@@ -420,7 +431,8 @@ engine_tick(uv_timer_t *t)
 		e->exhausted = 1;
 	}
 	if (e->nactive == 0 && (e->cancelled || e->stop_reason != NULL ||
-	    e->exhausted || e->ntrials >= e->spec->max_trials))
+	    e->exhausted || e->ntrials >= e->spec->max_trials) &&
+	    !engine_pilot_wait(e))
 		engine_finish(e);
 }
 
@@ -489,6 +501,10 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	free(c.state);
 	free(c.driver);
 	if (rc == -1) {
+		ledger_prior_list_free(pr, npr);
+		return -1;
+	}
+	if (engine_pilot_start(e, err, errlen) == -1) {
 		ledger_prior_list_free(pr, npr);
 		return -1;
 	}

@@ -87,6 +87,7 @@ int		 engine_set_budget(struct engine *, const struct engine_budget *,
 /*
  * Stop without ending the campaign (daemon shutdown): submit nothing more,
  * ignore further events, leave jobs running for the next start to adopt.
+ * Its backend is closed before engine_free() (no pilot's event comes).
  */
 void		 engine_detach(struct engine *);
 /* Release the engine (asynchronously: closes its timer). */

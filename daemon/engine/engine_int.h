@@ -68,9 +68,14 @@ struct engine {
 	int			 detached;
 	int			 done;
 	int			 disk_low;	/* submissions paused (diskfull.c) */
+	struct sched		*pilot;		/* "dispatch": "pilot": env.sched,
+						   wrapped around inner */
+	struct sched		*inner;
 };
 
 /* engine.c */
+/* Drop a hold on the engine's memory (its handles, its pilot backend). */
+void	 engine_release(void *engine);
 /* The engine's time: its backend's clock (virtual for replay). */
 double	 engine_now(const struct engine *);
 void	 engine_say(struct engine *, const char *, ...)
@@ -129,6 +134,17 @@ void	 attempt_follow(struct attempt *, int final);
 /* Unlink an attempt from the engine's active list and free it. */
 void	 attempt_forget(struct engine *, struct attempt *);
 void	 attempt_free(struct attempt *);
+
+/* engine_pilot.c */
+/*
+ * With "dispatch": "pilot", once the campaign's run directory exists: make
+ * the pilot backend around env.sched and run on it.  -1 with err.
+ */
+int	 engine_pilot_start(struct engine *, char *err, size_t errlen);
+/* 1 while its pilots must end before the campaign finishes (drains them). */
+int	 engine_pilot_wait(struct engine *);
+/* Close the pilot backend (if any): the engine runs on inner again. */
+void	 engine_pilot_close(struct engine *);
 
 /* diskfull.c */
 /*

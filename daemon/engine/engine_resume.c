@@ -125,6 +125,8 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	}
 	e->id = id;
 	e->started = c.started;
+	if (engine_pilot_start(e, err, errlen) == -1)
+		goto out;
 	e->ntrials = (int)nt;
 	if (engine_spent_load(e, &c, at, na) == -1) {
 		snprintf(err, errlen, "campaign %lld: %s", (long long)id,

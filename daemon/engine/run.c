@@ -71,27 +71,36 @@ run_ledger(const char *path, int readonly, char *err, size_t errlen)
 	return ledger_open(path, readonly ? LEDGER_READONLY : 0, err, errlen);
 }
 
+/* The path of hpo-trial (malloc'ed), or NULL with err. */
+char *
+run_wrapper(char *err, size_t errlen)
+{
+	char	**prog, *wrapper;
+
+	prog = paths_progdirs();
+	wrapper = workload_which("hpo-trial", (const char *const *)prog);
+	workload_strv_free(prog);
+	if (wrapper == NULL)
+		snprintf(err, errlen, "hpo-trial not found beside the "
+		    "executable, in " HPOD_LIBEXECDIR " or in $PATH");
+	return wrapper;
+}
+
 /* Create a backend by name: "local" or "slurm". */
 struct sched *
 run_backend(uv_loop_t *loop, const char *name, const struct config *cfg,
     char *err, size_t errlen)
 {
 	struct sched_slurm_opts	 so;
-	char			**prog, *wrapper;
+	char			*wrapper;
 	struct sched		*s;
 
 	if (strcmp(name, "local") != 0 && strcmp(name, "slurm") != 0) {
 		snprintf(err, errlen, "unknown backend '%s'", name);
 		return NULL;
 	}
-	prog = paths_progdirs();
-	wrapper = workload_which("hpo-trial", (const char *const *)prog);
-	workload_strv_free(prog);
-	if (wrapper == NULL) {
-		snprintf(err, errlen, "hpo-trial not found beside the "
-		    "executable, in " HPOD_LIBEXECDIR " or in $PATH");
+	if ((wrapper = run_wrapper(err, errlen)) == NULL)
 		return NULL;
-	}
 	if (strcmp(name, "slurm") == 0) {
 		so.poll_min = (uint64_t)cfg->slurm_poll_min;
 		so.poll_max = (uint64_t)(cfg->slurm_poll_max <

@@ -30,6 +30,8 @@ struct workload	*run_bind(struct campaign_spec *, const struct config *,
  */
 struct ledger	*run_ledger(const char *path, int readonly, char *err,
 		    size_t errlen);
+/* The path of hpo-trial (malloc'ed), or NULL with err. */
+char		*run_wrapper(char *err, size_t errlen);
 /* Create the backend a spec asks for ("local" or "slurm"). */
 struct sched	*run_backend(uv_loop_t *, const char *name,
 		    const struct config *, char *err, size_t errlen);

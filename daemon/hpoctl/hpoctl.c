@@ -216,6 +216,11 @@ cmd_check(int argc, char **argv, struct config *cfg)
 		    "parameters, %s search, %d trials, %s backend\n", argv[i],
 		    s->name, w->name, w->path, s->space->n, s->algorithm,
 		    s->max_trials, s->backend);
+		if (s->pilot.count > 0)
+			printf("%s: dispatch pilot: %s%d pilot%s of %d CPUs and "
+			    "%d GPUs at once\n", argv[i], s->pilot.autosize ?
+			    "auto, " : "", s->pilot.count, s->pilot.count == 1 ?
+			    "" : "s", s->pilot.cpus, s->pilot.gpus);
 		if (*note != '\0')
 			printf("%s\n", note);
 		workload_free(w);

@@ -243,7 +243,7 @@ sp_fixed(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 static const char *const top_keys[] = { "name", "description", "workload",
 	"objective", "space", "fixed", "search", "budget", "resources",
 	"backend", "retry", "replay", "hardware", "batch_sizes", "scaling",
-	"prior", NULL };
+	"prior", "dispatch", "pilot", NULL };
 static const char *const replay_keys[] = { "table", NULL };
 static const char *const objective_keys[] = { "metric", "goal", "target",
 	"rank", NULL };
@@ -430,6 +430,8 @@ sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	    strcmp(s->backend, "replay"))
 		return sp_fail(sp, "backend", "expected \"local\", \"slurm\" or "
 		    "\"replay\", got \"%s\"", s->backend);
+	if (sp_pilot(sp, s, root) == -1)
+		return -1;
 	return sp_replay(sp, s, root);
 }
 

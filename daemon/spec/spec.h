@@ -85,6 +85,16 @@ struct campaign_spec {
 	int		 retry_timeout;	/* also retry TIMEOUT */
 	char		*hardware;	/* what the trials ran on, or NULL */
 	struct spec_scaling scaling;
+	/*
+	 * "dispatch": "pilot": trials run back to back inside a few pilot
+	 * allocations (scheduler/pilot/); pilot_count 0: "job", one job each.
+	 */
+	struct spec_pilot {
+		int	 count;		/* pilots at once, 0: dispatch "job" */
+		int	 cpus, gpus;	/* one pilot's size (one node) */
+		long	 time_limit;	/* a pilot's, seconds, 0 = none */
+		int	 autosize;	/* "pilot": "auto" */
+	} pilot;
 	struct spec_prior {		/* warm start ("prior"), or kind NULL */
 		char	*kind;		/* "optuna" or "ledger" */
 		char	*path;		/* its file (relative to the spec's) */

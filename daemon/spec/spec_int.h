@@ -69,6 +69,7 @@ struct spec_key {
 extern const struct spec_key spec_budget_keys[];
 extern const struct spec_key spec_resource_keys[];
 extern const struct spec_key spec_retry_keys[];
+extern const struct spec_key spec_pilot_keys[];
 /*
  * Parse object obj (at path; NULL when absent) by table t, ended by a
  * NULL name: unknown and duplicate keys are refused, then every key is
@@ -76,6 +77,9 @@ extern const struct spec_key spec_retry_keys[];
  */
 int	 sp_table(struct sp *, struct campaign_spec *s, const cJSON *obj,
 	    const char *path, const struct spec_key *t);
+
+/* spec_pilot.c: "dispatch" and "pilot" (after resources and budget). */
+int	 sp_pilot(struct sp *, struct campaign_spec *, const cJSON *root);
 
 /* spec_nul.c: refuse a NUL byte or a \u0000 escape in a spec's text. */
 int	 sp_nul_check(struct sp *, const char *text, size_t len);

@@ -55,6 +55,16 @@ const struct spec_key spec_retry_keys[] = {
 	{ NULL, SPK_CODE, 0, 0, 0, 0, 0 }
 };
 
+/* A pilot's size and number ("pilot": {...}, see spec_pilot.c). */
+const struct spec_key spec_pilot_keys[] = {
+	{ "count", SPK_INT, 1, 1, 10000, 0, SPEC_OFF(pilot.count) },
+	{ "cpus", SPK_INT, 0, 1, 1000000, 0, SPEC_OFF(pilot.cpus) },
+	{ "gpus", SPK_INT, 0, 0, 1024, 0, SPEC_OFF(pilot.gpus) },
+	{ "time_limit", SPK_DURATION, 0, 0, 0, 0,
+	    SPEC_OFF(pilot.time_limit) },
+	{ NULL, SPK_CODE, 0, 0, 0, 0, 0 }
+};
+
 /* Check key k of obj and store it at p. */
 static int
 sp_table_key(struct sp *sp, const cJSON *obj, const char *path,

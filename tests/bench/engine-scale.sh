@@ -11,7 +11,9 @@
 #   tests/bench/engine-scale.sh [BUILD]
 #
 # ENGINE_SIZES (default "1000 10000 100000") and PARALLEL (default 16)
-# in the environment replace the campaign sizes and max_parallel; the
+# in the environment replace the campaign sizes and max_parallel,
+# ENGINE_METHOD (default random) the search algorithm (tpe: the cost of
+# its suggestions over a growing history comes into the figure); the
 # campaign's files go under $TMPDIR (TMPDIR=/dev/shm: on tmpfs, without
 # the disk's file system in the figure).  Trials per CPU-second is the
 # rate the engine would keep on a core of its own; the wall rate depends
@@ -24,6 +26,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HPOCTL=$TOP/$BUILD/hpoctl
 ENGINE_SIZES=${ENGINE_SIZES:-"1000 10000 100000"}
 PARALLEL=${PARALLEL:-16}
+ENGINE_METHOD=${ENGINE_METHOD:-random}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hpod-scale.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export HPOD_WORKLOAD_PATH=$TOP/workloads
@@ -42,7 +45,7 @@ for n in $ENGINE_SIZES; do
  "objective": {"metric": "eval_error", "goal": "min"},
  "space": {"lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"}},
  "fixed": {"epochs": 1},
- "search": {"algorithm": "random", "seed": 1},
+ "search": {"algorithm": "$ENGINE_METHOD", "seed": 1},
  "budget": {"max_trials": $n, "max_parallel": $PARALLEL},
  "resources": {"gpus_per_node": 1},
  "backend": "replay", "replay": {"table": "$T/table.json"},
@@ -54,13 +57,14 @@ JSON
 	cpu=$(sh -c '"$1" run -q --ledger "$2/l.db" --run-dir "$2/runs" \
 	    "$2/c.json" >/dev/null && times' sh "$HPOCTL" "$T" | tail -1)
 	end=$(date +%s.%N)
-	echo "$cpu" | awk -v n="$n" -v s="$start" -v e="$end" '
+	echo "$cpu" | awk -v n="$n" -v s="$start" -v e="$end" \
+	    -v m="$ENGINE_METHOD" '
 	    function sec(t, a) { sub(/s$/, "", t); split(t, a, "m")
 	        return a[1] * 60 + a[2] }
 	    { u = sec($1); sy = sec($2)
-	    printf "engine: %6d random trials (replay): %6.1f s wall " \
+	    printf "engine: %6d %s trials (replay): %6.1f s wall " \
 	        "(%.0f trials/s), CPU per trial %.3f ms (user %.3f + " \
-	        "system %.3f; %.0f trials per CPU-second)\n", n, e - s,
+	        "system %.3f; %.0f trials per CPU-second)\n", n, m, e - s,
 	        n / (e - s), (u + sy) * 1000 / n, u * 1000 / n,
 	        sy * 1000 / n, n / (u + sy) }'
 done

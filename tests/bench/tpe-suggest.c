@@ -5,9 +5,10 @@
  * uniform in [0.85, 0.95]); the history holds N completed trials at
  * pseudo-random points with a smooth objective, as a long campaign would.
  *
- *   tpe-suggest N [REPS]
+ *   tpe-suggest N [REPS [ALGORITHM]]
  *
- * prints "N median_ms min_ms" over REPS suggestions (default 5).
+ * prints "N median_ms min_ms" over REPS suggestions (default 5) of
+ * ALGORITHM (default tpe; mtpe and cmtpe take the same history).
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "rng.h"
 #include "search.h"
 #include "space.h"
+#include "tests/unit/space_kinds.h"
 
 /* CPU seconds of this process. */
 static double
@@ -40,7 +42,6 @@ cmp_double(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	struct value bs[3];
 	struct space *sp;
 	struct search *s;
 	struct observation *obs;
@@ -51,7 +52,7 @@ main(int argc, char **argv)
 	int reps, k;
 
 	if (argc < 2 || (n = strtoul(argv[1], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: tpe-suggest N [REPS]\n");
+		fprintf(stderr, "usage: tpe-suggest N [REPS [ALGORITHM]]\n");
 		return 1;
 	}
 	reps = argc > 2 ? atoi(argv[2]) : 5;
@@ -59,12 +60,7 @@ main(int argc, char **argv)
 		reps = 1;
 	sp = space_new();
 	space_add_float(sp, "lr", 0.001, 0.2, SCALE_LOG, 0);
-	for (k = 0; k < 3; k++) {
-		bs[k].is_string = 0;
-		bs[k].num = 32 << k;
-		bs[k].str = NULL;
-	}
-	space_add_choice(sp, "batch_size", bs, 3);
+	space_kinds_add_bs(sp, "batch_size");
 	space_add_float(sp, "momentum", 0.85, 0.95, SCALE_LINEAR, 0);
 	xs = calloc(n * 3, sizeof(*xs));
 	obs = calloc(n, sizeof(*obs));
@@ -86,7 +82,11 @@ main(int argc, char **argv)
 	h.n = n;
 	h.obs = obs;
 	h.maximize = 0;
-	s = search_new("tpe", sp, 1, NULL, 0);
+	if ((s = search_new(argc > 3 ? argv[3] : "tpe", sp, 1, NULL, 0)) ==
+	    NULL) {
+		fprintf(stderr, "tpe-suggest: unknown algorithm\n");
+		return 1;
+	}
 	for (k = 0; k < reps; k++) {
 		t0 = cpu_now();
 		if (search_suggest(s, &h, x) != 0)

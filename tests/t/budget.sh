@@ -7,30 +7,14 @@
 # daemon restarted mid-campaign, which takes the cost so far from the
 # ledger.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 
 # One configuration: 3 epochs of 10 virtual seconds after 5 s of start-up.
-cat >"$T/table.json" <<'JSON'
-{"format": "hpod-replay-1", "workload": "minicosmo",
- "metric": "eval_error", "goal": "min",
- "params": [{"name": "lr", "scale": "log"}],
- "fixed": {"epochs": 3},
- "runs": [{"x": [0.01], "seed": 0, "start_s": 5, "status": 0,
-   "epoch_s": [10, 10, 10], "values": [0.5, 0.4, 0.3]}]}
-JSON
+replay_one 5
 
 # campaign NAME CAP NODES GPUS: 1000 trials, 3 at a time, under CAP.
 campaign() {
-	cat >"$T/$1.json" <<JSON
-{"name": "$1", "workload": "minicosmo",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"}},
- "fixed": {"epochs": 3},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 1000, "max_parallel": 3, $2},
- "resources": {"nodes": $3, "gpus_per_node": $4},
- "backend": "replay", "replay": {"table": "table.json"},
- "retry": {"limit": 0}}
-JSON
+	lr_spec "$1" 1000 3 "\"nodes\": $3, \"gpus_per_node\": $4" ", $2"
 }
 
 # cost NAME COLUMN [AT]: the ledger's node- or GPU-seconds (COLUMN nodes

@@ -9,10 +9,7 @@ start_daemon
 # One long trial at a time, a budget of one, a target none reaches.
 write_campaign bg 1 1 200 0.0001
 "$HPOCTL" submit "$T/bg.json" >/dev/null
-for _ in $(seq 1 100); do
-	[ "$(sql "select count(*) from attempts where started is not null")" -ge 1 ] && break
-	sleep 0.2
-done
+wait_count 1 20 "select count(*) from attempts where started is not null"
 rc=0
 "$HPOCTL" budget bg --max-trials 2 >"$T/out.txt" 2>&1 || rc=$?
 is "budget --max-trials 2 is accepted" "$rc" 0
@@ -35,10 +32,7 @@ check "saying so" grep -q "max-wall-time: expected a duration" "$T/err.txt"
 
 # Trial 0 ends: the campaign goes on with a second trial, not to its end.
 check "cancel trial 0" "$HPOCTL" cancel --trial 0 bg
-for _ in $(seq 1 100); do
-	[ "$(sql "select count(*) from trials")" -ge 2 ] && break
-	sleep 0.2
-done
+wait_count 2 20 "select count(*) from trials"
 is "a second trial is made" "$(sql "select count(*) from trials")" 2
 is "the campaign runs" "$("$HPOCTL" status --format json bg | jq -r .state)" \
     running

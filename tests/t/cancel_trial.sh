@@ -7,10 +7,7 @@ start_daemon
 # Three long trials, two at a time, with a target none reaches.
 write_campaign ct 3 2 200 0.0001
 "$HPOCTL" submit "$T/ct.json" >/dev/null
-for _ in $(seq 1 100); do
-	[ "$(sql "select count(*) from attempts where started is not null")" -ge 2 ] && break
-	sleep 0.2
-done
+wait_count 2 20 "select count(*) from attempts where started is not null"
 rc=0
 "$HPOCTL" cancel --trial 0 ct >"$T/out.txt" 2>&1 || rc=$?
 is "cancel --trial 0 is accepted" "$rc" 0
@@ -28,10 +25,7 @@ check "its attempt ended with a cost" test \
     "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.number = 0 and a.ended > a.started")" = 1
 is "the campaign goes on" "$("$HPOCTL" status --format json ct | jq -r .state)" \
     running
-for _ in $(seq 1 100); do
-	[ "$(sql "select count(*) from trials")" -ge 3 ] && break
-	sleep 0.2
-done
+wait_count 3 20 "select count(*) from trials"
 is "its freed slot runs the next trial" "$(sql "select count(*) from trials")" 3
 is "trial 1 still runs" "$(sql "select state from trials where number = 1")" \
     running

@@ -43,10 +43,7 @@ is "status through the daemon" "$(jq -r '.[0].state' "$T/status.json")" \
 # Cancel: a campaign of long trials is cancelled and its cost still counts.
 write_campaign cx 3 2 200 0.0001
 "$HPOCTL" submit "$T/cx.json" >/dev/null
-for _ in $(seq 1 50); do
-	[ "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cx' and a.started is not null")" -ge 2 ] && break
-	sleep 0.2
-done
+wait_count 2 10 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cx' and a.started is not null"
 sleep 1
 check "cancel is accepted" "$HPOCTL" cancel cx
 check "cancelled campaign stops" wait_campaign cx 30

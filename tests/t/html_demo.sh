@@ -34,13 +34,7 @@ page() {
 	    >"$T/$1.table"
 	"$HPOCTL" trials --ledger "$LEDGER" --format json "$2" >"$T/$1.trials"
 	"$HPOCTL" report --ledger "$LEDGER" --format html -o "$T/$1.html" "$2"
-	{ grep -v '^</body>$\|^</html>$' "$T/$1.html"; echo '<script>'
-	  cat "$TOP/tests/t/html_measure.js"; echo '</script></body></html>'
-	} >"$T/$1.m.html"
-	chrome --window-size=1280,2000 --dump-dom "file://$T/$1.m.html" \
-	    >"$T/$1.dom" || true
-	sed -n '/<pre id="measure">/,/^end$/p' "$T/$1.dom" |
-	    sed 's/.*<pre id="measure">//' >"$T/$1.measure"
+	html_measure "$1" "$T/$1.html"
 	sed 's/^/#   /' "$T/$1.measure"
 	is "$1: measured in a 1280 px window" \
 	    "$(sed -n 's/^window //p' "$T/$1.measure")" 1280

@@ -7,33 +7,11 @@
 # them), its curves are theirs, and every number it marks equals the JSON
 # report's, as on a small page (html.sh).
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 . "$(dirname "$0")/html.subr"
 
 N=5000
-awk 'BEGIN {
-	printf "{\"format\": \"hpod-replay-1\", \"workload\": \"minicosmo\",\n"
-	printf " \"metric\": \"eval_error\", \"goal\": \"min\",\n"
-	printf " \"params\": [{\"name\": \"lr\", \"scale\": \"log\"}],\n"
-	printf " \"fixed\": {\"epochs\": 10},\n \"runs\": ["
-	for (i = 0; i < 8; i++) {
-		printf "%s\n  {\"x\": [%g], \"seed\": 0, \"start_s\": 5, ", i ? "," : "", 10 ^ (-1 - i / 3)
-		printf "\"status\": 0, \"epoch_s\": [10,10,10,10,10,10,10,10,10,10], \"values\": ["
-		for (k = 0; k < 10; k++) printf "%s%g", k ? ", " : "", 0.2 + (i + 1) / (k + 2) / 10
-		printf "]}"
-	}
-	printf "\n]}\n"
-}' >"$T/table.json"
-cat >"$T/big.json" <<JSON
-{"name": "big", "workload": "minicosmo",
- "objective": {"metric": "eval_error", "goal": "min", "target": 0.215},
- "space": {"lr": {"type": "float", "min": 0.0001, "max": 0.1, "scale": "log"}},
- "fixed": {"epochs": 10},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": $N, "max_parallel": 16},
- "resources": {"gpus_per_node": 1},
- "backend": "replay", "replay": {"table": "table.json"},
- "retry": {"limit": 0}}
-JSON
+replay_big "$N" 0.215
 check "a $N-trial replay campaign runs in the foreground" \
     "$HPOCTL" -f "$CONF" run -q "$T/big.json"
 "$HPOCTL" report --ledger "$LEDGER" --format html -o "$T/page.html" big
@@ -101,13 +79,7 @@ is "every number on the page equals its JSON value" "$(echo "$bad" | tail -1)" 0
 
 # A browser opens it: in a 1280 px window nothing overflows.
 if command -v chromium >/dev/null 2>&1; then
-	{ grep -v '^</body>$\|^</html>$' "$T/page.html"; echo '<script>'
-	  cat "$TOP/tests/t/html_measure.js"; echo '</script></body></html>'
-	} >"$T/page.m.html"
-	chrome --window-size=1280,2000 --dump-dom "file://$T/page.m.html" \
-	    >"$T/page.dom" || true
-	sed -n '/<pre id="measure">/,/^end$/p' "$T/page.dom" |
-	    sed 's/.*<pre id="measure">//' >"$T/page.measure"
+	html_measure page "$T/page.html"
 	is "measured in a 1280 px window" \
 	    "$(sed -n 's/^window //p' "$T/page.measure")" 1280
 	is "nothing overflows the window" \

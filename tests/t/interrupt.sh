@@ -7,27 +7,11 @@
 # consistent: the campaign cancelled, every attempt ended, no trial left
 # pending or running.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 
 # A table of one configuration: 3 epochs of 10 virtual seconds.
-cat >"$T/table.json" <<'JSON'
-{"format": "hpod-replay-1", "workload": "minicosmo",
- "metric": "eval_error", "goal": "min",
- "params": [{"name": "lr", "scale": "log"}],
- "fixed": {"epochs": 3},
- "runs": [{"x": [0.01], "seed": 0, "start_s": 1, "status": 0,
-   "epoch_s": [10, 10, 10], "values": [0.5, 0.4, 0.3]}]}
-JSON
-cat >"$T/replay.json" <<JSON
-{"name": "replay", "workload": "minicosmo",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"}},
- "fixed": {"epochs": 3},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 100000, "max_parallel": 8},
- "resources": {"gpus_per_node": 1},
- "backend": "replay", "replay": {"table": "table.json"},
- "retry": {"limit": 0}}
-JSON
+replay_one 1
+lr_spec replay 100000 8 '"gpus_per_node": 1'
 cat >"$T/instant.json" <<'JSON'
 {"name": "instant", "program": "sh",
  "args": ["-c", "echo \":::MLLOG {{\\\"key\\\": \\\"eval_error\\\", \\\"value\\\": $0, \\\"metadata\\\": {{\\\"epoch_num\\\": 1}}}}\"", "{x}"],

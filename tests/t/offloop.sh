@@ -6,32 +6,10 @@
 # client is answered first (answered on the loop, it would wait for them); requests pipelined on one connection are
 # still answered in their order; the replies are those of the ledger.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 
 N=${OFFLOOP_TRIALS:-4000}
-awk 'BEGIN {
-	printf "{\"format\": \"hpod-replay-1\", \"workload\": \"minicosmo\",\n"
-	printf " \"metric\": \"eval_error\", \"goal\": \"min\",\n"
-	printf " \"params\": [{\"name\": \"lr\", \"scale\": \"log\"}],\n"
-	printf " \"fixed\": {\"epochs\": 10},\n \"runs\": ["
-	for (i = 0; i < 8; i++) {
-		printf "%s\n  {\"x\": [%g], \"seed\": 0, \"start_s\": 5, ", i ? "," : "", 10 ^ (-1 - i / 3)
-		printf "\"status\": 0, \"epoch_s\": [10,10,10,10,10,10,10,10,10,10], \"values\": ["
-		for (k = 0; k < 10; k++) printf "%s%g", k ? ", " : "", 0.2 + (i + 1) / (k + 2) / 10
-		printf "]}"
-	}
-	printf "\n]}\n"
-}' >"$T/table.json"
-cat >"$T/big.json" <<JSON
-{"name": "big", "workload": "minicosmo",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"lr": {"type": "float", "min": 0.0001, "max": 0.1, "scale": "log"}},
- "fixed": {"epochs": 10},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": $N, "max_parallel": 16},
- "resources": {"gpus_per_node": 1},
- "backend": "replay", "replay": {"table": "table.json"},
- "retry": {"limit": 0}}
-JSON
+replay_big "$N"
 check "a $N-trial replay campaign runs in the foreground" \
     "$HPOCTL" -f "$CONF" run -q "$T/big.json"
 start_daemon

@@ -10,53 +10,17 @@
 # space, another direction or another search are refused, naming the file
 # and the key; values outside the space are skipped with a warning.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 
 # A replay table (virtual clock): 6 learning rates x 2 batch sizes.
-awk 'BEGIN {
-	printf "{\"format\": \"hpod-replay-1\", \"workload\": \"minicosmo\",\n"
-	printf " \"metric\": \"eval_error\", \"goal\": \"min\",\n"
-	printf " \"params\": [{\"name\": \"lr\", \"scale\": \"log\"}, {\"name\": \"batch_size\", \"scale\": \"log\"}],\n"
-	printf " \"fixed\": {\"epochs\": 3},\n \"runs\": ["
-	split("0.001 0.003 0.01 0.03 0.1 0.3", lrs, " ")
-	n = 0
-	for (i = 1; i <= 6; i++) for (b = 32; b <= 64; b *= 2) {
-		lr = lrs[i]; l = log(lr) / log(10) + 1.5
-		printf "%s\n  {\"x\": [%s, %d], \"seed\": 0, \"start_s\": 5, ", n++ ? "," : "", lr, b
-		printf "\"status\": 0, \"epoch_s\": [10, 10, 10], \"values\": ["
-		for (e = 1; e <= 3; e++)
-			printf "%s%.6f", (e > 1 ? ", " : ""), 0.1 + 0.3 / e + 0.05 * l * l + 0.01 * (b == 64)
-		printf "]}"
-	}
-	printf "\n]}\n"
-}' >"$T/table.json"
-
-SPACE='
-    "lr": {"type": "float", "min": 0.001, "max": 0.3, "scale": "log"},
-    "batch_size": {"type": "choice", "values": [32, 64]}'
+replay_warm
 
 # campaign NAME TRIALS PRIOR [SPACE] [ALGORITHM] [GOAL]: write $T/NAME.json.
 campaign() {
-	space=${4:-$SPACE}
-	prior=${3:+,
-  \"prior\": $3}
-	cat >"$T/$1.json" <<JSON
-{
-  "name": "$1",
-  "workload": "minicosmo",
-  "objective": {"metric": "eval_error", "goal": "${6:-min}"},
-  "space": {$space
-  },
-  "fixed": {"epochs": 3},
-  "search": {"algorithm": "${5:-tpe}", "seed": 11},
-  "budget": {"max_trials": $2, "max_parallel": 1},
-  "resources": {"gpus_per_node": 2, "time_limit": "01:00:00"},
-  "backend": "replay",
-  "replay": {"table": "table.json"}$prior
-}
-JSON
+	warm_spec "$1" table.json "$2" "$3" "${4:-$REPLAY_SPACE}" "${5:-tpe}" \
+	    "${6:-min}"
 }
 run() { "$HPOCTL" -f "$CONF" run -q "$T/$1.json" >"$T/$1.out" 2>"$T/$1.err"; }
-cid() { sql "select id from campaigns where name = '$1' order by id desc limit 1"; }
 first() { sql "select params_json from trials where campaign_id = $(cid "$1") and number = 0"; }
 params() { sql "select group_concat(params_json, ' ') from (select params_json from trials where campaign_id = $(cid "$1") order by number)"; }
 
@@ -120,7 +84,7 @@ cat >"$T/dw.json" <<JSON
   "name": "dw",
   "workload": "minicosmo",
   "objective": {"metric": "eval_error", "goal": "min"},
-  "space": {$SPACE
+  "space": {$REPLAY_SPACE
   },
   "fixed": {"epochs": 6, "warmup_epochs": 0, "train_samples": 256, "eval_samples": 128},
   "search": {"algorithm": "tpe", "seed": 11},

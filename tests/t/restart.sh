@@ -7,10 +7,7 @@
 start_daemon
 write_campaign rs 4 2 12
 "$HPOCTL" submit "$T/rs.json" >/dev/null
-for _ in $(seq 1 100); do
-	[ "$(sql "select count(*) from attempts where started is not null")" -ge 2 ] && break
-	sleep 0.1
-done
+wait_count 2 10 "select count(*) from attempts where started is not null"
 is "two trials are running" \
     "$(sql "select count(*) from attempts where started is not null and ended is null")" 2
 check "SIGTERM: the daemon exits 0" stop_daemon
@@ -33,10 +30,7 @@ check "the daemon stops" stop_daemon
 write_campaign fg 2 2 200 0.0001
 "$HPOCTL" -f "$CONF" run "$T/fg.json" >/dev/null 2>"$T/fg.err" &
 FG=$!
-for _ in $(seq 1 100); do
-	[ "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'fg' and a.started is not null")" -ge 2 ] && break
-	sleep 0.1
-done
+wait_count 2 10 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'fg' and a.started is not null"
 kill -KILL "$FG"
 wait "$FG" || true
 is "the campaign is left to the foreground" \

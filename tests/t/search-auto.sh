@@ -5,57 +5,20 @@
 # function of seed and history); failed (diverged) trials steer mtpe away
 # from the region that diverges, where tpe keeps returning to it.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 
 # A synthetic table: 12 learning rates x 2 batch sizes, 6 epochs of 10
 # virtual seconds; lr >= 0.1 diverges in its first epoch, and the best
 # learning rate, 0.05, borders that region.
-awk 'BEGIN {
-	printf "{\"format\": \"hpod-replay-1\", \"workload\": \"minicosmo\",\n"
-	printf " \"metric\": \"eval_error\", \"goal\": \"min\",\n"
-	printf " \"params\": [{\"name\": \"lr\", \"scale\": \"log\"}, {\"name\": \"batch_size\", \"scale\": \"log\"}],\n"
-	printf " \"fixed\": {\"epochs\": 6},\n \"runs\": ["
-	n = 0
-	for (i = 0; i < 12; i++) for (b = 32; b <= 64; b *= 2) {
-		lr = 0.001 * 10 ^ (i * 3 / 11)
-		printf "%s\n  {\"x\": [%.6g, %d], \"seed\": 0, \"start_s\": 5, ", n++ ? "," : "", lr, b
-		if (lr >= 0.1) {
-			printf "\"status\": 2, \"epoch_s\": [10], \"values\": [0.9]}"
-			continue
-		}
-		l = log(lr / 0.05) / log(10)
-		printf "\"status\": 0, \"epoch_s\": [10,10,10,10,10,10], \"values\": ["
-		for (e = 1; e <= 6; e++)
-			printf "%s%.6f", (e > 1 ? ", " : ""), 0.1 + 0.3 / e + 0.2 * l * l + (b == 64 ? 0.01 : 0)
-		printf "]}"
-	}
-	printf "\n]}\n"
-}' >"$T/table.json"
+replay_table "$T/table.json" "$(log_lrs 12 3)" "32 64" 6 10 '
+	l = log(lr / 0.05) / log(10)
+	v = 0.1 + 0.3 / e + 0.2 * l * l + (b == 64 ? 0.01 : 0)' 'lr >= 0.1'
+SPACE='
+    "lr": {"type": "float", "min": 0.001, "max": 1, "scale": "log"},
+    "batch_size": {"type": "choice", "values": [32, 64]}'
 
 # campaign NAME ALGORITHM PARALLEL: 40 trials over the table.
-campaign() {
-	cat >"$T/$1.json" <<JSON
-{
-  "name": "$1",
-  "workload": "minicosmo",
-  "objective": {"metric": "eval_error", "goal": "min"},
-  "space": {
-    "lr": {"type": "float", "min": 0.001, "max": 1, "scale": "log"},
-    "batch_size": {"type": "choice", "values": [32, 64]}
-  },
-  "fixed": {"epochs": 6},
-  "search": {"algorithm": "$2", "seed": 3},
-  "budget": {"max_trials": 40, "max_parallel": $3},
-  "resources": {"gpus_per_node": 1, "time_limit": "01:00:00"},
-  "backend": "replay",
-  "replay": {"table": "$T/table.json"},
-  "retry": {"limit": 0}
-}
-JSON
-}
-cid() { sql "select id from campaigns where name = '$1' order by id desc limit 1"; }
-trials() {
-	sql "select group_concat(params_json || ' ' || state, '; ') from (select * from trials where campaign_id = $1 order by number)"
-}
+campaign() { replay_spec "$1" "$2" 3 40 "$3" "$SPACE" 6; }
 failed() {
 	sql "select count(*) from trials where campaign_id = $(cid "$1") and state = 'failed'"
 }

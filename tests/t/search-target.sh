@@ -5,57 +5,26 @@
 # picks the target stopper when the campaign has a target and says why;
 # objective.rank time_to_target runs; bad keys are refused by name.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/replay.subr"
 
 # A synthetic table: 12 learning rates x 2 batch sizes, 12 epochs of 10
 # virtual seconds, target eval_error <= 0.2: lr < 0.003 stays at chance
 # (0.9), lr < 0.02 falls slowly (never under 0.5), the others fall fast
 # and reach the target by epoch 5 to 7.  A trial's lr maps to the table's
 # nearest: 0.0187 (slow) below 0.024, 0.0285 (fast) above.
-awk 'BEGIN {
-	printf "{\"format\": \"hpod-replay-1\", \"workload\": \"minicosmo\",\n"
-	printf " \"metric\": \"eval_error\", \"goal\": \"min\",\n"
-	printf " \"params\": [{\"name\": \"lr\", \"scale\": \"log\"}, {\"name\": \"batch_size\", \"scale\": \"log\"}],\n"
-	printf " \"fixed\": {\"epochs\": 12},\n \"runs\": ["
-	n = 0
-	for (i = 0; i < 12; i++) for (b = 32; b <= 64; b *= 2) {
-		lr = 0.001 * 10 ^ (i * 2 / 11)
-		printf "%s\n  {\"x\": [%.6g, %d], \"seed\": 0, \"start_s\": 5, ", n++ ? "," : "", lr, b
-		printf "\"status\": 0, \"epoch_s\": [10,10,10,10,10,10,10,10,10,10,10,10], \"values\": ["
-		for (e = 1; e <= 12; e++) {
-			if (lr < 0.003) v = 0.9
-			else if (lr < 0.02) v = 0.9 - 0.03 * e
-			else v = 0.1 + 0.8 / (e * (b == 64 ? 0.7 : 1))
-			printf "%s%.6f", (e > 1 ? ", " : ""), v
-		}
-		printf "]}"
-	}
-	printf "\n]}\n"
-}' >"$T/table.json"
+replay_table "$T/table.json" "$(log_lrs 12 2)" "32 64" 12 10 '
+	if (lr < 0.003) v = 0.9
+	else if (lr < 0.02) v = 0.9 - 0.03 * e
+	else v = 0.1 + 0.8 / (e * (b == 64 ? 0.7 : 1))'
+SPACE='
+    "lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"},
+    "batch_size": {"type": "choice", "values": [32, 64]}'
 
 # campaign NAME ALGORITHM STOPPER [RANK]: 30 trials over the table.
 campaign() {
-	stop=
-	[ -z "$3" ] || stop=", \"stopper\": $3"
-	cat >"$T/$1.json" <<JSON
-{
-  "name": "$1",
-  "workload": "minicosmo",
-  "objective": {"metric": "eval_error", "goal": "min", "target": 0.2${4:+, \"rank\": \"$4\"}},
-  "space": {
-    "lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"},
-    "batch_size": {"type": "choice", "values": [32, 64]}
-  },
-  "fixed": {"epochs": 12},
-  "search": {"algorithm": "$2", "seed": 5$stop},
-  "budget": {"max_trials": 30, "max_parallel": 2},
-  "resources": {"gpus_per_node": 1, "time_limit": "01:00:00"},
-  "backend": "replay",
-  "replay": {"table": "$T/table.json"},
-  "retry": {"limit": 0}
+	replay_spec "$1" "$2" 5 30 2 "$SPACE" 12 \
+	    ", \"target\": 0.2${4:+, \"rank\": \"$4\"}" "${3:+, \"stopper\": $3}"
 }
-JSON
-}
-cid() { sql "select id from campaigns where name = '$1' order by id desc limit 1"; }
 count() {
 	sql "select count(*) from trials where campaign_id = $(cid "$1") and $2"
 }

@@ -52,10 +52,7 @@ is "uninterrupted run: 13 finished trials" \
 tpe_campaign restarted "" 3
 start_daemon
 "$HPOCTL" submit "$T/restarted.json" >/dev/null
-for _ in $(seq 1 300); do
-	[ "$(sql "select count(*) from trials t join campaigns c on c.id = t.campaign_id where c.name = 'restarted'")" -ge 12 ] && break
-	sleep 0.1
-done
+wait_count 12 30 "select count(*) from trials t join campaigns c on c.id = t.campaign_id where c.name = 'restarted'"
 check "SIGTERM during trial 11 or later" stop_daemon
 start_daemon
 check "the campaign finishes after the restart" wait_campaign restarted 120

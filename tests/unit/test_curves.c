@@ -13,6 +13,7 @@
 
 #include "curves.h"
 #include "ledger.h"
+#include "ledger_tmp.h"
 #include "search.h"
 #include "stop.h"
 #include "tap.h"
@@ -70,11 +71,8 @@ same(const struct curves *a, const struct curves *b, int n)
 int
 main(void)
 {
-	char dir[] = "/tmp/hpod-curves.XXXXXX", path[128], err[256];
+	char dir[64];
 	struct ledger *l;
-	struct ledger_campaign c;
-	struct ledger_trial t;
-	struct ledger_attempt a;
 	struct curves *live, *loaded;
 	struct observation obs[NTRIALS], obs2[NTRIALS];
 	struct history h, h2;
@@ -85,46 +83,19 @@ main(void)
 	int64_t cid, tid, aid;
 	int i, k, e, nattempts, ok_dec = 1;
 
-	if (mkdtemp(dir) == NULL)
-		return 1;
-	snprintf(path, sizeof(path), "%s/ledger.db", dir);
-	l = ledger_open(path, 0, err, sizeof(err));
+	l = ledger_tmp_open("hpod-curves", dir, sizeof(dir));
 	ok(l != NULL, "ledger opened");
-	memset(&c, 0, sizeof(c));
-	c.name = "cv";
-	c.workload = "w";
-	c.backend = "local";
-	c.spec_json = "{}";
-	c.spec_path = "cv.json";
-	c.state = "running";
-	c.metric = "eval_error";
-	c.started = 1000;
-	c.max_trials = NTRIALS;
-	ledger_campaign_insert(l, &c, &cid);
+	if (l == NULL)
+		return 1;
+	cid = ledger_tmp_campaign(l, "cv", NTRIALS);
 	live = curves_new();
 	for (i = 0; i < NTRIALS; i++) {
 		x[i][0] = 0.05 + 0.9 * ((i * 7) % NTRIALS) / NTRIALS;
 		x[i][1] = (i * 3) % 5;
-		memset(&t, 0, sizeof(t));
-		t.campaign_id = cid;
-		t.number = i;
-		t.params_json = "{}";
-		t.state = "pending";
-		t.created = 1000 + i;
-		ledger_trial_insert(l, &t, &tid);
+		tid = ledger_tmp_trial(l, cid, i, "{}");
 		nattempts = i % 5 == 2 ? 2 : 1;
 		for (k = 0; k < nattempts; k++) {
-			char tok[32], d[32];
-
-			snprintf(tok, sizeof(tok), "tok-%d-%d", i, k);
-			snprintf(d, sizeof(d), "/nowhere/%d/%d", i, k);
-			memset(&a, 0, sizeof(a));
-			a.trial_id = tid;
-			a.number = k;
-			a.token = tok;
-			a.dir = d;
-			a.created = 1000 + i;
-			ledger_attempt_insert(l, &a, &aid);
+			aid = ledger_tmp_attempt(l, tid, i, k);
 			for (e = NEPOCHS; e >= 1; e--) {
 				/* Later epochs first for odd trials. */
 				step = i % 2 ? e : NEPOCHS + 1 - e;
@@ -203,12 +174,6 @@ main(void)
 
 	curves_free(live);
 	curves_free(loaded);
-	ledger_close(l);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
+	ledger_tmp_close(l, dir);
 	return tap_done();
 }

@@ -6,7 +6,6 @@
  * solution, the winning run, and every attempt's cost counted exactly
  * once, by outcome and by batch size.
  */
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +17,9 @@
 #include "account.h"
 #include "guide.h"
 #include "ledger.h"
+#include "ledger_tmp.h"
 #include "report.h"
 #include "tap.h"
-
-static char tmpdir[64];
-
-/* Remove one file or directory for nftw(). */
-static int
-rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	return remove(path);
-}
 
 /* The pure functions. */
 static void
@@ -558,19 +549,11 @@ main(void)
 	struct ledger_campaign c;
 	struct ledger *l;
 	struct guide g;
-	char err[512], path[128];
+	char err[512], dir[64];
 
 	test_arithmetic();
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_guide.XXXXXX");
-	if (mkdtemp(tmpdir) == NULL) {
-		printf("Bail out! mkdtemp\n");
+	if ((l = ledger_tmp_open("test_guide", dir, sizeof(dir))) == NULL)
 		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/l.db", tmpdir);
-	if ((l = ledger_open(path, 0, err, sizeof(err))) == NULL) {
-		printf("Bail out! %s\n", err);
-		return 1;
-	}
 	memset(&c, 0, sizeof(c));
 	c.id = fill_scaling(l);
 	c.metric = "eval_error";
@@ -585,7 +568,6 @@ main(void)
 	test_formats(l);
 	test_ordinary(l);
 	test_candidates(l);
-	ledger_close(l);
-	nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	ledger_tmp_close(l, dir);
 	return tap_done();
 }

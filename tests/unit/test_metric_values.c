@@ -6,7 +6,6 @@
  * are written out of order, interleaved between attempts and campaigns,
  * with other keys and a NaN among them.
  */
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +13,8 @@
 #include <unistd.h>
 
 #include "ledger.h"
+#include "ledger_tmp.h"
 #include "tap.h"
-
-/* Remove one file of the test's folder. */
-static int
-rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	return remove(p);
-}
 
 /*
  * A campaign of ntrials trials, each with (number % 3 == 1) + 1 attempts,
@@ -123,18 +116,11 @@ main(void)
 	struct ledger	*l;
 	int64_t		 att[200], a, b;
 	size_t		 natt = 0, nscan, nidx, nb, i, n;
-	char		 dir[] = "/tmp/test_metric_values.XXXXXX", path[128];
-	char		 err[512];
+	char		 dir[64];
 
-	if (mkdtemp(dir) == NULL) {
-		printf("Bail out! mkdtemp\n");
+	if ((l = ledger_tmp_open("test_metric_values", dir, sizeof(dir))) ==
+	    NULL)
 		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/l.db", dir);
-	if ((l = ledger_open(path, 0, err, sizeof(err))) == NULL) {
-		printf("Bail out! %s\n", err);
-		return 1;
-	}
 	a = campaign(l, "a", 12, att, &natt);
 	nb = natt;
 	b = campaign(l, "b", 2, att, &natt);
@@ -158,7 +144,6 @@ main(void)
 	    "the same points in the same order either way");
 	ledger_metric_list_free(idx, nidx);
 	ledger_metric_list_free(scan, nscan);
-	ledger_close(l);
-	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	ledger_tmp_close(l, dir);
 	return tap_done();
 }

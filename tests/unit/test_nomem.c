@@ -290,6 +290,43 @@ static int s_auto(char *e, size_t n) { return suggest("auto", 0, e, n); }
 
 static int s_ttt(char *e, size_t n) { return suggest("tpe", 1, e, n); }
 
+/* A history of 5,000 trials: TPE's bad group is binned (parzen_bin.c). */
+#define NBIG	5000
+static double		 bx[NBIG][3];
+static struct observation bobs[NBIG];
+
+/* Suggest over the large history. */
+static int
+s_tpe_big(char *err, size_t errlen)
+{
+	struct search	*s;
+	struct history	 h;
+	double		 x[3];
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < NBIG; i++) {
+		bx[i][0] = 1e-4 * pow(1e4, (double)(i % 997) / 997);
+		bx[i][1] = (double)(1 + i % 8);
+		bx[i][2] = (double)(i % 2);
+		bobs[i].x = bx[i];
+		bobs[i].state = OBS_COMPLETE;
+		bobs[i].has_value = 1;
+		bobs[i].value = fabs(log(bx[i][0] / 0.01)) + 0.1 * bx[i][1];
+	}
+	h.n = NBIG;
+	h.obs = bobs;
+	h.maximize = 0;
+	if ((s = search_new("tpe", space, 42, err, errlen)) == NULL)
+		return -1;
+	rc = search_suggest(s, &h, x);
+	search_free(s);
+	if (rc != 0 || !space_contains(space, 0, x[0]) ||
+	    !space_contains(space, 1, x[1]) || !space_contains(space, 2, x[2]))
+		return -2;
+	return 0;
+}
+
 /* Ask each stopper about a trial of the history. */
 static int
 stoppers(char *err, size_t errlen)
@@ -500,6 +537,7 @@ main(void)
 	sweep("grid", s_grid, 0);
 	sweep("sobol", s_sobol, 0);
 	sweep("tpe", s_tpe, 0);
+	sweep("tpe over 5,000 trials (binned)", s_tpe_big, 0);
 	sweep("mtpe, ranked by time to target", s_mtpe, 0);
 	sweep("auto", s_auto, 0);
 	sweep("tpe, ranked by time to target", s_ttt, 0);

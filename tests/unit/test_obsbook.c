@@ -14,6 +14,7 @@
 
 #include "curves.h"
 #include "ledger.h"
+#include "ledger_tmp.h"
 #include "obsbook.h"
 #include "params.h"
 #include "search.h"
@@ -39,13 +40,10 @@ obs_same(const struct observation *a, const struct observation *b,
 int
 main(void)
 {
-	char dir[] = "/tmp/hpod-obsbook.XXXXXX", path[128], err[256];
+	char dir[64], err[256];
 	const char *states[] = { "completed", "pruned", "failed", "cancelled",
 	    "running", "completed" };
 	struct ledger *l;
-	struct ledger_campaign c;
-	struct ledger_trial t;
-	struct ledger_attempt a;
 	struct space *spc;
 	struct curves *cv, *cv2;
 	struct obsbook *live, *loaded;
@@ -53,27 +51,16 @@ main(void)
 	struct history h1, h2;
 	struct search *s;
 	double x[3], back[3], xa[3], xb[3], v;
-	char *pj, tok[32], d[32];
+	char *pj;
 	int64_t cid, tid, aid;
 	size_t n1, n2, i;
 	int k, e, nsame = 0, nback = 0;
 
-	if (mkdtemp(dir) == NULL)
-		return 1;
-	snprintf(path, sizeof(path), "%s/ledger.db", dir);
-	l = ledger_open(path, 0, err, sizeof(err));
+	l = ledger_tmp_open("hpod-obsbook", dir, sizeof(dir));
 	ok(l != NULL, "ledger opened");
-	memset(&c, 0, sizeof(c));
-	c.name = "ob";
-	c.workload = "w";
-	c.backend = "local";
-	c.spec_json = "{}";
-	c.spec_path = "ob.json";
-	c.state = "running";
-	c.metric = "eval_error";
-	c.started = 1000;
-	c.max_trials = NTRIALS;
-	ledger_campaign_insert(l, &c, &cid);
+	if (l == NULL)
+		return 1;
+	cid = ledger_tmp_campaign(l, "ob", NTRIALS);
 	spc = space_new();
 	space_add_float(spc, "lr", 0.001, 1, SCALE_LOG, 0);
 	space_add_float(spc, "momentum", 0.8, 0.99, SCALE_LINEAR, 0);
@@ -86,13 +73,7 @@ main(void)
 		x[1] = 0.8 + 0.19 * sqrt((double)((i * 13) % 17) / 17.0);
 		x[2] = (double)(1 + i % 9);
 		pj = params_to_json(spc, x);
-		memset(&t, 0, sizeof(t));
-		t.campaign_id = cid;
-		t.number = (int)i;
-		t.params_json = pj;
-		t.state = "pending";
-		t.created = 1000 + (double)i;
-		ledger_trial_insert(l, &t, &tid);
+		tid = ledger_tmp_trial(l, cid, (int)i, pj);
 		obsbook_add(live, (int)i, pj, "ob");
 		params_from_json(spc, pj, back, err, sizeof(err));
 		o1 = obsbook_obs(live, &n1);
@@ -100,15 +81,7 @@ main(void)
 		free(pj);
 		/* Every seventh trial is retried: its best starts again. */
 		for (k = 0; k < (i % 7 == 3 ? 2 : 1); k++) {
-			snprintf(tok, sizeof(tok), "tok-%zu-%d", i, k);
-			snprintf(d, sizeof(d), "/nowhere/%zu/%d", i, k);
-			memset(&a, 0, sizeof(a));
-			a.trial_id = tid;
-			a.number = k;
-			a.token = tok;
-			a.dir = d;
-			a.created = 1000 + (double)i;
-			ledger_attempt_insert(l, &a, &aid);
+			aid = ledger_tmp_attempt(l, tid, (int)i, k);
 			for (e = 1; e <= 1 + (int)(i % 4); e++) {
 				v = fabs(log(x[0]) + 4) / e + 0.1 * k +
 				    0.001 * (double)(i % 5);
@@ -165,12 +138,6 @@ main(void)
 	curves_free(cv);
 	curves_free(cv2);
 	space_free(spc);
-	ledger_close(l);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
+	ledger_tmp_close(l, dir);
 	return tap_done();
 }

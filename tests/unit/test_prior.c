@@ -17,6 +17,7 @@
 #include "account.h"
 #include "curves.h"
 #include "ledger.h"
+#include "ledger_tmp.h"
 #include "obsbook.h"
 #include "params.h"
 #include "prior.h"
@@ -41,7 +42,7 @@ suggest(const struct space *spc, struct observation *obs, size_t n,
 int
 main(void)
 {
-	char dir[] = "/tmp/hpod-prior.XXXXXX", path[128], err[256];
+	char dir[64], err[256];
 	struct ledger_prior pr[NPRIORS];
 	struct ledger_campaign c;
 	struct ledger_trial t;
@@ -56,11 +57,10 @@ main(void)
 	int64_t cid, tid;
 	size_t n1, n2, i, nsame = 0;
 
-	if (mkdtemp(dir) == NULL)
-		return 1;
-	snprintf(path, sizeof(path), "%s/ledger.db", dir);
-	l = ledger_open(path, 0, err, sizeof(err));
+	l = ledger_tmp_open("hpod-prior", dir, sizeof(dir));
 	ok(l != NULL, "ledger opened");
+	if (l == NULL)
+		return 1;
 	spc = space_new();
 	space_add_float(spc, "lr", 0.001, 1, SCALE_LOG, 0);
 	space_add_float(spc, "momentum", 0.8, 0.99, SCALE_LINEAR, 0);
@@ -168,12 +168,6 @@ main(void)
 	obsbook_free(cold);
 	curves_free(cv);
 	space_free(spc);
-	ledger_close(l);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/ledger.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
+	ledger_tmp_close(l, dir);
 	return tap_done();
 }

@@ -8,35 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow_history.h"
 #include "search.h"
 #include "space.h"
 #include "tap.h"
 
-#define MAXT	128
 #define NSEEDS	25
 
-/* A growing history. */
-struct th {
-	double		 x[MAXT][4];
-	struct observation obs[MAXT];
-	struct history	 h;
-};
-
-/* Append a trial to t. */
+/* Append a trial to t, with its value v if it completed. */
 static void
-th_add(struct th *t, const double *x, size_t dim, enum obs_state st,
-    double v)
+th_add(struct grow_history *t, const double *x, size_t dim,
+    enum obs_state st, double v)
 {
-	struct observation *o = &t->obs[t->h.n];
-
-	memcpy(t->x[t->h.n], x, dim * sizeof(double));
-	memset(o, 0, sizeof(*o));
-	o->x = t->x[t->h.n];
-	o->state = st;
-	o->has_value = st == OBS_COMPLETE;
-	o->value = v;
-	t->h.n++;
-	t->h.obs = t->obs;
+	grow_history_add(t, x, dim, st, st == OBS_COMPLETE, v);
 }
 
 /* Compare two doubles for qsort. */
@@ -72,7 +56,7 @@ sgd_run(const char *algo, const struct space *sp, uint64_t seed, int n,
     int *nfailed)
 {
 	struct search *s;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	double x[2], v;
 	int i, failed, hit = n + 1;
 
@@ -133,7 +117,7 @@ static int
 edge_failures(const struct space *sp, uint64_t seed, int hide)
 {
 	struct search *s;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	double x[1];
 	int i, failed, nfailed = 0;
 
@@ -182,7 +166,7 @@ test_liar(void)
 {
 	struct space *sp = space_new();
 	struct search *s;
-	struct th *t;
+	struct grow_history *t;
 	double x[1], xl, xo, dl = 0, dout = 0;
 	int seed, i;
 
@@ -222,7 +206,7 @@ test_restart(void)
 {
 	struct space *sp = space_new();
 	struct search *a, *b;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	struct value v[3] = { { 0, 32, NULL }, { 0, 64, NULL },
 	    { 0, 128, NULL } };
 	double xa[4], xb[4];
@@ -260,7 +244,7 @@ test_startup(void)
 {
 	struct space *sp = space_new();
 	struct search *m, *r;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	double x[4], xr[4];
 	int i, first = -1;
 
@@ -301,7 +285,7 @@ test_design(void)
 	static const char *const algos[] = { "mtpe", "cmtpe", "auto" };
 	struct space *sp = space_new();
 	struct search *s;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	double x[4];
 	unsigned seen;
 	int a, seed, i, d, strat;

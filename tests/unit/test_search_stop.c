@@ -8,60 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hand_curves.h"
 #include "search.h"
 #include "stop.h"
 #include "tap.h"
 
-#define MAXT	16
-#define MAXP	16
-
-/* A hand-made history of learning curves. */
-struct curves {
-	double		 steps[MAXT][MAXP], vals[MAXT][MAXP];
-	struct observation obs[MAXT];
-	struct history	 h;
-};
-
-/* Start an empty history. */
-static void
-curves_init(struct curves *c, int maximize)
-{
-	memset(c, 0, sizeof(*c));
-	c->h.obs = c->obs;
-	c->h.maximize = maximize;
-}
-
-/* Add a trial with n points (steps s, values v) in state st. */
-static size_t
-curves_add(struct curves *c, enum obs_state st, size_t n, const double *s,
-    const double *v)
-{
-	size_t t = c->h.n++, i;
-
-	c->obs[t].state = st;
-	c->obs[t].steps = c->steps[t];
-	c->obs[t].values = c->vals[t];
-	for (i = 0; i < n; i++) {
-		c->steps[t][i] = s[i];
-		c->vals[t][i] = v[i];
-	}
-	c->obs[t].npoints = n;
-	return t;
-}
-
-/* Append a point to trial t and ask the stopper about it. */
-static enum stop_verdict
-report(const struct stopper *sp, struct curves *c, size_t t, double step,
-    double v)
-{
-	size_t n = c->obs[t].npoints++;
-
-	c->steps[t][n] = step;
-	c->vals[t][n] = v;
-	return stop_decide(sp, &c->h, t, step, v);
-}
-
-static void	test_mark(const struct stopper *, struct curves *);
+static void	test_mark(const struct stopper *, struct hand_curves *);
 
 /* Names, defaults and refused parameters. */
 static void
@@ -139,64 +91,65 @@ test_asha(void)
 	static const double one[] = { 1 };
 	struct stop_params p;
 	struct stopper *s;
-	struct curves *c = calloc(1, sizeof(*c));
+	struct hand_curves *c = calloc(1, sizeof(*c));
 	size_t t;
 	double v;
 
 	stop_defaults(&p);
 	p.max_resource = 27;
 	s = stop_new("asha", &p, NULL, 0);
-	curves_init(c, 0);
+	hand_curves_init(c, 0);
 
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 1, 0.5), STOP_CONTINUE,
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 1, 0.5), STOP_CONTINUE,
 	    "first trial at rung 1: alone, goes on");
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 1, 0.6), STOP_PRUNE,
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 1, 0.6), STOP_PRUNE,
 	    "second, worse than the first: n=2 < eta, must be best: stops");
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 1, 0.4), STOP_CONTINUE,
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 1, 0.4), STOP_CONTINUE,
 	    "third, best so far: goes on");
 	/* Rung 1 now holds 0.5 0.6 0.4; three more arrive. */
 	v = 0.3;
-	t = curves_add(c, OBS_RUNNING, 1, one, &v);
-	t = curves_add(c, OBS_RUNNING, 1, one, &v);
+	t = hand_curves_add(c, OBS_RUNNING, 1, one, &v);
+	t = hand_curves_add(c, OBS_RUNNING, 1, one, &v);
 	c->vals[t][0] = 0.2;
 	/* n = 6: the top floor(6/3) = 2 go on (0.2 and 0.3). */
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 1, 0.3), STOP_CONTINUE,
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 1, 0.3), STOP_CONTINUE,
 	    "n=6: ties the 2nd best: goes on");
 	c->obs[t].npoints = 0;
-	is_int(report(s, c, t, 1, 0.35), STOP_PRUNE,
+	is_int(hand_curves_report(s, c, t, 1, 0.35), STOP_PRUNE,
 	    "n=6: 3rd best: stops");
-	is_int(report(s, c, 0, 2, 0.9), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, 0, 2, 0.9), STOP_CONTINUE,
 	    "step 2 is no rung: goes on however bad");
-	is_int(report(s, c, 0, 3, 0.1), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, 0, 3, 0.1), STOP_CONTINUE,
 	    "trial 0 reaches rung 3 first: goes on");
-	is_int(report(s, c, 2, 3, 0.2), STOP_PRUNE,
+	is_int(hand_curves_report(s, c, 2, 3, 0.2), STOP_PRUNE,
 	    "trial 2 reaches rung 3 worse than trial 0: stops");
-	is_int(report(s, c, 0, 4, 5.0), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, 0, 4, 5.0), STOP_CONTINUE,
 	    "past rung 3, before rung 9: goes on");
 	/* A trial whose first point is at step 5 crosses rungs 1 and 3. */
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 5, 0.05), STOP_CONTINUE,
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 5, 0.05), STOP_CONTINUE,
 	    "jumps rungs 1 and 3 with the best value: goes on");
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 5, 0.45), STOP_PRUNE,
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 5, 0.45), STOP_PRUNE,
 	    "jumps rungs 1 and 3 with a poor value: stops at rung 1");
-	is_int(report(s, c, 0, 27, 9.0), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, 0, 27, 9.0), STOP_CONTINUE,
 	    "at max_resource: rung 9 checked (alone there), no rung 27");
 	stop_free(s);
 
 	/* Maximize: larger is better. */
 	s = stop_new("asha", &p, NULL, 0);
-	curves_init(c, 1);
-	t = curves_add(c, OBS_COMPLETE, 1, one, (double[]){ 0.9 });
-	t = curves_add(c, OBS_COMPLETE, 1, one, (double[]){ 0.8 });
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 1, 0.7), STOP_PRUNE, "maximize: 0.7 < 0.9 stops");
+	hand_curves_init(c, 1);
+	t = hand_curves_add(c, OBS_COMPLETE, 1, one, (double[]){ 0.9 });
+	t = hand_curves_add(c, OBS_COMPLETE, 1, one, (double[]){ 0.8 });
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 1, 0.7), STOP_PRUNE,
+	    "maximize: 0.7 < 0.9 stops");
 	c->obs[t].npoints = 0;
-	is_int(report(s, c, t, 1, 0.95), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, t, 1, 0.95), STOP_CONTINUE,
 	    "maximize: 0.95 goes on");
 	stop_free(s);
 	free(c);
@@ -208,7 +161,7 @@ test_hyperband(void)
 {
 	struct stop_params p;
 	struct stopper *s;
-	struct curves *c = calloc(1, sizeof(*c));
+	struct hand_curves *c = calloc(1, sizeof(*c));
 	long count[4] = { 0 };
 	size_t i, t, a = SIZE_MAX, b = SIZE_MAX;
 
@@ -230,21 +183,21 @@ test_hyperband(void)
 	    "never stops");
 	is_int(stop_bracket(s, 17), stop_bracket(s, 17), "bracket is stable");
 	/* Two trials of bracket 0 and one of another bracket. */
-	for (i = 0; i < MAXT && (a == SIZE_MAX || b == SIZE_MAX); i++) {
+	for (i = 0; i < HAND_MAXT && (a == SIZE_MAX || b == SIZE_MAX); i++) {
 		if (stop_bracket(s, i) == 0 && a == SIZE_MAX)
 			a = i;
 		else if (stop_bracket(s, i) == 1 && b == SIZE_MAX)
 			b = i;
 	}
 	ok(a != SIZE_MAX && b != SIZE_MAX, "found trials in brackets 0 and 1");
-	curves_init(c, 0);
-	for (t = 0; t < MAXT; t++)
-		curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, b, 3, 0.1), STOP_CONTINUE,
+	hand_curves_init(c, 0);
+	for (t = 0; t < HAND_MAXT; t++)
+		hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, b, 3, 0.1), STOP_CONTINUE,
 	    "bracket-1 trial first at its rung 3");
-	is_int(report(s, c, a, 1, 0.9), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, a, 1, 0.9), STOP_CONTINUE,
 	    "bracket-0 trial alone at rung 1 (bracket 1 has no rung 1)");
-	is_int(report(s, c, a, 3, 0.5), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, a, 3, 0.5), STOP_CONTINUE,
 	    "rung 3 of bracket 0 does not see the bracket-1 trial");
 	test_mark(s, c);
 	stop_free(s);
@@ -256,11 +209,11 @@ test_hyperband(void)
  * the one asked about, and none for one bracket or no stopper.
  */
 static void
-test_mark(const struct stopper *hb, struct curves *c)
+test_mark(const struct stopper *hb, struct hand_curves *c)
 {
 	struct stop_params p;
 	struct stopper *s;
-	size_t i, n = MAXT, trial = MAXT + 5;
+	size_t i, n = HAND_MAXT, trial = HAND_MAXT + 5;
 	int right = 1, some = 0, none = 1;
 
 	stop_mark_brackets(hb, c->obs, n, trial);
@@ -292,38 +245,38 @@ test_median(void)
 	static const double st[] = { 1, 2, 3 };
 	struct stop_params p;
 	struct stopper *s;
-	struct curves *c = calloc(1, sizeof(*c));
+	struct hand_curves *c = calloc(1, sizeof(*c));
 	size_t t;
 
 	stop_defaults(&p);
 	p.warmup_trials = 3;
 	p.warmup_steps = 2;
 	s = stop_new("median", &p, NULL, 0);
-	curves_init(c, 0);
+	hand_curves_init(c, 0);
 	/* Running averages at step 2: 0.75, 0.55, 0.35 (median 0.55). */
-	curves_add(c, OBS_COMPLETE, 3, st, (double[]){ 1.0, 0.5, 0.4 });
-	curves_add(c, OBS_COMPLETE, 3, st, (double[]){ 0.6, 0.5, 0.4 });
-	curves_add(c, OBS_PRUNED, 2, st, (double[]){ 0.0, 0.0 });
-	curves_add(c, OBS_RUNNING, 3, st, (double[]){ 0.0, 0.0, 0.0 });
-	t = curves_add(c, OBS_RUNNING, 0, NULL, NULL);
-	is_int(report(s, c, t, 1, 2.0), STOP_CONTINUE,
+	hand_curves_add(c, OBS_COMPLETE, 3, st, (double[]){ 1.0, 0.5, 0.4 });
+	hand_curves_add(c, OBS_COMPLETE, 3, st, (double[]){ 0.6, 0.5, 0.4 });
+	hand_curves_add(c, OBS_PRUNED, 2, st, (double[]){ 0.0, 0.0 });
+	hand_curves_add(c, OBS_RUNNING, 3, st, (double[]){ 0.0, 0.0, 0.0 });
+	t = hand_curves_add(c, OBS_RUNNING, 0, NULL, NULL);
+	is_int(hand_curves_report(s, c, t, 1, 2.0), STOP_CONTINUE,
 	    "step 1 < warmup_steps: goes on");
-	is_int(report(s, c, t, 2, 0.9), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, t, 2, 0.9), STOP_CONTINUE,
 	    "2 completed trials < warmup_trials 3: goes on");
-	curves_add(c, OBS_COMPLETE, 3, st, (double[]){ 0.4, 0.3, 0.2 });
+	hand_curves_add(c, OBS_COMPLETE, 3, st, (double[]){ 0.4, 0.3, 0.2 });
 	c->obs[t].npoints = 1;
-	is_int(report(s, c, t, 2, 0.6), STOP_PRUNE,
+	is_int(hand_curves_report(s, c, t, 2, 0.6), STOP_PRUNE,
 	    "best 0.6 > median 0.55 of running averages: stops");
 	c->obs[t].npoints = 1;
-	is_int(report(s, c, t, 2, 0.55), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, t, 2, 0.55), STOP_CONTINUE,
 	    "best equal to the median: goes on");
 	c->obs[t].npoints = 1;
 	c->vals[t][0] = 0.5;
-	is_int(report(s, c, t, 2, 0.9), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, t, 2, 0.9), STOP_CONTINUE,
 	    "the best so far (0.5 at step 1) counts, not the last value");
 	/* Step 3: averages 0.633, 0.5, 0.3; completed only. */
 	c->obs[t].npoints = 2;
-	is_int(report(s, c, t, 3, 0.7), STOP_CONTINUE,
+	is_int(hand_curves_report(s, c, t, 3, 0.7), STOP_CONTINUE,
 	    "step 3: best 0.5 <= median 0.5: goes on");
 	stop_free(s);
 	free(c);

@@ -10,56 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hand_curves.h"
 #include "search.h"
 #include "stop.h"
 #include "tap.h"
-
-#define MAXT	8
-#define MAXP	48
-
-/* A hand-made history of learning curves. */
-struct curves {
-	double		 steps[MAXT][MAXP], vals[MAXT][MAXP];
-	struct observation obs[MAXT];
-	struct history	 h;
-};
-
-/* Start an empty history. */
-static void
-curves_init(struct curves *c, int maximize)
-{
-	memset(c, 0, sizeof(*c));
-	c->h.obs = c->obs;
-	c->h.maximize = maximize;
-}
-
-/* Add a trial in state st whose points are values v at steps 1..n. */
-static size_t
-curves_add(struct curves *c, enum obs_state st, size_t n, const double *v)
-{
-	size_t t = c->h.n++, i;
-
-	c->obs[t].state = st;
-	c->obs[t].steps = c->steps[t];
-	c->obs[t].values = c->vals[t];
-	for (i = 0; i < n; i++) {
-		c->steps[t][i] = (double)(i + 1);
-		c->vals[t][i] = v[i];
-	}
-	c->obs[t].npoints = n;
-	return t;
-}
-
-/* Append the point (next step, v) to trial t and ask the stopper. */
-static enum stop_verdict
-report(const struct stopper *sp, struct curves *c, size_t t, double v)
-{
-	size_t n = c->obs[t].npoints++;
-
-	c->steps[t][n] = (double)(n + 1);
-	c->vals[t][n] = v;
-	return stop_decide(sp, &c->h, t, (double)(n + 1), v);
-}
 
 /* A target stopper: target, last step 40, grace period 3, slack. */
 static struct stopper *
@@ -104,14 +58,14 @@ static void
 test_stuck(void)
 {
 	struct stopper *s = target_new(0.2, 0, 5);
-	struct curves c;
+	struct hand_curves c;
 	size_t t;
 
-	curves_init(&c, 0);
-	t = curves_add(&c, OBS_RUNNING, 0, NULL);
-	ok(report(s, &c, t, 0.90) == STOP_CONTINUE, "step 1: grace");
-	ok(report(s, &c, t, 0.90) == STOP_CONTINUE, "step 2: grace");
-	ok(report(s, &c, t, 0.90) == STOP_PRUNE,
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	ok(hand_curves_next(s, &c, t, 0.90) == STOP_CONTINUE, "step 1: grace");
+	ok(hand_curves_next(s, &c, t, 0.90) == STOP_CONTINUE, "step 2: grace");
+	ok(hand_curves_next(s, &c, t, 0.90) == STOP_PRUNE,
 	    "step 3: no improvement since the first point: stopped");
 	stop_free(s);
 }
@@ -124,17 +78,17 @@ static void
 test_rate(void)
 {
 	struct stopper *s = target_new(0.2, 0, 5), *lax = target_new(0.2, 1, 5);
-	struct curves c;
+	struct hand_curves c;
 	size_t t;
 	int i, stopped = 0, lax_stopped = 0;
 	double v;
 
-	curves_init(&c, 0);
-	t = curves_add(&c, OBS_RUNNING, 0, NULL);
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
 	/* 0.6 at step 1, then 0.005 better per step: 0.405 at step 40. */
 	for (i = 1; i <= 39; i++) {
 		v = 0.6 - 0.005 * (i - 1);
-		if (report(s, &c, t, v) == STOP_PRUNE && stopped == 0)
+		if (hand_curves_next(s, &c, t, v) == STOP_PRUNE && stopped == 0)
 			stopped = i;
 		if (stop_decide(lax, &c.h, t, i, v) == STOP_PRUNE &&
 		    lax_stopped == 0)
@@ -149,13 +103,13 @@ test_rate(void)
 
 	s = target_new(0.2, 0, 5);
 	lax = target_new(0.2, 1, 5);
-	curves_init(&c, 0);
-	t = curves_add(&c, OBS_RUNNING, 0, NULL);
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
 	/* 0.01 per step: at step i the line ends at 0.6 - 0.39 = 0.21. */
 	stopped = lax_stopped = 0;
 	for (i = 1; i <= 20; i++) {
 		v = 0.6 - 0.01 * (i - 1);
-		if (report(s, &c, t, v) == STOP_PRUNE && stopped == 0)
+		if (hand_curves_next(s, &c, t, v) == STOP_PRUNE && stopped == 0)
 			stopped = i;
 		if (stop_decide(lax, &c.h, t, i, v) == STOP_PRUNE &&
 		    lax_stopped == 0)
@@ -167,12 +121,13 @@ test_rate(void)
 	stop_free(lax);
 
 	s = target_new(0.2, 0, 5);
-	curves_init(&c, 0);
-	t = curves_add(&c, OBS_RUNNING, 0, NULL);
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
 	stopped = 0;
 	/* 0.012 per step: reaches 0.2 at step 35. */
 	for (i = 1; i <= 34; i++)
-		if (report(s, &c, t, 0.6 - 0.012 * (i - 1)) == STOP_PRUNE)
+		if (hand_curves_next(s, &c, t, 0.6 - 0.012 * (i - 1)) ==
+		    STOP_PRUNE)
 			stopped = i;
 	is_int(stopped, 0, "0.012 per step gets there: never stopped");
 	stop_free(s);
@@ -183,21 +138,21 @@ static void
 test_recent(void)
 {
 	struct stopper *s = target_new(0.2, 0, 5);
-	struct curves c;
+	struct hand_curves c;
 	double v[22];
 	size_t t;
 	int i;
 
-	curves_init(&c, 0);
+	hand_curves_init(&c, 0);
 	for (i = 0; i < 20; i++)
 		v[i] = 0.9;
 	v[20] = 0.7;
-	t = curves_add(&c, OBS_RUNNING, 21, v);
+	t = hand_curves_add(&c, OBS_RUNNING, 21, NULL, v);
 	/*
 	 * Since step 1: 0.3 / 21 per step, 0.6 - 0.257 = 0.343 at step 40;
 	 * since step 12: 0.3 / 10 per step, 0.6 - 0.54 < 0.2.
 	 */
-	ok(report(s, &c, t, 0.6) == STOP_CONTINUE,
+	ok(hand_curves_next(s, &c, t, 0.6) == STOP_CONTINUE,
 	    "a drop after a plateau: the recent rate reaches the target");
 	stop_free(s);
 }
@@ -207,22 +162,22 @@ static void
 test_maximize(void)
 {
 	struct stopper *s = target_new(0.8, 0, 5);
-	struct curves c;
+	struct hand_curves c;
 	size_t t;
 
-	curves_init(&c, 1);
-	t = curves_add(&c, OBS_RUNNING, 0, NULL);
-	report(s, &c, t, 0.30);
-	report(s, &c, t, 0.40);
-	ok(report(s, &c, t, 0.50) == STOP_CONTINUE,
+	hand_curves_init(&c, 1);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	hand_curves_next(s, &c, t, 0.30);
+	hand_curves_next(s, &c, t, 0.40);
+	ok(hand_curves_next(s, &c, t, 0.50) == STOP_CONTINUE,
 	    "maximize: 0.1 per step gets to 0.8");
-	curves_init(&c, 1);
-	t = curves_add(&c, OBS_RUNNING, 0, NULL);
-	report(s, &c, t, 0.30);
-	report(s, &c, t, 0.30);
-	ok(report(s, &c, t, 0.31) == STOP_PRUNE,
+	hand_curves_init(&c, 1);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	hand_curves_next(s, &c, t, 0.30);
+	hand_curves_next(s, &c, t, 0.30);
+	ok(hand_curves_next(s, &c, t, 0.31) == STOP_PRUNE,
 	    "maximize: 0.005 per step does not");
-	ok(report(s, &c, t, 0.85) == STOP_CONTINUE,
+	ok(hand_curves_next(s, &c, t, 0.85) == STOP_CONTINUE,
 	    "maximize: a point on target is never stopped");
 	stop_free(s);
 }
@@ -238,17 +193,17 @@ test_reference(void)
 	struct stopper *s = target_new(0.2, 0, 2), *lax = target_new(0.2, 1, 2);
 	const double fast[6] = { 0.5, 0.4, 0.3, 0.25, 0.21, 0.19 };
 	const double slow[6] = { 0.55, 0.45, 0.36, 0.3, 0.25, 0.18 };
-	struct curves c;
+	struct hand_curves c;
 	size_t t;
 
-	curves_init(&c, 0);
-	curves_add(&c, OBS_COMPLETE, 6, fast);
-	t = curves_add(&c, OBS_RUNNING, 0, NULL);
-	report(s, &c, t, 0.8);
-	report(s, &c, t, 0.65);
-	ok(report(s, &c, t, 0.5) == STOP_CONTINUE,
+	hand_curves_init(&c, 0);
+	hand_curves_add(&c, OBS_COMPLETE, 6, NULL, fast);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	hand_curves_next(s, &c, t, 0.8);
+	hand_curves_next(s, &c, t, 0.65);
+	ok(hand_curves_next(s, &c, t, 0.5) == STOP_CONTINUE,
 	    "one reference trial of the two needed: it goes on");
-	curves_add(&c, OBS_COMPLETE, 6, slow);
+	hand_curves_add(&c, OBS_COMPLETE, 6, NULL, slow);
 	ok(stop_decide(s, &c.h, t, 3, 0.5) == STOP_PRUNE,
 	    "0.5 at step 3, the worst that got there had 0.36: stopped");
 	/* slack 1: 0.36 + (0.36 - 0.2) = 0.52, not worse. */

@@ -8,44 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow_history.h"
 #include "search.h"
 #include "space.h"
 #include "tap.h"
 
-#define MAXT	64
 #define NSEEDS	25
-
-/* A growing history: coordinates, observations, curves. */
-struct th {
-	double		 x[MAXT][4];
-	double		 steps[MAXT][1], vals[MAXT][1];
-	struct observation obs[MAXT];
-	struct history	 h;
-};
-
-/* Append a finished trial to t. */
-static void
-th_add(struct th *t, const double *x, size_t dim, enum obs_state st,
-    int has, double v)
-{
-	struct observation *o = &t->obs[t->h.n];
-
-	memcpy(t->x[t->h.n], x, dim * sizeof(double));
-	memset(o, 0, sizeof(*o));
-	o->x = t->x[t->h.n];
-	o->state = st;
-	o->has_value = has;
-	o->value = v;
-	if (st == OBS_PRUNED) {
-		t->steps[t->h.n][0] = 2;
-		t->vals[t->h.n][0] = v;
-		o->npoints = 1;
-		o->steps = t->steps[t->h.n];
-		o->values = t->vals[t->h.n];
-	}
-	t->h.n++;
-	t->h.obs = t->obs;
-}
 
 /* Compare two doubles for qsort. */
 static int
@@ -81,7 +49,7 @@ run(const char *algo, const struct space *sp, uint64_t seed, int ntrials,
     double (*f)(const double *))
 {
 	struct search *s;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	double x[4], v, best = INFINITY;
 	int i;
 
@@ -90,7 +58,7 @@ run(const char *algo, const struct space *sp, uint64_t seed, int ntrials,
 		search_suggest(s, &t->h, x);
 		v = f(x);
 		best = fmin(best, v);
-		th_add(t, x, sp->n, OBS_COMPLETE, 1, v);
+		grow_history_add(t, x, sp->n, OBS_COMPLETE, 1, v);
 	}
 	search_free(s);
 	free(t);
@@ -142,7 +110,7 @@ test_determinism(void)
 {
 	struct space *sp = space_new();
 	struct search *a, *b, *r;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	struct value v[3] = { { 0, 16, NULL }, { 0, 32, NULL },
 	    { 1, 0, "big" } };
 	double x[4], xa[4], xb[4], xr[4];
@@ -165,7 +133,7 @@ test_determinism(void)
 		for (j = 0; j < 4; j++)
 			valid &= space_contains(sp, j, xa[j]);
 		memcpy(x, xa, sizeof(x));
-		th_add(t, x, 4, i % 7 == 3 ? OBS_FAILED : i % 5 == 1 ?
+		grow_history_add(t, x, 4, i % 7 == 3 ? OBS_FAILED : i % 5 == 1 ?
 		    OBS_PRUNED : OBS_COMPLETE, 1, x[0] + x[3] * x[3]);
 	}
 	ok(same, "same seed, same history: same 30 suggestions");
@@ -187,7 +155,7 @@ test_ranking(void)
 {
 	struct space *sp = space_new();
 	struct search *s, *r;
-	struct th *t;
+	struct grow_history *t;
 	double x[1], xs, xr, xa, xb;
 	int seed, near_done = 0, startup = 1, blind = 1, i;
 
@@ -198,8 +166,8 @@ test_ranking(void)
 		for (i = 0; i < 20; i++) {
 			x[0] = i < 2 ? 0.85 : 0.05 + 0.03 * i;
 			x[0] = i < 2 ? x[0] : fmin(x[0], 0.6);
-			th_add(t, x, 1, i < 2 ? OBS_COMPLETE : OBS_PRUNED, 1,
-			    i < 2 ? 0.5 : 0.01);
+			grow_history_add(t, x, 1, i < 2 ? OBS_COMPLETE :
+			    OBS_PRUNED, 1, i < 2 ? 0.5 : 0.01);
 		}
 		s = search_new("tpe", sp, seed, NULL, 0);
 		search_suggest(s, &t->h, &xs);
@@ -211,8 +179,8 @@ test_ranking(void)
 		t = calloc(1, sizeof(*t));
 		for (i = 0; i < 24; i++) {
 			x[0] = i % 3 == 0 ? 0.9 - 0.01 * i : 0.1 + 0.001 * i;
-			th_add(t, x, 1, i % 3 == 0 || i == 23 ? OBS_COMPLETE :
-			    OBS_FAILED, 1, x[0]);
+			grow_history_add(t, x, 1, i % 3 == 0 || i == 23 ?
+			    OBS_COMPLETE : OBS_FAILED, 1, x[0]);
 		}
 		s = search_new("tpe", sp, seed, NULL, 0);
 		r = search_new("random", sp, seed, NULL, 0);
@@ -222,7 +190,7 @@ test_ranking(void)
 
 		/* One more completed: tpe, blind to where the failed ones are. */
 		x[0] = 0.5;
-		th_add(t, x, 1, OBS_COMPLETE, 1, 0.5);
+		grow_history_add(t, x, 1, OBS_COMPLETE, 1, 0.5);
 		search_suggest(s, &t->h, &xa);
 		for (i = 0; i < 25; i++)
 			if (t->obs[i].state == OBS_FAILED)
@@ -250,7 +218,7 @@ test_brackets(void)
 {
 	struct space *sp = space_new();
 	struct search *s, *r;
-	struct th *t = calloc(1, sizeof(*t));
+	struct grow_history *t = calloc(1, sizeof(*t));
 	double x[1], xa, xb, xr;
 	int i, startup, blind;
 
@@ -260,7 +228,8 @@ test_brackets(void)
 	/* 9 of this bracket, 20 of others, all completed. */
 	for (i = 0; i < 29; i++) {
 		x[0] = 0.02 * i + 0.1;
-		th_add(t, x, 1, OBS_COMPLETE, 1, i % 3 == 0 ? x[0] : 0.01);
+		grow_history_add(t, x, 1, OBS_COMPLETE, 1,
+		    i % 3 == 0 ? x[0] : 0.01);
 		t->obs[i].other_bracket = i % 3 != 0 || i > 24;
 	}
 	search_suggest(s, &t->h, &xa);

@@ -16,6 +16,7 @@
 #include "rng.h"
 #include "search.h"
 #include "space.h"
+#include "space_kinds.h"
 #include "tap.h"
 
 static const char *const expected[] = {
@@ -57,27 +58,6 @@ static const char *const expected[] = {
 	"3000 1 2: 0.0063187801153812527 0 0.90508380913462461 9 67"
 };
 
-/* A space of every kind of parameter. */
-static struct space *
-space_make(void)
-{
-	struct space *sp = space_new();
-	struct value bs[3];
-	int k;
-
-	space_add_float(sp, "lr", 0.001, 0.2, SCALE_LOG, 0);
-	for (k = 0; k < 3; k++) {
-		bs[k].is_string = 0;
-		bs[k].num = 32 << k;
-		bs[k].str = NULL;
-	}
-	space_add_choice(sp, "bs", bs, 3);
-	space_add_float(sp, "m", 0.85, 0.95, SCALE_LINEAR, 0);
-	space_add_int(sp, "layers", 1, 9, SCALE_LINEAR, 0);
-	space_add_int(sp, "width", 8, 512, SCALE_LOG, 0);
-	return sp;
-}
-
 /* Fill n observations, with ties (repeated points and values) or not. */
 static void
 history_make(struct observation *obs, double *xs, size_t n, int si, int ties)
@@ -117,7 +97,7 @@ main(void)
 	size_t e = 0;
 	int si, ties, seed, same = 0;
 
-	sp = space_make();
+	sp = space_kinds_new();
 	for (si = 0; si < 6; si++)
 		for (ties = 0; ties < 2; ties++) {
 			xs = calloc(ns[si] * 5, sizeof(*xs));

@@ -173,6 +173,68 @@ test_bad(void)
 	    "fractional max_trials");
 }
 
+/* "dispatch" and "pilot": "auto" and an object, defaults and refusals. */
+static void
+test_pilot(void)
+{
+	static const char lr[] = "\"lr\": {\"type\": \"float\", \"min\": 0.1, "
+	    "\"max\": 1}";
+	static const char res[] = ", \"resources\": {\"cpus_per_task\": 2, "
+	    "\"gpus_per_node\": 1}, \"dispatch\": \"pilot\"";
+	struct campaign_spec	*s;
+	char			 err[1024] = "", extra[512], *t;
+
+	t = mk(lr, "");
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	is_int(s ? s->pilot.count : -1, 0, "no dispatch: one job per attempt");
+	spec_free(s);
+	free(t);
+	snprintf(extra, sizeof(extra), "%s, \"pilot\": \"auto\"", res);
+	t = mk(lr, extra);
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s != NULL, "pilot auto parses");
+	if (s == NULL)
+		printf("# %s\n", err);
+	ok(s && s->pilot.autosize && s->pilot.count == 1 &&
+	    s->pilot.cpus == 2 && s->pilot.gpus == 1 &&
+	    s->pilot.time_limit == 0,
+	    "auto: max_parallel pilots of one trial's size, no time limit");
+	spec_free(s);
+	free(t);
+	snprintf(extra, sizeof(extra), "%s, \"pilot\": {\"count\": 3, "
+	    "\"time_limit\": \"01:00:00\"}", res);
+	t = mk(lr, extra);
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s && s->pilot.count == 3 && s->pilot.cpus == 2 &&
+	    s->pilot.gpus == 1 && s->pilot.time_limit == 3600,
+	    "pilot object: cpus and gpus default to one trial's");
+	spec_free(s);
+	free(t);
+
+	snprintf(extra, sizeof(extra), "%s, \"pilot\": \"big\"", res);
+	bad_mk(lr, extra, "c.json: pilot: expected \"auto\" or an object, "
+	    "got \"big\"", "pilot: a string other than auto");
+	snprintf(extra, sizeof(extra), "%s, \"pilot\": 3", res);
+	bad_mk(lr, extra, "c.json: pilot: expected \"auto\" or an object, "
+	    "got a number", "pilot: a number");
+	snprintf(extra, sizeof(extra), "%s, \"pilot\": {\"cpus\": 4}", res);
+	bad_mk(lr, extra, "c.json: pilot.count: required", "pilot.count "
+	    "required");
+	snprintf(extra, sizeof(extra), "%s, \"pilot\": {\"count\": 1, "
+	    "\"gpus\": 0}", res);
+	bad_mk(lr, extra, "c.json: pilot.gpus: 0 is less than one trial's 1 "
+	    "GPUs", "pilot.gpus below a trial's");
+	bad_mk(lr, res, "c.json: pilot: required with \"dispatch\": "
+	    "\"pilot\"", "dispatch pilot without pilot");
+	bad_mk(lr, ", \"dispatch\": \"batch\"", "c.json: dispatch: expected "
+	    "\"job\" or \"pilot\", got \"batch\"", "dispatch batch");
+	bad_mk(lr, ", \"pilot\": \"auto\"", "c.json: pilot: only with "
+	    "\"dispatch\": \"pilot\"", "pilot without dispatch");
+	bad_mk(lr, ", \"resources\": {\"nodes\": 2}, \"backend\": \"slurm\","
+	    " \"dispatch\": \"pilot\", \"pilot\": \"auto\"",
+	    "c.json: resources.nodes: a pilot is one node", "multi-node trials");
+}
+
 static void
 test_durations(void)
 {
@@ -319,6 +381,7 @@ main(void)
 		return 1;
 	test_good();
 	test_bad();
+	test_pilot();
 	test_durations();
 	test_workload(dir);
 	test_config(dir);

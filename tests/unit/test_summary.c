@@ -5,21 +5,14 @@
  * marks reached, which the engine does when it records that point), and
  * the last positive train_samples.
  */
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ledger.h"
+#include "ledger_tmp.h"
 #include "tap.h"
-
-/* Remove one file of the test's folder. */
-static int
-rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	return remove(p);
-}
 
 /* A trial of campaign cid, marked reached or not; its id. */
 static int64_t
@@ -61,18 +54,10 @@ main(void)
 	struct ledger	*l;
 	int64_t		 cid = 0, t, a0, a1, b0;
 	size_t		 n;
-	char		 dir[] = "/tmp/test_summary.XXXXXX", path[128];
-	char		 err[512];
+	char		 dir[64];
 
-	if (mkdtemp(dir) == NULL) {
-		printf("Bail out! mkdtemp\n");
+	if ((l = ledger_tmp_open("test_summary", dir, sizeof(dir))) == NULL)
 		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/l.db", dir);
-	if ((l = ledger_open(path, 0, err, sizeof(err))) == NULL) {
-		printf("Bail out! %s\n", err);
-		return 1;
-	}
 	if (ledger_campaign_insert(l, &c, &cid) == -1)
 		printf("# %s\n", ledger_error(l));
 	/* Trial 0, reached: not in its first attempt, at step 2 of its second. */
@@ -120,7 +105,6 @@ main(void)
 	    n == 3 && !s[0].reached && !s[1].reached,
 	    "no target: nothing reached");
 	free(s);
-	ledger_close(l);
-	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	ledger_tmp_close(l, dir);
 	return tap_done();
 }

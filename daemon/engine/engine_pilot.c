@@ -1,0 +1,182 @@
+/*
+ * engine_pilot.c: a campaign with "dispatch": "pilot" runs its attempts
+ * through a pilot backend (scheduler/pilot/) of its own, wrapped around
+ * the backend it would use per job.  Here: making it once the campaign's
+ * run directory exists, recording its pilots in the ledger (their idle
+ * time is the cost line "pilot_idle"), and draining them before the
+ * campaign is marked finished, so that their whole cost is in.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+#include "log.h"
+#include "run.h"
+#include "xmalloc.h"
+
+/* A pilot's lifecycle: into the ledger; its idle time into the spend. */
+static void
+engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
+{
+	struct engine	*e = arg;
+	struct ledger	*l = e->env.ledger;
+	double		 idle_n, idle_g;
+	int		 rc = 0;
+
+	if (e->detached)
+		return;
+	engine_batch(e);
+	switch (ev->type) {
+	case SCHED_PILOT_SUBMITTED:
+		rc = ledger_pilot_submitted(l, e->id, ev->token, ev->dir,
+		    ev->time);
+		/* Its row is in the ledger before its job exists. */
+		engine_flush(e);
+		break;
+	case SCHED_PILOT_STARTED:
+		rc = ledger_pilot_started(l, ev->token, ev->job_id, ev->time,
+		    ev->nodes, ev->gpus, ev->cpus, ev->host);
+		engine_say(e, "pilot %s started on %s", ev->job_id ?
+		    ev->job_id : ev->token, ev->host ? ev->host : "?");
+		break;
+	case SCHED_PILOT_ENDED:
+		rc = ledger_pilot_ended(l, ev->token, ev->start, ev->time,
+		    sched_state_name(ev->state));
+		idle_n = fmax(ev->elapsed * ev->nodes - ev->busy_node_s, 0);
+		idle_g = fmax(ev->elapsed * ev->gpus - ev->busy_gpu_s, 0);
+		/*
+		 * A pilot taken back after a restart: its idle time until
+		 * then is in the sum read from the ledger, the rest is not
+		 * known here (its earlier jobs are not); the report has it.
+		 */
+		if (!ev->adopted) {
+			e->spent_node_s += idle_n;
+			e->spent_gpu_s += idle_g;
+		}
+		if (ev->adopted)
+			engine_say(e, "pilot %s ended (%s) after %.1f s",
+			    ev->job_id ? ev->job_id : ev->token,
+			    sched_state_name(ev->state), ev->elapsed);
+		else
+			engine_say(e, "pilot %s ended (%s) after %.1f s, %.1f "
+			    "node-seconds idle", ev->job_id ? ev->job_id :
+			    ev->token, sched_state_name(ev->state),
+			    ev->elapsed, idle_n);
+		engine_kick(e);
+		break;
+	}
+	if (rc == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(l));
+}
+
+/*
+ * A campaign taken back after a restart: its pilots not yet ended are
+ * followed again (their agents call back with what they run); one that
+ * cannot be is recorded as ended, lost.
+ */
+static void
+engine_pilot_adopt(struct engine *e)
+{
+	struct ledger_pilot	*lp;
+	size_t			 n, i;
+
+	if (ledger_pilot_list(e->env.ledger, e->id, &lp, &n) == -1) {
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (sched_pilot_adopt(e->pilot, lp[i].token, lp[i].job_id,
+		    lp[i].dir, lp[i].started, lp[i].attempts) == 0) {
+			engine_say(e, "pilot %s: re-adopted", lp[i].job_id ?
+			    lp[i].job_id : lp[i].token);
+			continue;
+		}
+		if (ledger_pilot_ended(e->env.ledger, lp[i].token, 0,
+		    engine_now(e), "lost") == -1)
+			log_warnx("campaign '%s': %s", e->spec->name,
+			    ledger_error(e->env.ledger));
+	}
+	ledger_pilot_list_free(lp, n);
+}
+
+/* Wrap the engine's backend in a pilot backend (see engine_int.h). */
+int
+engine_pilot_start(struct engine *e, char *err, size_t errlen)
+{
+	const struct campaign_spec	*s = e->spec;
+	struct sched_pilot_opts		 o;
+	struct sched			*p;
+	char				 why[512], *wrapper, *dir, *name;
+
+	if (s->pilot.count == 0 || e->pilot != NULL)
+		return 0;
+	if ((wrapper = run_wrapper(why, sizeof(why))) == NULL) {
+		snprintf(err, errlen, "campaign '%s': %s", s->name, why);
+		return -1;
+	}
+	if (asprintf(&dir, "%s/%lld-%s", e->env.run_dir, (long long)e->id,
+	    s->name) == -1 || asprintf(&name, "hpo-pilot-%lld-%s",
+	    (long long)e->id, s->name) == -1)
+		abort();
+	memset(&o, 0, sizeof(o));
+	o.dir = dir;
+	o.wrapper = wrapper;
+	o.name = name;
+	o.count = s->pilot.count;
+	o.cpus = s->pilot.cpus;
+	o.gpus = s->pilot.gpus;
+	o.time_limit = s->pilot.time_limit;
+	o.partition = s->res.partition;
+	o.account = s->res.account;
+	o.qos = s->res.qos;
+	o.constraint = s->res.constraint;
+	o.extra = s->res.slurm;
+	o.cb = engine_pilot_event;
+	o.arg = e;
+	o.warn = log_warnx;
+	p = sched_pilot_new(e->env.loop, e->env.sched, &o, err, errlen);
+	free(dir);
+	free(name);
+	free(wrapper);
+	if (p == NULL)
+		return -1;
+	e->inner = e->env.sched;
+	e->pilot = e->env.sched = p;
+	engine_pilot_adopt(e);
+	engine_say(e, "dispatch: pilot, %d pilot%s of %d CPUs and %d GPUs",
+	    s->pilot.count, s->pilot.count == 1 ? "" : "s", s->pilot.cpus,
+	    s->pilot.gpus);
+	return 0;
+}
+
+/*
+ * 1 while the campaign must wait for its pilots before it finishes: they
+ * are told to drain (those not started are cancelled), and each end
+ * kicks the engine.
+ */
+int
+engine_pilot_wait(struct engine *e)
+{
+	if (e->pilot == NULL || sched_pilot_live(e->pilot) == 0)
+		return 0;
+	sched_pilot_drain(e->pilot);
+	return 1;
+}
+
+/* Close the pilot backend; the engine's memory waits for it. */
+void
+engine_pilot_close(struct engine *e)
+{
+	struct sched	*p = e->pilot;
+
+	if (p == NULL)
+		return;
+	e->pilot = NULL;
+	e->env.sched = e->inner;
+	e->nopen++;
+	sched_close(p, engine_release, e);
+}

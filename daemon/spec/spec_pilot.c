@@ -1,0 +1,81 @@
+/*
+ * spec_pilot.c: "dispatch" and "pilot": whether a campaign's trials run
+ * as one batch job each ("job", the default) or back to back inside a few
+ * pilot allocations ("pilot", see scheduler/pilot/ and hpod-campaign(5)).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec_int.h"
+
+/* The defaults of "pilot": "auto": one pilot per parallel trial, its size. */
+static void
+sp_pilot_auto(struct campaign_spec *s, int cpus, int gpus)
+{
+	s->pilot.autosize = 1;
+	s->pilot.count = s->max_parallel;
+	s->pilot.cpus = cpus;
+	s->pilot.gpus = gpus;
+	s->pilot.time_limit = 0;
+}
+
+/*
+ * Parse "dispatch" and "pilot".  A pilot is one node; it runs as many
+ * trials at once as its CPUs and GPUs hold, so it must hold one trial.
+ */
+int
+sp_pilot(struct sp *sp, struct campaign_spec *s, const cJSON *root)
+{
+	const cJSON	*p = cJSON_GetObjectItemCaseSensitive(root, "pilot");
+	char		*dispatch = NULL;
+	int		 pilot, cpus, gpus;
+
+	if (sp_string(sp, root, "dispatch", "", 0, "job", &dispatch) == -1)
+		return -1;
+	pilot = strcmp(dispatch, "pilot") == 0;
+	if (!pilot && strcmp(dispatch, "job") != 0) {
+		sp_fail(sp, "dispatch", "expected \"job\" or \"pilot\", got "
+		    "\"%s\"", dispatch);
+		free(dispatch);
+		return -1;
+	}
+	free(dispatch);
+	if (!pilot)
+		return p == NULL ? 0 : sp_fail(sp, "pilot", "only with "
+		    "\"dispatch\": \"pilot\"");
+	if (strcmp(s->backend, "replay") == 0)
+		return sp_fail(sp, "dispatch", "\"pilot\" needs backend "
+		    "\"local\" or \"slurm\", not \"replay\"");
+	if (s->res.nodes != 1)
+		return sp_fail(sp, "resources.nodes", "a pilot is one node: "
+		    "with \"dispatch\": \"pilot\" trials are single-node "
+		    "(got %d)", s->res.nodes);
+	cpus = s->res.cpus_per_task * s->res.tasks_per_node;
+	gpus = s->res.gpus_per_node;
+	if (p == NULL)
+		return sp_fail(sp, "pilot", "required with \"dispatch\": "
+		    "\"pilot\" (\"auto\" or an object)");
+	if (cJSON_IsString(p)) {
+		if (strcmp(p->valuestring, "auto") != 0)
+			return sp_fail(sp, "pilot", "expected \"auto\" or an "
+			    "object, got \"%s\"", p->valuestring);
+		sp_pilot_auto(s, cpus, gpus);
+		return 0;
+	}
+	if (!cJSON_IsObject(p))
+		return sp_fail(sp, "pilot", "expected \"auto\" or an object, "
+		    "got %s", sp_type(p));
+	if (sp_table(sp, s, p, "pilot", spec_pilot_keys) == -1)
+		return -1;
+	if (s->pilot.cpus == 0)
+		s->pilot.cpus = cpus;
+	if (!cJSON_HasObjectItem(p, "gpus"))
+		s->pilot.gpus = gpus;
+	if (s->pilot.cpus < cpus)
+		return sp_fail(sp, "pilot.cpus", "%d is less than one trial's "
+		    "%d CPUs (resources)", s->pilot.cpus, cpus);
+	if (s->pilot.gpus < gpus)
+		return sp_fail(sp, "pilot.gpus", "%d is less than one trial's "
+		    "%d GPUs (resources)", s->pilot.gpus, gpus);
+	return 0;
+}

@@ -1,0 +1,128 @@
+/*
+ * pilots.c: the pilots table, one row per pilot allocation of a campaign
+ * run with "dispatch": "pilot" (see schema.c and hpod-ledger(5)).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger_int.h"
+
+/* Record a pilot job handed to its backend. */
+int
+ledger_pilot_submitted(struct ledger *l, int64_t campaign_id,
+    const char *token, const char *dir, double when)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_PILOT_SUBMITTED, "INSERT INTO pilots"
+	    " (campaign_id, token, dir, submitted) VALUES (?1, ?2, ?3, ?4)")) == NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, campaign_id);
+	ledger_bind_text(l, st, 2, token);
+	ledger_bind_text(l, st, 3, dir);
+	ledger_bind_time(l, st, 4, when);
+	return ledger_exec_one(l, st, "record pilot %s", token);
+}
+
+/* Record that a pilot started: its job id, allocation and host. */
+int
+ledger_pilot_started(struct ledger *l, const char *token, const char *job_id,
+    double when, int nodes, int gpus, int cpus, const char *host)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_PILOT_STARTED, "UPDATE pilots"
+	    " SET job_id = COALESCE(?2, job_id), started = ?3, nodes = ?4,"
+	    " gpus = ?5, cpus = ?6, host = COALESCE(?7, host)"
+	    " WHERE token = ?1")) == NULL)
+		return -1;
+	ledger_bind_text(l, st, 1, token);
+	ledger_bind_start(l, st, job_id, when, nodes, gpus, cpus, host);
+	return ledger_exec_one(l, st, "record start of pilot %s", token);
+}
+
+/* Record how a pilot ended (and when it started, if known better now). */
+int
+ledger_pilot_ended(struct ledger *l, const char *token, double started,
+    double when, const char *state)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_PILOT_ENDED, "UPDATE pilots"
+	    " SET ended = ?2, state = ?3, started = coalesce(?4, started)"
+	    " WHERE token = ?1")) == NULL)
+		return -1;
+	ledger_bind_text(l, st, 1, token);
+	ledger_bind_time(l, st, 2, when);
+	ledger_bind_text(l, st, 3, state);
+	ledger_bind_time(l, st, 4, started);
+	return ledger_exec_one(l, st, "record end of pilot %s", token);
+}
+
+static void
+pilot_row_release(void *row)
+{
+	struct ledger_pilot *p = row;
+
+	free(p->token);
+	free(p->job_id);
+	free(p->dir);
+	memset(p, 0, sizeof(*p));
+}
+
+static int
+pilot_row_read(struct ledger *l, sqlite3_stmt *st, void *row)
+{
+	struct ledger_pilot *p = row;
+
+	memset(p, 0, sizeof(*p));
+	p->started = sqlite3_column_double(st, 3);
+	p->attempts = sqlite3_column_int(st, 4);
+	if (ledger_column_str(st, 0, &p->token) == -1 ||
+	    ledger_column_str(st, 1, &p->job_id) == -1 ||
+	    ledger_column_str(st, 2, &p->dir) == -1) {
+		pilot_row_release(p);
+		return ledger_errorf(l, "read pilot: out of memory");
+	}
+	return 0;
+}
+
+static const struct ledger_rowtype pilot_row = {
+	sizeof(struct ledger_pilot), pilot_row_read, pilot_row_release
+};
+
+/* The campaign's pilots not yet ended, with the attempts each was given. */
+int
+ledger_pilot_list(struct ledger *l, int64_t campaign_id,
+    struct ledger_pilot **out, size_t *n)
+{
+	sqlite3_stmt	*st;
+	void		*list;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = ledger_stmt(l, LQ_PILOT_LIST, "SELECT p.token, p.job_id,"
+	    " p.dir, coalesce(p.started, 0), (SELECT count(*) FROM attempts a"
+	    "   JOIN trials t ON t.id = a.trial_id WHERE t.campaign_id = ?1"
+	    "   AND p.job_id IS NOT NULL AND substr(a.job_id, 1,"
+	    "   length(p.job_id) + 2) = p.job_id || '.p')"
+	    " FROM pilots p WHERE p.campaign_id = ?1 AND p.ended IS NULL"
+	    " ORDER BY p.id")) == NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, campaign_id);
+	rc = ledger_list(l, st, &pilot_row, &list, n,
+	    "list pilots of campaign %lld", (long long)campaign_id);
+	*out = list;
+	return rc;
+}
+
+void
+ledger_pilot_list_free(struct ledger_pilot *list, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		pilot_row_release(&list[i]);
+	free(list);
+}

@@ -1,0 +1,426 @@
+/*
+ * pilot_run.c: the life of the pilot backend's pilots: submitting them
+ * through the inner backend while jobs wait, their events (started,
+ * ended: the jobs they ran end with them), their agents' hello, start and
+ * end of jobs, and handing queued jobs to pilots that asked for one.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pilot_int.h"
+
+/* Tell pilot p's agent to exit once idle. */
+static void
+pilot_drain_one(struct pjob *p)
+{
+	struct pilot_msg	 m;
+
+	if (p->conn == NULL || p->drained)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_DRAIN;
+	pilot_send(p->conn, &m);
+	p->drained = 1;
+}
+
+/* Hand job a to pilot p. */
+static void
+pilot_give(struct psched *ps, struct pjob *p, struct patt *a)
+{
+	struct sched_event	 ev;
+	struct pilot_msg	 m;
+	char			 id[256];
+
+	TAILQ_REMOVE(&ps->queue, a, entry);
+	TAILQ_INSERT_TAIL(&p->jobs, a, entry);
+	a->pilot = p;
+	p->used_cpus += a->cpus;
+	p->used_gpus += a->gpus;
+	p->asked--;
+	snprintf(id, sizeof(id), "%s.p%d", p->job_id ? p->job_id : p->token,
+	    ++p->seq);
+	free(a->job_id);
+	a->job_id = pilot_strdup(id);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_SUBMITTED;
+	ev.job_id = a->job_id;
+	ev.time = a->submitted;
+	ev.exit_code = -1;
+	pilot_emit(ps, a, &ev);
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_RUN;
+	m.token = a->token;
+	m.dir = a->dir;
+	m.job = a->job;
+	pilot_send(p->conn, &m);
+}
+
+/* Hand queued jobs to pilots with free room that asked for one. */
+void
+pilot_dispatch(struct psched *ps)
+{
+	struct patt	*a, *next;
+	struct pjob	*p;
+
+	for (a = TAILQ_FIRST(&ps->queue); a != NULL; a = next) {
+		next = TAILQ_NEXT(a, entry);
+		TAILQ_FOREACH(p, &ps->pilots, entry)
+			if (p->state == PJ_RUNNING && p->conn != NULL &&
+			    p->asked > 0 && !p->drained &&
+			    p->cpus - p->used_cpus >= a->cpus &&
+			    p->gpus - p->used_gpus >= a->gpus)
+				break;
+		if (p != NULL)
+			pilot_give(ps, p, a);
+	}
+	if (ps->draining && TAILQ_EMPTY(&ps->queue))
+		TAILQ_FOREACH(p, &ps->pilots, entry)
+			if (p->asked > 0)
+				pilot_drain_one(p);
+}
+
+/* A pilot's lifecycle for the engine's ledger. */
+static void
+pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
+    const struct sched_event *iev)
+{
+	struct sched_pilot_event ev;
+
+	if (ps->opts.cb == NULL)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = t;
+	ev.token = p->token;
+	ev.dir = p->dir;
+	ev.job_id = p->job_id;
+	ev.host = p->host;
+	ev.time = iev != NULL && iev->time > 0 ? iev->time :
+	    t == SCHED_PILOT_STARTED && p->started > 0 ? p->started :
+	    pilot_now();
+	ev.nodes = 1;
+	ev.gpus = p->gpus;
+	ev.cpus = p->cpus;
+	if (iev != NULL && iev->type == SCHED_EV_STARTED) {
+		ev.nodes = iev->nodes;
+		ev.gpus = iev->gpus;
+		ev.cpus = iev->cpus;
+	}
+	if (t == SCHED_PILOT_ENDED) {
+		/*
+		 * The scheduler's times may be whole seconds or the time of
+		 * a poll: the pilot ran at least from its first job's start
+		 * to its last job's end.
+		 */
+		if (iev->end > 0)
+			ev.time = iev->end;
+		if (p->last_end > ev.time)
+			ev.time = p->last_end;
+		ev.start = p->started;
+		if (p->first_start > 0 && (ev.start == 0 ||
+		    p->first_start < ev.start))
+			ev.start = p->first_start;
+		ev.state = iev->state;
+		ev.elapsed = ev.start > 0 && ev.time > ev.start ?
+		    ev.time - ev.start : 0;
+		ev.adopted = p->adopted;
+		ev.busy_node_s = p->busy_node_s;
+		ev.busy_gpu_s = p->busy_gpu_s;
+	}
+	ps->opts.cb(ps->opts.arg, &ev);
+}
+
+/* Submit one more pilot through the inner backend. */
+static int
+pilot_submit_one(struct psched *ps)
+{
+	struct sched_job	 j;
+	struct pjob		*p;
+	char			 slots[32], n[32];
+	const char		*argv[8], *env[1] = { NULL };
+	int			 rc;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		abort();
+	p->ps = ps;
+	p->cpus = ps->opts.cpus;
+	p->gpus = ps->opts.gpus;
+	TAILQ_INIT(&p->jobs);
+	snprintf(n, sizeof(n), "%d", ++ps->npilots);
+	if (asprintf(&p->token, "%s-pilot-%s-%lx", ps->name, n,
+	    (unsigned long)time(NULL)) == -1 ||
+	    asprintf(&p->dir, "%s/pilots/%s", ps->dir, n) == -1)
+		abort();
+	if ((mkdir(p->dir, 0700) == -1 && errno != EEXIST)) {
+		pilot_warn(ps, "pilot: mkdir %s: %s", p->dir, strerror(errno));
+		free(p->token);
+		free(p->dir);
+		free(p);
+		return -1;
+	}
+	TAILQ_INSERT_TAIL(&ps->pilots, p, entry);
+	pilot_tell(ps, p, SCHED_PILOT_SUBMITTED, NULL);
+	snprintf(slots, sizeof(slots), "%d", p->cpus);
+	argv[0] = ps->wrapper;
+	argv[1] = "--pilot";
+	argv[2] = ps->file;
+	argv[3] = "-i";
+	argv[4] = p->token;
+	argv[5] = "-n";
+	argv[6] = slots;
+	argv[7] = NULL;
+	memset(&j, 0, sizeof(j));
+	j.token = p->token;
+	j.name = ps->name;
+	j.dir = p->dir;
+	j.argv = argv;
+	j.env = env;
+	j.nodes = 1;
+	j.gpus_per_node = p->gpus;
+	j.cpus_per_task = p->cpus;
+	j.tasks_per_node = 1;
+	j.time_limit = ps->opts.time_limit;
+	j.partition = ps->opts.partition;
+	j.account = ps->opts.account;
+	j.qos = ps->opts.qos;
+	j.constraint = ps->opts.constraint;
+	j.extra = ps->opts.extra;
+	j.cb = pilot_inner_event;
+	j.arg = p;
+	if ((rc = sched_submit(ps->inner, &j)) == -1) {
+		struct sched_event ev;
+
+		pilot_warn(ps, "pilot %s: the %s backend refused it", p->token,
+		    ps->inner->ops->name);
+		/* A shape refused once is refused again. */
+		ps->failed = PILOT_MAX_FAILED;
+		snprintf(ps->fail_why, sizeof(ps->fail_why), "the %s backend "
+		    "refused a pilot of %d CPUs and %d GPUs (resources beyond "
+		    "what it has?)", ps->inner->ops->name, p->cpus, p->gpus);
+		memset(&ev, 0, sizeof(ev));
+		ev.type = SCHED_EV_END;
+		ev.state = SCHED_FAILED;
+		p->state = PJ_ENDED;
+		pilot_tell(ps, p, SCHED_PILOT_ENDED, &ev);
+	}
+	return rc;
+}
+
+/* Submit pilots while jobs wait and fewer than count are alive. */
+void
+pilot_grow(struct psched *ps)
+{
+	struct sched_event ev;
+	struct patt	*a;
+	struct pjob	*p;
+	int		 room = 0;
+
+	if (ps->closing || ps->draining || TAILQ_EMPTY(&ps->queue))
+		return;
+	/* Pilots keep failing to start: fail the jobs rather than loop. */
+	if (ps->failed >= PILOT_MAX_FAILED) {
+		while ((a = TAILQ_FIRST(&ps->queue)) != NULL) {
+			TAILQ_REMOVE(&ps->queue, a, entry);
+			memset(&ev, 0, sizeof(ev));
+			ev.type = SCHED_EV_SUBMIT_FAILED;
+			ev.exit_code = -1;
+			ev.reason = ps->fail_why;
+			pilot_emit(ps, a, &ev);
+			patt_free(a);
+		}
+		return;
+	}
+	/* Pilots not started yet will take queued jobs. */
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if (p->state == PJ_SUBMITTED)
+			room++;
+	TAILQ_FOREACH(a, &ps->queue, entry)
+		if (--room < 0)
+			break;
+	while (room < 0 && pilot_live_count(ps) < ps->opts.count) {
+		if (pilot_submit_one(ps) == -1) {
+			/* Refused: its jobs fail (above). */
+			pilot_grow(ps);
+			return;
+		}
+		room++;
+	}
+}
+
+/* The end of pilot p: its jobs end with it; more pilots if work waits. */
+static void
+pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
+{
+	struct patt	*a;
+	char		 why[512];
+	int		 st;
+
+	/* It ran, but no poll saw it running: its start from the end. */
+	if (p->started == 0 && ev->start > 0) {
+		p->started = ev->start;
+		pilot_tell(ps, p, SCHED_PILOT_STARTED, NULL);
+	}
+	p->state = PJ_ENDED;
+	if (p->ran || p->started > 0)
+		ps->failed = 0;
+	else if (!ps->draining) {
+		ps->failed++;
+		snprintf(ps->fail_why, sizeof(ps->fail_why), "%d pilots in a "
+		    "row ended before they ran; the last: %s (%s)%s%s",
+		    ps->failed, p->job_id ? p->job_id : p->token,
+		    sched_state_name(ev->state), ev->reason ? ": " : "",
+		    ev->reason ? ev->reason : "");
+	}
+	st = ev->state == SCHED_TIMEOUT ? SCHED_TIMEOUT : SCHED_NODE_FAIL;
+	snprintf(why, sizeof(why), "its pilot %s ended (%s)%s%s",
+	    p->job_id ? p->job_id : p->token, sched_state_name(ev->state),
+	    ev->reason ? ": " : "", ev->reason ? ev->reason : "");
+	while ((a = TAILQ_FIRST(&p->jobs)) != NULL)
+		patt_end_result(ps, a, st, why);
+	if (p->conn != NULL)
+		pilot_conn_close(p->conn);
+	pilot_tell(ps, p, SCHED_PILOT_ENDED, ev);
+	pilot_grow(ps);
+	pilot_dispatch(ps);
+}
+
+/* An event of a pilot job from the inner backend. */
+void
+pilot_inner_event(void *arg, const struct sched_event *ev)
+{
+	struct pjob	*p = arg;
+	struct psched	*ps = p->ps;
+
+	if (ps == NULL) {
+		/* Orphaned by sched_close(): only its memory is left. */
+		if (ev->type == SCHED_EV_END ||
+		    ev->type == SCHED_EV_SUBMIT_FAILED) {
+			free(p->token);
+			free(p->dir);
+			free(p->job_id);
+			free(p->host);
+			free(p);
+		}
+		return;
+	}
+	switch (ev->type) {
+	case SCHED_EV_SUBMITTED:
+		free(p->job_id);
+		p->job_id = pilot_strdup(ev->job_id);
+		return;
+	case SCHED_EV_STARTED:
+		if (ev->job_id != NULL) {
+			free(p->job_id);
+			p->job_id = pilot_strdup(ev->job_id);
+		}
+		free(p->host);
+		p->host = pilot_strdup(ev->host);
+		p->state = PJ_RUNNING;
+		p->started = ev->time;
+		p->ran = 1;
+		pilot_tell(ps, p, SCHED_PILOT_STARTED, ev);
+		if (ps->draining)
+			sched_cancel(ps->inner, p->token);
+		pilot_dispatch(ps);
+		return;
+	case SCHED_EV_SUBMIT_FAILED:
+	case SCHED_EV_END:
+		pilot_ended(ps, p, ev);
+		return;
+	case SCHED_EV_OUTPUT:
+		return;
+	}
+}
+
+/* An agent said hello: jobs given to it that it never heard of wait again. */
+void
+pilot_hello(struct pjob *p, char *const *running)
+{
+	struct psched	*ps = p->ps;
+	struct patt	*a, *next;
+	size_t		 i;
+
+	/* Its agent runs: the backend's poll may not have said so yet. */
+	if (p->state == PJ_SUBMITTED)
+		p->state = PJ_RUNNING;
+	p->ran = 1;
+	for (a = TAILQ_FIRST(&p->jobs); a != NULL; a = next) {
+		next = TAILQ_NEXT(a, entry);
+		for (i = 0; running != NULL && running[i] != NULL; i++)
+			if (strcmp(running[i], a->token) == 0)
+				break;
+		if (running != NULL && running[i] != NULL)
+			continue;
+		/*
+		 * Not running there: ended (what it ended while hpod was
+		 * away follows the hello; its result.json says it now), or
+		 * never started (handed out but lost on the way: wait again).
+		 */
+		if (a->started || a->job == NULL) {
+			patt_end_result(ps, a, SCHED_LOST, "its pilot's agent "
+			    "does not run it and it left no final result");
+			continue;
+		}
+		/* Cancelled while on its way: it never ran. */
+		if (a->cancelled) {
+			patt_end_result(ps, a, SCHED_CANCELLED, "cancelled "
+			    "before it started");
+			continue;
+		}
+		TAILQ_REMOVE(&p->jobs, a, entry);
+		p->used_cpus -= a->cpus;
+		p->used_gpus -= a->gpus;
+		a->pilot = NULL;
+		TAILQ_INSERT_HEAD(&ps->queue, a, entry);
+	}
+	pilot_dispatch(ps);
+}
+
+/* A pilot's agent started job token. */
+void
+pilot_job_started(struct pjob *p, const char *token, const char *host,
+    double when)
+{
+	struct sched_event	 ev;
+	struct patt		*a;
+
+	if ((a = pilot_job_find(p, token)) == NULL || a->started)
+		return;
+	a->started = 1;
+	a->t_started = when;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.job_id = a->job_id;
+	ev.time = when;
+	ev.exit_code = -1;
+	ev.host = host != NULL ? host : p->host;
+	ev.nodes = a->nodes;
+	ev.gpus = a->gpus;
+	ev.cpus = a->cpus;
+	pilot_emit(p->ps, a, &ev);
+}
+
+/*
+ * A pilot's agent says job token ended: its result.json decides, unless
+ * it was stopped because its pilot is ending: then the pilot's end does.
+ */
+void
+pilot_job_ended(struct pjob *p, const char *token, int ending)
+{
+	struct psched	*ps = p->ps;
+	struct patt	*a;
+
+	if ((a = pilot_job_find(p, token)) == NULL)
+		return;
+	if (ending && !a->cancelled) {
+		a->dying = 1;
+		return;
+	}
+	if (patt_end_result(ps, a, SCHED_LOST, "the agent reported its end "
+	    "but its result.json is not final") == 0)
+		pilot_dispatch(ps);
+}

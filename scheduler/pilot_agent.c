@@ -1,0 +1,432 @@
+/*
+ * pilot_agent.c: the agent of a pilot allocation (see pilot_agent.h).
+ *
+ * One thread, poll(2) over the connection to hpod and a signalfd for
+ * SIGCHLD and the termination signals.  When the connection drops (hpod
+ * restarts, its port changes) the agent keeps its jobs running and
+ * reconnects with back-off, re-reading the pilot file, for up to
+ * AGENT_LOST_S seconds; it then says hello with the jobs it still runs
+ * and reports those that ended meanwhile.  SIGTERM (the pilot cancelled
+ * or out of time) is passed to its jobs; it exits once they have ended.
+ */
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "pilot_agent.h"
+#include "pilot_proto.h"
+
+#define AGENT_LOST_S	600	/* give up on hpod after this long */
+#define AGENT_BACKOFF_MS 50	/* first reconnection delay, doubled */
+#define AGENT_BACKOFF_MAX_MS 2000
+
+struct achild {
+	pid_t		 pid;
+	char		*token;
+	int		 ended;		/* waiting to be reported */
+};
+
+struct agent {
+	const char	*file, *pilot;
+	char		 self[PATH_MAX];	/* this hpo-trial */
+	char		 host[256];
+	int		 slots;
+	struct achild	*kids;		/* slots of them */
+	int		 nrun;		/* running or unreported */
+	int		 asked;		/* "next"s unanswered */
+	int		 draining;
+	int		 ending;	/* the pilot itself is ending */
+	int		 fd;		/* to hpod, -1 if none */
+	int		 sigfd;
+	char		*buf;
+	size_t		 len, cap;
+};
+
+static double
+agent_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+agent_say(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "hpo-trial: pilot: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+}
+
+/* Close the connection (the agent reconnects later). */
+static void
+agent_drop(struct agent *ag)
+{
+	if (ag->fd != -1)
+		close(ag->fd);
+	ag->fd = -1;
+	ag->asked = 0;
+	ag->len = 0;
+}
+
+/* Send m; a failure drops the connection. */
+static int
+agent_send(struct agent *ag, const struct pilot_msg *m)
+{
+	char	*line;
+	int	 rc;
+
+	if (ag->fd == -1)
+		return -1;
+	if ((line = pilot_msg_render(m)) == NULL)
+		return -1;
+	rc = file_write_all(ag->fd, line, strlen(line));
+	free(line);
+	if (rc == -1)
+		agent_drop(ag);
+	return rc;
+}
+
+/* Connect to hpod as the pilot file says; -1 if not now. */
+/*
+ * Tell hpod that slot i's trial ended; the slot is free once hpod has it
+ * (if the connection is down, the hello after the reconnect says it again).
+ */
+static void
+agent_ended(struct agent *ag, int i)
+{
+	struct pilot_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_ENDED;
+	m.token = ag->kids[i].token;
+	m.ending = ag->ending;
+	if (agent_send(ag, &m) == 0) {
+		free(ag->kids[i].token);
+		ag->kids[i].token = NULL;
+		ag->nrun--;
+	}
+}
+
+static int
+agent_connect(struct agent *ag)
+{
+	struct addrinfo	 hints, *res, *r;
+	struct pilot_addr pa;
+	struct pilot_msg m;
+	char		 port[16], err[512];
+	char		**running;
+	int		 fd = -1, i, n = 0;
+
+	if (pilot_addr_read(ag->file, &pa, err, sizeof(err)) == -1) {
+		agent_say("%s%s", err, "");
+		return -1;
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(port, sizeof(port), "%d", pa.port);
+	if (getaddrinfo(pa.host, port, &hints, &res) != 0)
+		return -1;
+	for (r = res; r != NULL; r = r->ai_next) {
+		if ((fd = socket(r->ai_family, r->ai_socktype | SOCK_CLOEXEC,
+		    r->ai_protocol)) == -1)
+			continue;
+		if (connect(fd, r->ai_addr, r->ai_addrlen) == 0)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd == -1)
+		return -1;
+	ag->fd = fd;
+	if ((running = calloc((size_t)ag->slots + 1, sizeof(*running))) ==
+	    NULL)
+		abort();
+	for (i = 0; i < ag->slots; i++)
+		if (ag->kids[i].token != NULL && !ag->kids[i].ended)
+			running[n++] = ag->kids[i].token;
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_HELLO;
+	m.secret = pa.secret;
+	m.pilot = (char *)ag->pilot;
+	m.slots = ag->slots;
+	m.running = running;
+	agent_send(ag, &m);
+	free(running);
+	/* What ended while hpod was away. */
+	for (i = 0; i < ag->slots && ag->fd != -1; i++)
+		if (ag->kids[i].token != NULL && ag->kids[i].ended)
+			agent_ended(ag, i);
+	return ag->fd == -1 ? -1 : 0;
+}
+
+/* Start job m (write its job.json, run hpo-trial -j on it). */
+static void
+agent_run(struct agent *ag, const struct pilot_msg *m)
+{
+	struct pilot_msg r;
+	char		 path[PATH_MAX];
+	sigset_t	 none;
+	pid_t		 pid;
+	int		 i;
+
+	ag->asked--;
+	for (i = 0; i < ag->slots && ag->kids[i].token != NULL; i++)
+		;
+	snprintf(path, sizeof(path), "%s/job.json", m->dir);
+	if (i == ag->slots || file_save(path, m->job) == -1 ||
+	    (pid = fork()) == -1) {
+		agent_say("cannot start '%s': %s", m->token, i == ag->slots ?
+		    "no free slot" : strerror(errno));
+		memset(&r, 0, sizeof(r));
+		r.op = PILOT_ENDED;
+		r.token = m->token;
+		agent_send(ag, &r);
+		return;
+	}
+	if (pid == 0) {
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execl(ag->self, ag->self, "-j", path, (char *)NULL);
+		fprintf(stderr, "hpo-trial: cannot run '%s': %s\n", ag->self,
+		    strerror(errno));
+		_exit(127);
+	}
+	ag->kids[i].pid = pid;
+	if ((ag->kids[i].token = strdup(m->token)) == NULL)
+		abort();
+	ag->kids[i].ended = 0;
+	ag->nrun++;
+	memset(&r, 0, sizeof(r));
+	r.op = PILOT_STARTED;
+	r.token = m->token;
+	r.host = ag->host;
+	r.time = agent_now();
+	agent_send(ag, &r);
+}
+
+/* Signal the job called token (NULL: every job). */
+static void
+agent_kill(struct agent *ag, const char *token, int sig)
+{
+	int	 i;
+
+	for (i = 0; i < ag->slots; i++)
+		if (ag->kids[i].token != NULL && !ag->kids[i].ended &&
+		    (token == NULL || strcmp(token, ag->kids[i].token) == 0))
+			kill(ag->kids[i].pid, sig);
+}
+
+/* The messages from hpod in the buffer. */
+static void
+agent_lines(struct agent *ag)
+{
+	struct pilot_msg m;
+	char		*nl, err[512];
+	size_t		 off = 0, n;
+
+	while (ag->fd != -1 && (nl = memchr(ag->buf + off, '\n',
+	    ag->len - off)) != NULL) {
+		n = (size_t)(nl - (ag->buf + off));
+		if (pilot_msg_parse(ag->buf + off, n, &m, err, sizeof(err)) ==
+		    -1) {
+			agent_say("%s%s", err, "");
+			agent_drop(ag);
+			return;
+		}
+		off += n + 1;
+		if (m.op == PILOT_RUN)
+			agent_run(ag, &m);
+		else if (m.op == PILOT_CANCEL)
+			agent_kill(ag, m.token, SIGTERM);
+		else if (m.op == PILOT_DRAIN)
+			ag->draining = 1;
+		pilot_msg_release(&m);
+	}
+	if (ag->fd != -1) {
+		memmove(ag->buf, ag->buf + off, ag->len - off);
+		ag->len -= off;
+	}
+}
+
+/* Read what hpod sent; EOF or an error drops the connection. */
+static void
+agent_read(struct agent *ag)
+{
+	ssize_t	 n;
+
+	if (ag->cap - ag->len < 4096) {
+		ag->cap = ag->cap ? ag->cap * 2 : 65536;
+		if (ag->cap > 2 * PILOT_LINE_MAX + 65536 ||
+		    (ag->buf = realloc(ag->buf, ag->cap)) == NULL) {
+			agent_say("%s%s", "a message too long from hpod", "");
+			exit(1);
+		}
+	}
+	n = read(ag->fd, ag->buf + ag->len, ag->cap - ag->len);
+	if (n <= 0) {
+		if (n == -1 && errno == EINTR)
+			return;
+		agent_drop(ag);
+		return;
+	}
+	ag->len += (size_t)n;
+	agent_lines(ag);
+}
+
+/* Reap ended jobs and report them (or keep them to report later). */
+static void
+agent_reap(struct agent *ag)
+{
+	pid_t		 pid;
+	int		 i, status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		for (i = 0; i < ag->slots; i++)
+			if (ag->kids[i].token != NULL && ag->kids[i].pid ==
+			    pid) {
+				ag->kids[i].ended = 1;
+				agent_ended(ag, i);
+			}
+}
+
+/* The signals on the signalfd. */
+static void
+agent_signals(struct agent *ag)
+{
+	struct signalfd_siginfo si;
+
+	while (read(ag->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			agent_reap(ag);
+		else {
+			ag->draining = 1;
+			ag->ending = 1;
+			agent_kill(ag, NULL, (int)si.ssi_signo);
+		}
+	}
+}
+
+static void
+agent_usage(void)
+{
+	fprintf(stderr, "usage: hpo-trial --pilot file -i pilot -n slots\n");
+	exit(64);
+}
+
+/* Run the agent (pilot_agent.h). */
+int
+pilot_agent_main(int argc, char **argv)
+{
+	struct agent	 ag;
+	struct pilot_msg m;
+	struct pollfd	 pfd[2];
+	sigset_t	 set;
+	double		 lost = 0;
+	char		*end;
+	int		 ch, wait_ms = AGENT_BACKOFF_MS, timeout;
+	ssize_t		 n;
+
+	memset(&ag, 0, sizeof(ag));
+	ag.fd = -1;
+	if (argc < 3)
+		agent_usage();
+	ag.file = argv[2];
+	optind = 3;
+	while ((ch = getopt(argc, argv, "i:n:")) != -1) {
+		switch (ch) {
+		case 'i':
+			ag.pilot = optarg;
+			break;
+		case 'n':
+			ag.slots = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || ag.slots < 1 || ag.slots > 100000)
+				agent_usage();
+			break;
+		default:
+			agent_usage();
+		}
+	}
+	if (ag.pilot == NULL || ag.slots < 1 || optind != argc)
+		agent_usage();
+	if ((n = readlink("/proc/self/exe", ag.self, sizeof(ag.self) - 1)) ==
+	    -1) {
+		agent_say("/proc/self/exe: %s%s", strerror(errno), "");
+		return 1;
+	}
+	ag.self[n] = '\0';
+	gethostname(ag.host, sizeof(ag.host) - 1);
+	if ((ag.kids = calloc((size_t)ag.slots, sizeof(*ag.kids))) == NULL)
+		abort();
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if ((ag.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) ==
+	    -1) {
+		agent_say("signalfd: %s%s", strerror(errno), "");
+		return 1;
+	}
+	for (;;) {
+		if (ag.fd == -1 && (!ag.draining || ag.nrun > 0)) {
+			if (agent_connect(&ag) == 0) {
+				wait_ms = AGENT_BACKOFF_MS;
+				lost = 0;
+			} else if (lost == 0)
+				lost = agent_now();
+			else if (agent_now() - lost > AGENT_LOST_S) {
+				agent_say("hpod unreachable for %s s; %s",
+				    "600", "ending");
+				ag.draining = 1;
+				agent_kill(&ag, NULL, SIGTERM);
+			}
+		}
+		while (ag.fd != -1 && !ag.draining && ag.asked + ag.nrun <
+		    ag.slots) {
+			memset(&m, 0, sizeof(m));
+			m.op = PILOT_NEXT;
+			if (agent_send(&ag, &m) == 0)
+				ag.asked++;
+		}
+		if (ag.draining && ag.nrun == 0)
+			break;
+		pfd[0].fd = ag.sigfd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = ag.fd;
+		pfd[1].events = POLLIN;
+		timeout = ag.fd == -1 ? wait_ms : -1;
+		if (ag.fd == -1 && wait_ms < AGENT_BACKOFF_MAX_MS)
+			wait_ms *= 2;
+		if (poll(pfd, ag.fd == -1 ? 1 : 2, timeout) == -1 &&
+		    errno != EINTR)
+			break;
+		if (pfd[0].revents & POLLIN)
+			agent_signals(&ag);
+		if (ag.fd != -1 && (pfd[1].revents & (POLLIN | POLLHUP |
+		    POLLERR)))
+			agent_read(&ag);
+	}
+	agent_drop(&ag);
+	free(ag.buf);
+	free(ag.kids);
+	close(ag.sigfd);
+	return 0;
+}
