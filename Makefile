@@ -274,13 +274,16 @@ bench-search: deps
 	  { echo "bench-search: install python3-optuna (as root)" >&2; exit 1; }
 	tests/bench/bench-search.sh $(BUILD)
 
-# The Slurm backend's submission rate and slot gap, and the makespan of
-# pilot allocations, on the test cluster (as root).
+# The Slurm backend's submission rate, slot gap and load on slurmctld
+# (sdiag), and the makespan of pilot allocations, on the test cluster
+# (as root).
 bench-slurm: deps
 	$(MAKE) all
 	tests/bench/slurm-submit.sh $(BUILD)
 	tests/bench/slurm-gap.sh $(BUILD) 1000 64 3
 	tests/bench/slurm-gap.sh $(BUILD) 1000 16 3
+	tests/bench/slurm-gap.sh $(BUILD) 1000 1000 3
+	tests/bench/slurm-rpc.sh $(BUILD)
 	tests/bench/pilot-makespan.sh $(BUILD) 1000 3
 
 bench-proxy: deps

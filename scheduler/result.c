@@ -70,8 +70,9 @@ result_write(const char *dir, const struct trial_result *r)
 int
 result_mark_ended(const char *dir)
 {
-	char	path[PATH_MAX];
-	int	fd;
+	char		 path[PATH_MAX];
+	const char	*id;
+	int		 fd;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, RESULT_ENDED) >=
 	    (int)sizeof(path)) {
@@ -81,6 +82,13 @@ result_mark_ended(const char *dir)
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644)) == -1)
 		return -1;
+	/* Inside a Slurm job: its own job id, an array task's too. */
+	if ((id = getenv("SLURM_JOB_ID")) != NULL && *id != '\0' &&
+	    strlen(id) < 16 && (write(fd, id, strlen(id)) == -1 ||
+	    write(fd, "\n", 1) == -1)) {
+		close(fd);
+		return -1;
+	}
 	return close(fd);
 }
 

@@ -35,6 +35,8 @@ int	 result_read(const char *dir, struct trial_result *, char *err,
  * The end marker: hpo-trial creates dir/ended once the final result.json
  * is written, so that a daemon watching the directory polls at once.  It
  * is a hint only; the backend's own query decides that a job has ended.
+ * Inside a Slurm job it holds the job's own id ($SLURM_JOB_ID, an array
+ * task's own), so that the query can ask for that job alone.
  */
 #define RESULT_ENDED	"ended"
 int	 result_mark_ended(const char *dir);

@@ -7,6 +7,8 @@
  * polls in order.  One poll loads every job of the user in one RPC; the
  * poll period starts at poll_min and doubles up to poll_max while nothing
  * changes, as sbatch --wait does, and also while slurmctld does not answer.
+ * A poll that a job's end marker brings forward (slurm_watch.c) loads the
+ * marked jobs alone, by job id, while the timed poll of all is not due.
  *
  * A job is known by its token, which its comment carries; a job id is only
  * trusted together with the token, since ids wrap.  A submit whose answer
@@ -106,6 +108,7 @@ slurm_work_new(struct slurm *b, enum slurm_op op)
 	w->op = op;
 	w->req.data = w;
 	w->max_array = b->max_array;
+	w->fed = b->fed;
 	if (op == SLURM_OP_KILL)
 		TAILQ_INSERT_HEAD(&b->queue, w, entry);
 	else
@@ -235,16 +238,30 @@ slurm_kick(struct slurm *b)
 	}
 }
 
-/* The poll timer fired: queue one poll. */
+/*
+ * The poll timer fired: queue one poll, of the marked jobs alone if a
+ * marker brought it and the timed poll of all is not due yet.
+ */
 void
 slurm_poll_due(uv_timer_t *h)
 {
-	struct slurm	*b = h->data;
+	struct slurm		*b = h->data;
+	struct slurm_work	*w;
+	uint32_t		 ids[SLURM_CONFIRM_MAX];
+	size_t			 n = 0;
 
 	if (b->polling || b->closing)
 		return;
+	if (b->confirm && !b->flush_after_poll && !b->unreachable &&
+	    uv_now(b->loop) - b->full_at < b->interval)
+		n = slurm_watch_ids(b, ids);
+	b->confirm = 0;
 	b->polling = 1;
-	slurm_work_new(b, SLURM_OP_POLL);
+	w = slurm_work_new(b, SLURM_OP_POLL);
+	memcpy(w->ids, ids, n * sizeof(*ids));
+	w->nids = n;
+	if (n == 0)
+		b->full_at = uv_now(b->loop);
 	slurm_kick(b);
 }
 
@@ -261,7 +278,23 @@ slurm_arm(struct slurm *b)
 			break;
 	if (j == NULL && !b->flush_after_poll)
 		return;
+	b->confirm = 0;
 	uv_timer_start(&b->poll, slurm_poll_due, b->interval, 0);
+}
+
+/*
+ * After a poll of marked jobs alone: the timed poll of all comes an
+ * interval after the last one, however many markers came between.
+ */
+void
+slurm_arm_rest(struct slurm *b)
+{
+	uint64_t	 now = uv_now(b->loop), due = b->full_at + b->interval;
+
+	if (b->closing || b->polling || uv_is_active((uv_handle_t *)&b->poll))
+		return;
+	b->confirm = 0;
+	uv_timer_start(&b->poll, slurm_poll_due, due > now ? due - now : 0, 0);
 }
 
 /* sched_submit(): take a job; it is submitted at the end of this turn. */
@@ -474,6 +507,7 @@ sched_slurm_new(struct uv_loop_s *loop, const char *wrapper,
 	b->wrapper = slurm_strdup(wrapper);
 	b->opts = *opts;
 	b->interval = opts->poll_min;
+	b->full_at = uv_now(loop);
 	TAILQ_INIT(&b->jobs);
 	TAILQ_INIT(&b->queue);
 	uv_timer_init(loop, &b->poll);

@@ -16,6 +16,7 @@
 #include "sched.h"
 
 #define SLURM_NO_TASK	UINT32_MAX	/* not an array task */
+#define SLURM_CONFIRM_MAX 8		/* job ids one confirming query loads */
 
 /* One job record of the controller, copied out of libslurm's answer. */
 struct slurm_rec {
@@ -78,6 +79,11 @@ struct slurm_work {
 	int		 rc;		/* 0 or a Slurm error number */
 	uint32_t	 job_id;	/* SUBMIT */
 	double		 sent;		/* POLL: when the request left */
+	uint32_t	 ids[SLURM_CONFIRM_MAX]; /* POLL: only these job ids
+					   (a confirm), if nids > 0 */
+	size_t		 nids;
+	int		 fed;		/* POLL: in, what is known of the
+					   federation; out, what was learned */
 	struct slurm_rec *recs;		/* POLL */
 	size_t		 nrecs;
 	uint32_t	 max_array;	/* POLL: MaxArraySize, 0 if unknown */
@@ -104,6 +110,7 @@ struct slurm_job {
 	struct sched_slurm_extra extra;	/* reservation: owned */
 	uint32_t	 id;		/* job id (array: the array's), 0 = ? */
 	uint32_t	 task;		/* array task, SLURM_NO_TASK if none */
+	uint32_t	 own_id;	/* an array task's own job id, 0 = ? */
 	char		*comment;	/* what its record's comment must be */
 	char		 job_id[32];	/* "123" or "123_4" */
 	uint32_t	 seen;		/* last state seen, for back-off */
@@ -133,6 +140,11 @@ struct slurm {
 	uv_timer_t	 flush;		/* submits of one loop turn together */
 	uint64_t	 interval;	/* current poll period, ms */
 	uint64_t	 hint_delay;	/* ms to the poll after an end marker */
+	uint64_t	 full_at;	/* uv_now() of the last full poll */
+	int		 confirm;	/* the poll timer was armed by a marker */
+	int		 fed;		/* 1: not in a federation (queries ask
+					   for local records: no federation
+					   lookup each), -1: in one, 0: ? */
 	uint32_t	 max_array;	/* MaxArraySize, 0 = not known yet */
 	int		 polling;	/* a poll is queued or running */
 	int		 flush_after_poll;
@@ -157,6 +169,7 @@ struct slurm_work *slurm_work_new(struct slurm *, enum slurm_op);
 void	 slurm_kill(struct slurm *, struct slurm_job *);
 void	 slurm_kick(struct slurm *);
 void	 slurm_arm(struct slurm *);
+void	 slurm_arm_rest(struct slurm *);
 void	 slurm_poll_due(uv_timer_t *);
 void	 slurm_work_done(struct slurm_work *);
 
@@ -168,6 +181,7 @@ void	 slurm_watch_start(struct slurm *, struct slurm_job *);
 void	 slurm_watch_stop(struct slurm_job *);
 void	 slurm_poll_soon(struct slurm *);
 int	 slurm_watch_followup(struct slurm *);
+size_t	 slurm_watch_ids(struct slurm *, uint32_t *ids);
 
 /* slurm_submit.c */
 void	 slurm_flush(uv_timer_t *);

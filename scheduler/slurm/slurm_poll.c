@@ -268,6 +268,49 @@ slurm_uncertain(struct slurm *b, const struct slurm_work *w,
 	return 0;
 }
 
+/* 1 if a confirm w loaded j's records. */
+static int
+slurm_confirms(const struct slurm_work *w, const struct slurm_job *j)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->nids; i++)
+		if (w->ids[i] == j->id || (j->own_id != 0 &&
+		    w->ids[i] == j->own_id))
+			return 1;
+	return 0;
+}
+
+/*
+ * A confirm answered (the records of the marked jobs' ids alone): apply
+ * them to the jobs they are about; a job without a record waits for the
+ * next poll of all, which alone may say it is gone.  The period of the
+ * timed polls is left as it was.
+ */
+static void
+slurm_confirmed(struct slurm *b, struct slurm_work *w)
+{
+	struct slurm_job	*j, *next;
+	const struct slurm_rec	*r;
+	int			 pending;
+
+	for (j = TAILQ_FIRST(&b->jobs); j != NULL; j = next) {
+		next = TAILQ_NEXT(j, entry);
+		if (j->state != SJ_LIVE || !slurm_confirms(w, j) ||
+		    (r = slurm_find(j, w->recs, w->nrecs, &pending)) == NULL)
+			continue;
+		if (!pending && j->task != SLURM_NO_TASK)
+			j->own_id = r->job_id;
+		j->seen = r->state;
+		if (!pending && slurm_apply(b, j, r))
+			continue;
+		if (j->cancel)
+			slurm_kill(b, j);
+	}
+	if (!slurm_watch_followup(b))
+		slurm_arm_rest(b);
+}
+
 /* A poll answered: bring every job up to date. */
 void
 slurm_polled(struct slurm *b, struct slurm_work *w)
@@ -277,6 +320,8 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 	int			 changed = 0, pending;
 
 	b->polling = 0;
+	if (w->fed != 0)
+		b->fed = w->fed;
 	if (w->rc != 0) {
 		if (!b->unreachable)
 			slurm_warn(b, "cannot query slurmctld: %s; "
@@ -290,6 +335,10 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 	if (b->unreachable)
 		slurm_warn(b, "slurmctld answers again");
 	b->unreachable = 0;
+	if (w->nids > 0) {
+		slurm_confirmed(b, w);
+		return;
+	}
 	if (w->max_array > 0)
 		b->max_array = w->max_array;
 	else if (b->max_array == 0)
@@ -316,6 +365,8 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 		if (r->state != j->seen)
 			changed = 1;
 		j->seen = r->state;
+		if (!pending && j->task != SLURM_NO_TASK)
+			j->own_id = r->job_id;
 		if (!pending && slurm_apply(b, j, r))
 			continue;
 		if (j->cancel)

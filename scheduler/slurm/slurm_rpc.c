@@ -13,6 +13,7 @@
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
 
 #include "file.h"
 #include "slurm_int.h"
@@ -242,44 +243,92 @@ slurm_rpc_copy(struct slurm_rec *r, const slurm_job_info_t *j)
 		snprintf(r->reason, sizeof(r->reason), "%s", j->state_desc);
 }
 
-/* Load every job of this user: one RPC for all of the daemon's jobs. */
+/* Append the records of msg that carry a comment (all of hpod's do). */
+static int
+slurm_rpc_take(struct slurm_work *w, const job_info_msg_t *msg)
+{
+	struct slurm_rec	*recs;
+	uint32_t		 i;
+
+	if (msg->record_count == 0)
+		return 0;
+	if ((recs = realloc(w->recs, (w->nrecs + msg->record_count) *
+	    sizeof(*recs))) == NULL)
+		return -1;
+	w->recs = recs;
+	for (i = 0; i < msg->record_count; i++) {
+		if (msg->job_array[i].comment == NULL)
+			continue;
+		slurm_rpc_copy(&w->recs[w->nrecs++], &msg->job_array[i]);
+	}
+	return 0;
+}
+
+/*
+ * Learn once whether the cluster is in a federation: libslurm asks before
+ * every job query (REQUEST_FED_INFO, as many RPCs as the queries) unless
+ * told SHOW_LOCAL, which is the same answer when there is no federation.
+ * Unknown (0) if the controller does not answer.
+ */
+static int
+slurm_rpc_fed(void)
+{
+	slurmdb_federation_rec_t	*fed = NULL;
+	int				 in;
+
+	if (slurm_load_federation((void **)&fed) != SLURM_SUCCESS)
+		return 0;
+	in = fed != NULL && fed->cluster_list != NULL &&
+	    slurm_list_count(fed->cluster_list) > 0;
+	if (fed != NULL)
+		slurm_destroy_federation_rec(fed);
+	return in ? -1 : 1;
+}
+
+/*
+ * Load every job of this user, one RPC for all of the daemon's jobs; or,
+ * for a confirm (w->nids > 0), only the jobs of those ids, one RPC each
+ * (an id slurmctld no longer knows is left to the next poll of all).
+ */
 static void
 slurm_rpc_poll(struct slurm_work *w)
 {
 	job_info_msg_t	*msg = NULL;
 	slurm_conf_t	*conf = NULL;
 	struct timespec	 ts;
-	uint32_t	 i;
-	size_t		 n = 0;
+	size_t		 i;
+	uint16_t	 flags;
+	int		 rc;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	w->sent = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-	if (w->max_array == 0 && slurm_load_ctl_conf((time_t)0, &conf) ==
-	    SLURM_SUCCESS) {
+	if (w->nids == 0 && w->max_array == 0 &&
+	    slurm_load_ctl_conf((time_t)0, &conf) == SLURM_SUCCESS) {
 		w->max_array = conf->max_array_sz;
 		slurm_free_ctl_conf(conf);
 	}
-	if (slurm_load_job_user(&msg, getuid(), SHOW_ALL) != SLURM_SUCCESS) {
-		w->rc = slurm_get_errno();
-		if (w->rc == 0)
-			w->rc = SLURM_ERROR;
-		return;
-	}
+	if (w->fed == 0)
+		w->fed = slurm_rpc_fed();
+	flags = SHOW_ALL | (w->fed == 1 ? SHOW_LOCAL : 0);
 	w->rc = 0;
-	if (msg->record_count > 0 &&
-	    (w->recs = calloc(msg->record_count, sizeof(*w->recs))) == NULL) {
-		w->rc = ENOMEM;
+	for (i = 0; i == 0 || i < w->nids; i++) {
+		msg = NULL;
+		rc = w->nids == 0 ? slurm_load_job_user(&msg, getuid(),
+		    flags) : slurm_load_job(&msg, w->ids[i], flags);
+		if (rc != SLURM_SUCCESS) {
+			rc = slurm_get_errno();
+			if (w->nids > 0 && rc == ESLURM_INVALID_JOB_ID)
+				continue;
+			w->rc = rc != 0 ? rc : SLURM_ERROR;
+			return;
+		}
+		rc = slurm_rpc_take(w, msg);
 		slurm_free_job_info_msg(msg);
-		return;
+		if (rc == -1) {
+			w->rc = ENOMEM;
+			return;
+		}
 	}
-	for (i = 0; i < msg->record_count; i++) {
-		/* hpod's jobs all carry a comment: the token. */
-		if (msg->job_array[i].comment == NULL)
-			continue;
-		slurm_rpc_copy(&w->recs[n++], &msg->job_array[i]);
-	}
-	w->nrecs = n;
-	slurm_free_job_info_msg(msg);
 }
 
 /* Cancel a job (or one task of an array) as scancel does. */

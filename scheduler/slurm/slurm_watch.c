@@ -5,10 +5,17 @@
  * the daemon's host and brings the next poll forward, so that a freed slot
  * does not wait for the timed poll.  The marker is never trusted alone: the
  * poll decides, and while a marked job still runs the polls that follow
- * back off from poll_kick to the normal period again.
+ * back off from poll_kick to the normal period again.  A poll a marker
+ * brings loads only the marked jobs (one slurm_load_job per job id, at
+ * most SLURM_CONFIRM_MAX), not every job of the user, unless the timed
+ * poll is due anyway: with hundreds of jobs queued, confirming one end
+ * costs the controller one record, not hundreds.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "result.h"
 #include "slurm_int.h"
@@ -84,7 +91,71 @@ slurm_poll_soon(struct slurm *b)
 	if (uv_is_active((uv_handle_t *)&b->poll) &&
 	    uv_timer_get_due_in(&b->poll) <= b->hint_delay)
 		return;
+	b->confirm = 1;
 	uv_timer_start(&b->poll, slurm_poll_due, b->hint_delay, 0);
+}
+
+/*
+ * An array task's own job id as its end marker holds it (hpo-trial writes
+ * $SLURM_JOB_ID there), 0 if it holds none.  A hint too: the records it
+ * brings must still match the task's array, index and comment.
+ */
+static uint32_t
+slurm_watch_marker_id(const struct slurm_job *j)
+{
+	char		*path, buf[32], *end;
+	unsigned long	 v;
+	ssize_t		 n;
+	int		 fd;
+
+	path = slurm_printf("%s/%s", j->dir, RESULT_ENDED);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	if (errno != 0 || end == buf || (*end != '\n' && *end != '\0') ||
+	    v == 0 || v >= UINT32_MAX)
+		return 0;
+	return (uint32_t)v;
+}
+
+/*
+ * The job ids that confirm the marked jobs' ends (an array task's own id,
+ * from a poll or its marker, else its array's), each once; 0 if there are
+ * none, or more than SLURM_CONFIRM_MAX: then one poll of all is cheaper.
+ */
+size_t
+slurm_watch_ids(struct slurm *b, uint32_t *ids)
+{
+	struct slurm_job	*j;
+	uint32_t		 id;
+	size_t			 n = 0, i;
+
+	TAILQ_FOREACH(j, &b->jobs, entry) {
+		if (!j->hinted || j->state != SJ_LIVE)
+			continue;
+		if (j->task != SLURM_NO_TASK && j->own_id == 0)
+			j->own_id = slurm_watch_marker_id(j);
+		id = j->task != SLURM_NO_TASK && j->own_id != 0 ? j->own_id :
+		    j->id;
+		if (id == 0)
+			return 0;
+		for (i = 0; i < n && ids[i] != id; i++)
+			;
+		if (i < n)
+			continue;
+		if (n == SLURM_CONFIRM_MAX)
+			return 0;
+		ids[n++] = id;
+	}
+	return n;
 }
 
 /*

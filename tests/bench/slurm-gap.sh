@@ -10,11 +10,14 @@
 # the k-th job end and the (k+S)-th job start (S = the most that ran at
 # once: the slot that end freed), median and p95; the makespan (first
 # start to last end) and its ratio to the array's; the wall time of the
-# whole command; and the job queries slurmctld served (sdiag), the cost.
+# whole command; and the job queries slurmctld served (sdiag), the cost:
+# of all the user's jobs (timed polls) and of one job id (an end marker's
+# confirm).
 # With max_parallel above the cluster's 16 CPUs Slurm refills a freed CPU
 # from its own queue and hpod's poll hardly matters; at max_parallel 16
 # every freed slot waits for hpod to see the end and submit the next trial.
 # Figures, not pass/fail; on a loaded machine read the spread.
+# GAP_KICKS (default "0 100") lists the slurm_poll_kick values to run.
 set -eu
 BUILD=${1:-build}
 N=${2:-1000}
@@ -38,11 +41,23 @@ elapsed() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'
 }
 
-# queries: the job queries (REQUEST_JOB_USER_INFO) slurmctld served.
+# queries: the job queries slurmctld served (sdiag): "ALL SINGLE", the
+# queries of all of a user's jobs and those of one job id (a confirm).
 queries() {
-	sdiag | awk '$1 == "REQUEST_JOB_USER_INFO" {
-	    for (i = 2; i <= NF; i++) if ($i ~ /^count:/) {
-		n = $i; sub(/^count:/, "", n) } } END { print n + 0 }'
+	sdiag | awk '/^Remote Procedure Call statistics by message type/ { on = 1 }
+	    on && ($1 == "REQUEST_JOB_USER_INFO" ||
+	    $1 == "REQUEST_JOB_INFO_SINGLE") {
+		for (i = 2; i <= NF; i++) if ($i ~ /^count:/) {
+		n = $i; sub(/^count:/, "", n); c[$1] = n } }
+	    END { print c["REQUEST_JOB_USER_INFO"] + 0,
+		c["REQUEST_JOB_INFO_SINGLE"] + 0 }'
+}
+
+# since "A0 S0" "A1 S1": the queries between two readings, "N job queries
+# (A of all jobs, S of one job)".
+since() {
+	echo "$1 $2" | awk '{ printf "%d job queries (%d of all jobs, %d of" \
+	    " one job)\n", $3 - $1 + $4 - $2, $3 - $1, $4 - $2 }'
 }
 
 # figures LABEL WALL QUERIES [ARRAY_MAKESPAN] < "start end" lines: print
@@ -57,7 +72,7 @@ figures() {
 	    END { print m }')
 	tail -n "+$((slots + 1))" "$T/f.s" | paste - "$T/f.e" |
 	    awk 'NF == 2 { print $1 - $2 }' | sort -g >"$T/f.g"
-	n=$(wc -l <"$T/f.s")
+	echo "$slots" >"$T/slots"
 	awk -v l="$1" -v w="$2" -v q="$3" -v ref="${4:-0}" -v slots="$slots" \
 	    -v s0="$(head -n 1 "$T/f.s")" -v e1="$(tail -n 1 "$T/f.e")" '
 	{ g[NR] = $1 }
@@ -68,9 +83,28 @@ figures() {
 		    g[int(k * 0.95 + 0.5)], mk
 		if (ref > 0)
 			printf " (%.2fx the array)", mk / ref
-		printf "; wall %.1f s; %d job queries\n", w, q
+		printf "; wall %.1f s; %s\n", w, q
 		print mk >"'"$T/mk"'"
 	}' "$T/f.g"
+}
+
+# share LEDGER: when every slot was kept busy by hpod (max_parallel at
+# most the slots), hpod's own share of the gap: from the k-th job end to
+# the (k+S)-th submit that slurmctld answered (the ledger's `submitted`);
+# the rest of the gap is Slurm's, from the submit to the job's start.
+share() {
+	slots=$(cat "$T/slots")
+	[ "$P" -le "$slots" ] || return 0
+	sqlite3 -readonly "$1" "select submitted from attempts
+	    where submitted is not null order by submitted" >"$T/sub"
+	tail -n "+$((slots + 1))" "$T/sub" | paste - "$T/f.e" |
+	    awk 'NF == 2 { print $1 - $2 }' | sort -g | awk '
+	{ g[NR] = $1 }
+	END {
+		printf "    hpod share: job end to the next submit answered," \
+		    " median %.2f s, p95 %.2f s\n", g[int((NR + 1) / 2)],
+		    g[int(NR * 0.95 + 0.5)]
+	}'
 }
 
 # cluster: a fresh cluster for every run.
@@ -93,9 +127,9 @@ while [ "$run" -le "$R" ]; do
 	t1=$(date +%s.%N)
 	q1=$(queries)
 	cat "$T/a/"* | figures "sbatch --array" "$(elapsed "$t0" "$t1")" \
-	    $((q1 - q0))
+	    "$(since "$q0" "$q1")"
 	ref=$(cat "$T/mk")
-	for kick in 0 100; do
+	for kick in ${GAP_KICKS:-0 100}; do
 		cluster
 		cat >"$T/c.json" <<JSON
 {"name": "gap", "workload": "sleep",
@@ -120,7 +154,8 @@ CONF
 		find "$T/runs$run-$kick" -name result.json -exec cat {} + |
 		    jq -r '"\(.start) \(.end)"' |
 		    figures "hpod kick=$kick" "$(elapsed "$t0" "$t1")" \
-		    $((q1 - q0)) "$ref"
+		    "$(since "$q0" "$q1")" "$ref"
+		share "$T/l$run-$kick.db"
 	done
 	run=$((run + 1))
 done

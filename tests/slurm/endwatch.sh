@@ -1,7 +1,8 @@
 #!/bin/sh
 # A job's end is noticed from hpo-trial's end marker, before the next timed
 # poll: with the timed polls ten minutes apart, a campaign of short jobs one
-# after the other still finishes, every end confirmed by a slurmctld query.
+# after the other still finishes, every end confirmed by a slurmctld query
+# of that job alone (REQUEST_JOB_INFO_SINGLE), not of all the user's jobs.
 # A marker alone never ends an attempt: a forged one only brings a query.
 . "$(dirname "$0")/lib.subr"
 
@@ -10,18 +11,28 @@ cat >>"$CONF" <<CONF
 slurm_poll_min = 600000
 slurm_poll_max = 600000
 CONF
-# user_queries: the job queries (squeue and hpod's polls) slurmctld served.
-user_queries() {
-	sdiag | awk '/^Remote Procedure Call statistics by message type/ { on = 1 }
-	    on && $1 == "REQUEST_JOB_USER_INFO" {
+# rpcs TYPE: how many requests of TYPE slurmctld served (sdiag).
+rpcs() {
+	sdiag | awk -v t="$1" '/^Remote Procedure Call statistics by message type/ { on = 1 }
+	    on && $1 == t {
 		for (i = 2; i <= NF; i++)
 			if ($i ~ /^count:/) { n = $i; sub(/^count:/, "", n) } }
 	    END { print n + 0 }'
+}
+# user_queries: the queries of all of a user's jobs (squeue -u, hpod's polls).
+user_queries() {
+	rpcs REQUEST_JOB_USER_INFO
+}
+# single_queries: the queries of one job id (hpod's confirms of an end).
+single_queries() {
+	rpcs REQUEST_JOB_INFO_SINGLE
 }
 
 start_daemon
 sleep_campaign seq 1 3 1
 q0=$(user_queries)
+s0=$(single_queries)
+f0=$(rpcs REQUEST_FED_INFO)
 check "submit three 1 s jobs, one at a time" "$HPOCTL" submit "$T/seq.json"
 check "the campaign finishes long before a timed poll" wait_campaign seq 120
 is "all three attempts completed" \
@@ -29,8 +40,16 @@ is "all three attempts completed" \
 is "each ran in its own job" \
     "$(sql "select count(distinct job_id) from attempts")" 3
 q1=$(user_queries)
-check "slurmctld confirmed every end (queries: $((q1 - q0)))" \
-    test $((q1 - q0)) -ge 3
+s1=$(single_queries)
+f1=$(rpcs REQUEST_FED_INFO)
+# A marker brings a query of its job alone, not of all the user's jobs.
+check "slurmctld confirmed every end by its job id (single-job queries: $((s1 - s0)))" \
+    test $((s1 - s0)) -ge 3
+check "no end needed a query of all jobs (user queries: $((q1 - q0)))" \
+    test $((q1 - q0)) -lt 3
+# Not in a federation: asked once, not before every query.
+check "the federation was looked up once, not per query ($((f1 - f0)))" \
+    test $((f1 - f0)) -le 1
 check "every attempt directory holds the end marker" test \
     "$(find "$RUNS" -name ended | wc -l)" -eq 3
 

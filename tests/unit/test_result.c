@@ -1,6 +1,7 @@
 /*
  * test_result.c: result.json is written atomically and read back exactly,
- * and bad files are refused with a message that names them.
+ * and bad files are refused with a message that names them; the end
+ * marker holds the Slurm job's own id.
  */
 #include <sys/stat.h>
 #include <limits.h>
@@ -24,6 +25,24 @@ put(const char *dir, const char *text)
 		return;
 	fputs(text, f);
 	fclose(f);
+}
+
+/* The text of dir/name (at most 63 bytes), "" if unreadable. */
+static const char *
+slurp(const char *dir, const char *name)
+{
+	static char buf[64];
+	char path[PATH_MAX];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "r")) != NULL) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
 }
 
 /* Remove dir/name. */
@@ -116,6 +135,17 @@ main(void)
 	is_int(r.exit_code, -1, "  exit_code defaults to -1");
 	is_int(r.timed_out, 0, "  timed_out defaults to false");
 
+	/* The end marker: empty outside Slurm, the job's own id inside. */
+	unsetenv("SLURM_JOB_ID");
+	is_int(result_mark_ended(dir), 0, "mark ended outside Slurm");
+	is_str(slurp(dir, RESULT_ENDED), "", "  the marker is empty");
+	setenv("SLURM_JOB_ID", "4321", 1);
+	is_int(result_mark_ended(dir), 0, "mark ended in Slurm job 4321");
+	is_str(slurp(dir, RESULT_ENDED), "4321\n",
+	    "  the marker holds the job's own id");
+	unsetenv("SLURM_JOB_ID");
+
+	rm(dir, RESULT_ENDED);
 	rm(dir, "result.json");
 	rmdir(dir);
 	return tap_done();
