@@ -258,21 +258,23 @@ account_best(struct ledger *l, const struct ledger_campaign *c,
 	return ret;
 }
 
-/* Fill acct for campaign c at time now; release with account_release(). */
+/*
+ * Fill acct from the ledger: the attempts' sums too when sums is set,
+ * else only what the attempt lists do not hold (account_lists()).
+ */
 int
-account_campaign(struct ledger *l, const struct ledger_campaign *c,
-    double now, struct account *acct)
+account_read(struct ledger *l, const struct ledger_campaign *c, double now,
+    int sums, struct account *acct)
 {
 	int opened, rc;
 	double end;
 
-	memset(acct, 0, sizeof(*acct));
 	if (ledger_read_begin(l, &opened) == -1)
 		return -1;
 	rc = account_trials(l, c, acct);
-	if (rc == 0)
+	if (rc == 0 && sums)
 		rc = account_attempts(l, c, now, acct);
-	if (rc == 0)
+	if (rc == 0 && sums)
 		rc = account_outcomes(l, c, now, acct);
 	if (rc == 0)
 		rc = account_pilots(l, c, now, acct);
@@ -293,6 +295,15 @@ account_campaign(struct ledger *l, const struct ledger_campaign *c,
 	if (c->started > 0 && end > c->started)
 		acct->wall_seconds = end - c->started;
 	return 0;
+}
+
+/* Fill acct for campaign c at time now; release with account_release(). */
+int
+account_campaign(struct ledger *l, const struct ledger_campaign *c,
+    double now, struct account *acct)
+{
+	memset(acct, 0, sizeof(*acct));
+	return account_read(l, c, now, 1, acct);
 }
 
 /* Free what account_campaign() allocated. */

@@ -56,6 +56,13 @@ struct ledger_rowtype {
 /* The migrations: ledger_migrations[v] takes user_version v to v + 1. */
 extern const char *const ledger_migrations[];
 
+/*
+ * Fill acct for campaign c at time now from SQL (account.c): with the
+ * attempts' sums if sums is set, else without (account_lists.c adds them).
+ */
+struct account;
+int	 account_read(struct ledger *, const struct ledger_campaign *c,
+	    double now, int sums, struct account *acct);
 int	 ledger_errorf(struct ledger *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 int	 ledger_fail(struct ledger *, const char *, ...)

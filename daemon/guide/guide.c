@@ -506,12 +506,13 @@ guide_compute(struct ledger *l, const struct ledger_campaign *c, double now,
 		return -1;
 	}
 	rc = -1;
-	if (account_campaign(l, &g->c, now, &g->acct) == -1 ||
-	    ledger_trial_list(l, c->id, &g->trials, &g->ntrials) == -1 ||
+	/* The account's sums come from the lists (account_lists()). */
+	if (ledger_trial_list(l, c->id, &g->trials, &g->ntrials) == -1 ||
 	    ledger_attempt_list(l, c->id, 0, &g->attempts, &g->nattempts) ==
+	    -1 || account_lists(l, &g->c, now, g->trials, g->ntrials,
+	    g->attempts, g->nattempts, &g->acct, &pt.groups, &pt.ngroups) ==
 	    -1 || ledger_summary_list(l, c->id, metric, g->c.has_target,
-	    g->c.maximize, g->c.target, &pt.sum, &pt.nsum) == -1 ||
-	    account_groups(l, &g->c, now, &pt.groups, &pt.ngroups) == -1)
+	    g->c.maximize, g->c.target, &pt.sum, &pt.nsum) == -1)
 		goto fail;
 	guide_spec(g);
 	guide_runs(g, &pt);

@@ -283,20 +283,55 @@ ht_batch(const struct guide *g, size_t i)
 	return t != NULL ? t->batch_size : 0;
 }
 
-/* Order doubles. */
-static int
-ht_double_cmp(const void *a, const void *b)
+/* Swap v[i] and v[j]. */
+static void
+ht_swap(double *v, size_t i, size_t j)
 {
-	double	 x = *(const double *)a, y = *(const double *)b;
+	double	 t = v[i];
 
-	return (x > y) - (x < y);
+	v[i] = v[j];
+	v[j] = t;
 }
 
-/* The value at quantile q of n sorted values (the nearest rank). */
-static double
-ht_quantile(const double *v, size_t n, double q)
+/*
+ * Put in v[k] the value a sort of v[0..n) would put there, the smaller
+ * values before it and the larger after (a selection with a three-way
+ * partition, so that many equal values cost no more than distinct ones):
+ * a band needs five ranks of each column, not the column sorted.
+ */
+static void
+ht_select(double *v, size_t n, size_t k)
 {
-	return v[(size_t)floor(q * (double)(n - 1) + 0.5)];
+	size_t	 lo = 0, hi = n, lt, gt, i;
+	double	 p;
+
+	while (hi - lo > 1) {
+		p = v[lo + (hi - lo) / 2];
+		lt = lo;
+		gt = hi;
+		i = lo;
+		while (i < gt) {
+			if (v[i] < p)
+				ht_swap(v, lt++, i++);
+			else if (v[i] > p)
+				ht_swap(v, i, --gt);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+}
+
+/* The rank of quantile q among n values (the nearest rank). */
+static size_t
+ht_rank(size_t n, double q)
+{
+	return (size_t)floor(q * (double)(n - 1) + 0.5);
 }
 
 /* One side of a band: a path through its n points, or back through them. */
@@ -323,10 +358,10 @@ ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 {
 	static const double qs[5] = { 0, 0.1, 0.5, 0.9, 1 };
 	double		*v, *x, *q[5];
-	size_t		*first, *at, ncol, n, c, nc = 0, i, k;
+	size_t		*first, *at, ncol, n, c, nc = 0, i, k, lo, r;
 	int		*col;
 
-	/* The values in 2-pixel columns, counted, placed, then sorted. */
+	/* The values in 2-pixel columns, counted, placed, then ranked. */
 	ncol = (size_t)pl->w / 2 + 1;
 	col = calloc(g->npoints + 1, sizeof(*col));
 	v = calloc(g->npoints + 1, sizeof(*v));
@@ -358,11 +393,14 @@ ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 	for (c = 0; c < ncol; c++) {
 		if ((n = first[c + 1] - first[c]) == 0)
 			continue;
-		qsort(v + first[c], n, sizeof(*v), ht_double_cmp);
 		x[nc] = (double)c * 2 + 1;
-		for (k = 0; k < 5; k++)
-			q[k][nc] = svg_y(pl, ht_quantile(v + first[c], n,
-			    qs[k]));
+		/* The ranks ascend: each is sought above the last. */
+		for (k = 0, lo = 0; k < 5; k++) {
+			r = ht_rank(n, qs[k]);
+			ht_select(v + first[c] + lo, n - lo, r - lo);
+			q[k][nc] = svg_y(pl, v[first[c] + r]);
+			lo = r;
+		}
 		nc++;
 	}
 	for (k = 0; k < 2 && nc > 0; k++) {
