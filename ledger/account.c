@@ -13,15 +13,6 @@ const char *const account_outcome_names[ACCT_NOUTCOMES] = {
 	"pilot_idle"
 };
 
-/*
- * The seconds attempt a (of the query) is charged for, ?2 being now: from
- * its start to its end, or to now while it runs; nothing if it never
- * started.  account_attempt_add() is the same in C.
- */
-#define ACCT_ELAPSED \
-	"CASE WHEN a.started > 0 THEN" \
-	"  max(coalesce(nullif(a.ended, 0), ?2) - a.started, 0) END"
-
 /* The outcome bucket of attempt a, named as in account_outcome_names. */
 #define ACCT_OUTCOME \
 	"CASE WHEN EXISTS (SELECT 1 FROM attempts r" \

@@ -185,9 +185,16 @@ struct ledger_pilot {
 	char		*token, *job_id, *dir;
 	double		 started;	/* 0: not seen running */
 	int		 attempts;	/* attempts it was given so far */
+	double		 busy_node_s, busy_gpu_s;	/* its attempts that
+							   ended were charged */
+	double		 idle_node_s, idle_gpu_s;	/* its idle time at now,
+							   as the account has it */
 };
-/* The campaign's pilots not yet ended (free with ledger_pilot_list_free). */
-int	 ledger_pilot_list(struct ledger *, int64_t campaign_id,
+/*
+ * The campaign's pilots not yet ended, at time now (free with
+ * ledger_pilot_list_free).
+ */
+int	 ledger_pilot_list(struct ledger *, int64_t campaign_id, double now,
 	    struct ledger_pilot **, size_t *n);
 void	 ledger_pilot_list_free(struct ledger_pilot *, size_t n);
 int	 ledger_attempt_finished(struct ledger *, int64_t id,

@@ -9,6 +9,15 @@
 
 #include "ledger.h"
 
+/*
+ * The seconds attempt a (of a query) is charged for, ?2 being now: from
+ * its start to its end, or to now while it runs; nothing if it never
+ * started.  account_attempt_add() is the same in C.
+ */
+#define ACCT_ELAPSED \
+	"CASE WHEN a.started > 0 THEN" \
+	"  max(coalesce(nullif(a.ended, 0), ?2) - a.started, 0) END"
+
 /* Every cached statement; each is prepared on first use. */
 enum ledger_sql {
 	LQ_BEGIN, LQ_COMMIT, LQ_ROLLBACK, LQ_USER_VERSION,

@@ -2,6 +2,7 @@
  * pilots.c: the pilots table, one row per pilot allocation of a campaign
  * run with "dispatch": "pilot" (see schema.c and hpod-ledger(5)).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,12 @@ pilot_row_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	memset(p, 0, sizeof(*p));
 	p->started = sqlite3_column_double(st, 3);
 	p->attempts = sqlite3_column_int(st, 4);
+	p->busy_node_s = sqlite3_column_double(st, 5);
+	p->busy_gpu_s = sqlite3_column_double(st, 6);
+	p->idle_node_s = fmax(sqlite3_column_double(st, 7) *
+	    sqlite3_column_int(st, 8) - sqlite3_column_double(st, 10), 0);
+	p->idle_gpu_s = fmax(sqlite3_column_double(st, 7) *
+	    sqlite3_column_int(st, 9) - sqlite3_column_double(st, 11), 0);
 	if (ledger_column_str(st, 0, &p->token) == -1 ||
 	    ledger_column_str(st, 1, &p->job_id) == -1 ||
 	    ledger_column_str(st, 2, &p->dir) == -1) {
@@ -91,9 +98,13 @@ static const struct ledger_rowtype pilot_row = {
 	sizeof(struct ledger_pilot), pilot_row_read, pilot_row_release
 };
 
-/* The campaign's pilots not yet ended, with the attempts each was given. */
+/*
+ * The campaign's pilots not yet ended, with the attempts each was given,
+ * what those that ended were charged, and each pilot's idle time at now
+ * as account_pilots() counts it (its running attempts charged to now).
+ */
 int
-ledger_pilot_list(struct ledger *l, int64_t campaign_id,
+ledger_pilot_list(struct ledger *l, int64_t campaign_id, double now,
     struct ledger_pilot **out, size_t *n)
 {
 	sqlite3_stmt	*st;
@@ -103,14 +114,23 @@ ledger_pilot_list(struct ledger *l, int64_t campaign_id,
 	*out = NULL;
 	*n = 0;
 	if ((st = ledger_stmt(l, LQ_PILOT_LIST, "SELECT p.token, p.job_id,"
-	    " p.dir, coalesce(p.started, 0), (SELECT count(*) FROM attempts a"
-	    "   JOIN trials t ON t.id = a.trial_id WHERE t.campaign_id = ?1"
-	    "   AND p.job_id IS NOT NULL AND substr(a.job_id, 1,"
-	    "   length(p.job_id) + 2) = p.job_id || '.p')"
-	    " FROM pilots p WHERE p.campaign_id = ?1 AND p.ended IS NULL"
-	    " ORDER BY p.id")) == NULL)
+	    " p.dir, coalesce(p.started, 0), count(a.id),"
+	    " total(CASE WHEN a.started > 0 AND a.ended > 0 THEN"
+	    "   max(a.ended - a.started, 0) * a.nodes END),"
+	    " total(CASE WHEN a.started > 0 AND a.ended > 0 THEN"
+	    "   max(a.ended - a.started, 0) * a.gpus END),"
+	    " CASE WHEN p.started > 0 THEN max(?2 - p.started, 0) ELSE 0 END,"
+	    " coalesce(p.nodes, 0), coalesce(p.gpus, 0),"
+	    " total(" ACCT_ELAPSED " * a.nodes),"
+	    " total(" ACCT_ELAPSED " * a.gpus)"
+	    " FROM pilots p LEFT JOIN attempts a ON p.job_id IS NOT NULL"
+	    "   AND substr(a.job_id, 1, length(p.job_id) + 2) = p.job_id || '.p'"
+	    "   AND a.trial_id IN (SELECT id FROM trials WHERE campaign_id = ?1)"
+	    " WHERE p.campaign_id = ?1 AND p.ended IS NULL"
+	    " GROUP BY p.id ORDER BY p.id")) == NULL)
 		return -1;
 	ledger_bind_int64(l, st, 1, campaign_id);
+	ledger_bind_double(l, st, 2, now);
 	rc = ledger_list(l, st, &pilot_row, &list, n,
 	    "list pilots of campaign %lld", (long long)campaign_id);
 	*out = list;

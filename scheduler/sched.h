@@ -218,11 +218,13 @@ struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
  * Take back a pilot submitted by an earlier process (after a restart):
  * the inner backend follows its job again, its agent is taken when it
  * calls, and its jobs (sched_adopt) are found by their job id's pilot.
- * seq: the jobs it was given so far.  -1 if the inner backend refuses.
+ * seq: the jobs it was given so far; busy_node_s, busy_gpu_s: what those
+ * that ended were charged (its ENDED event's busy_* include them).  -1 if
+ * the inner backend refuses.
  */
 int		 sched_pilot_adopt(struct sched *, const char *token,
 		    const char *job_id, const char *dir, double started,
-		    int seq);
+		    int seq, double busy_node_s, double busy_gpu_s);
 /*
  * The inner backend is closed: no event of the pilots will come, and
  * sched_close() frees every pilot (else one still alive is kept until

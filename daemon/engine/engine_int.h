@@ -141,6 +141,12 @@ void	 attempt_free(struct attempt *);
  * the pilot backend around env.sched and run on it.  -1 with err.
  */
 int	 engine_pilot_start(struct engine *, char *err, size_t errlen);
+/*
+ * The idle time at now of the campaign's pilots not ended in the ledger
+ * (taken back after a restart): the engine adds it when they end.
+ */
+int	 engine_pilot_spent_live(struct engine *, double now, double *node_s,
+	    double *gpu_s);
 /* 1 while its pilots must end before the campaign finishes (drains them). */
 int	 engine_pilot_wait(struct engine *);
 /* Close the pilot backend (if any): the engine runs on inner again. */

@@ -44,26 +44,19 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 	case SCHED_PILOT_ENDED:
 		rc = ledger_pilot_ended(l, ev->token, ev->start, ev->time,
 		    sched_state_name(ev->state));
+		/*
+		 * Its whole idle time, a pilot taken back after a restart
+		 * too: its busy_* count its jobs that ended before, and the
+		 * sum read from the ledger left its idle time out
+		 * (engine_pilot_spent_live()).
+		 */
 		idle_n = fmax(ev->elapsed * ev->nodes - ev->busy_node_s, 0);
 		idle_g = fmax(ev->elapsed * ev->gpus - ev->busy_gpu_s, 0);
-		/*
-		 * A pilot taken back after a restart: its idle time until
-		 * then is in the sum read from the ledger, the rest is not
-		 * known here (its earlier jobs are not); the report has it.
-		 */
-		if (!ev->adopted) {
-			e->spent_node_s += idle_n;
-			e->spent_gpu_s += idle_g;
-		}
-		if (ev->adopted)
-			engine_say(e, "pilot %s ended (%s) after %.1f s",
-			    ev->job_id ? ev->job_id : ev->token,
-			    sched_state_name(ev->state), ev->elapsed);
-		else
-			engine_say(e, "pilot %s ended (%s) after %.1f s, %.1f "
-			    "node-seconds idle", ev->job_id ? ev->job_id :
-			    ev->token, sched_state_name(ev->state),
-			    ev->elapsed, idle_n);
+		e->spent_node_s += idle_n;
+		e->spent_gpu_s += idle_g;
+		engine_say(e, "pilot %s ended (%s) after %.1f s, %.1f "
+		    "node-seconds idle", ev->job_id ? ev->job_id : ev->token,
+		    sched_state_name(ev->state), ev->elapsed, idle_n);
 		engine_kick(e);
 		break;
 	}
@@ -83,14 +76,16 @@ engine_pilot_adopt(struct engine *e)
 	struct ledger_pilot	*lp;
 	size_t			 n, i;
 
-	if (ledger_pilot_list(e->env.ledger, e->id, &lp, &n) == -1) {
+	if (ledger_pilot_list(e->env.ledger, e->id, engine_now(e), &lp,
+	    &n) == -1) {
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		if (sched_pilot_adopt(e->pilot, lp[i].token, lp[i].job_id,
-		    lp[i].dir, lp[i].started, lp[i].attempts) == 0) {
+		    lp[i].dir, lp[i].started, lp[i].attempts,
+		    lp[i].busy_node_s, lp[i].busy_gpu_s) == 0) {
 			engine_say(e, "pilot %s: re-adopted", lp[i].job_id ?
 			    lp[i].job_id : lp[i].token);
 			continue;
@@ -101,6 +96,31 @@ engine_pilot_adopt(struct engine *e)
 			    ledger_error(e->env.ledger));
 	}
 	ledger_pilot_list_free(lp, n);
+}
+
+/*
+ * The idle time at now of the pilots taken back (those not ended in the
+ * ledger), which the ledger's account counts: the engine adds each
+ * pilot's whole idle time when it ends, as for its own pilots.
+ */
+int
+engine_pilot_spent_live(struct engine *e, double now, double *node_s,
+    double *gpu_s)
+{
+	struct ledger_pilot	*lp;
+	size_t			 n, i;
+
+	*node_s = *gpu_s = 0;
+	if (e->pilot == NULL)
+		return 0;
+	if (ledger_pilot_list(e->env.ledger, e->id, now, &lp, &n) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		*node_s += lp[i].idle_node_s;
+		*gpu_s += lp[i].idle_gpu_s;
+	}
+	ledger_pilot_list_free(lp, n);
+	return 0;
 }
 
 /* Wrap the engine's backend in a pilot backend (see engine_int.h). */

@@ -73,15 +73,15 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 
 /*
  * What the attempts of a resumed campaign that ended have cost: the
- * ledger's account less its unfinished attempts (at, na), which the
- * engine follows from here.
+ * ledger's account less its unfinished attempts (at, na) and the idle
+ * time of its pilots not ended, which the engine follows from here.
  */
 static int
 engine_spent_load(struct engine *e, struct ledger_campaign *c,
     const struct ledger_attempt *at, size_t na)
 {
 	struct account	 acct;
-	double		 now = engine_now(e), el;
+	double		 now = engine_now(e), el, idle_n, idle_g;
 	size_t		 i;
 
 	if (account_campaign(e->env.ledger, c, now, &acct) == -1)
@@ -89,6 +89,10 @@ engine_spent_load(struct engine *e, struct ledger_campaign *c,
 	e->spent_node_s = acct.node_seconds;
 	e->spent_gpu_s = acct.gpu_seconds;
 	account_release(&acct);
+	if (engine_pilot_spent_live(e, now, &idle_n, &idle_g) == -1)
+		return -1;
+	e->spent_node_s -= idle_n;
+	e->spent_gpu_s -= idle_g;
 	for (i = 0; i < na; i++) {
 		el = at[i].started > 0 ? fmax(now - at[i].started, 0) : 0;
 		e->spent_node_s -= el * at[i].nodes;

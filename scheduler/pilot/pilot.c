@@ -136,7 +136,7 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 			p->first_start = a->t_started;
 		if (ev->end > p->last_end)
 			p->last_end = ev->end;
-		if (a->started && ev->end > a->t_started) {
+		if (a->started && a->t_started > 0 && ev->end > a->t_started) {
 			el = ev->end - a->t_started;
 			p->busy_node_s += el * a->nodes;
 			p->busy_gpu_s += el * a->gpus;
@@ -369,7 +369,8 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 /* Take back a pilot of an earlier process (sched.h). */
 int
 sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
-    const char *dir, double started, int seq)
+    const char *dir, double started, int seq, double busy_node_s,
+    double busy_gpu_s)
 {
 	struct psched	*ps = (struct psched *)s;
 	struct pjob	*p;
@@ -389,6 +390,8 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	p->started = started;
 	p->state = started > 0 ? PJ_RUNNING : PJ_SUBMITTED;
 	p->seq = seq;
+	p->busy_node_s = busy_node_s;
+	p->busy_gpu_s = busy_gpu_s;
 	p->adopted = 1;
 	TAILQ_INIT(&p->jobs);
 	/* New pilots' directories come after this one's. */
