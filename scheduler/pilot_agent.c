@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <netdb.h>
@@ -30,6 +31,7 @@
 #include "pilot_agent.h"
 #include "pilot_proto.h"
 
+#define AGENT_DIAL_MS	3000	/* for one address to answer */
 #define AGENT_LOST_S	600	/* give up on hpod after this long */
 #define AGENT_BACKOFF_MS 50	/* first reconnection delay, doubled */
 #define AGENT_BACKOFF_MAX_MS 2000
@@ -123,13 +125,57 @@ agent_ended(struct agent *ag, int i)
 	}
 }
 
+/*
+ * A connected socket to host (a name or a numeric address) at port, or -1.
+ * Each address is given AGENT_DIAL_MS to answer, so that an address the
+ * node cannot reach does not hold the agent for the kernel's minutes.
+ */
+static int
+agent_dial(const char *host, int port)
+{
+	struct addrinfo	 hints, *res, *r;
+	struct pollfd	 pfd;
+	char		 serv[16];
+	int		 fd = -1, e;
+	socklen_t	 elen = sizeof(e);
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV;
+	snprintf(serv, sizeof(serv), "%d", port);
+	if (getaddrinfo(host, serv, &hints, &res) != 0)
+		return -1;
+	for (r = res; r != NULL; r = r->ai_next) {
+		if ((fd = socket(r->ai_family, r->ai_socktype | SOCK_CLOEXEC |
+		    SOCK_NONBLOCK, r->ai_protocol)) == -1)
+			continue;
+		if (connect(fd, r->ai_addr, r->ai_addrlen) == 0)
+			break;
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		if (errno == EINPROGRESS && poll(&pfd, 1, AGENT_DIAL_MS) == 1 &&
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == 0 &&
+		    e == 0)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	/* The rest of the agent reads and writes blocking. */
+	if (fd != -1 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+	    == -1) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 static int
 agent_connect(struct agent *ag)
 {
-	struct addrinfo	 hints, *res, *r;
 	struct pilot_addr pa;
 	struct pilot_msg m;
-	char		 port[16], err[512];
+	char		 err[512];
 	char		**running;
 	int		 fd = -1, i, n = 0;
 
@@ -137,21 +183,16 @@ agent_connect(struct agent *ag)
 		agent_say("%s%s", err, "");
 		return -1;
 	}
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_socktype = SOCK_STREAM;
-	snprintf(port, sizeof(port), "%d", pa.port);
-	if (getaddrinfo(pa.host, port, &hints, &res) != 0)
-		return -1;
-	for (r = res; r != NULL; r = r->ai_next) {
-		if ((fd = socket(r->ai_family, r->ai_socktype | SOCK_CLOEXEC,
-		    r->ai_protocol)) == -1)
-			continue;
-		if (connect(fd, r->ai_addr, r->ai_addrlen) == 0)
-			break;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
+	/*
+	 * On hpod's own host, loopback first (its name may not resolve, as
+	 * in a chroot); then its name; then its interfaces' addresses.
+	 */
+	if (strcmp(ag->host, pa.host) == 0)
+		fd = agent_dial("127.0.0.1", pa.port);
+	if (fd == -1)
+		fd = agent_dial(pa.host, pa.port);
+	for (i = 0; fd == -1 && i < pa.naddrs; i++)
+		fd = agent_dial(pa.addrs[i], pa.port);
 	if (fd == -1)
 		return -1;
 	ag->fd = fd;

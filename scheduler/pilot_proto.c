@@ -262,6 +262,34 @@ pilot_secret_ok(const char *s)
 	return i == PILOT_SECRET_LEN;
 }
 
+/* Read the pilot file's optional "addresses" into pa. */
+static int
+pilot_addrs_read(const cJSON *o, struct pilot_addr *pa, const char *path,
+    char *err, size_t errlen)
+{
+	const cJSON	*a, *e;
+
+	a = cJSON_GetObjectItemCaseSensitive(o, "addresses");
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > PILOT_MAX_ADDRS) {
+		snprintf(err, errlen, "%s: 'addresses' must be a list of at "
+		    "most %d addresses", path, PILOT_MAX_ADDRS);
+		return -1;
+	}
+	cJSON_ArrayForEach(e, a) {
+		if (!cJSON_IsString(e) || e->valuestring[0] == '\0' ||
+		    strlen(e->valuestring) >= sizeof(pa->addrs[0])) {
+			snprintf(err, errlen, "%s: 'addresses' must hold "
+			    "numeric addresses (strings)", path);
+			return -1;
+		}
+		snprintf(pa->addrs[pa->naddrs++], sizeof(pa->addrs[0]), "%s",
+		    e->valuestring);
+	}
+	return 0;
+}
+
 /* Read the pilot file. */
 int
 pilot_addr_read(const char *path, struct pilot_addr *pa, char *err,
@@ -308,7 +336,7 @@ pilot_addr_read(const char *path, struct pilot_addr *pa, char *err,
 	else if (!cJSON_IsString(s) || !pilot_secret_ok(s->valuestring))
 		snprintf(err, errlen, "%s: 'secret' must be %d hex digits",
 		    path, PILOT_SECRET_LEN);
-	else {
+	else if (pilot_addrs_read(o, pa, path, err, errlen) == 0) {
 		snprintf(pa->host, sizeof(pa->host), "%s", h->valuestring);
 		pa->port = (int)p->valuedouble;
 		memcpy(pa->secret, s->valuestring, PILOT_SECRET_LEN + 1);
@@ -322,15 +350,25 @@ pilot_addr_read(const char *path, struct pilot_addr *pa, char *err,
 char *
 pilot_addr_render(const struct pilot_addr *pa)
 {
-	cJSON	*o;
+	cJSON	*o, *a, *e = NULL;
 	char	*text = NULL;
+	int	 i;
 
 	if ((o = cJSON_CreateObject()) == NULL)
 		return NULL;
 	if (cJSON_AddStringToObject(o, "host", pa->host) != NULL &&
+	    (a = cJSON_AddArrayToObject(o, "addresses")) != NULL &&
 	    cJSON_AddNumberToObject(o, "port", pa->port) != NULL &&
-	    cJSON_AddStringToObject(o, "secret", pa->secret) != NULL)
+	    cJSON_AddStringToObject(o, "secret", pa->secret) != NULL) {
+		for (i = 0; i < pa->naddrs; i++)
+			if ((e = cJSON_CreateString(pa->addrs[i])) == NULL ||
+			    !cJSON_AddItemToArray(a, e)) {
+				cJSON_Delete(e);
+				cJSON_Delete(o);
+				return NULL;
+			}
 		text = cJSON_Print(o);
+	}
 	cJSON_Delete(o);
 	return text;
 }

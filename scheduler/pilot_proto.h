@@ -63,9 +63,16 @@ int	 pilot_msg_parse(const char *line, size_t len, struct pilot_msg *m,
 char	*pilot_msg_render(const struct pilot_msg *m);
 void	 pilot_msg_release(struct pilot_msg *m);
 
-/* The pilot file: where hpod listens for this campaign's agents. */
+/*
+ * The pilot file: where hpod listens for this campaign's agents: its host
+ * name, and its interfaces' numeric addresses for nodes that cannot
+ * resolve that name (key "addresses", optional on reading).
+ */
+#define PILOT_MAX_ADDRS	8
 struct pilot_addr {
 	char		 host[256];
+	char		 addrs[PILOT_MAX_ADDRS][64];
+	int		 naddrs;
 	int		 port;
 	char		 secret[PILOT_SECRET_LEN + 1];
 };

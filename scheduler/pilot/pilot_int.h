@@ -58,6 +58,7 @@ struct pjob {
 	int		 asked;		/* unanswered "next"s */
 	int		 drained;	/* told to drain */
 	int		 ran;		/* its agent called, or it started */
+	int		 called;	/* its agent said hello */
 	int		 adopted;	/* from an earlier process */
 };
 TAILQ_HEAD(pjobq, pjob);

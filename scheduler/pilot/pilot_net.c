@@ -273,6 +273,28 @@ pilot_accept(uv_stream_t *server, int status)
 		pilot_conn_close(c);
 }
 
+/*
+ * This host's IPv4 interface addresses but loopback, for nodes that cannot
+ * resolve its name (the listener takes IPv4 only).
+ */
+static void
+pilot_addrs_fill(struct pilot_addr *pa)
+{
+	uv_interface_address_t	*ifs;
+	int			 i, n;
+
+	pa->naddrs = 0;
+	if (uv_interface_addresses(&ifs, &n) != 0)
+		return;
+	for (i = 0; i < n && pa->naddrs < PILOT_MAX_ADDRS; i++)
+		if (!ifs[i].is_internal &&
+		    ifs[i].address.address4.sin_family == AF_INET &&
+		    uv_ip4_name(&ifs[i].address.address4,
+		    pa->addrs[pa->naddrs], sizeof(pa->addrs[0])) == 0)
+			pa->naddrs++;
+	uv_free_interface_addresses(ifs, n);
+}
+
 /* Listen on every address at a port of the kernel's choice. */
 int
 pilot_listen(struct psched *ps, char *err, size_t errlen)
@@ -295,5 +317,6 @@ pilot_listen(struct psched *ps, char *err, size_t errlen)
 	ps->addr.port = ntohs(((struct sockaddr_in *)&sa)->sin_port);
 	if (gethostname(ps->addr.host, sizeof(ps->addr.host) - 1) == -1)
 		snprintf(ps->addr.host, sizeof(ps->addr.host), "127.0.0.1");
+	pilot_addrs_fill(&ps->addr);
 	return 0;
 }

@@ -265,15 +265,22 @@ pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
 		pilot_tell(ps, p, SCHED_PILOT_STARTED, NULL);
 	}
 	p->state = PJ_ENDED;
-	if (p->ran || p->started > 0)
+	/*
+	 * A pilot counts as working once its agent called: one that started
+	 * but whose agent never reached hpod (a host name the nodes cannot
+	 * resolve, a firewall) would otherwise be replaced for ever.
+	 */
+	if (p->called)
 		ps->failed = 0;
 	else if (!ps->draining) {
 		ps->failed++;
 		snprintf(ps->fail_why, sizeof(ps->fail_why), "%d pilots in a "
-		    "row ended before they ran; the last: %s (%s)%s%s",
-		    ps->failed, p->job_id ? p->job_id : p->token,
+		    "row ended before their agent called hpod at %s port %d; "
+		    "the last: %s (%s)%s%s; its agent's output is in %s",
+		    ps->failed, ps->addr.host, ps->addr.port,
+		    p->job_id ? p->job_id : p->token,
 		    sched_state_name(ev->state), ev->reason ? ": " : "",
-		    ev->reason ? ev->reason : "");
+		    ev->reason ? ev->reason : "", p->dir);
 	}
 	st = ev->state == SCHED_TIMEOUT ? SCHED_TIMEOUT : SCHED_NODE_FAIL;
 	snprintf(why, sizeof(why), "its pilot %s ended (%s)%s%s",
@@ -348,6 +355,7 @@ pilot_hello(struct pjob *p, char *const *running)
 	if (p->state == PJ_SUBMITTED)
 		p->state = PJ_RUNNING;
 	p->ran = 1;
+	p->called = 1;
 	for (a = TAILQ_FIRST(&p->jobs); a != NULL; a = next) {
 		next = TAILQ_NEXT(a, entry);
 		for (i = 0; running != NULL && running[i] != NULL; i++)

@@ -166,6 +166,9 @@ test_file(void)
 	snprintf(a.host, sizeof(a.host), "node-0");
 	a.port = 41234;
 	memcpy(a.secret, SECRET, sizeof(SECRET));
+	snprintf(a.addrs[0], sizeof(a.addrs[0]), "10.1.2.3");
+	snprintf(a.addrs[1], sizeof(a.addrs[1]), "192.168.7.9");
+	a.naddrs = 2;
 	text = pilot_addr_render(&a);
 	p = put("pilot.json", text, 0600);
 	free(text);
@@ -173,12 +176,25 @@ test_file(void)
 	is_str(b.host, "node-0", "file: host");
 	is_int(b.port, 41234, "file: port");
 	is_str(b.secret, SECRET, "file: secret");
+	is_int(b.naddrs, 2, "file: two addresses");
+	is_str(b.addrs[1], "192.168.7.9", "file: the addresses in order");
 
 	chmod(p, 0644);
 	is_int(pilot_addr_read(p, &b, err, sizeof(err)), -1,
 	    "file: mode 0644 refused");
 	like(err, "mode 0600", "file: says why");
 	like(err, "pilot.json", "file: names the file");
+
+	p = put("noaddr.json", "{\"host\": \"h\", \"port\": 1, \"secret\": "
+	    "\"" SECRET "\"}", 0600);
+	is_int(pilot_addr_read(p, &b, err, sizeof(err)), 0,
+	    "file: addresses are optional (a file of an earlier hpod)");
+	is_int(b.naddrs, 0, "file: then none");
+	p = put("badaddr.json", "{\"host\": \"h\", \"port\": 1, \"secret\": "
+	    "\"" SECRET "\", \"addresses\": [\"10.0.0.1\", 7]}", 0600);
+	is_int(pilot_addr_read(p, &b, err, sizeof(err)), -1,
+	    "file: a number among the addresses refused");
+	like(err, "badaddr.json: 'addresses' must hold", "file: says why");
 
 	p = put("short.json", "{\"host\": \"h\", \"port\": 1, \"secret\": "
 	    "\"abc\"}", 0600);
