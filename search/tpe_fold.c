@@ -204,7 +204,7 @@ fold_scan(struct tpe_fold *f, const struct history *h,
 	struct fold_tail *t;
 	size_t i;
 
-	if (fold_grow((void **)&f->tail, &f->tailcap, h->n - f->cut,
+	if (fold_grow((void **)&f->tail, &f->tailcap, h->n - f->cut + 1,
 	    sizeof(*f->tail)) == -1)
 		return -1;
 	f->ntail = f->t0 = 0;
@@ -264,8 +264,8 @@ fold_good(struct tpe_fold *f, const struct tpe_conf *conf, size_t *nbg,
 	size_t nc = 0, ngood = f->ngood, k, nb, settled = 0, nbad = 0;
 
 	*nfin = f->nfin;
-	if (fold_grow((void **)&f->cand, &f->candcap, f->ngset + f->ntail,
-	    sizeof(*f->cand)) == -1)
+	if (fold_grow((void **)&f->cand, &f->candcap, f->ngset + f->ntail +
+	    1, sizeof(*f->cand)) == -1)
 		return -1;
 	memcpy(f->cand, f->good, f->ngset * sizeof(*f->cand));
 	nc = f->ngset;
@@ -319,7 +319,7 @@ fold_advance(struct tpe_fold *f, const struct search *s,
 	/* Below gamma's top, the good group may still grow: settle none. */
 	if (ceil(0.1 * (double)nfin) < TPE_GAMMA_MAX)
 		return 0;
-	if (fold_grow((void **)&f->seen, &f->seencap, h->n,
+	if (fold_grow((void **)&f->seen, &f->seencap, h->n + 1,
 	    sizeof(*f->seen)) == -1)
 		return -1;
 	for (k = 0; k < f->ntail; k++)
