@@ -4,6 +4,7 @@
 Usage: search_bound.py bound TABLE SPACE_JSON TARGET BUDGET_GPU_S P
            RANDOM_RESULTS [DRAWS]
        search_bound.py check TABLE LEDGER TARGET
+       search_bound.py wave TABLE SPACE_JSON TARGET BUDGET_GPU_S P [DRAWS]
 
 Standard library only.  It reads a replay table (hpod-replay-1) and uses
 the replay backend's lookup and cost (scheduler/replay/replay_table.c,
@@ -54,6 +55,14 @@ epochs gpu_s best trials).  Prints one line of figures in GPU-hours:
   floor wave_reach_random wave_reach_sobol
 (wave_reach: the fraction of first waves holding a run that reaches the
 target.)
+
+wave: what a first wave chosen by cost alone is worth.  Over DRAWS
+seeds, `random` replayed as above after three kinds of first wave of P:
+random points, a Sobol' design, and each point the cheaper per epoch
+of two Sobol' designs' (cmtpe's start-up rule with the cost known from
+the start, as a spec's cost model could know it at best: the run's mean
+epoch_s).  Prints per kind the median GPU-hours to target, its
+quartiles, and the share of waves holding a run that reaches the target.
 
 check: the cost model against a replayed campaign.  For every attempt of
 the last campaign in LEDGER (a bench-search.sh ledger: replay backend, 1
@@ -233,8 +242,9 @@ def sobol_bits(dirs, k):
     return x
 
 
-def waves(table, space, p, draws, rng, sobol):
-    """draws first waves of p runs (summaries)."""
+def waves(table, space, p, draws, rng, sobol, cheap=False):
+    """draws first waves of p runs (summaries); with cheap, each point
+    the cheaper per epoch of two Sobol' designs' (otherwise shifted)."""
     dims = len(space.params)
     if sobol and dims > len(SOBOL_JK) + 1:
         die("sobol: at most %d parameters" % (len(SOBOL_JK) + 1))
@@ -248,9 +258,24 @@ def waves(table, space, p, draws, rng, sobol):
                             for d in range(dims)]) for k in range(p)]
         else:
             xs = [space.random(rng) for _ in range(p)]
-        out.append([rng.choice(table.configs[table.nearest(x)]["runs"])
-                    for x in xs])
+        wave = [rng.choice(table.configs[table.nearest(x)]["runs"])
+                for x in xs]
+        if cheap:
+            shift = [rng.getrandbits(SOBOL_BITS) for _ in range(dims)]
+            xs = [space.at([(shift[d] ^ bits[k][d]) * 2.0 ** -SOBOL_BITS
+                            for d in range(dims)]) for k in range(p)]
+            wave = [min(w, rng.choice(table.configs[table.nearest(x)]
+                                      ["runs"]), key=epoch_cost)
+                    for w, x in zip(wave, xs)]
+        out.append(wave)
     return out
+
+
+def epoch_cost(s):
+    """A run's mean seconds per epoch: what a spec's cost model could
+    know of it at best."""
+    r = s["run"]
+    return sum(r["epoch_s"]) / len(r["epoch_s"]) if r["epoch_s"] else 0.0
 
 
 def oracle(wave, floor, stop_at):
@@ -271,13 +296,16 @@ def oracle(wave, floor, stop_at):
     return min(best, floor + sum(min(s, end) for s in stop))
 
 
-def replay_random(table, p, budget, rng, pool):
-    """One seed of `random` on the replay: GPU-seconds to target."""
-    now, spent_done, running = 0.0, 0.0, []    # running: (end, start)
+def replay_random(table, p, budget, rng, pool, first=()):
+    """One seed of `random` on the replay, its first trials the runs of
+    the list first: GPU-seconds to target."""
+    now, spent_done, running = 0.0, 0.0, []    # (end, start, reached)
+    first = list(first)
     while True:
         spent = spent_done + sum(now - s for _, s, _ in running)
         while len(running) < p and spent < budget:
-            r = rng.choice(table.configs[rng.choice(pool)]["runs"])
+            r = first.pop(0) if first else \
+                rng.choice(table.configs[rng.choice(pool)]["runs"])
             if r["ttt"] < math.inf:
                 heapq.heappush(running, (now + r["ttt"], now, True))
             else:
@@ -347,6 +375,33 @@ def bound(argv):
                                     reach[0], reach[1]))
 
 
+def wave(argv):
+    if len(argv) < 5:
+        sys.exit(__doc__)
+    path, space_json, target, budget, p = argv[:5]
+    draws = int(argv[5]) if len(argv) > 5 else 10000
+    try:
+        spec = json.loads(space_json)
+    except ValueError as e:
+        die("SPACE_JSON: %s" % e)
+    table = Table(path, float(target))
+    space = Space(spec, table.names)
+    p, budget = int(p), float(budget)
+    rng = random.Random(16)
+    pool = [table.nearest(space.random(rng)) for _ in range(draws)]
+    for name, sobol, cheap in (("random", False, False),
+                               ("sobol", True, False),
+                               ("cheaper-of-two", True, True)):
+        ws = waves(table, space, p, draws, rng, sobol, cheap)
+        c = sorted(replay_random(table, p, budget, rng, pool, w)
+                   for w in ws)
+        reach = sum(any(r["ttt"] < math.inf for r in w) for w in ws)
+        print("%s: median %.4g [quartiles %.4g-%.4g] GPU-hours, "
+              "%.1f%% of waves hold a run to target" %
+              (name, statistics.median(c) / 3600, c[len(c) // 4] / 3600,
+               c[3 * len(c) // 4] / 3600, 100 * reach / len(ws)))
+
+
 def check(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -402,9 +457,10 @@ def check(argv):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("bound", "check"):
+    modes = {"bound": bound, "check": check, "wave": wave}
+    if len(sys.argv) < 2 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    (bound if sys.argv[1] == "bound" else check)(sys.argv[2:])
+    modes[sys.argv[1]](sys.argv[2:])
 
 
 if __name__ == "__main__":

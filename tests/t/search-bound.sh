@@ -104,6 +104,14 @@ check "two at a time: 36% of random waves, 40% of Sobol' ones hold A" \
     awk -v l="$l2" 'BEGIN { split(l, f, " ")
     exit !(f[14] > 0.34 && f[14] < 0.38 && f[15] > 0.38 && f[15] < 0.42) }'
 
+# The cheaper per epoch of two Sobol' points is A (10 s against 20 s)
+# unless both are B: A in 1 - 0.8^2 = 36% of the waves of one.
+$PY wave "$T/two.json" "$SP" 0.2 1e6 1 >"$T/wave"
+sed 's/^/# /' "$T/wave"
+check "waves of one: 20% random, 20% Sobol', 36% cheaper-of-two hold A" \
+    awk '{ v[NR] = $(NF - 7) + 0 } END { exit !(v[1] > 18 && v[1] < 22 &&
+        v[2] > 18 && v[2] < 22 && v[3] > 34 && v[3] < 38) }' "$T/wave"
+
 # Bad input names the file and the key.
 rc=0
 $PY bound "$T/two.json" '{"momentum": {"type": "float", "min": 0, "max": 1}}' \
