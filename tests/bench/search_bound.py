@@ -18,7 +18,7 @@ bound: the oracle.  Its first wave, the P configurations made at once
 before any result exists, is drawn as `random` draws them (independent
 uniform points of the campaign's space) or as `sobol` (and so `auto`)
 does (the first P points of a Sobol' sequence under a uniform random
-digital shift), DRAWS times each (default 20000); the run of a
+digital shift), DRAWS times each (default 10000); the run of a
 configuration the table holds several times is drawn uniformly.  Then
 it knows the whole table, and takes the cheaper of two ways to the
 target:
@@ -35,7 +35,7 @@ anything); the other P - 1 slots stay idle (cost 0).  "busy" is the
 bound of a method that keeps all P slots running until the target is
 met, as hpod's engine does (a freed slot is refilled at once while
 budget remains): P times the wall time to target, the earlier of the
-wave's own first time to target and the wave's first result plus c*.
+wave's least time to target and the wave's first result plus c*.
 Its cost is exact per draw; the median over the draws is the bound.
 Stopped at no cost, the oracle would stop the whole wave at once and
 run c*: that bound is c* itself ("floor"), true of every method, and
@@ -48,7 +48,8 @@ target), to compare with hpod's replay of it.
 
 RANDOM_RESULTS holds hpod's `random` campaigns on the table, one line per
 seed as tests/bench/bench-search.sh's hpod_run prints them (reached
-epochs gpu_s best trials).  Prints one line of figures in GPU-hours:
+epochs gpu_s best trials).  Prints one line: the seeds, the fraction
+of them that reached the target, then GPU-hours, then two fractions:
   n_seeds reached hpod_median lo hi sim_random_median
   bound_random_own bound_random_first bound_random_busy
   bound_sobol_own bound_sobol_first bound_sobol_busy
@@ -332,7 +333,7 @@ def bound(argv):
     if len(argv) < 6:
         sys.exit(__doc__)
     path, space_json, target, budget, p, results = argv[:6]
-    draws = int(argv[6]) if len(argv) > 6 else 20000
+    draws = int(argv[6]) if len(argv) > 6 else 10000
     try:
         spec = json.loads(space_json)
     except ValueError as e:
