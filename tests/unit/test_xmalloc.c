@@ -1,12 +1,13 @@
 /*
- * test_xmalloc.c: the allocators that cannot fail return memory, and when
- * there is none say so on stderr and abort.
+ * test_xmalloc.c: the allocators that cannot fail (and xasprintf) return
+ * memory, and when there is none say so on stderr and abort.
  */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,8 +23,9 @@ __asan_default_options(void)
 }
 
 /*
- * Run xreallocarray() for more than memory can hold in a child; return
- * how it ended, its stderr in buf.
+ * Run xreallocarray() or xmalloc() for more than memory can hold, or
+ * xasprintf() for 256 MiB with the data segment limited to 64 MiB, in a
+ * child; return how it ended, its stderr in buf.
  */
 static int
 child_fails(int which, char *buf, size_t len)
@@ -40,8 +42,15 @@ child_fails(int which, char *buf, size_t len)
 		close(fd[0]);
 		if (which == 0)
 			(void)xreallocarray(NULL, SIZE_MAX / 2, 4);
-		else
+		else if (which == 1)
 			(void)xmalloc(SIZE_MAX / 2);
+		else {
+			struct rlimit rl = { 64 << 20, 64 << 20 };
+
+			if (setrlimit(RLIMIT_DATA, &rl) == -1)
+				_exit(2);
+			(void)xasprintf("%*s", 256 << 20, "");
+		}
 		_exit(0);
 	}
 	close(fd[1]);
@@ -81,5 +90,12 @@ main(void)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
 	    "xmalloc beyond memory aborts");
 	like(buf, "malloc: out of memory (", "  saying so");
+	s = xasprintf("%s/%d", "runs", 7);
+	is_str(s, "runs/7", "xasprintf formats");
+	free(s);
+	status = child_fails(2, buf, sizeof(buf));
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	    "xasprintf beyond memory aborts");
+	like(buf, "asprintf: out of memory formatting '%*s'", "  saying so");
 	return tap_done();
 }
