@@ -235,8 +235,8 @@ pilot_submit(struct sched *s, const struct sched_job *job)
 	struct patt	*a;
 	int		 cpus = job->cpus_per_task * job->tasks_per_node;
 
-	if (ps->closing || job->nodes != 1 || cpus > ps->opts.cpus ||
-	    job->gpus_per_node > ps->opts.gpus)
+	if (ps->closing || job->nodes != 1 || cpus > ps->opts.job.cpus_per_task ||
+	    job->gpus_per_node > ps->opts.job.gpus_per_node)
 		return -1;
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return -1;
@@ -382,8 +382,8 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		abort();
 	p->ps = ps;
-	p->cpus = ps->opts.cpus;
-	p->gpus = ps->opts.gpus;
+	p->cpus = ps->opts.job.cpus_per_task;
+	p->gpus = ps->opts.job.gpus_per_node;
 	p->token = pilot_strdup(token);
 	p->dir = pilot_strdup(dir);
 	p->job_id = pilot_strdup(job_id);
@@ -513,7 +513,8 @@ sched_pilot_new(uv_loop_t *loop, struct sched *inner,
 	struct psched	*ps;
 	char		*pdir;
 
-	if (o->count < 1 || o->cpus < 1 || o->gpus < 0) {
+	if (o->count < 1 || o->job.cpus_per_task < 1 ||
+	    o->job.gpus_per_node < 0) {
 		snprintf(err, errlen, "pilot: count and cpus must be >= 1");
 		return NULL;
 	}
