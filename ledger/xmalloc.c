@@ -81,3 +81,14 @@ xasprintf(const char *fmt, ...)
 	}
 	return s;
 }
+
+/* p, never NULL: a NULL from what means memory ran out. */
+void *
+xneed(void *p, const char *what)
+{
+	if (p == NULL) {
+		fprintf(stderr, "%s: out of memory\n", what);
+		abort();
+	}
+	return p;
+}

@@ -14,5 +14,10 @@ void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * p, made by another library's allocator (cJSON_Print, open_memstream):
+ * if it is NULL, say "what: out of memory" and abort.
+ */
+void	*xneed(void *p, const char *what);
 
 #endif

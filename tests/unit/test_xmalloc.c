@@ -1,6 +1,6 @@
 /*
- * test_xmalloc.c: the allocators that cannot fail (and xasprintf) return
- * memory, and when there is none say so on stderr and abort.
+ * test_xmalloc.c: the allocators that cannot fail (and xasprintf, xneed)
+ * return memory, and when there is none say so on stderr and abort.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -24,8 +24,8 @@ __asan_default_options(void)
 
 /*
  * Run xreallocarray() or xmalloc() for more than memory can hold, or
- * xasprintf() for 256 MiB with the data segment limited to 64 MiB, in a
- * child; return how it ended, its stderr in buf.
+ * xasprintf() for 256 MiB with the data segment limited to 64 MiB, or
+ * xneed() of NULL, in a child; return how it ended, its stderr in buf.
  */
 static int
 child_fails(int which, char *buf, size_t len)
@@ -44,6 +44,8 @@ child_fails(int which, char *buf, size_t len)
 			(void)xreallocarray(NULL, SIZE_MAX / 2, 4);
 		else if (which == 1)
 			(void)xmalloc(SIZE_MAX / 2);
+		else if (which == 3)
+			(void)xneed(NULL, "cJSON_Print");
 		else {
 			struct rlimit rl = { 64 << 20, 64 << 20 };
 
@@ -97,5 +99,10 @@ main(void)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
 	    "xasprintf beyond memory aborts");
 	like(buf, "asprintf: out of memory formatting '%*s'", "  saying so");
+	ok(xneed(buf, "buf") == buf, "xneed passes memory on");
+	status = child_fails(3, buf, sizeof(buf));
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	    "xneed of NULL aborts");
+	is_str(buf, "cJSON_Print: out of memory\n", "  saying what ran out");
 	return tap_done();
 }
