@@ -139,10 +139,9 @@ engine_pilot_start(struct engine *e, char *err, size_t errlen)
 		snprintf(err, errlen, "campaign '%s': %s", s->name, why);
 		return -1;
 	}
-	if (asprintf(&dir, "%s/%lld-%s", e->env.run_dir, (long long)e->id,
-	    s->name) == -1 || asprintf(&name, "hpo-pilot-%lld-%s",
-	    (long long)e->id, s->name) == -1)
-		abort();
+	dir = xasprintf("%s/%lld-%s", e->env.run_dir, (long long)e->id,
+	    s->name);
+	name = xasprintf("hpo-pilot-%lld-%s", (long long)e->id, s->name);
 	memset(&o, 0, sizeof(o));
 	o.dir = dir;
 	o.wrapper = wrapper;
