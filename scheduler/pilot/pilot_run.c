@@ -145,7 +145,7 @@ pilot_submit_one(struct psched *ps)
 	int			 rc;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL)
-		abort();
+		pilot_nomem("submitting a pilot");
 	p->ps = ps;
 	p->cpus = ps->opts.job.cpus_per_task;
 	p->gpus = ps->opts.job.gpus_per_node;
@@ -154,7 +154,7 @@ pilot_submit_one(struct psched *ps)
 	if (asprintf(&p->token, "%s-pilot-%s-%lx", ps->name, n,
 	    (unsigned long)time(NULL)) == -1 ||
 	    asprintf(&p->dir, "%s/pilots/%s", ps->dir, n) == -1)
-		abort();
+		pilot_nomem("naming a pilot");
 	if ((mkdir(p->dir, 0700) == -1 && errno != EEXIST)) {
 		pilot_warn(ps, "pilot: mkdir %s: %s", p->dir, strerror(errno));
 		free(p->token);
