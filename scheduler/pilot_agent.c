@@ -319,9 +319,12 @@ agent_read(struct agent *ag)
 
 	if (ag->cap - ag->len < 4096) {
 		ag->cap = ag->cap ? ag->cap * 2 : 65536;
-		if (ag->cap > 2 * PILOT_LINE_MAX + 65536 ||
-		    (ag->buf = realloc(ag->buf, ag->cap)) == NULL) {
+		if (ag->cap > 2 * PILOT_LINE_MAX + 65536) {
 			agent_say("%s%s", "a message too long from hpod", "");
+			exit(1);
+		}
+		if ((ag->buf = realloc(ag->buf, ag->cap)) == NULL) {
+			agent_say("%s%s", "out of memory reading from hpod", "");
 			exit(1);
 		}
 	}
