@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_err.h"
 #include "tap.h"
 #include "xmalloc.h"
 
@@ -22,48 +23,31 @@ __asan_default_options(void)
 	return "allocator_may_return_null=1";
 }
 
-/*
- * Run xreallocarray() or xmalloc() for more than memory can hold, or
- * xasprintf() for 256 MiB with the data segment limited to 64 MiB, or
- * xneed() of NULL, in a child; return how it ended, its stderr in buf.
- */
+/* Ask for more than memory can hold, in one way per which (see main). */
+static void
+fail_one(void *arg)
+{
+	struct rlimit	 rl = { 64 << 20, 64 << 20 };
+	int		 which = *(int *)arg;
+
+	if (which == 0)
+		(void)xreallocarray(NULL, SIZE_MAX / 2, 4);
+	else if (which == 1)
+		(void)xmalloc(SIZE_MAX / 2);
+	else if (which == 2) {
+		/* 256 MiB with the data segment limited to 64 MiB. */
+		if (setrlimit(RLIMIT_DATA, &rl) == -1)
+			_exit(2);
+		(void)xasprintf("%*s", 256 << 20, "");
+	} else
+		(void)xneed(NULL, "cJSON_Print");
+}
+
+/* Run fail_one(which) in a child; how it ended, its stderr in buf. */
 static int
 child_fails(int which, char *buf, size_t len)
 {
-	int	 fd[2], status;
-	size_t	 k;
-	ssize_t	 n;
-	pid_t	 pid;
-
-	if (pipe(fd) == -1 || (pid = fork()) == -1)
-		return -1;
-	if (pid == 0) {
-		dup2(fd[1], 2);
-		close(fd[0]);
-		if (which == 0)
-			(void)xreallocarray(NULL, SIZE_MAX / 2, 4);
-		else if (which == 1)
-			(void)xmalloc(SIZE_MAX / 2);
-		else if (which == 3)
-			(void)xneed(NULL, "cJSON_Print");
-		else {
-			struct rlimit rl = { 64 << 20, 64 << 20 };
-
-			if (setrlimit(RLIMIT_DATA, &rl) == -1)
-				_exit(2);
-			(void)xasprintf("%*s", 256 << 20, "");
-		}
-		_exit(0);
-	}
-	close(fd[1]);
-	for (k = 0; k < len - 1 && (n = read(fd[0], buf + k, len - 1 - k)) > 0;
-	    k += (size_t)n)
-		;
-	buf[k] = '\0';
-	close(fd[0]);
-	if (waitpid(pid, &status, 0) == -1)
-		return -1;
-	return status;
+	return child_err(fail_one, &which, buf, len);
 }
 
 int
