@@ -76,9 +76,7 @@ obsbook_changed(struct obsbook *b, size_t i)
 	}
 	if (b->nlog == b->logcap) {
 		b->logcap = b->logcap ? b->logcap * 2 : 1024;
-		if ((b->log = realloc(b->log, b->logcap * sizeof(*b->log))) ==
-		    NULL)
-			abort();
+		b->log = xreallocarray(b->log, b->logcap, sizeof(*b->log));
 	}
 	b->log[b->nlog++] = i;
 }
