@@ -334,8 +334,8 @@ pbins_estimator(struct parzen *pz, const struct param_def *p,
 		c = pbin_centre(b, k);
 		/* Kernels of width lo merge; the ends of another stay apart. */
 		if (sf[k] != lo)
-			n -= (size_t)pbin_apart(pz, &r, bk->first, bk->vfirst, c,
-			    sf[k], sum);
+			n -= (size_t)pbin_apart(pz, &r, bk->first, bk->vfirst,
+			    c, sf[k], sum);
 		if (bk->count > 1 && sl[k] != lo)
 			n -= (size_t)pbin_apart(pz, &r, bk->last, bk->vlast, c,
 			    sl[k], sum);

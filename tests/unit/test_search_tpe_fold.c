@@ -6,7 +6,8 @@
  * often on tied values; failed; pruned at some step), and now and then an
  * old finished trial changes (a later best value, a retry that runs and
  * finishes again, a completed trial marked failed, one that jumps into
- * the best 25), half of them among the newest trials.  After every event the fold takes in the log of what
+ * the best 25, the newest good one failing), half of them among the
+ * newest trials.  After every event the fold takes in the log of what
  * changed; after every event up to NDENSE trials, after every change and
  * every CHECK events beyond, its good group, the bad group's size and
  * every parameter's binned estimator (weights, centres, widths,
