@@ -20,12 +20,13 @@
  *   probabilities are those of the cell's value, exactly the kernels';
  * - when more than maxcells cells are occupied, the B of the parameter
  *   with the most bins halves and the pass starts over, so the component
- *   count is bounded; a cell is at most range / B wide, and the merged density differs from the sum of its
- *   kernels by about ((range / B) / width)^4 / 100 relative, small while
- *   the cell is narrower than the kernel (B = 64 against widths of a
- *   tenth to a twentieth of the range in 2 to 4 parameters), coarser and
- *   less exact only when the trials fill more than maxcells cells
- *   (test_search_mtpe_grid.c states the tolerance at 10^4 trials);
+ *   count is bounded.  A cell is at most range / B wide; the merged
+ *   density is close to the sum of its kernels while the cell is
+ *   narrower than a kernel (about a twentieth of the range at 10^4
+ *   trials in three parameters: log l/g within 3e-3 of the exact one)
+ *   and further when the cap makes cells wider (five parameters at 10^4
+ *   trials: cells of an eighth of a range, within 0.64);
+ *   test_search_mtpe_grid.c states the tolerances;
  * - the prior stays the last component, as in the exact estimator.
  *
  * Why a grid of the joint space and not parzen_bin.c's bins per
