@@ -127,6 +127,22 @@ pilot_emit(struct psched *ps, struct patt *a, struct sched_event *ev)
 		ps->nactive--;
 }
 
+/*
+ * The share of pilot p's node that its job a is charged while it runs:
+ * its GPUs over the pilot's when both have GPUs (what a GPU node's hours
+ * are for), else its CPUs over the pilot's.  Jobs run side by side only
+ * while they fit, and a campaign's jobs all ask for the same, so the
+ * shares of those running never add up to more than the node; the rest
+ * is the pilot's idle time.
+ */
+double
+pilot_share(const struct pjob *p, const struct patt *a)
+{
+	if (p->gpus > 0 && a->gpus > 0)
+		return (double)a->gpus / p->gpus;
+	return p->cpus > 0 ? (double)a->cpus / p->cpus : 1;
+}
+
 /* End job a (in pilot p, or queued when p is NULL) and forget it. */
 void
 patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
@@ -145,7 +161,7 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 			p->last_end = ev->end;
 		if (a->started && a->t_started > 0 && ev->end > a->t_started) {
 			el = ev->end - a->t_started;
-			p->busy_node_s += el * a->nodes;
+			p->busy_node_s += el * pilot_share(p, a);
 			p->busy_gpu_s += el * a->gpus;
 		}
 	} else

@@ -122,6 +122,8 @@ _Noreturn void pilot_nomem(const char *what);
 /* strdup() that aborts with pilot_nomem(); NULL stays NULL. */
 char	*pilot_strdup(const char *);
 void	 patt_free(struct patt *);
+/* The share of pilot p's node that its job a is charged. */
+double	 pilot_share(const struct pjob *, const struct patt *);
 /* Queue event ev of job a for delivery; an END forgets a. */
 void	 pilot_emit(struct psched *, struct patt *, struct sched_event *ev);
 /* End job a (in its pilot, or queued) with ev and free it. */

@@ -397,6 +397,7 @@ pilot_job_started(struct pjob *p, const char *token, const char *host,
 	ev.exit_code = -1;
 	ev.host = host != NULL ? host : p->host;
 	ev.nodes = a->nodes;
+	ev.node_share = pilot_share(p, a);
 	ev.gpus = a->gpus;
 	ev.cpus = a->cpus;
 	pilot_emit(p->ps, a, &ev);

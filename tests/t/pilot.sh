@@ -128,6 +128,36 @@ check "total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
 check "text report: pilot_idle in the attempts by outcome" \
     grep -q "running 0 (0.0000), pilot_idle 0 (0\.0" "$T/pf.txt"
 
+# Trials sharing a pilot's node: one pilot of 2 CPUs runs four one-CPU
+# trials two at a time.  Each is charged half the node, the pilot's idle
+# node-hours are the rest: the node-hours total is the pilot's node x
+# elapsed, not a whole node per trial.
+write_pilot ps 4 4 '{"count": 1, "cpus": 2}'
+"$HPOCTL" -f "$CONF" run --format json "$T/ps.json" >"$T/ps.out" \
+    2>"$T/ps.err"
+is "ps: 4 trials completed in one pilot" \
+    "$(jq .trials.completed "$T/ps.out"),$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'ps'")" "4,1"
+PS="from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ps'"
+is "ps: its trials ran side by side (each overlaps another)" \
+    "$(sql "select count(*) $PS and exists (select 1 from attempts b where b.trial_id in (select trial_id $PS) and b.id != a.id and b.started < a.ended and a.started < b.ended)")" 4
+is "ps: each attempt is charged half the node" \
+    "$(sql "select group_concat(a.node_share) $PS")" "0.5,0.5,0.5,0.5"
+check "ps: node-hours total = the pilot's node x elapsed" jq -e --argjson p \
+    "$(sql "select total((p.ended - p.started) * p.nodes) / 3600 from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'ps'")" \
+    '.cost.node_hours - $p | fabs < 1e-9' "$T/ps.out"
+check "ps: the trials were charged less than that" jq -e \
+    '.cost.by_outcome.pilot_idle.node_hours > 0 and .cost.by_outcome.completed.node_hours < .cost.node_hours' \
+    "$T/ps.out"
+for u in node cpu gpu; do
+	check "ps: the ${u}-hours by outcome add up to the total" jq -e \
+	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
+	    "$T/ps.out"
+done
+"$HPOCTL" report --ledger "$LEDGER" --format json ps >"$T/ps.report"
+check "ps: the report read from the ledger says the same" jq -e \
+    --slurpfile r "$T/ps.out" '.cost.node_hours - $r[0].cost.node_hours | fabs < 1e-9' \
+    "$T/ps.report"
+
 # A pilot that dies mid-trial (its job cancelled: SIGTERM to its
 # wrapper) fails only its running trial, which is retried in a new pilot.
 write_pilot pk 2 20
