@@ -281,6 +281,7 @@ pilot_submit(struct sched *s, const struct sched_job *job)
 	a->nodes = 1;
 	a->gpus = job->gpus_per_node;
 	a->cpus = cpus;
+	a->limit = job->time_limit;
 	a->cb = job->cb;
 	a->arg = job->arg;
 	a->submitted = pilot_now();
@@ -361,6 +362,7 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	a->nodes = 1;
 	a->gpus = jf.gpus;
 	a->cpus = jf.cpus;
+	a->limit = jf.limit;
 	jobfile_release(&jf);
 	a->cb = cb;
 	a->arg = arg;

@@ -25,6 +25,7 @@ struct patt {
 	TAILQ_ENTRY(patt) entry;	/* ps->queue or its pilot's jobs */
 	char		*token, *dir, *job;	/* job: job.json's text */
 	int		 nodes, gpus, cpus;
+	long		 limit;		/* its time limit, seconds, 0: none */
 	sched_event_cb	 cb;
 	void		*arg;
 	double		 submitted;
@@ -50,7 +51,7 @@ struct pjob {
 	int		 cpus, gpus;	/* its size */
 	int		 used_cpus, used_gpus;
 	int		 seq;		/* jobs handed out */
-	double		 started;
+	double		 submitted, started;
 	double		 first_start, last_end;	/* of its jobs, 0: none */
 	double		 busy_node_s, busy_gpu_s;	/* its jobs' charge */
 	struct pattq	 jobs;		/* running in it */

@@ -41,6 +41,7 @@ done <<'EOF'
 .pilot = {"count": 2, "cpus": 1, "size": 4}|an unknown pilot key is refused|naming it|pilot.size
 .resources.cpus_per_task = 2|a pilot smaller than a trial is refused|naming pilot.cpus|pilot.cpus: 1 is less than one trial's 2 CPUs
 del(.dispatch)|pilot without dispatch pilot is refused|naming pilot|pilot: only with "dispatch": "pilot"
+. * {"pilot": {"time_limit": "00:00:25"}, "resources": {"time_limit": "00:00:20"}}|a trial longer than a pilot (with the margin) is refused|naming both keys|resources.time_limit: 20 s and a margin of 10 s exceed pilot.time_limit, 25 s: no pilot could run a trial
 EOF
 is "nothing was recorded" "$(sql 'select count(*) from campaigns' 2>/dev/null || echo 0)" 0
 
@@ -157,6 +158,27 @@ done
 check "ps: the report read from the ledger says the same" jq -e \
     --slurpfile r "$T/ps.out" '.cost.node_hours - $r[0].cost.node_hours | fabs < 1e-9' \
     "$T/ps.report"
+
+# Trials that fit their pilot: a pilot of 30 s is given a trial with a
+# time limit of 20 s only while it has 20 s and the margin (10 s) left,
+# i.e. once; then it drains and a new pilot takes the next trial, which
+# is never killed by its pilot's time limit.
+write_pilot pl 3 12 '{"count": 1, "cpus": 1, "time_limit": "00:00:30"}'
+jq '.budget.max_parallel = 1 | .resources.time_limit = "00:00:20"' \
+    "$T/pl.json" >"$T/pl.tmp" && mv "$T/pl.tmp" "$T/pl.json"
+"$HPOCTL" -f "$CONF" run --format json "$T/pl.json" >"$T/pl.out" \
+    2>"$T/pl.err"
+PL="from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pl'"
+is "pl: 3 trials completed, one attempt each" \
+    "$(jq -c '[.trials.completed, .cost.attempts]' "$T/pl.out")" "[3,3]"
+is "pl: each pilot ran one trial (3 pilots, each ended completed)" \
+    "$(sql "select count(*), total((select count(*) from attempts a where a.job_id like p.job_id || '.p%')) $PL and p.state = 'completed'")" "3|3.0"
+check "pl: a pilot too short for the next trial says so" grep -q \
+    "s left, less than a trial's time limit of 20 s and a margin of 10 s: drained" \
+    "$T/pl.err"
+check "pl: the lines add up" jq -e \
+    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
+    "$T/pl.out"
 
 # A pilot that dies mid-trial (its job cancelled: SIGTERM to its
 # wrapper) fails only its running trial, which is retried in a new pilot.
