@@ -45,10 +45,11 @@ struct sched_event {
 	int		 signal;	/* 0 if none */
 	const char	*host;		/* SCHED_EV_STARTED */
 	int		 nodes, gpus, cpus;	/* SCHED_EV_STARTED: totals */
-	double		 node_share;	/* SCHED_EV_STARTED: the nodes it is
-					   charged when not its whole nodes
-					   (a pilot's job: its share of the
-					   pilot's node), 0: nodes */
+	double		 node_share;	/* SCHED_EV_STARTED (and END): the
+					   nodes it is charged when not its
+					   whole nodes (a pilot's job: its
+					   share of the pilot's node), 0:
+					   nodes */
 	double		 start, end;	/* SCHED_EV_END: as the job saw them */
 	const char	*reason;	/* human-readable detail, may be NULL */
 };

@@ -104,6 +104,8 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	 */
 	if (!a->started && ev->start > 0) {
 		a->t_started = ev->start;
+		if (ev->node_share > 0)
+			a->node_share = ev->node_share;
 		if (ledger_attempt_started(e->env.ledger, a->attempt_id, NULL,
 		    ev->start, a->nodes, a->gpus, a->cpus,
 		    a->node_share != a->nodes ? a->node_share : 0, NULL) == -1)

@@ -159,6 +159,8 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 			p->first_start = a->t_started;
 		if (ev->end > p->last_end)
 			p->last_end = ev->end;
+		/* Its share, should its start not have been told. */
+		ev->node_share = pilot_share(p, a);
 		if (a->started && a->t_started > 0 && ev->end > a->t_started) {
 			el = ev->end - a->t_started;
 			p->busy_node_s += el * pilot_share(p, a);
