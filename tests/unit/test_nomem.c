@@ -328,6 +328,45 @@ s_tpe_big(char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Suggest twice over the large history as the engine does, with the log
+ * of what changed (tpe keeps the history folded between the two).
+ */
+static int
+s_tpe_big_logged(char *err, size_t errlen)
+{
+	static size_t	 changed[NBIG];
+	struct history_log lg;
+	struct search	*s;
+	struct history	 h;
+	double		 x[3];
+	size_t		 i;
+	int		 rc, k;
+
+	if (s_tpe_big(err, errlen) != 0)
+		return -1;
+	for (i = 0; i < NBIG; i++)
+		changed[i] = i;
+	h.n = NBIG - 1;
+	h.obs = bobs;
+	h.maximize = 0;
+	lg.id = 1;
+	lg.changed = changed;
+	lg.n = NBIG - 1;
+	if ((s = search_new("tpe", space, 42, err, errlen)) == NULL)
+		return -1;
+	for (k = 0, rc = 0; k < 2 && rc == 0; k++) {
+		rc = search_suggest_logged(s, &h, &lg, x);
+		if (rc == 0 && (!space_contains(space, 0, x[0]) ||
+		    !space_contains(space, 1, x[1]) ||
+		    !space_contains(space, 2, x[2])))
+			rc = -2;
+		h.n = lg.n = NBIG;
+	}
+	search_free(s);
+	return rc;
+}
+
 /* Ask each stopper about a trial of the history. */
 static int
 stoppers(char *err, size_t errlen)
@@ -567,6 +606,7 @@ main(void)
 	sweep("sobol", s_sobol, 0);
 	sweep("tpe", s_tpe, 0);
 	sweep("tpe over 5,000 trials (binned)", s_tpe_big, 0);
+	sweep("tpe over 5,000 trials, folded", s_tpe_big_logged, 0);
 	sweep("mtpe, ranked by time to target", s_mtpe, 0);
 	sweep("auto", s_auto, 0);
 	sweep("tpe, ranked by time to target", s_ttt, 0);
