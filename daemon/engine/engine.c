@@ -42,7 +42,7 @@ engine_spend(struct engine *e, const struct attempt *a, double end)
 {
 	double el = engine_elapsed(a, end);
 
-	e->spent_node_s += el * a->nodes;
+	e->spent_node_s += el * a->node_share;
 	e->spent_gpu_s += el * a->gpus;
 }
 
@@ -357,7 +357,7 @@ engine_spent(const struct engine *e, double now, double *node_s,
 	*gpu_s = e->spent_gpu_s;
 	for (a = e->active; a != NULL; a = a->next) {
 		el = engine_elapsed(a, now);
-		*node_s += el * a->nodes;
+		*node_s += el * a->node_share;
 		*gpu_s += el * a->gpus;
 	}
 }
