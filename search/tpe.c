@@ -128,7 +128,7 @@ tpe_key(const struct observation *o, int maximize,
 }
 
 /* Weights of n trials in chronological order, as Optuna's default. */
-static void
+void
 tpe_weights(double *w, size_t n)
 {
 	size_t i, nramp;

@@ -141,6 +141,39 @@ int	 parzen_fit(struct parzen *, const struct search *s,
 	    const struct history *h, size_t i, const size_t *idx, size_t m,
 	    double *xs, double mvsigma);
 
+/* Weights of n trials in chronological order, as Optuna's default. */
+void	 tpe_weights(double *w, size_t n);
+
+/*
+ * Above this many trials in a group mtpe merges the group's joint
+ * kernels into at most MTPE_CELLS cells of a grid (mtpe_grid.c), at or
+ * below it exact.  A build with -DMTPE_EXACT_MAX=0 merges every group
+ * (make bench-search then shows what merging does to the search).
+ */
+#ifndef MTPE_EXACT_MAX
+#define MTPE_EXACT_MAX	4096
+#endif
+#define MTPE_CELLS	4096
+
+/*
+ * mtpe's joint estimator of the m trials of h at idx: one estimator per
+ * parameter, all with the same components in the same order, each
+ * trial's kernel bw times the range wide; exact when m <= maxexact,
+ * merged into cells (mtpe_grid()) above.  Return 0 or -1 (memory).
+ */
+int	 mtpe_fit(const struct search *, const struct history *h,
+	    const size_t *idx, size_t m, size_t maxexact, struct parzen *pz);
+/*
+ * The same kernels merged into at most maxcells occupied cells of a grid
+ * (mtpe_grid.c says how and how close), the prior last.  Return 0 or -1.
+ */
+int	 mtpe_grid(const struct search *, const struct history *h,
+	    const size_t *idx, size_t m, double bw, size_t maxcells,
+	    struct parzen *pz);
+/* Joint log density of mtpe's estimators pz (d of them) at y; t scratch. */
+double	 mtpe_logpdf(const struct parzen *pz, size_t d, const double *y,
+	    double *t);
+
 /* Internal coordinate of a value of numeric parameter p, and back. */
 double	 tpe_to_internal(const struct param_def *p, double x);
 double	 tpe_from_internal(const struct param_def *p, double y);
