@@ -38,6 +38,12 @@
  *
  * A suggestion stays a pure function of the seed, the budget and the
  * history: draws come from a generator seeded with (seed, trials).
+ *
+ * With a log of what changed (the engine's obsbook gives one) and no
+ * trial with a learning curve (the view is then the history itself),
+ * the split and the merged bad group are kept between suggestions
+ * (tpe_fold.c, joint): a suggestion then costs what the new trials add,
+ * not a pass over all of them, and is the same bit for bit.
  */
 #include <math.h>
 #include <stdint.h>
@@ -49,6 +55,16 @@
 #define MTPE_CANDIDATES	24
 #define MTPE_SIGMA0	0.2
 #define MTPE_EXP_ZERO	-746.0	/* exp(x) == 0 below */
+
+/* What mtpe keeps: how it treats the history, the fold, what it saw. */
+struct mtpe_state {
+	struct tpe_conf	 conf;		/* first: the state is a tpe_conf */
+	struct tpe_fold	*fold;		/* NULL until a logged suggestion */
+	uint64_t	 id;		/* the log looked at for curves */
+	size_t		 nlog;		/* its entries looked at */
+	int		 curves;	/* a trial has a learning curve */
+	int		 looked;	/* the history was looked at whole */
+};
 
 /* The start-up count for d parameters and a budget of trials (0: none). */
 static size_t
@@ -90,18 +106,31 @@ mtpe_configure(struct search *s)
 static int
 mtpe_setup(struct search *s, int cost_aware, char *err, size_t errlen)
 {
+	struct mtpe_state *st;
 	struct tpe_conf *conf;
 
-	if ((conf = calloc(1, sizeof(*conf))) == NULL)
+	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return search_error(err, errlen, "%s: out of memory",
 		    s->ops->name);
+	conf = &st->conf;
 	conf->failed_worst = 1;
 	conf->liar = 1;
 	conf->cost_aware = cost_aware;
-	s->state = conf;
+	s->state = st;
 	s->size = 0;
 	mtpe_configure(s);
 	return 0;
+}
+
+/* Free the state and its fold. */
+static void
+mtpe_free(struct search *s)
+{
+	struct mtpe_state *st = s->state;
+
+	if (st != NULL)
+		tpe_fold_free(st->fold);
+	free(st);
 }
 
 /* Failed and running trials count; the start-up follows the dimension. */
@@ -159,6 +188,65 @@ mtpe_logpdf(const struct parzen *pz, size_t d, const double *y, double *t)
 }
 
 /*
+ * 1 if a trial of h has a learning curve, looking only at what the log
+ * says changed since the last call (curves only grow).
+ */
+static int
+mtpe_curves(struct mtpe_state *st, const struct history *h,
+    const struct history_log *log)
+{
+	size_t k;
+
+	if (!st->looked || log->id != st->id || log->n < st->nlog) {
+		st->looked = 1;
+		st->id = log->id;
+		st->curves = 0;
+		for (k = 0; k < h->n && !st->curves; k++)
+			st->curves = h->obs[k].npoints > 0;
+		st->nlog = log->n;
+		return st->curves;
+	}
+	for (k = st->nlog; k < log->n && !st->curves; k++)
+		st->curves = log->changed[k] < h->n &&
+		    h->obs[log->changed[k]].npoints > 0;
+	st->nlog = log->n;
+	return st->curves;
+}
+
+/*
+ * With a log and no curve: split with the fold (*fold set) and, when the
+ * bad group is merged (more than MTPE_EXACT_MAX trials), build g from
+ * it.  Return 0 (*below set, g built), 1 while too few trials count, or
+ * 2 when the caller splits and builds itself.
+ */
+static int
+mtpe_fold_fit(struct search *s, const struct history *h, size_t **below,
+    size_t *nb, size_t *na, struct parzen *g)
+{
+	struct mtpe_state *st = s->state;
+	double bw;
+	size_t d = s->space->n;
+	int rc;
+
+	if (s->log == NULL || mtpe_curves(st, h, s->log))
+		return 2;
+	if (st->fold == NULL &&
+	    (st->fold = tpe_fold_new_joint(MTPE_CELLS)) == NULL)
+		return 2;
+	rc = tpe_fold_update(st->fold, s, &st->conf, h, s->log, below, nb,
+	    na);
+	if (rc != 0)
+		return rc == 1 ? 1 : 2;
+	/* Memory or a grid too full to keep: the caller builds it all. */
+	bw = MTPE_SIGMA0 * pow((double)(*na + 1), -1.0 / ((double)d + 4));
+	if (*na > MTPE_EXACT_MAX &&
+	    (rc = tpe_fold_joint(st->fold, s, h, bw, g)) == 0)
+		return 0;
+	free(*below);
+	return 2;
+}
+
+/*
  * Draw candidates from the joint good density, keep the best ratio (cmtpe:
  * the cheapest of those close to it).
  */
@@ -168,36 +256,51 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	struct tpe_conf *conf = s->state;
 	struct parzen *l, *g;
 	struct cost_model *cm = NULL;
-	struct observation *view;
+	struct observation *view = NULL;
 	struct history hv;
 	struct rng r;
-	size_t *below, *above, nb, na, d = s->space->n, i, k, c;
+	size_t *below, *above = NULL, nb, na, d = s->space->n, i, k, c;
 	double *ys, *t, score[MTPE_CANDIDATES], cost[MTPE_CANDIDATES], *y;
-	int rc = -1;
+	int rc = -1, kept;
 
 	if (h == NULL || h->n == 0)
 		return conf->cost_aware ? cost_startup(s, h, x) :
 		    mtpe_design(s, s->seed, h, x);
-	/* The model sees the trials at the highest step enough reached. */
-	if ((view = calloc(h->n, sizeof(*view))) == NULL)
+	if ((g = calloc(d + 1, sizeof(*g))) == NULL)
 		return random_ops.suggest(s, h, x);
-	rung_view(s, h, conf->startup, view);
-	hv = *h;
-	hv.obs = view;
-	h = &hv;
-	if (tpe_split(h, conf, &below, &nb, &above, &na) != 0) {
+	if ((kept = mtpe_fold_fit(s, h, &below, &nb, &na, g)) == 1) {
+		free(g);
+		return conf->cost_aware ? cost_startup(s, h, x) :
+		    mtpe_design(s, s->seed, h, x);
+	}
+	/* The model sees the trials at the highest step enough reached. */
+	if (kept == 2 && (view = calloc(h->n, sizeof(*view))) == NULL) {
+		free(g);
+		return random_ops.suggest(s, h, x);
+	}
+	if (kept == 2) {
+		rung_view(s, h, conf->startup, view);
+		hv = *h;
+		hv.obs = view;
+		h = &hv;
+	}
+	if (kept == 2 && tpe_split(h, conf, &below, &nb, &above, &na) != 0) {
 		rc = conf->cost_aware ? cost_startup(s, h, x) :
 		    mtpe_design(s, s->seed, h, x);
 		free(view);
+		free(g);
 		return rc;
 	}
+	t = NULL;
 	l = calloc(d, sizeof(*l));
-	g = calloc(d, sizeof(*g));
 	ys = calloc(MTPE_CANDIDATES * d, sizeof(*ys));
-	t = calloc((nb > na ? nb : na) + 1, sizeof(*t));
-	if (l == NULL || g == NULL || ys == NULL || t == NULL ||
+	if (l == NULL || ys == NULL ||
 	    mtpe_fit(s, h, below, nb, MTPE_EXACT_MAX, l) == -1 ||
-	    mtpe_fit(s, h, above, na, MTPE_EXACT_MAX, g) == -1)
+	    (kept == 2 && mtpe_fit(s, h, above, na, MTPE_EXACT_MAX, g) == -1))
+		goto out;
+	/* Scratch for the components of either group. */
+	if ((t = calloc((l[0].n > g[0].n ? l[0].n : g[0].n) + 1,
+	    sizeof(*t))) == NULL)
 		goto out;
 	if (conf->cost_aware)
 		cm = cost_model_new(s->space, h);
@@ -236,7 +339,7 @@ out:
 const struct search_ops mtpe_ops = {
 	.name = "mtpe",
 	.init = mtpe_init,
-	.free = NULL,
+	.free = mtpe_free,
 	.suggest = mtpe_suggest,
 	.budget = mtpe_configure,
 };
@@ -244,7 +347,7 @@ const struct search_ops mtpe_ops = {
 const struct search_ops cmtpe_ops = {
 	.name = "cmtpe",
 	.init = cmtpe_init,
-	.free = NULL,
+	.free = mtpe_free,
 	.suggest = mtpe_suggest,
 	.budget = mtpe_configure,
 };
