@@ -419,9 +419,11 @@ engine_tick(uv_timer_t *t)
 	if (e->stop_reason != NULL && strcmp(e->stop_reason, "target reached")
 	    == 0)
 		engine_cancel_all(e, CANCEL_BUDGET, 1);
+	if (e->spec->chain && (e->stop_reason != NULL || e->cancelled))
+		engine_chain_cancel(e);
 	while (!e->cancelled && e->stop_reason == NULL && !e->exhausted &&
 	    e->ntrials < e->spec->max_trials &&
-	    e->nactive < e->spec->max_parallel && !diskfull_wait(e))
+	    engine_chain_room(e) && !diskfull_wait(e))
 		if ((rc = engine_new_trial(e)) == -1 || rc == 2)
 			break;
 	/* Waiting with nothing running would wait forever. */

@@ -40,6 +40,7 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a->nodes = la->nodes;
 	a->gpus = la->gpus;
 	a->cpus = la->cpus;
+	a->lane_unknown = e->spec->chain;
 	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
 	    sizeof(*x))) != NULL) {
 		/* A ledger older than the allocation recorded at insert. */

@@ -29,7 +29,7 @@ jq '.dispatch = "pilots"' "$T/badd.json" >"$T/bad1.json"
 rc=0
 "$HPOCTL" -f "$CONF" run "$T/bad1.json" 2>"$T/err.txt" || rc=$?
 is "dispatch \"pilots\" is refused" "$rc" 1
-check "naming the file and key" grep -q "bad1.json: dispatch: expected \"job\" or \"pilot\"" "$T/err.txt"
+check "naming the file and key" grep -q "bad1.json: dispatch: expected \"job\", \"chain\" or \"pilot\"" "$T/err.txt"
 jq '.pilot = {"count": 2, "cpus": 1, "size": 4}' "$T/badd.json" >"$T/bad2.json"
 rc=0
 "$HPOCTL" -f "$CONF" run "$T/bad2.json" 2>"$T/err.txt" || rc=$?
