@@ -521,6 +521,9 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	    "parameters, %d trials, %d at a time, %s backend", s->name,
 	    (long long)e->id, s->algorithm, s->space->n, s->max_trials,
 	    s->max_parallel, s->backend);
+	if (s->chain)
+		engine_say(e, "dispatch: chain, %d lanes: each slot's next job "
+		    "queued behind its running one (afterany)", s->max_parallel);
 	if (*search_chosen(e->search, &why) != '\0' && *why != '\0')
 		engine_say(e, "search: auto chose %s", why);
 	if (s->stop_why[0] != '\0')

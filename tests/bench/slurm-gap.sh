@@ -3,7 +3,8 @@
 # next job, on the throwaway cluster of tests/slurm/ (as root, 16 CPUs).
 # N one-second trials at max_parallel P run through `hpoctl run` with the
 # end-marker watch off (slurm_poll_kick = 0: timed polls only, every
-# slurm_poll_min = 2 s) and on (the default), and the same N jobs go as one
+# slurm_poll_min = 2 s) and on (the default), in chained lanes
+# ("dispatch": "chain"), and the same N jobs go as one
 # `sbatch --array=0-(N-1)%P` for reference.  Each is repeated R times on a
 # fresh cluster.  From the times each job itself recorded (hpo-trial's
 # result.json, or the array task's own clock) it prints: the gap between
@@ -15,7 +16,8 @@
 # confirm).
 # With max_parallel above the cluster's 16 CPUs Slurm refills a freed CPU
 # from its own queue and hpod's poll hardly matters; at max_parallel 16
-# every freed slot waits for hpod to see the end and submit the next trial.
+# every freed slot waits for hpod to see the end and submit the next trial,
+# unless the trial is chained: then it is queued already.
 # GAP_MODES (default "job:0 job:100 chain:100") lists the runs of hpod,
 # each DISPATCH:KICK: "dispatch" "job" (one job per trial, submitted
 # once its slot frees) or "chain" (each slot's next job queued behind its
