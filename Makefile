@@ -264,7 +264,8 @@ bench: deps $(BENCHES)
 	tests/bench/bench.sh $(BUILD)
 
 # Search methods against each other and Optuna on the replay table
-# (Debian's python3-optuna, run by /usr/bin/python3, installed if missing).
+# (Debian's python3-optuna, run by /usr/bin/python3, installed if missing),
+# then the lower bound of any method at 1 and 8 at once (search-bound.sh).
 bench-search: deps
 	$(MAKE) all
 	@dpkg-query -W -f='$${Status}' python3-optuna 2>/dev/null | \
@@ -273,6 +274,7 @@ bench-search: deps
 	  install -y -q --no-install-recommends python3-optuna; } || \
 	  { echo "bench-search: install python3-optuna (as root)" >&2; exit 1; }
 	tests/bench/bench-search.sh $(BUILD)
+	tests/bench/search-bound.sh $(BUILD)
 
 # The Slurm backend's submission rate, slot gap and load on slurmctld
 # (sdiag), and the makespan of pilot allocations, on the test cluster

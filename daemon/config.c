@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "paths.h"
+#include "xmalloc.h"
 
 enum conf_type { CONF_PATH, CONF_STRING, CONF_INT };
 
@@ -91,8 +92,7 @@ config_set(struct config *cfg, const struct conf_option *o, const char *val,
 		/* FALLTHROUGH */
 	case CONF_STRING:
 		free(*sp);
-		if ((*sp = strdup(val)) == NULL)
-			abort();
+		*sp = xstrdup(val);
 		return 0;
 	case CONF_INT:
 		errno = 0;

@@ -134,13 +134,10 @@ conn_send(struct conn *c, cJSON *reply)
 	uv_buf_t		 b;
 	size_t			 n;
 
-	s = cJSON_PrintUnformatted(reply);
-	if (s == NULL)
-		abort();
+	s = xneed(cJSON_PrintUnformatted(reply), "control: a reply");
 	n = strlen(s);
-	if ((w = calloc(1, sizeof(*w))) == NULL ||
-	    (w->text = cJSON_malloc(n + 2)) == NULL)
-		abort();
+	w = xcalloc(1, sizeof(*w));
+	w->text = xneed(cJSON_malloc(n + 2), "control: a reply");
 	memcpy(w->text, s, n);
 	w->text[n] = '\n';
 	w->text[n + 1] = '\0';
@@ -212,8 +209,7 @@ conn_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 
 	if (c->cap - c->len < 65536) {
 		c->cap = c->cap ? c->cap * 2 : 65536 * 2;
-		if ((c->buf = realloc(c->buf, c->cap)) == NULL)
-			abort();
+		c->buf = xreallocarray(c->buf, c->cap, 1);
 	}
 	*buf = uv_buf_init(c->buf + c->len, (unsigned)(c->cap - c->len));
 }
@@ -365,9 +361,8 @@ control_defer(struct control *ctl)
 	struct control_call	*call;
 
 	if (ctl->current == NULL || ctl->current->call != NULL)
-		abort();
-	if ((call = calloc(1, sizeof(*call))) == NULL)
-		abort();
+		fatalx("control_defer: outside a request handler, or twice");
+	call = xcalloc(1, sizeof(*call));
 	call->conn = ctl->current;
 	ctl->current->call = call;
 	return call;
@@ -404,8 +399,7 @@ control_accept(uv_stream_t *server, int status)
 		log_warnx("control: accept: %s", uv_strerror(status));
 		return;
 	}
-	if ((c = calloc(1, sizeof(*c))) == NULL)
-		abort();
+	c = xcalloc(1, sizeof(*c));
 	c->ctl = ctl;
 	uv_pipe_init(server->loop, &c->pipe, 0);
 	c->pipe.data = c;

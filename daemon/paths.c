@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +13,6 @@
 
 #include "paths.h"
 #include "xmalloc.h"
-
-/* asprintf that aborts on memory exhaustion. */
-static char * __attribute__((format(printf, 1, 2)))
-xasprintf(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) == -1)
-		abort();
-	va_end(ap);
-	return s;
-}
 
 /* The default control socket path. */
 char *
@@ -120,11 +105,9 @@ strv_push_list(char **v, size_t cap, const char *list)
 char **
 paths_progdirs(void)
 {
-	char	**v = calloc(PATHS_MAX, sizeof(*v));
+	char	**v = xcalloc(PATHS_MAX, sizeof(*v));
 	char	*exe = paths_exe_dir();
 
-	if (v == NULL)
-		abort();
 	strv_push(v, PATHS_MAX, xstrdup(exe));
 	strv_push(v, PATHS_MAX, xasprintf("%s/../libexec/hpod", exe));
 	strv_push(v, PATHS_MAX, xstrdup(HPOD_LIBEXECDIR));
@@ -136,11 +119,9 @@ paths_progdirs(void)
 char **
 paths_workdirs(const char *extra)
 {
-	char	**v = calloc(PATHS_MAX, sizeof(*v));
+	char	**v = xcalloc(PATHS_MAX, sizeof(*v));
 	char	*exe = paths_exe_dir();
 
-	if (v == NULL)
-		abort();
 	strv_push_list(v, PATHS_MAX, extra);
 	strv_push_list(v, PATHS_MAX, getenv("HPOD_WORKLOAD_PATH"));
 	strv_push(v, PATHS_MAX, xasprintf("%s/../workloads", exe));

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "slowreq.h"
 #include "trials_opts.h"
+#include "xmalloc.h"
 
 struct slowreq {
 	uv_work_t		 work;
@@ -61,8 +62,7 @@ slowreq_done(uv_work_t *w, int status)
 	struct slowreq	*r = w->data;
 	cJSON		*reply;
 
-	if ((reply = cJSON_CreateObject()) == NULL)
-		abort();
+	reply = xneed(cJSON_CreateObject(), "control: a reply");
 	if (status != 0 || r->rc != 0) {
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error", status != 0 ?
@@ -86,10 +86,15 @@ slowreq_start(uv_loop_t *loop, struct control *ctl, const char *ledger,
 {
 	struct slowreq	*r;
 
-	if ((r = calloc(1, sizeof(*r))) == NULL ||
-	    (r->ledger = strdup(ledger)) == NULL ||
-	    (r->req = cJSON_Duplicate(req, 1)) == NULL)
-		abort();
+	/* Out of memory: answered on the loop thread as it is by the caller. */
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return -1;
+	if ((r->ledger = strdup(ledger)) == NULL ||
+	    (r->req = cJSON_Duplicate(req, 1)) == NULL) {
+		free(r->ledger);
+		free(r);
+		return -1;
+	}
 	r->fmt = fmt;
 	r->work.data = r;
 	if (uv_queue_work(loop, &r->work, slowreq_run, slowreq_done) != 0) {

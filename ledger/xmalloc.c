@@ -1,7 +1,8 @@
 /*
- * xmalloc.c: malloc, calloc, reallocarray and strdup that abort with a
- * message instead of returning NULL.
+ * xmalloc.c: malloc, calloc, reallocarray, strdup and asprintf that abort
+ * with a message instead of returning NULL.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,4 +61,34 @@ xstrdup(const char *s)
 	if ((c = strdup(s)) == NULL)
 		xmalloc_fail("strdup", 1, strlen(s) + 1);
 	return c;
+}
+
+/* asprintf(fmt, ...), never NULL. */
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n == -1) {
+		fprintf(stderr, "asprintf: out of memory formatting '%s'\n",
+		    fmt);
+		abort();
+	}
+	return s;
+}
+
+/* p, never NULL: a NULL from what means memory ran out. */
+void *
+xneed(void *p, const char *what)
+{
+	if (p == NULL) {
+		fprintf(stderr, "%s: out of memory\n", what);
+		abort();
+	}
+	return p;
 }

@@ -197,8 +197,11 @@ agent_connect(struct agent *ag)
 		return -1;
 	ag->fd = fd;
 	if ((running = calloc((size_t)ag->slots + 1, sizeof(*running))) ==
-	    NULL)
-		abort();
+	    NULL) {
+		agent_say("%s%s", "out of memory; connection closed", "");
+		agent_drop(ag);
+		return -1;
+	}
 	for (i = 0; i < ag->slots; i++)
 		if (ag->kids[i].token != NULL && !ag->kids[i].ended)
 			running[n++] = ag->kids[i].token;
@@ -250,8 +253,10 @@ agent_run(struct agent *ag, const struct pilot_msg *m)
 		_exit(127);
 	}
 	ag->kids[i].pid = pid;
-	if ((ag->kids[i].token = strdup(m->token)) == NULL)
+	if ((ag->kids[i].token = strdup(m->token)) == NULL) {
+		agent_say("out of memory keeping job '%s'%s", m->token, "");
 		abort();
+	}
 	ag->kids[i].ended = 0;
 	ag->nrun++;
 	memset(&r, 0, sizeof(r));
@@ -314,9 +319,12 @@ agent_read(struct agent *ag)
 
 	if (ag->cap - ag->len < 4096) {
 		ag->cap = ag->cap ? ag->cap * 2 : 65536;
-		if (ag->cap > 2 * PILOT_LINE_MAX + 65536 ||
-		    (ag->buf = realloc(ag->buf, ag->cap)) == NULL) {
+		if (ag->cap > 2 * PILOT_LINE_MAX + 65536) {
 			agent_say("%s%s", "a message too long from hpod", "");
+			exit(1);
+		}
+		if ((ag->buf = realloc(ag->buf, ag->cap)) == NULL) {
+			agent_say("%s%s", "out of memory reading from hpod", "");
 			exit(1);
 		}
 	}
@@ -413,8 +421,10 @@ pilot_agent_main(int argc, char **argv)
 	}
 	ag.self[n] = '\0';
 	gethostname(ag.host, sizeof(ag.host) - 1);
-	if ((ag.kids = calloc((size_t)ag.slots, sizeof(*ag.kids))) == NULL)
-		abort();
+	if ((ag.kids = calloc((size_t)ag.slots, sizeof(*ag.kids))) == NULL) {
+		agent_say("%s%s", "out of memory", "");
+		return 1;
+	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGTERM);

@@ -205,10 +205,13 @@ struct sched_pilot_opts {
 	const char	*wrapper;	/* hpo-trial, run as the agent */
 	const char	*name;		/* the pilot jobs' name */
 	int		 count;		/* pilots at once */
-	int		 cpus, gpus;	/* one pilot's size (one node) */
-	long		 time_limit;	/* seconds, 0 = none */
-	const char	*partition, *account, *qos, *constraint;
-	struct sched_slurm_extra extra;
+	/*
+	 * One pilot's job: its size (one node, one task of cpus_per_task
+	 * CPUs and gpus_per_node GPUs), time limit, partition, account,
+	 * qos, constraint and sbatch options.  The backend fills in the
+	 * rest (token, name, dir, argv, env, cb) for each pilot.
+	 */
+	struct sched_job job;
 	void		(*cb)(void *, const struct sched_pilot_event *);
 	void		*arg;
 	/* Where warnings go (NULL: stderr). */

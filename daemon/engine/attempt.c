@@ -42,14 +42,11 @@ static char *
 attempt_token(const struct engine *e, int trial, int attempt)
 {
 	unsigned char	 r[4] = { 0 };
-	char		*t;
 
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		r[0] = (unsigned char)getpid();
-	if (asprintf(&t, "hpod-%lld-%d-%d-%02x%02x%02x%02x", (long long)e->id,
-	    trial, attempt, r[0], r[1], r[2], r[3]) == -1)
-		abort();
-	return t;
+	return xasprintf("hpod-%lld-%d-%d-%02x%02x%02x%02x", (long long)e->id,
+	    trial, attempt, r[0], r[1], r[2], r[3]);
 }
 
 /* Write the attempt's params.json: every value the workload receives. */
@@ -77,9 +74,8 @@ attempt_write_params(const struct attempt *a, const char *params_json,
 		    s->fixed[i].value);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
-	if (asprintf(&path, "%s/params.json", a->dir) == -1 ||
-	    asprintf(&tmp, "%s/.params.json.tmp", a->dir) == -1)
-		abort();
+	path = xasprintf("%s/params.json", a->dir);
+	tmp = xasprintf("%s/.params.json.tmp", a->dir);
 	if ((f = fopen(tmp, "w")) != NULL) {
 		fprintf(f, "%s\n", text);
 		if (fclose(f) == 0 && rename(tmp, path) == 0)
@@ -240,10 +236,9 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	a->trial_number = trial_number;
 	a->number = number;
 	a->token = attempt_token(e, trial_number, number);
-	if (asprintf(&a->dir, "%s/%lld-%s/trial-%04d/attempt-%d",
-	    e->env.run_dir, (long long)e->id, s->name, trial_number, number) ==
-	    -1 || asprintf(&a->out, "%s/stdout", a->dir) == -1)
-		abort();
+	a->dir = xasprintf("%s/%lld-%s/trial-%04d/attempt-%d", e->env.run_dir,
+	    (long long)e->id, s->name, trial_number, number);
+	a->out = xasprintf("%s/stdout", a->dir);
 
 	memset(&la, 0, sizeof(la));
 	la.trial_id = trial_id;

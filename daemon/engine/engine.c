@@ -95,8 +95,13 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 {
 	struct engine	*e;
 
-	if ((e = calloc(1, sizeof(*e))) == NULL)
-		abort();
+	if ((e = calloc(1, sizeof(*e))) == NULL) {
+		snprintf(err, errlen, "campaign '%s': out of memory",
+		    spec->name);
+		spec_free(spec);
+		workload_free(w);
+		return NULL;
+	}
 	e->env = *env;
 	e->spec = spec;
 	e->w = w;
@@ -209,13 +214,16 @@ engine_create(struct engine *e, struct ledger_trial *lt, const double *x)
 	int64_t		 tid;
 	int		 bi, rc;
 
-	pj = params_to_json(s->space, x);
+	if ((pj = params_to_json(s->space, x)) == NULL) {
+		log_warnx("campaign '%s': trial %d: out of memory", s->name,
+		    e->ntrials);
+		return -1;
+	}
 	lt->campaign_id = e->id;
 	lt->number = e->ntrials;
 	lt->params_json = pj;
 	lt->seed = invoke_seed(s, e->ntrials, x);
-	if ((lt->state = strdup(trial_state_name(TRIAL_PENDING))) == NULL)
-		abort();
+	lt->state = xstrdup(trial_state_name(TRIAL_PENDING));
 	lt->created = engine_now(e);
 	if ((bi = space_find(s->space, bp)) != -1 &&
 	    space_format(s->space, bi, x[bi], buf, sizeof(buf)) > 0)
@@ -266,8 +274,7 @@ engine_new_scaling_trial(struct engine *e)
 		engine_say(e, "trial %d: %s", e->ntrials, p.why);
 		scaling_note(e->scaling, e->ntrials, p.lane, p.role);
 		memset(&lt, 0, sizeof(lt));
-		if ((lt.role = strdup(scaling_role_name(p.role))) == NULL)
-			abort();
+		lt.role = xstrdup(scaling_role_name(p.role));
 		rc = engine_create(e, &lt, p.x);
 		free(lt.role);
 		break;
@@ -453,8 +460,11 @@ engine_claim(void *arg, int64_t id, char *err, size_t errlen)
 	int		 rc = 0;
 
 	if (asprintf(&dir, "%s/%lld-%s", e->env.run_dir, (long long)id,
-	    e->spec->name) == -1)
-		abort();
+	    e->spec->name) == -1) {
+		snprintf(err, errlen, "campaign '%s': out of memory",
+		    e->spec->name);
+		return -1;
+	}
 	if (paths_mkdir(e->env.run_dir, 0700) == -1 || mkdir(dir, 0700) == -1) {
 		if (errno == EEXIST)
 			snprintf(err, errlen, "campaign '%s': run directory %s "

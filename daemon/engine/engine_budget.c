@@ -12,6 +12,7 @@
 
 #include "engine_int.h"
 #include "log.h"
+#include "xmalloc.h"
 
 /* Set key of the spec's budget object to item, in place. */
 static void
@@ -98,8 +99,10 @@ engine_set_budget(struct engine *e, const struct engine_budget *nb,
 	cJSON_free(json);
 	json = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
-	if (json == NULL)
-		abort();
+	if (json == NULL) {
+		snprintf(err, errlen, "campaign '%s': out of memory", s->name);
+		return -1;
+	}
 	if (ledger_campaign_set_budget(e->env.ledger, e->id, json, n) == -1) {
 		snprintf(err, errlen, "%s", ledger_error(e->env.ledger));
 		cJSON_free(json);

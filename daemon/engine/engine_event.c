@@ -237,8 +237,7 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	    a->trial_number) == ROLE_CONFIRM))
 		return;
 	n = e->ntrials > a->trial_number ? e->ntrials : a->trial_number + 1;
-	if ((obs = calloc((size_t)n, sizeof(*obs))) == NULL)
-		abort();
+	obs = xcalloc((size_t)n, sizeof(*obs));
 	for (i = 0, k = 0, me = 0; i < n; i++) {
 		if (e->scaling != NULL && (scaling_lane_of(e->scaling, i) !=
 		    lane || scaling_role_of(e->scaling, i) == ROLE_CONFIRM))

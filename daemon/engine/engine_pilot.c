@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "invoke.h"
 #include "log.h"
 #include "run.h"
 #include "xmalloc.h"
@@ -138,23 +139,15 @@ engine_pilot_start(struct engine *e, char *err, size_t errlen)
 		snprintf(err, errlen, "campaign '%s': %s", s->name, why);
 		return -1;
 	}
-	if (asprintf(&dir, "%s/%lld-%s", e->env.run_dir, (long long)e->id,
-	    s->name) == -1 || asprintf(&name, "hpo-pilot-%lld-%s",
-	    (long long)e->id, s->name) == -1)
-		abort();
+	dir = xasprintf("%s/%lld-%s", e->env.run_dir, (long long)e->id,
+	    s->name);
+	name = xasprintf("hpo-pilot-%lld-%s", (long long)e->id, s->name);
 	memset(&o, 0, sizeof(o));
 	o.dir = dir;
 	o.wrapper = wrapper;
 	o.name = name;
 	o.count = s->pilot.count;
-	o.cpus = s->pilot.cpus;
-	o.gpus = s->pilot.gpus;
-	o.time_limit = s->pilot.time_limit;
-	o.partition = s->res.partition;
-	o.account = s->res.account;
-	o.qos = s->res.qos;
-	o.constraint = s->res.constraint;
-	o.extra = s->res.slurm;
+	invoke_pilot_job(s, &o.job);
 	o.cb = engine_pilot_event;
 	o.arg = e;
 	o.warn = log_warnx;

@@ -33,8 +33,7 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a->number = la->number;
 	a->token = xstrdup(la->token);
 	a->dir = xstrdup(la->dir);
-	if (asprintf(&a->out, "%s/stdout", a->dir) == -1)
-		abort();
+	a->out = xasprintf("%s/stdout", a->dir);
 	a->started = la->started > 0;
 	a->t_started = la->started;
 	a->nodes = la->nodes;

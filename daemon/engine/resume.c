@@ -12,6 +12,7 @@
 
 #include "resume.h"
 #include "state.h"
+#include "xmalloc.h"
 
 /* The recorded spec of a campaign that may be taken back, or NULL. */
 struct campaign_spec *
@@ -60,9 +61,8 @@ resume_lock_path(const char *path, int64_t id)
 {
 	char	*real = realpath(path, NULL), *p;
 
-	if (asprintf(&p, "%s.%lld.lock", real != NULL ? real : path,
-	    (long long)id) == -1)
-		abort();
+	p = xasprintf("%s.%lld.lock", real != NULL ? real : path,
+	    (long long)id);
 	free(real);
 	return p;
 }

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "paths.h"
 #include "run.h"
+#include "xmalloc.h"
 
 /* Prefix err with "PATH: KEY: ", the spec file and key at fault. */
 static void
@@ -17,8 +18,7 @@ run_prefix(const char *path, const char *key, char *err, size_t errlen)
 {
 	char	*msg;
 
-	if ((msg = strdup(err)) == NULL)
-		abort();
+	msg = xstrdup(err);
 	snprintf(err, errlen, "%s: %s: %s", path, key, msg);
 	free(msg);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tail.h"
+#include "xmalloc.h"
 
 /* Longest line kept; longer lines are passed on in pieces. */
 #define TAIL_LINE_MAX	(256 * 1024)
@@ -18,8 +19,7 @@ tail_keep(struct tail *t, const char *p, size_t n)
 {
 	char	*np;
 
-	if ((np = realloc(t->partial, t->plen + n + 1)) == NULL)
-		abort();
+	np = xreallocarray(t->partial, t->plen + n + 1, 1);
 	t->partial = np;
 	memcpy(t->partial + t->plen, p, n);
 	t->plen += n;

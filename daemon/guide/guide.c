@@ -14,6 +14,7 @@
 #include "invoke.h"
 #include "spec.h"
 #include "state.h"
+#include "xmalloc.h"
 
 /* What guide_compute() reads besides trials and attempts. */
 struct guide_points {
@@ -23,26 +24,18 @@ struct guide_points {
 	size_t			 ngroups;
 };
 
-/* Duplicate a string or abort. */
+/* Duplicate a string (NULL stays NULL). */
 static char *
 guide_strdup(const char *s)
 {
-	char	*p;
-
-	if (s == NULL)
-		return NULL;
-	if ((p = strdup(s)) == NULL)
-		abort();
-	return p;
+	return s != NULL ? xstrdup(s) : NULL;
 }
 
 /* Grow an array to hold n + 1 elements of size. */
 static void *
 guide_grow(void *p, size_t n, size_t size)
 {
-	if ((p = reallocarray(p, n + 1, size)) == NULL)
-		abort();
-	return p;
+	return xreallocarray(p, n + 1, size);
 }
 
 /* The run of trial number, or NULL. */
@@ -191,9 +184,7 @@ guide_runs(struct guide *g, const struct guide_points *pt)
 	size_t	 i, a0 = 0, a1, p0 = 0, p1;
 	int	 num;
 
-	g->runs = calloc(g->ntrials ? g->ntrials : 1, sizeof(*g->runs));
-	if (g->runs == NULL)
-		abort();
+	g->runs = xcalloc(g->ntrials ? g->ntrials : 1, sizeof(*g->runs));
 	for (i = 0; i < g->ntrials; i++) {
 		num = g->trials[i].number;
 		while (a0 < g->nattempts && g->attempts[a0].trial_number < num)
@@ -438,9 +429,7 @@ guide_rows(struct guide *g, const struct guide_points *pt)
 		guide_key_add(&keys, &nkeys, g->trials[i].batch_size);
 	for (i = 0; i < pt->ngroups; i++)
 		guide_key_add(&keys, &nkeys, pt->groups[i].batch_size);
-	g->rows = calloc(nkeys ? nkeys : 1, sizeof(*g->rows));
-	if (g->rows == NULL)
-		abort();
+	g->rows = xcalloc(nkeys ? nkeys : 1, sizeof(*g->rows));
 	g->nrows = nkeys;
 	dflt = g->default_batch;
 	for (i = 0; i < nkeys; i++) {

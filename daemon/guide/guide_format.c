@@ -14,6 +14,7 @@
 #include "rcp.h"
 #include "report_int.h"
 #include "space.h"
+#include "xmalloc.h"
 
 /* The cost of a set of attempts in hours (see guide_int.h). */
 cJSON *
@@ -186,8 +187,7 @@ guide_rcp_stats(cJSON *o, const struct guide_row *r)
 
 	memset(&p, 0, sizeof(p));
 	p.n = r->nepochs;
-	if ((p.epochs = calloc(p.n + 1, sizeof(double))) == NULL)
-		abort();
+	p.epochs = xcalloc(p.n + 1, sizeof(double));
 	memcpy(p.epochs, r->epochs_list, p.n * sizeof(double));
 	rcp_point_stats(&p, r->runs > 3 ? r->runs : 3);
 	free(p.epochs);

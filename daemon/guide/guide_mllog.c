@@ -11,6 +11,7 @@
 
 #include "guide.h"
 #include "score.h"
+#include "xmalloc.h"
 
 /* The time-to-train values of a row, gathered before the statistics. */
 struct gm_ttt {
@@ -18,23 +19,11 @@ struct gm_ttt {
 	size_t		 n;
 };
 
-/* Duplicate a string or abort. */
-static char *
-gm_strdup(const char *s)
-{
-	char	*p;
-
-	if ((p = strdup(s)) == NULL)
-		abort();
-	return p;
-}
-
 /* Append v to a list of n doubles. */
 static double *
 gm_push(double *list, size_t *n, double v)
 {
-	if ((list = reallocarray(list, *n + 1, sizeof(*list))) == NULL)
-		abort();
+	list = xreallocarray(list, *n + 1, sizeof(*list));
 	list[(*n)++] = v;
 	return list;
 }
@@ -52,9 +41,8 @@ gm_table(struct guide **t, size_t *n, struct gm_ttt ***ttt,
 		;
 	if (i < *n && strcmp((*t)[i].c.workload, r->benchmark) == 0)
 		return &(*t)[i];
-	if ((*t = reallocarray(*t, *n + 1, sizeof(**t))) == NULL ||
-	    (*ttt = reallocarray(*ttt, *n + 1, sizeof(**ttt))) == NULL)
-		abort();
+	*t = xreallocarray(*t, *n + 1, sizeof(**t));
+	*ttt = xreallocarray(*ttt, *n + 1, sizeof(**ttt));
 	memmove(*t + i + 1, *t + i, (*n - i) * sizeof(**t));
 	memmove(*ttt + i + 1, *ttt + i, (*n - i) * sizeof(**ttt));
 	(*n)++;
@@ -63,14 +51,14 @@ gm_table(struct guide **t, size_t *n, struct gm_ttt ***ttt,
 	memset(g, 0, sizeof(*g));
 	g->published = 1;
 	g->c.id = -1;
-	g->c.name = gm_strdup(r->benchmark);
-	g->c.workload = gm_strdup(r->benchmark);
-	g->c.metric = gm_strdup(r->metric);
+	g->c.name = xstrdup(r->benchmark);
+	g->c.workload = xstrdup(r->benchmark);
+	g->c.metric = xstrdup(r->metric);
 	g->c.maximize = r->goal == SCORE_MAX;
 	g->c.has_target = 1;
 	g->c.target = r->target;
 	g->epoch_unit = r->epoch_unit;
-	g->batch_param = gm_strdup("global_batch_size");
+	g->batch_param = xstrdup("global_batch_size");
 	return g;
 }
 
@@ -85,10 +73,8 @@ gm_row(struct guide *g, struct gm_ttt **ttt, long bs)
 		;
 	if (i < g->nrows && g->rows[i].batch_size == bs)
 		return &g->rows[i];
-	if ((g->rows = reallocarray(g->rows, g->nrows + 1,
-	    sizeof(*g->rows))) == NULL || (*ttt = reallocarray(*ttt,
-	    g->nrows + 1, sizeof(**ttt))) == NULL)
-		abort();
+	g->rows = xreallocarray(g->rows, g->nrows + 1, sizeof(*g->rows));
+	*ttt = xreallocarray(*ttt, g->nrows + 1, sizeof(**ttt));
 	memmove(g->rows + i + 1, g->rows + i, (g->nrows - i) *
 	    sizeof(*g->rows));
 	memmove(*ttt + i + 1, *ttt + i, (g->nrows - i) * sizeof(**ttt));
@@ -111,7 +97,7 @@ gm_add(struct guide *g, struct gm_ttt **ttt, const struct score_run *r)
 	row->runs++;
 	g->total_trials++;
 	if (row->params_json == NULL && r->hparams != NULL)
-		row->params_json = gm_strdup(r->hparams);
+		row->params_json = xstrdup(r->hparams);
 	if (!r->reached)
 		return;
 	row->successes++;

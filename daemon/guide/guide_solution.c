@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "guide_int.h"
+#include "xmalloc.h"
 
 /* Time to solution; a scaling campaign's needs a confirmed batch size. */
 static void
@@ -110,8 +111,7 @@ guide_mlperf(struct guide *g)
 	double			*v, lo = 0, hi = 0, end;
 	size_t			 i, n = 0;
 
-	if ((v = calloc(g->ntrials ? g->ntrials : 1, sizeof(*v))) == NULL)
-		abort();
+	v = xcalloc(g->ntrials ? g->ntrials : 1, sizeof(*v));
 	g->ttt_from = g->tts_row != NULL ? "confirm" : "reached";
 	for (i = 0; i < g->ntrials; i++) {
 		r = &g->runs[i];

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "score.h"
 #include "space.h"
+#include "xmalloc.h"
 
 /* The command's options. */
 struct mllog_opts {
@@ -182,8 +183,7 @@ mllog_print_json(cJSON *o)
 {
 	char	*s;
 
-	if ((s = cJSON_PrintUnformatted(o)) == NULL)
-		abort();
+	s = xneed(cJSON_PrintUnformatted(o), "hpoctl mllog: the JSON text");
 	printf("%s\n", s);
 	cJSON_free(s);
 	cJSON_Delete(o);
@@ -371,11 +371,9 @@ mllog_sets(char **dirs, int n, const struct mllog_opts *o)
 	int		  i, rc = 0, header = 0, *ok;
 
 	/* Score every set first, so that the reasons follow the table. */
-	sets = calloc((size_t)n, sizeof(*sets));
-	nruns = calloc((size_t)n, sizeof(*nruns));
-	ok = calloc((size_t)n, sizeof(*ok));
-	if (sets == NULL || nruns == NULL || ok == NULL)
-		abort();
+	sets = xcalloc((size_t)n, sizeof(*sets));
+	nruns = xcalloc((size_t)n, sizeof(*nruns));
+	ok = xcalloc((size_t)n, sizeof(*ok));
 	for (i = 0; i < n; i++) {
 		if (score_dir(dirs[i], &o->rule, &runs, &nruns[i], err,
 		    sizeof(err)) == -1) {
@@ -465,8 +463,7 @@ mllog_table(char **dirs, int n, const struct mllog_opts *o)
 	}
 	free(g);
 	if (all != NULL) {
-		if ((text = cJSON_Print(all)) == NULL)
-			abort();
+		text = xneed(cJSON_Print(all), "hpoctl mllog: the JSON text");
 		printf("%s\n", text);
 		cJSON_free(text);
 		cJSON_Delete(all);

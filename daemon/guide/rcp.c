@@ -13,6 +13,7 @@
 
 #include "guide.h"
 #include "rcp.h"
+#include "xmalloc.h"
 
 #define RCP_ALPHA	0.05
 #define RCP_TOLERANCE	0.0001
@@ -147,8 +148,7 @@ rcp_prune(struct rcp_set *set)
 	for (i = 1; i < set->n; i++)
 		if (set->pts[i].mean < set->pts[fast].mean)
 			fast = i;
-	if ((keep = calloc(set->n, sizeof(*keep))) == NULL)
-		abort();
+	keep = xcalloc(set->n, sizeof(*keep));
 	for (i = 0; i < set->n; i++) {
 		set->pts[i].pruned = i < fast;
 		if (i >= fast)
@@ -238,8 +238,7 @@ rcp_check(const struct rcp_set *set, double bs, const double *epochs,
 	v->how = RCP_NONE;
 	v->subm_mean = INFINITY;
 	v->norm = 1;
-	if ((s = calloc(n ? n : 1, sizeof(*s))) == NULL)
-		abort();
+	s = xcalloc(n ? n : 1, sizeof(*s));
 	for (i = 0; i < n; i++) {
 		s[i] = epochs[i];
 		miss += !isfinite(s[i]);

@@ -16,7 +16,7 @@ static char *
 rcp_slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE	*f;
-	char	*buf = NULL;
+	char	*buf = NULL, *nb;
 	size_t	 cap = 0, n;
 
 	*len = 0;
@@ -27,8 +27,14 @@ rcp_slurp(const char *path, size_t *len, char *err, size_t errlen)
 	for (;;) {
 		if (cap - *len < 4096) {
 			cap = cap ? 2 * cap : 65536;
-			if ((buf = realloc(buf, cap + 1)) == NULL)
-				abort();
+			if ((nb = realloc(buf, cap + 1)) == NULL) {
+				snprintf(err, errlen, "%s: out of memory",
+				    path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
 		}
 		if ((n = fread(buf + *len, 1, cap - *len, f)) == 0)
 			break;
@@ -77,8 +83,10 @@ rcp_entry(const char *path, const cJSON *e, struct rcp_point *p, char *err,
 		return -1;
 	}
 	if ((p->epochs = calloc((size_t)cJSON_GetArraySize(ep),
-	    sizeof(double))) == NULL)
-		abort();
+	    sizeof(double))) == NULL) {
+		snprintf(err, errlen, "%s: %s: out of memory", path, e->string);
+		return -1;
+	}
 	cJSON_ArrayForEach(v, ep) {
 		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0)) {
 			snprintf(err, errlen, "%s: %s.Epochs to converge[%zu]: "
@@ -90,9 +98,15 @@ rcp_entry(const char *path, const cJSON *e, struct rcp_point *p, char *err,
 	}
 	p->n = i;
 	p->bs = bs->valuedouble;
-	if ((p->key = strdup(e->string)) == NULL ||
-	    (p->benchmark = strdup(b->valuestring)) == NULL)
-		abort();
+	p->key = strdup(e->string);
+	p->benchmark = strdup(b->valuestring);
+	if (p->key == NULL || p->benchmark == NULL) {
+		snprintf(err, errlen, "%s: %s: out of memory", path, e->string);
+		free(p->key);
+		free(p->benchmark);
+		free(p->epochs);
+		return -1;
+	}
 	return 0;
 }
 
@@ -115,7 +129,7 @@ int
 rcp_read(const char *path, struct rcp_point **pts, size_t *n, char *err,
     size_t errlen)
 {
-	struct rcp_point	 p;
+	struct rcp_point	 p, *np;
 	cJSON			*root, *e, *r;
 	char			*text;
 	size_t			 len;
@@ -144,8 +158,19 @@ rcp_read(const char *path, struct rcp_point **pts, size_t *n, char *err,
 		    "hpod"), "runs");
 		p.runs = cJSON_IsNumber(r) && r->valuedouble >= (double)p.n &&
 		    r->valuedouble < 1e6 ? (int)r->valuedouble : (int)p.n;
-		if ((*pts = reallocarray(*pts, *n + 1, sizeof(**pts))) == NULL)
-			abort();
+		if ((np = reallocarray(*pts, *n + 1, sizeof(**pts))) == NULL) {
+			snprintf(err, errlen, "%s: %s: out of memory", path,
+			    p.key);
+			free(p.key);
+			free(p.benchmark);
+			free(p.epochs);
+			cJSON_Delete(root);
+			rcp_points_free(*pts, *n);
+			*pts = NULL;
+			*n = 0;
+			return -1;
+		}
+		*pts = np;
 		(*pts)[(*n)++] = p;
 	}
 	cJSON_Delete(root);
@@ -163,8 +188,11 @@ rcp_load(const char *path, const char *benchmark, int subm_runs,
 	memset(set, 0, sizeof(*set));
 	if (rcp_read(path, &all, &nall, err, errlen) == -1)
 		return -1;
-	if ((pts = calloc(nall + 1, sizeof(*pts))) == NULL)
-		abort();
+	if ((pts = calloc(nall + 1, sizeof(*pts))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		rcp_points_free(all, nall);
+		return -1;
+	}
 	if (benchmark == NULL && nall > 0)
 		benchmark = all[0].benchmark;
 	for (i = 0; i < nall; i++) {

@@ -17,6 +17,7 @@
 #include "rcp.h"
 #include "rcpcmd.h"
 #include "score.h"
+#include "xmalloc.h"
 
 /* The command's options. */
 struct rcpc_opts {
@@ -102,9 +103,7 @@ rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o, char *err,
 static void
 rcpc_add(struct rcpc_set *s, double e)
 {
-	if ((s->epochs = reallocarray(s->epochs, s->n + 1,
-	    sizeof(double))) == NULL)
-		abort();
+	s->epochs = xreallocarray(s->epochs, s->n + 1, sizeof(double));
 	s->epochs[s->n++] = e;
 }
 
@@ -165,8 +164,7 @@ rcpc_read_export(const char *path, struct rcpc_set **sets, size_t *n,
 
 	if (rcp_read(path, &pts, &np, err, errlen) == -1)
 		return -1;
-	if ((*sets = calloc(np + 1, sizeof(**sets))) == NULL)
-		abort();
+	*sets = xcalloc(np + 1, sizeof(**sets));
 	for (i = 0; i < np; i++) {
 		s = &(*sets)[i];
 		snprintf(s->name, sizeof(s->name), "%s:%s", path, pts[i].key);
@@ -222,8 +220,8 @@ rcpc_print(struct rcpc_opts *o, const struct rcpc_set *s,
 		}
 		cJSON_AddBoolToObject(j, "pass", v->pass);
 		cJSON_AddStringToObject(j, "reason", v->msg);
-		if ((t = cJSON_PrintUnformatted(j)) == NULL)
-			abort();
+		t = xneed(cJSON_PrintUnformatted(j), "hpoctl rcp: the JSON "
+		    "text");
 		printf("%s\n", t);
 		cJSON_free(t);
 		cJSON_Delete(j);
@@ -284,8 +282,7 @@ rcp_command(int argc, char **argv, char *usage_err, size_t usage_errlen)
 	for (; i < argc; i++) {
 		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			n = 1;
-			if ((sets = calloc(1, sizeof(*sets))) == NULL)
-				abort();
+			sets = xcalloc(1, sizeof(*sets));
 			if (rcpc_read_dir(argv[i], &o, sets, err,
 			    sizeof(err)) == -1)
 				n = 0;

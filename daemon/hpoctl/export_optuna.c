@@ -24,6 +24,7 @@
 #include "optuna.h"
 #include "spec.h"
 #include "state.h"
+#include "xmalloc.h"
 
 /* A parameter name's distribution, shared by every trial. */
 struct xo_dist {
@@ -52,11 +53,8 @@ struct xo {
 static char *
 xo_keep(struct xo *x, char *s)
 {
-	char	**p = realloc(x->strings, (x->nstrings + 1) * sizeof(*p));
-
-	if (p == NULL)
-		abort();
-	x->strings = p;
+	x->strings = xreallocarray(x->strings, x->nstrings + 1,
+	    sizeof(*x->strings));
 	return x->strings[x->nstrings++] = s;
 }
 
@@ -122,9 +120,7 @@ xo_dist(struct xo *x, const struct space *sp, const char *name)
 	for (i = 0; i < x->ndists; i++)
 		if (strcmp(x->dists[i].name, name) == 0)
 			return &x->dists[i];
-	if ((d = realloc(x->dists, (x->ndists + 1) * sizeof(*d))) == NULL)
-		abort();
-	x->dists = d;
+	x->dists = xreallocarray(x->dists, x->ndists + 1, sizeof(*d));
 	d = &x->dists[x->ndists++];
 	memset(d, 0, sizeof(*d));
 	d->name = name;
@@ -160,9 +156,7 @@ xo_params(struct xo *x, const struct space *sp, size_t i,
 	int			 k;
 
 	t->nparams = (size_t)cJSON_GetArraySize(x->params[i]);
-	p = calloc(t->nparams + 1, sizeof(*p));
-	if (p == NULL)
-		abort();
+	p = xcalloc(t->nparams + 1, sizeof(*p));
 	xo_keep(x, (char *)p);
 	t->params = p;
 	cJSON_ArrayForEach(j, x->params[i]) {
@@ -219,9 +213,7 @@ xo_attempts(struct xo *x, size_t i, struct optuna_trial *t)
 	for (k = 0; k < x->npoints; k++)
 		if (x->points[k].trial_number == lt->number)
 			from = x->points[k].attempt_id;
-	pt = calloc(x->npoints + 1, sizeof(*pt));
-	if (pt == NULL)
-		abort();
+	pt = xcalloc(x->npoints + 1, sizeof(*pt));
 	xo_keep(x, (char *)pt);
 	t->points = pt;
 	for (k = 0; k < x->npoints; k++) {
@@ -233,9 +225,7 @@ xo_attempts(struct xo *x, size_t i, struct optuna_trial *t)
 		pt[t->npoints].step = lround(x->points[k].step);
 		pt[t->npoints++].value = x->points[k].value;
 	}
-	a = calloc(8, sizeof(*a));
-	if (a == NULL)
-		abort();
+	a = xcalloc(8, sizeof(*a));
 	xo_keep(x, (char *)a);
 	t->attrs = a;
 	xo_attr(x, &a[t->nattrs++], "hpod_state",
@@ -347,10 +337,8 @@ export_optuna(struct ledger *l, const struct ledger_campaign *c,
 	if (c->spec_json != NULL)
 		spec = spec_parse(c->spec_json, strlen(c->spec_json),
 		    c->spec_path ? c->spec_path : c->name, serr, sizeof(serr));
-	x.params = calloc(x.ntrials + 1, sizeof(*x.params));
-	x.out = calloc(x.ntrials + 1, sizeof(*x.out));
-	if (x.params == NULL || x.out == NULL)
-		abort();
+	x.params = xcalloc(x.ntrials + 1, sizeof(*x.params));
+	x.out = xcalloc(x.ntrials + 1, sizeof(*x.out));
 	for (i = 0; i < x.ntrials; i++)
 		if ((x.params[i] = cJSON_Parse(x.trials[i].params_json)) ==
 		    NULL || !cJSON_IsObject(x.params[i])) {

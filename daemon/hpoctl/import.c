@@ -38,7 +38,7 @@ static char *
 import_slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE	*f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char	*buf = NULL;
+	char	*buf = NULL, *nb;
 	size_t	 cap = 0, n;
 
 	*len = 0;
@@ -47,9 +47,17 @@ import_slurp(const char *path, size_t *len, char *err, size_t errlen)
 		return NULL;
 	}
 	do {
-		if (*len + 4096 > cap && (buf = realloc(buf, cap = 2 * cap +
-		    4096)) == NULL)
-			abort();
+		if (*len + 4096 > cap) {
+			if ((nb = realloc(buf, cap = 2 * cap + 4096)) == NULL) {
+				snprintf(err, errlen, "%s: out of memory",
+				    path);
+				free(buf);
+				if (f != stdin)
+					fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
 		n = fread(buf + *len, 1, cap - *len - 1, f);
 		*len += n;
 	} while (n > 0);
@@ -88,7 +96,7 @@ import_rewrite(const char *spec, const char *text, const char *from,
 	else if (study != NULL)
 		cJSON_AddStringToObject(p, "study", study);
 	if ((out = cJSON_Print(root)) == NULL)
-		abort();
+		snprintf(err, errlen, "%s: out of memory", spec);
 	cJSON_Delete(root);
 	return out;
 }

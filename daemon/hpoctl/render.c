@@ -247,14 +247,20 @@ render_trial(struct render *r, const char *run_dir, char *err,
 	}
 	if (render_point(s, r->trial, x, err, errlen) == -1)
 		goto out;
-	r->params = params_to_json(s->space, x);
 	invoke_resources(s, x, &r->res);
 	r->seed = invoke_seed(s, r->trial, x);
 	/* The campaign id and the token's random part come at submission. */
+	r->params = params_to_json(s->space, x);
 	if (asprintf(&r->dir, "%s/ID-%s/trial-%04d/attempt-0", run_dir,
-	    s->name, r->trial) == -1 || asprintf(&r->token,
-	    "hpod-ID-%d-0-XXXXXXXX", r->trial) == -1)
-		abort();
+	    s->name, r->trial) == -1)
+		r->dir = NULL;
+	if (asprintf(&r->token, "hpod-ID-%d-0-XXXXXXXX", r->trial) == -1)
+		r->token = NULL;
+	if (r->params == NULL || r->dir == NULL || r->token == NULL) {
+		snprintf(err, errlen, "%s: trial %d: out of memory", s->path,
+		    r->trial);
+		goto out;
+	}
 	memset(&ic, 0, sizeof(ic));
 	ic.trial = r->trial;
 	ic.seed = r->seed;

@@ -261,9 +261,7 @@ html_series_of(struct series **ss, size_t *ns, long batch)
 	for (i = 0; i < *ns; i++)
 		if ((*ss)[i].batch == batch)
 			return &(*ss)[i];
-	*ss = realloc(*ss, (*ns + 1) * sizeof(**ss));
-	if (*ss == NULL)
-		abort();
+	*ss = xreallocarray(*ss, *ns + 1, sizeof(**ss));
 	memset(&(*ss)[*ns], 0, sizeof(**ss));
 	(*ss)[*ns].batch = batch;
 	return &(*ss)[(*ns)++];
@@ -334,10 +332,8 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 		}
 		if (!s->has_best)
 			continue;
-		s->x = realloc(s->x, (s->n + 1) * sizeof(*s->x));
-		s->y = realloc(s->y, (s->n + 1) * sizeof(*s->y));
-		if (s->x == NULL || s->y == NULL)
-			abort();
+		s->x = xreallocarray(s->x, s->n + 1, sizeof(*s->x));
+		s->y = xreallocarray(s->y, s->n + 1, sizeof(*s->y));
 		s->x[s->n] = s->cost;
 		s->y[s->n++] = s->best;
 	}
@@ -445,8 +441,7 @@ report_html(const struct guide *g)
 	p.c = &g->c;
 	p.unit = html_gpu(g) ? "gpu_hours" : "cpu_hours";
 	p.unit_name = html_gpu(g) ? "GPU-hours" : "CPU-hours";
-	if ((p.f = open_memstream(&buf, &len)) == NULL)
-		abort();
+	p.f = xneed(open_memstream(&buf, &len), "report: the HTML page");
 	fprintf(p.f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n<title>hpod report: ");
 	svg_escape(p.f, g->c.name);

@@ -16,6 +16,7 @@
 #include "guide.h"
 #include "report_html_trials.h"
 #include "svg.h"
+#include "xmalloc.h"
 
 #define HC_GROUPS	5
 /*
@@ -121,8 +122,7 @@ hc_sweep(const struct guide *g, int k, int gpu, const double *t, size_t n,
 	double				 end, cost = 0, slope = 0, at;
 	size_t				 i, j, ns = 0;
 
-	if ((st = calloc(2 * g->nattempts + 1, sizeof(*st))) == NULL)
-		abort();
+	st = xcalloc(2 * g->nattempts + 1, sizeof(*st));
 	for (i = 0; i < g->nattempts; i++) {
 		a = &g->attempts[i];
 		if (!(a->started > 0) || (k >= 0 && hc_group(a->state) != k))
@@ -157,8 +157,7 @@ hc_line(struct svg_plot *pl, const struct guide *g, const double *t,
 	double	*v;
 	size_t	 i;
 
-	if ((v = calloc(n, sizeof(*v))) == NULL)
-		abort();
+	v = xcalloc(n, sizeof(*v));
 	hc_sweep(g, k, gpu, t, n, v);
 	fprintf(pl->f, "<polyline class=\"cost-%s\" fill=\"none\" stroke=\"%s\""
 	    " stroke-width=\"%s\" points=\"", k < 0 ? "total" : hc_groups[k],
@@ -205,9 +204,7 @@ html_cost_plot(FILE *f, const struct guide *g)
 
 	for (k = 0; k < g->nattempts; k++)
 		gpu |= g->attempts[k].gpus > 0;
-	t = calloc(2 * g->nattempts + 2, sizeof(*t));
-	if (t == NULL)
-		abort();
+	t = xcalloc(2 * g->nattempts + 2, sizeof(*t));
 	n = hc_instants(g, t);
 	sampled = n > HC_INSTANTS;
 	if (sampled) {

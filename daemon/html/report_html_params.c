@@ -16,6 +16,7 @@
 #include "report_html_trials.h"
 #include "spec.h"
 #include "svg.h"
+#include "xmalloc.h"
 
 /* A parameter's axis. */
 struct hp_axis {
@@ -77,9 +78,7 @@ hp_axes(struct hp *h)
 	for (i = 0; i < h->g->ntrials && names == NULL; i++)
 		if (cJSON_GetArraySize(h->params[i]) > 0)
 			names = h->params[i];
-	h->ax = calloc((size_t)cJSON_GetArraySize(names) + 1, sizeof(*h->ax));
-	if (h->ax == NULL)
-		abort();
+	h->ax = xcalloc((size_t)cJSON_GetArraySize(names) + 1, sizeof(*h->ax));
 	cJSON_ArrayForEach(n, names) {
 		a = &h->ax[h->nax++];
 		a->name = n->string;
@@ -145,10 +144,8 @@ hp_slice_density(struct hp *h, const struct hp_axis *a, struct svg_plot *pl)
 	double	*x, *y;
 	size_t	 i;
 
-	x = calloc(h->g->ntrials + 1, sizeof(*x));
-	y = calloc(h->g->ntrials + 1, sizeof(*y));
-	if (x == NULL || y == NULL)
-		abort();
+	x = xcalloc(h->g->ntrials + 1, sizeof(*x));
+	y = xcalloc(h->g->ntrials + 1, sizeof(*y));
 	for (i = 0; i < h->g->ntrials; i++) {
 		x[i] = hp_slice_x(a, cJSON_GetObjectItemCaseSensitive(
 		    h->params[i], a->name));
@@ -330,9 +327,7 @@ html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 	h.sh = sh;
 	h.vlo = INFINITY;
 	h.vhi = -INFINITY;
-	h.params = calloc(g->ntrials + 1, sizeof(*h.params));
-	if (h.params == NULL)
-		abort();
+	h.params = xcalloc(g->ntrials + 1, sizeof(*h.params));
 	for (i = 0; i < g->ntrials; i++) {
 		h.params[i] = cJSON_Parse(g->trials[i].params_json);
 		if (g->trials[i].has_best && isfinite(g->trials[i].best)) {

@@ -18,6 +18,7 @@
 #include "report_html_trials.h"
 #include "svg.h"
 #include "trial_cost.h"
+#include "xmalloc.h"
 
 /* A cell: its sort key (a number, NAN if none, or a string) and text. */
 struct hs_cell {
@@ -206,19 +207,15 @@ html_trials_table(FILE *f, const struct guide *g, const struct html_shown *sh)
 	gpu = html_gpu(g);
 	t.nrows = sh->n;
 	t.src = sh->idx;
-	t.params = calloc(t.nrows + 1, sizeof(*t.params));
-	if (t.params == NULL)
-		abort();
+	t.params = xcalloc(t.nrows + 1, sizeof(*t.params));
 	for (i = 0; i < t.nrows; i++)
 		t.params[i] = cJSON_Parse(g->trials[t.src[i]].params_json);
 	names = hs_names(&t);
 	t.ncols = 3 + (size_t)cJSON_GetArraySize(names) + 6;
-	t.heads = calloc(t.ncols, sizeof(*t.heads));
-	t.cells = calloc(t.nrows * t.ncols + 1, sizeof(*t.cells));
-	idx = calloc(t.nrows + 1, sizeof(*idx));
-	rank = calloc(t.nrows * t.ncols + 1, sizeof(*rank));
-	if (t.heads == NULL || t.cells == NULL || idx == NULL || rank == NULL)
-		abort();
+	t.heads = xcalloc(t.ncols, sizeof(*t.heads));
+	t.cells = xcalloc(t.nrows * t.ncols + 1, sizeof(*t.cells));
+	idx = xcalloc(t.nrows + 1, sizeof(*idx));
+	rank = xcalloc(t.nrows * t.ncols + 1, sizeof(*rank));
 	t.heads[0] = "trial";
 	t.heads[1] = "role";
 	t.heads[2] = "state";

@@ -19,6 +19,7 @@
 
 #include "report_html_trials.h"
 #include "svg.h"
+#include "xmalloc.h"
 
 /* The colour of a trial or attempt state. */
 const char *
@@ -116,10 +117,8 @@ ht_history_density(struct svg_plot *pl, const struct guide *g,
 
 	if (!sh->limited)
 		return;
-	x = calloc(g->ntrials + 1, sizeof(*x));
-	y = calloc(g->ntrials + 1, sizeof(*y));
-	if (x == NULL || y == NULL)
-		abort();
+	x = xcalloc(g->ntrials + 1, sizeof(*x));
+	y = xcalloc(g->ntrials + 1, sizeof(*y));
 	for (i = 0; i < g->ntrials; i++) {
 		x[i] = g->trials[i].number;
 		y[i] = g->trials[i].has_best ? g->trials[i].best : NAN;
@@ -140,10 +139,8 @@ ht_history(FILE *f, const struct guide *g, const struct html_shown *sh,
 	size_t		 i, nb = 0;
 	char		 title[256];
 
-	bx = calloc(g->ntrials + 1, sizeof(*bx));
-	by = calloc(g->ntrials + 1, sizeof(*by));
-	if (bx == NULL || by == NULL)
-		abort();
+	bx = xcalloc(g->ntrials + 1, sizeof(*bx));
+	by = xcalloc(g->ntrials + 1, sizeof(*by));
 	snprintf(title, sizeof(title), "%s of each trial by trial number",
 	    g->c.metric);
 	fprintf(f, "<figure id=\"plot-history\">\n");
@@ -363,17 +360,13 @@ ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 
 	/* The values in 2-pixel columns, counted, placed, then ranked. */
 	ncol = (size_t)pl->w / 2 + 1;
-	col = calloc(g->npoints + 1, sizeof(*col));
-	v = calloc(g->npoints + 1, sizeof(*v));
-	first = calloc(ncol + 1, sizeof(*first));
-	at = calloc(ncol + 1, sizeof(*at));
-	x = calloc(ncol, sizeof(*x));
-	if (col == NULL || v == NULL || first == NULL || at == NULL ||
-	    x == NULL)
-		abort();
+	col = xcalloc(g->npoints + 1, sizeof(*col));
+	v = xcalloc(g->npoints + 1, sizeof(*v));
+	first = xcalloc(ncol + 1, sizeof(*first));
+	at = xcalloc(ncol + 1, sizeof(*at));
+	x = xcalloc(ncol, sizeof(*x));
 	for (k = 0; k < 5; k++)
-		if ((q[k] = calloc(ncol, sizeof(double))) == NULL)
-			abort();
+		q[k] = xcalloc(ncol, sizeof(double));
 	for (i = 0; i < g->npoints; i++) {
 		col[i] = -1;
 		if (isfinite(g->points[i].value) && (batch < 0 ||
@@ -512,9 +505,7 @@ html_trials_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 	}
 	fprintf(f, "<div class=\"figs\">\n");
 	ht_history(f, g, sh, y0, y1);
-	sizes = calloc(g->ntrials + 1, sizeof(*sizes));
-	if (sizes == NULL)
-		abort();
+	sizes = xcalloc(g->ntrials + 1, sizeof(*sizes));
 	for (i = 0; i < g->ntrials; i++) {
 		for (j = 0; j < n && sizes[j] != g->trials[i].batch_size; j++)
 			;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "svg.h"
+#include "xmalloc.h"
 
 /* Colours that stay apart for the colour-blind (Okabe and Ito). */
 static const char *const svg_palette[] = {
@@ -225,8 +226,7 @@ svg_density(struct svg_plot *p, const double *x, const double *y, size_t n,
 
 	nx = (p->w - p->left - p->right) / SVG_CELL + 1;
 	ny = (p->h - p->top - p->bottom) / SVG_CELL + 1;
-	if ((count = calloc((size_t)nx * ny, sizeof(*count))) == NULL)
-		abort();
+	count = xcalloc((size_t)nx * ny, sizeof(*count));
 	for (i = 0; i < n; i++) {
 		if (!isfinite(x[i]) || !isfinite(y[i]))
 			continue;

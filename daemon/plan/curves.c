@@ -6,6 +6,7 @@
 
 #include "curves.h"
 #include "state.h"
+#include "xmalloc.h"
 
 struct curve {
 	int64_t		 attempt_id;	/* whose points these are */
@@ -25,8 +26,7 @@ curves_new(void)
 {
 	struct curves *cs;
 
-	if ((cs = calloc(1, sizeof(*cs))) == NULL)
-		abort();
+	cs = xcalloc(1, sizeof(*cs));
 	return cs;
 }
 
@@ -66,8 +66,7 @@ curves_get(struct curves *cs, int trial)
 		return NULL;
 	if ((size_t)trial >= cs->n) {
 		n = (size_t)trial + 1;
-		if ((cs->c = realloc(cs->c, n * sizeof(*cs->c))) == NULL)
-			abort();
+		cs->c = xreallocarray(cs->c, n, sizeof(*cs->c));
 		memset(cs->c + cs->n, 0, (n - cs->n) * sizeof(*cs->c));
 		cs->n = n;
 	}
@@ -93,11 +92,9 @@ curves_add(struct curves *cs, int trial, int64_t attempt_id, double step,
 			return;
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
-		if ((c->steps = realloc(c->steps, c->cap * sizeof(double))) ==
-		    NULL || (c->values = realloc(c->values, c->cap *
-		    sizeof(double))) == NULL || (c->times = realloc(c->times,
-		    c->cap * sizeof(double))) == NULL)
-			abort();
+		c->steps = xreallocarray(c->steps, c->cap, sizeof(double));
+		c->values = xreallocarray(c->values, c->cap, sizeof(double));
+		c->times = xreallocarray(c->times, c->cap, sizeof(double));
 	}
 	memmove(c->steps + i + 1, c->steps + i, (c->n - i) * sizeof(double));
 	memmove(c->values + i + 1, c->values + i, (c->n - i) *

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "obsbook.h"
 #include "params.h"
+#include "xmalloc.h"
 
 struct obsbook {
 	const struct space	*space;
@@ -23,8 +24,7 @@ obsbook_new(const struct space *space)
 {
 	struct obsbook *b;
 
-	if ((b = calloc(1, sizeof(*b))) == NULL)
-		abort();
+	b = xcalloc(1, sizeof(*b));
 	b->space = space;
 	return b;
 }
@@ -49,10 +49,8 @@ obsbook_grow(struct obsbook *b)
 	if (b->n < b->cap)
 		return;
 	b->cap = b->cap ? b->cap * 2 : 64;
-	if ((b->xs = realloc(b->xs, b->cap * dim * sizeof(*b->xs) + 1)) ==
-	    NULL || (b->obs = realloc(b->obs, b->cap * sizeof(*b->obs))) ==
-	    NULL)
-		abort();
+	b->xs = xreallocarray(b->xs, b->cap * dim * sizeof(*b->xs) + 1, 1);
+	b->obs = xreallocarray(b->obs, b->cap, sizeof(*b->obs));
 	for (i = 0; i < b->n; i++)
 		b->obs[i].x = b->xs + i * dim;
 }

@@ -27,7 +27,8 @@ struct prior_ctx {
 
 /*
  * Check a trial's parameters against the space and append it: 0 (kept or
- * skipped), or -1 (another space) with err.  Takes params.
+ * skipped), or -1 (another space, or out of memory) with err.  Takes
+ * params.
  */
 static int
 prior_add(struct prior_ctx *c, int number, cJSON *params, const char *state,
@@ -61,8 +62,10 @@ prior_add(struct prior_ctx *c, int number, cJSON *params, const char *state,
 			goto out;
 		}
 	if ((x = calloc(sp->n + 1, sizeof(*x))) == NULL ||
-	    (pj = cJSON_PrintUnformatted(params)) == NULL)
-		abort();
+	    (pj = cJSON_PrintUnformatted(params)) == NULL) {
+		free(x);
+		goto nomem;
+	}
 	if (params_from_json(sp, pj, x, why, sizeof(why)) == -1) {
 		log_warnx("%s: %s: trial %d: skipped: %s", c->path, c->what,
 		    number, why);
@@ -71,23 +74,29 @@ prior_add(struct prior_ctx *c, int number, cJSON *params, const char *state,
 		goto out;
 	}
 	free(x);
-	if ((c->list = realloc(c->list, (c->n + 1) * sizeof(*c->list))) ==
-	    NULL)
-		abort();
+	if ((p = reallocarray(c->list, c->n + 1, sizeof(*c->list))) == NULL) {
+		cJSON_free(pj);
+		goto nomem;
+	}
+	c->list = p;
 	p = &c->list[c->n];
 	memset(p, 0, sizeof(*p));
 	/* The source's values as it wrote them. */
 	p->params_json = xstrdup(pj);
 	cJSON_free(pj);
 	p->number = (int)c->n;
-	if (asprintf(&p->source, "%s:%s:%s", c->s->prior.kind, c->path,
-	    c->s->prior.name != NULL ? c->s->prior.name : "") == -1)
-		abort();
+	p->source = xasprintf("%s:%s:%s", c->s->prior.kind, c->path,
+	    c->s->prior.name != NULL ? c->s->prior.name : "");
 	p->source_number = number;
 	p->state = xstrdup(state);
 	p->has_value = has_value;
 	p->value = value;
 	c->n++;
+	goto out;
+nomem:
+	snprintf(c->err, c->errlen, "%s: %s: trial %d: out of memory", c->path,
+	    c->what, number);
+	rc = -1;
 out:
 	cJSON_Delete(params);
 	return rc;

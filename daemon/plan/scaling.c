@@ -68,8 +68,11 @@ scaling_new(const struct campaign_spec *s, char *err, size_t errlen)
 	}
 	if ((sc = calloc(1, sizeof(*sc))) == NULL ||
 	    (sc->lanes = calloc(s->scaling.nbatch, sizeof(*sc->lanes))) ==
-	    NULL)
-		abort();
+	    NULL) {
+		free(sc);
+		snprintf(err, errlen, "%s: out of memory", s->path);
+		return NULL;
+	}
 	sc->s = s;
 	sc->bi = (int)s->space->n - 1;
 	sc->li = s->scaling.lr_rule == LR_RULE_NONE ? -1 :
@@ -127,10 +130,9 @@ scaling_note(struct scaling *sc, int number, int lane, enum scaling_role r)
 	if (number < 0)
 		return;
 	if (n > sc->nnoted) {
-		if ((sc->lane_of = realloc(sc->lane_of, n *
-		    sizeof(*sc->lane_of))) == NULL || (sc->role_of =
-		    realloc(sc->role_of, n)) == NULL)
-			abort();
+		sc->lane_of = xreallocarray(sc->lane_of, n,
+		    sizeof(*sc->lane_of));
+		sc->role_of = xreallocarray(sc->role_of, n, 1);
 		for (i = sc->nnoted; i < n; i++) {
 			sc->lane_of[i] = -1;
 			sc->role_of[i] = ROLE_SEARCH;
@@ -338,8 +340,7 @@ scaling_next(struct scaling *sc, const struct ledger_trial *t, size_t n,
 	int			 done = 1, open = 1, tuned;
 	enum scaling_verdict	 v = SCALING_WAIT;
 
-	if ((lv = calloc(sc->nlanes, sizeof(*lv))) == NULL)
-		abort();
+	lv = xcalloc(sc->nlanes, sizeof(*lv));
 	for (l = 0; l < sc->nlanes; l++)
 		scaling_lane_view(sc->s, t, n, cv, sc->lanes[l].batch, &lv[l]);
 	memset(p->why, 0, sizeof(p->why));

@@ -23,6 +23,7 @@
 #include "scaling_int.h"
 #include "search.h"
 #include "state.h"
+#include "xmalloc.h"
 
 #define NEIGHBOUR	0.1	/* of each parameter's range */
 
@@ -292,11 +293,9 @@ scaling_lane_view(const struct campaign_spec *s, const struct ledger_trial *t,
 
 	memset(v, 0, sizeof(*v));
 	v->passed = v->next = v->source = -1;
-	xs = calloc(n + 1, sizeof(*xs));
-	buf = calloc(n * dim + 1, sizeof(*buf));
-	c = calloc(n + 1, sizeof(*c));
-	if (xs == NULL || buf == NULL || c == NULL)
-		abort();
+	xs = xcalloc(n + 1, sizeof(*xs));
+	buf = xcalloc(n * dim + 1, sizeof(*buf));
+	c = xcalloc(n + 1, sizeof(*c));
 	nc = lane_gather(s, t, n, cv, batch, xs, buf, c, v);
 	share = s->max_trials / (int)ss->nbatch;
 	room = v->tune + v->confirm + ss->seeds <= share;

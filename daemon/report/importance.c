@@ -11,6 +11,7 @@
 #include "importance.h"
 #include "report_int.h"
 #include "spec.h"
+#include "xmalloc.h"
 
 /* Order doubles. */
 static int
@@ -46,10 +47,8 @@ imp_groups(const struct guide *g, cJSON **params, const char *name,
 	size_t		 i, j, n = 0, nseen = 0;
 	int		 cat = imp_is_choice(g, name);
 
-	pos = calloc(2 * g->ntrials + 1, sizeof(*pos));
-	seen = calloc(g->ntrials + 1, sizeof(*seen));
-	if (pos == NULL || seen == NULL)
-		abort();
+	pos = xcalloc(2 * g->ntrials + 1, sizeof(*pos));
+	seen = xcalloc(g->ntrials + 1, sizeof(*seen));
 	for (i = 0; i < g->ntrials; i++) {
 		t = &g->trials[i];
 		v = cJSON_GetObjectItemCaseSensitive(params[i], name);
@@ -135,23 +134,18 @@ importance_compute(const struct guide *g, struct importance *imp)
 	size_t		 i, n = 0;
 
 	memset(imp, 0, sizeof(*imp));
-	params = calloc(g->ntrials + 1, sizeof(*params));
-	val = calloc(g->ntrials + 1, sizeof(*val));
-	grp = calloc(g->ntrials + 1, sizeof(*grp));
-	if (params == NULL || val == NULL || grp == NULL)
-		abort();
+	params = xcalloc(g->ntrials + 1, sizeof(*params));
+	val = xcalloc(g->ntrials + 1, sizeof(*val));
+	grp = xcalloc(g->ntrials + 1, sizeof(*grp));
 	for (i = 0; i < g->ntrials; i++)
 		params[i] = cJSON_Parse(g->trials[i].params_json);
 	names = imp_names(g, params);
-	imp->names = calloc((size_t)cJSON_GetArraySize(names) + 1,
+	imp->names = xcalloc((size_t)cJSON_GetArraySize(names) + 1,
 	    sizeof(*imp->names));
-	imp->share = calloc((size_t)cJSON_GetArraySize(names) + 1,
+	imp->share = xcalloc((size_t)cJSON_GetArraySize(names) + 1,
 	    sizeof(*imp->share));
-	if (imp->names == NULL || imp->share == NULL)
-		abort();
 	cJSON_ArrayForEach(m, names) {
-		if ((imp->names[imp->n] = strdup(m->string)) == NULL)
-			abort();
+		imp->names[imp->n] = xstrdup(m->string);
 		n = imp_groups(g, params, m->string, val, grp);
 		imp->share[imp->n++] = n >= IMPORTANCE_MIN_TRIALS ?
 		    importance_eta2(val, grp, n) : NAN;

@@ -8,6 +8,7 @@
 
 #include "report_int.h"
 #include "space.h"
+#include "xmalloc.h"
 
 /* Set a number member, or null. */
 void
@@ -21,8 +22,7 @@ report_json_number(cJSON *o, const char *k, int has, double v)
 		j = cJSON_CreateRaw(num);
 	} else
 		j = cJSON_CreateNull();
-	if (j == NULL)
-		abort();
+	xneed(j, "report: a number");
 	if (cJSON_GetObjectItemCaseSensitive(o, k) != NULL)
 		cJSON_ReplaceItemInObjectCaseSensitive(o, k, j);
 	else
@@ -37,8 +37,7 @@ report_json_text(cJSON *root)
 	char	*out;
 
 	cJSON_Delete(root);
-	if (s == NULL || asprintf(&out, "%s\n", s) == -1)
-		abort();
+	out = xasprintf("%s\n", (char *)xneed(s, "report: the JSON text"));
 	cJSON_free(s);
 	return out;
 }

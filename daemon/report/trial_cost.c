@@ -10,6 +10,7 @@
 #include "report_int.h"
 #include "space.h"
 #include "trial_cost.h"
+#include "xmalloc.h"
 
 /*
  * Sum the attempts of trial i.  g->attempts is in the order of their
@@ -67,11 +68,10 @@ trial_cost_json(cJSON *root, const struct guide *g)
 	struct account_cost	 c;
 	char			*buf = NULL;
 	size_t			 len = 0, i;
-	FILE			*f = open_memstream(&buf, &len);
+	FILE			*f = xneed(open_memstream(&buf, &len),
+				    "report: per_trial");
 	double			 e;
 
-	if (f == NULL)
-		abort();
 	fputc('[', f);
 	for (i = 0; i < g->ntrials; i++) {
 		trial_cost(g, i, &c);
@@ -86,8 +86,7 @@ trial_cost_json(cJSON *root, const struct guide *g)
 		fputs("\t\t}", f);
 	}
 	fputc(']', f);
-	if (fclose(f) != 0 || cJSON_AddRawToObject(root, "per_trial", buf) ==
-	    NULL)
-		abort();
+	xneed(fclose(f) == 0 ? cJSON_AddRawToObject(root, "per_trial", buf) :
+	    NULL, "report: per_trial");
 	free(buf);
 }

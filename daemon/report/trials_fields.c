@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "trials_opts.h"
+#include "xmalloc.h"
 
 /* The trial list's own columns, in the order of its CSV form. */
 static const char *const trials_columns[] = { "trial", "state", "role",
@@ -37,15 +38,13 @@ fields_split(const char *list, size_t *n)
 
 	for (p = (char *)list; *p; p++)
 		cap += *p == ',';
-	if ((v = calloc(cap + 1, sizeof(*v))) == NULL ||
-	    (copy = strdup(list)) == NULL)
-		abort();
+	v = xcalloc(cap + 1, sizeof(*v));
+	copy = xstrdup(list);
 	*n = 0;
 	for (tok = copy; tok != NULL; tok = p) {
 		if ((p = strchr(tok, ',')) != NULL)
 			*p++ = '\0';
-		if ((v[(*n)++] = strdup(tok)) == NULL)
-			abort();
+		v[(*n)++] = xstrdup(tok);
 	}
 	free(copy);
 	return v;
@@ -190,8 +189,7 @@ trials_fields_render(cJSON *rows, const char *list,
 		fields_free(names, n);
 		return -2;
 	}
-	if ((width = calloc(n, sizeof(*width))) == NULL)
-		abort();
+	width = xcalloc(n, sizeof(*width));
 	for (i = 0; text && i < n; i++) {
 		width[i] = noheader ? 0 : strlen(names[i]);
 		cJSON_ArrayForEach(row, rows) {
@@ -200,8 +198,7 @@ trials_fields_render(cJSON *rows, const char *list,
 				width[i] = strlen(cell);
 		}
 	}
-	if ((f = open_memstream(out, &len)) == NULL)
-		abort();
+	f = xneed(open_memstream(out, &len), "report: --fields");
 	for (i = 0; !noheader && i < n; i++) {
 		if (text) {
 			fields_header(names[i], cell, sizeof(cell));

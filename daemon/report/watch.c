@@ -190,10 +190,13 @@ watch_snapshot(struct ledger *l, const char *name, char **out, char *err,
 	root = watch_tree(&c, &a, s, now);
 	/* The running and the most recent trials, for the table. */
 	if ((rc = watch_trials_json(l, &c, now, root, err, errlen)) == 0) {
-		if ((text = cJSON_PrintUnformatted(root)) == NULL)
-			abort();
-		if (asprintf(out, "%s\n", text) == -1)
-			abort();
+		if ((text = cJSON_PrintUnformatted(root)) == NULL ||
+		    asprintf(out, "%s\n", text) == -1) {
+			*out = NULL;
+			snprintf(err, errlen, "campaign '%s': out of memory",
+			    name);
+			rc = -1;
+		}
 		cJSON_free(text);
 	}
 	cJSON_Delete(root);

@@ -80,6 +80,18 @@ invoke_job_resources(const struct campaign_spec *s, const double *x,
 	job->extra = res.slurm;
 }
 
+/* A pilot's job (see invoke.h). */
+void
+invoke_pilot_job(const struct campaign_spec *s, struct sched_job *job)
+{
+	invoke_job_resources(s, NULL, job);
+	job->nodes = 1;
+	job->tasks_per_node = 1;
+	job->cpus_per_task = s->pilot.cpus;
+	job->gpus_per_node = s->pilot.gpus;
+	job->time_limit = s->pilot.time_limit;
+}
+
 /*
  * Upper-case a parameter name into an HPO_ environment variable; NULL when
  * memory ran out.

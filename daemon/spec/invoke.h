@@ -60,6 +60,12 @@ void	 invoke_resources(const struct campaign_spec *, const double *x,
 struct sched_job;
 void	 invoke_job_resources(const struct campaign_spec *, const double *x,
 	    struct sched_job *);
+/*
+ * Set a pilot's job (nodes ... extra): one node and one task of the
+ * spec's pilot.cpus and pilot.gpus for pilot.time_limit, the rest as
+ * invoke_job_resources() gives them.
+ */
+void	 invoke_pilot_job(const struct campaign_spec *, struct sched_job *);
 /* Ranks per node: GPUs per node, or tasks per node without GPUs. */
 int	 invoke_ranks_per_node(const struct spec_resources *);
 /* Ranks of a job: nodes times ranks per node. */

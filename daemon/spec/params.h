@@ -9,7 +9,7 @@
 
 #include "space.h"
 
-/* The JSON object for point x; malloc'ed, never NULL. */
+/* The JSON object for point x; malloc'ed, NULL when out of memory. */
 char	*params_to_json(const struct space *, const double *x);
 /*
  * Recover the point from its JSON object.  Return 0, or -1 with err when a

@@ -274,8 +274,10 @@ spec_slurm_sbatch(const struct sched_slurm_extra *x, char *buf, size_t len)
 	char	*text = NULL;
 	size_t	 n = 0, i;
 
-	if ((f = open_memstream(&text, &n)) == NULL)
-		abort();
+	if ((f = open_memstream(&text, &n)) == NULL) {
+		snprintf(buf, len, "(out of memory)");
+		return;
+	}
 	if (x->mem_mb > 0)
 		fprintf(f, " --mem=%lluM", (unsigned long long)x->mem_mb);
 	if (x->mem_per_cpu_mb > 0)

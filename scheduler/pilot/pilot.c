@@ -49,6 +49,13 @@ pilot_warn(const struct psched *ps, const char *fmt, ...)
 		fprintf(stderr, "hpod: %s\n", buf);
 }
 
+_Noreturn void
+pilot_nomem(const char *what)
+{
+	fprintf(stderr, "hpod: pilot: out of memory %s\n", what);
+	abort();
+}
+
 char *
 pilot_strdup(const char *s)
 {
@@ -57,7 +64,7 @@ pilot_strdup(const char *s)
 	if (s == NULL)
 		return NULL;
 	if ((c = strdup(s)) == NULL)
-		abort();
+		pilot_nomem("copying a string");
 	return c;
 }
 
@@ -104,7 +111,7 @@ pilot_emit(struct psched *ps, struct patt *a, struct sched_event *ev)
 	struct pev	*e;
 
 	if ((e = calloc(1, sizeof(*e))) == NULL)
-		abort();
+		pilot_nomem("queueing an event");
 	e->ev = *ev;
 	e->ev.token = e->token = pilot_strdup(a->token);
 	e->ev.job_id = e->job_id = pilot_strdup(ev->job_id);
@@ -235,8 +242,8 @@ pilot_submit(struct sched *s, const struct sched_job *job)
 	struct patt	*a;
 	int		 cpus = job->cpus_per_task * job->tasks_per_node;
 
-	if (ps->closing || job->nodes != 1 || cpus > ps->opts.cpus ||
-	    job->gpus_per_node > ps->opts.gpus)
+	if (ps->closing || job->nodes != 1 || cpus > ps->opts.job.cpus_per_task ||
+	    job->gpus_per_node > ps->opts.job.gpus_per_node)
 		return -1;
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return -1;
@@ -331,7 +338,7 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	if (jobfile_read(path, &jf, err, sizeof(err)) == -1)
 		return -1;
 	if ((a = calloc(1, sizeof(*a))) == NULL)
-		abort();
+		pilot_nomem("taking back a job");
 	a->token = pilot_strdup(token);
 	a->dir = pilot_strdup(dir);
 	a->job_id = pilot_strdup(job_id);
@@ -380,10 +387,10 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	if (s->ops != &pilot_ops)
 		return -1;
 	if ((p = calloc(1, sizeof(*p))) == NULL)
-		abort();
+		pilot_nomem("taking back a pilot");
 	p->ps = ps;
-	p->cpus = ps->opts.cpus;
-	p->gpus = ps->opts.gpus;
+	p->cpus = ps->opts.job.cpus_per_task;
+	p->gpus = ps->opts.job.gpus_per_node;
 	p->token = pilot_strdup(token);
 	p->dir = pilot_strdup(dir);
 	p->job_id = pilot_strdup(job_id);
@@ -513,12 +520,15 @@ sched_pilot_new(uv_loop_t *loop, struct sched *inner,
 	struct psched	*ps;
 	char		*pdir;
 
-	if (o->count < 1 || o->cpus < 1 || o->gpus < 0) {
+	if (o->count < 1 || o->job.cpus_per_task < 1 ||
+	    o->job.gpus_per_node < 0) {
 		snprintf(err, errlen, "pilot: count and cpus must be >= 1");
 		return NULL;
 	}
-	if ((ps = calloc(1, sizeof(*ps))) == NULL)
-		abort();
+	if ((ps = calloc(1, sizeof(*ps))) == NULL) {
+		snprintf(err, errlen, "pilot: out of memory");
+		return NULL;
+	}
 	ps->sched.ops = &pilot_ops;
 	ps->loop = loop;
 	ps->inner = inner;
@@ -526,9 +536,20 @@ sched_pilot_new(uv_loop_t *loop, struct sched *inner,
 	ps->dir = pilot_strdup(o->dir);
 	ps->wrapper = pilot_strdup(o->wrapper);
 	ps->name = pilot_strdup(o->name);
-	if (asprintf(&ps->file, "%s/pilot.json", o->dir) == -1 ||
-	    asprintf(&pdir, "%s/pilots", o->dir) == -1)
-		abort();
+	if (asprintf(&ps->file, "%s/pilot.json", o->dir) == -1)
+		ps->file = NULL;
+	if (asprintf(&pdir, "%s/pilots", o->dir) == -1)
+		pdir = NULL;
+	if (ps->file == NULL || pdir == NULL) {
+		snprintf(err, errlen, "pilot: out of memory");
+		free(pdir);
+		free(ps->file);
+		free(ps->dir);
+		free(ps->wrapper);
+		free(ps->name);
+		free(ps);
+		return NULL;
+	}
 	TAILQ_INIT(&ps->queue);
 	TAILQ_INIT(&ps->pilots);
 	TAILQ_INIT(&ps->conns);

@@ -114,7 +114,12 @@ struct psched {
 double	 pilot_now(void);
 void	 pilot_warn(const struct psched *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* strdup() that aborts when out of memory; NULL stays NULL. */
+/*
+ * Memory that no caller could do without ran out: say "hpod: pilot: out
+ * of memory WHAT" on stderr and abort (the backend cannot see xmalloc).
+ */
+_Noreturn void pilot_nomem(const char *what);
+/* strdup() that aborts with pilot_nomem(); NULL stays NULL. */
 char	*pilot_strdup(const char *);
 void	 patt_free(struct patt *);
 /* Queue event ev of job a for delivery; an END forgets a. */

@@ -145,16 +145,16 @@ pilot_submit_one(struct psched *ps)
 	int			 rc;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL)
-		abort();
+		pilot_nomem("submitting a pilot");
 	p->ps = ps;
-	p->cpus = ps->opts.cpus;
-	p->gpus = ps->opts.gpus;
+	p->cpus = ps->opts.job.cpus_per_task;
+	p->gpus = ps->opts.job.gpus_per_node;
 	TAILQ_INIT(&p->jobs);
 	snprintf(n, sizeof(n), "%d", ++ps->npilots);
 	if (asprintf(&p->token, "%s-pilot-%s-%lx", ps->name, n,
 	    (unsigned long)time(NULL)) == -1 ||
 	    asprintf(&p->dir, "%s/pilots/%s", ps->dir, n) == -1)
-		abort();
+		pilot_nomem("naming a pilot");
 	if ((mkdir(p->dir, 0700) == -1 && errno != EEXIST)) {
 		pilot_warn(ps, "pilot: mkdir %s: %s", p->dir, strerror(errno));
 		free(p->token);
@@ -173,22 +173,12 @@ pilot_submit_one(struct psched *ps)
 	argv[5] = "-n";
 	argv[6] = slots;
 	argv[7] = NULL;
-	memset(&j, 0, sizeof(j));
+	j = ps->opts.job;
 	j.token = p->token;
 	j.name = ps->name;
 	j.dir = p->dir;
 	j.argv = argv;
 	j.env = env;
-	j.nodes = 1;
-	j.gpus_per_node = p->gpus;
-	j.cpus_per_task = p->cpus;
-	j.tasks_per_node = 1;
-	j.time_limit = ps->opts.time_limit;
-	j.partition = ps->opts.partition;
-	j.account = ps->opts.account;
-	j.qos = ps->opts.qos;
-	j.constraint = ps->opts.constraint;
-	j.extra = ps->opts.extra;
 	j.cb = pilot_inner_event;
 	j.arg = p;
 	if ((rc = sched_submit(ps->inner, &j)) == -1) {

@@ -4,8 +4,10 @@
  * clock, so that a campaign of hundreds of trials runs in seconds through
  * the real engine, search, stopper and ledger.
  *
- * The clock starts at the wall-clock time the backend is created and
- * moves only when the engine has nothing left to do: one step at a time,
+ * The clock starts at the whole second of wall-clock time when the
+ * backend is created (so every virtual time is that second plus the same
+ * sums, rounded alike: two replays of one spec give the same costs to the
+ * last digit whenever they run) and moves only when the engine has nothing left to do: one step at a time,
  * to the end of the next epoch of the running job that gets there first.
  * That epoch's MLLOG line goes to the job's stdout and a SCHED_EV_OUTPUT
  * event asks the engine to read it, so the engine records the point (and
@@ -424,7 +426,7 @@ sched_replay_new(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 	}
 	r->sched.ops = &replay_ops;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	r->now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	r->now = (double)ts.tv_sec;
 	TAILQ_INIT(&r->jobs);
 	TAILQ_INIT(&r->events);
 	uv_idle_init(loop, &r->step);

@@ -24,27 +24,25 @@ wait_sql_fg() {
 }
 
 # Bad specs are refused before anything runs, naming the file and key.
+# Each line: the jq filter that spoils the spec, what is refused, what the
+# message names, and the message.
 write_pilot badd 2 1
-jq '.dispatch = "pilots"' "$T/badd.json" >"$T/bad1.json"
-rc=0
-"$HPOCTL" -f "$CONF" run "$T/bad1.json" 2>"$T/err.txt" || rc=$?
-is "dispatch \"pilots\" is refused" "$rc" 1
-check "naming the file and key" grep -q "bad1.json: dispatch: expected \"job\", \"chain\" or \"pilot\"" "$T/err.txt"
-jq '.pilot = {"count": 2, "cpus": 1, "size": 4}' "$T/badd.json" >"$T/bad2.json"
-rc=0
-"$HPOCTL" -f "$CONF" run "$T/bad2.json" 2>"$T/err.txt" || rc=$?
-is "an unknown pilot key is refused" "$rc" 1
-check "naming it" grep -q "bad2.json: pilot.size" "$T/err.txt"
-jq '.resources.cpus_per_task = 2' "$T/badd.json" >"$T/bad3.json"
-rc=0
-"$HPOCTL" -f "$CONF" run "$T/bad3.json" 2>"$T/err.txt" || rc=$?
-is "a pilot smaller than a trial is refused" "$rc" 1
-check "naming pilot.cpus" grep -q "bad3.json: pilot.cpus: 1 is less than one trial's 2 CPUs" "$T/err.txt"
-jq 'del(.dispatch)' "$T/badd.json" >"$T/bad4.json"
-rc=0
-"$HPOCTL" -f "$CONF" run "$T/bad4.json" 2>"$T/err.txt" || rc=$?
-is "pilot without dispatch pilot is refused" "$rc" 1
-check "naming pilot" grep -q "bad4.json: pilot: only with \"dispatch\": \"pilot\"" "$T/err.txt"
+n=0
+while IFS='|' read -r filter what names msg; do
+	n=$((n + 1))
+	jq "$filter" "$T/badd.json" >"$T/bad$n.json"
+	rc=0
+	"$HPOCTL" -f "$CONF" run "$T/bad$n.json" </dev/null 2>"$T/err.txt" ||
+	    rc=$?
+	is "$what" "$rc" 1
+	check "$names" grep -q "bad$n.json: $msg" "$T/err.txt"
+done <<'EOF'
+.dispatch = "pilots"|dispatch "pilots" is refused|naming the file and key|dispatch: expected "job", "chain" or "pilot"
+.dispatch = "chain" | del(.pilot)|dispatch "chain" on the local backend is refused|naming dispatch|dispatch: "chain" needs backend "slurm"
+.pilot = {"count": 2, "cpus": 1, "size": 4}|an unknown pilot key is refused|naming it|pilot.size
+.resources.cpus_per_task = 2|a pilot smaller than a trial is refused|naming pilot.cpus|pilot.cpus: 1 is less than one trial's 2 CPUs
+del(.dispatch)|pilot without dispatch pilot is refused|naming pilot|pilot: only with "dispatch": "pilot"
+EOF
 is "nothing was recorded" "$(sql 'select count(*) from campaigns' 2>/dev/null || echo 0)" 0
 
 # A pilot the backend cannot run (4 CPUs, the local backend has 2): the

@@ -89,6 +89,26 @@ trials() {
 "$HPOCTL" -f "$CONF" run -q "$T/asha.json" >/dev/null
 is "run again: the same trials" "$(trials "$(cid asha)")" "$(trials "$A")"
 
+# Epochs of 10.1 s: the replayed MLLOG lines carry times in whole
+# milliseconds, yet two replays of one spec, started at different
+# fractions of a second, give the same metric times (so the same time
+# and cost to target) to the last digit: the virtual clock starts on a
+# whole second.
+sed 's/"epoch_s": \[10,10,10,10,10,10,10,10,10\]/"epoch_s": [10.1,10.1,10.1,10.1,10.1,10.1,10.1,10.1,10.1]/' \
+    "$T/table.json" >"$T/frac.json"
+sed 's/"name": "asha"/"name": "frac"/; s/table.json/frac.json/' "$T/asha.json" >"$T/frac1.json"
+durations() {
+	sql "select group_concat(printf('%.17g', m.time - a.started), ' ') from metrics m join attempts a on a.id = m.attempt_id join trials t on t.id = a.trial_id where t.campaign_id = $1 order by t.number, m.key, m.step"
+}
+"$HPOCTL" -f "$CONF" run -q "$T/frac1.json" >/dev/null
+F1=$(cid frac)
+sleep 0.4
+"$HPOCTL" -f "$CONF" run -q "$T/frac1.json" >/dev/null
+is "fractional epochs: the same metric times to the last digit when run again" \
+    "$(durations "$(cid frac)")" "$(durations "$F1")"
+is "the virtual clock starts on a whole second" \
+    "$(sql "select count(*) from campaigns where name = 'frac' and started != cast(started as int)")" 0
+
 # Nearest configuration: 0.0012 -> 0.001, 0.05 -> 0.03 and 0.25 -> 0.3
 # (log scale).
 cat >"$T/near.json" <<JSON

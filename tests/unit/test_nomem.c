@@ -4,8 +4,8 @@
  * an interface has no error to return, a well-formed answer: never a
  * crash, an abort or a leak.
  *
- * The same holds for a campaign spec (daemon/spec) and a replay table
- * (scheduler/replay).
+ * The same holds for a campaign spec (daemon/spec), a replay table
+ * (scheduler/replay) and an RCP file (daemon/guide's rcp_read).
  *
  * The binary is linked with ld's --wrap for malloc, calloc, realloc,
  * reallocarray, strdup and asprintf (see the Makefile), so that each
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "invoke.h"
+#include "rcp.h"
 #include "replay_table.h"
 #include "score.h"
 #include "search.h"
@@ -352,9 +353,16 @@ stoppers(char *err, size_t errlen)
 	return 0;
 }
 
-/* A folder for the spec and the replay table. */
+/* A folder for the spec, the replay table and the RCP file. */
 static char	 dir[] = "/tmp/test_nomem.XXXXXX";
-static char	 spec_path[64], table_path[64];
+static char	 spec_path[64], table_path[64], rcp_path[64];
+
+/* Reference convergence points: two batch sizes of one benchmark. */
+static const char rcps[] =
+    "{\"cosmo_ref_64\": {\"Benchmark\": \"cosmoflow\", \"BS\": 64,\n"
+    "  \"Epochs to converge\": [20, 21, 22]},\n"
+    " \"cosmo_ref_128\": {\"Benchmark\": \"cosmoflow\", \"BS\": 128,\n"
+    "  \"Epochs to converge\": [25, 26, 27, 28]}}\n";
 
 /* A replay campaign: fixed values, a choice, a prior, a relative table. */
 static const char replay_spec[] =
@@ -444,6 +452,24 @@ replay_load(char *err, size_t errlen)
 	return rc;
 }
 
+/* Read the RCP file. */
+static int
+rcp_one(char *err, size_t errlen)
+{
+	struct rcp_point	*pts;
+	size_t			 n, i;
+
+	if (rcp_read(rcp_path, &pts, &n, err, errlen) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		free(pts[i].key);
+		free(pts[i].benchmark);
+		free(pts[i].epochs);
+	}
+	free(pts);
+	return n == 2 ? 0 : -2;
+}
+
 /* A campaign of the workload nm, parsed and bound with memory to spare. */
 static struct campaign_spec *bound;
 
@@ -497,15 +523,18 @@ files_sweep(void)
 	}
 	snprintf(spec_path, sizeof(spec_path), "%s/c.json", dir);
 	snprintf(table_path, sizeof(table_path), "%s/table.json", dir);
-	if (put(table_path, table) == -1) {
-		ok(0, "write %s", table_path);
+	snprintf(rcp_path, sizeof(rcp_path), "%s/rcps.json", dir);
+	if (put(table_path, table) == -1 || put(rcp_path, rcps) == -1) {
+		ok(0, "write %s and %s", table_path, rcp_path);
 		return;
 	}
 	sweep("spec_load, a replay campaign", c_replay, 1);
 	sweep("spec_load, a Slurm scaling campaign", c_slurm, 1);
 	sweep("replay_table_load, _find", replay_load, 1);
+	sweep("rcp_read", rcp_one, 1);
 	unlink(spec_path);
 	unlink(table_path);
+	unlink(rcp_path);
 	rmdir(dir);
 }
 

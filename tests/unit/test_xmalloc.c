@@ -1,15 +1,17 @@
 /*
- * test_xmalloc.c: the allocators that cannot fail return memory, and when
- * there is none say so on stderr and abort.
+ * test_xmalloc.c: the allocators that cannot fail (and xasprintf, xneed)
+ * return memory, and when there is none say so on stderr and abort.
  */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_err.h"
 #include "tap.h"
 #include "xmalloc.h"
 
@@ -21,38 +23,31 @@ __asan_default_options(void)
 	return "allocator_may_return_null=1";
 }
 
-/*
- * Run xreallocarray() for more than memory can hold in a child; return
- * how it ended, its stderr in buf.
- */
+/* Ask for more than memory can hold, in one way per which (see main). */
+static void
+fail_one(void *arg)
+{
+	struct rlimit	 rl = { 64 << 20, 64 << 20 };
+	int		 which = *(int *)arg;
+
+	if (which == 0)
+		(void)xreallocarray(NULL, SIZE_MAX / 2, 4);
+	else if (which == 1)
+		(void)xmalloc(SIZE_MAX / 2);
+	else if (which == 2) {
+		/* 256 MiB with the data segment limited to 64 MiB. */
+		if (setrlimit(RLIMIT_DATA, &rl) == -1)
+			_exit(2);
+		(void)xasprintf("%*s", 256 << 20, "");
+	} else
+		(void)xneed(NULL, "cJSON_Print");
+}
+
+/* Run fail_one(which) in a child; how it ended, its stderr in buf. */
 static int
 child_fails(int which, char *buf, size_t len)
 {
-	int	 fd[2], status;
-	size_t	 k;
-	ssize_t	 n;
-	pid_t	 pid;
-
-	if (pipe(fd) == -1 || (pid = fork()) == -1)
-		return -1;
-	if (pid == 0) {
-		dup2(fd[1], 2);
-		close(fd[0]);
-		if (which == 0)
-			(void)xreallocarray(NULL, SIZE_MAX / 2, 4);
-		else
-			(void)xmalloc(SIZE_MAX / 2);
-		_exit(0);
-	}
-	close(fd[1]);
-	for (k = 0; k < len - 1 && (n = read(fd[0], buf + k, len - 1 - k)) > 0;
-	    k += (size_t)n)
-		;
-	buf[k] = '\0';
-	close(fd[0]);
-	if (waitpid(pid, &status, 0) == -1)
-		return -1;
-	return status;
+	return child_err(fail_one, &which, buf, len);
 }
 
 int
@@ -81,5 +76,17 @@ main(void)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
 	    "xmalloc beyond memory aborts");
 	like(buf, "malloc: out of memory (", "  saying so");
+	s = xasprintf("%s/%d", "runs", 7);
+	is_str(s, "runs/7", "xasprintf formats");
+	free(s);
+	status = child_fails(2, buf, sizeof(buf));
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	    "xasprintf beyond memory aborts");
+	like(buf, "asprintf: out of memory formatting '%*s'", "  saying so");
+	ok(xneed(buf, "buf") == buf, "xneed passes memory on");
+	status = child_fails(3, buf, sizeof(buf));
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	    "xneed of NULL aborts");
+	is_str(buf, "cJSON_Print: out of memory\n", "  saying what ran out");
 	return tap_done();
 }
