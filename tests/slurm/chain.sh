@@ -5,7 +5,8 @@
 # the pending job, never more than max_parallel jobs run at once, a
 # failure in a lane does not stall it, and a campaign that stops (a
 # budget, a cancel) leaves no job behind, every job it submitted in the
-# ledger, those that never ran cancelled at no cost.
+# ledger, those that never ran cancelled at no cost; after a SIGKILL the
+# restarted daemon takes the queued jobs back as any other.
 . "$(dirname "$0")/lib.subr"
 
 # A workload that sleeps {seconds} and fails when told to.
@@ -39,6 +40,14 @@ most_at_once() {
 	    jq -r '"\(.start) 1\n\(.end) -1"' | sort -k1,1g -k2,2n |
 	    awk '{ c += $2; if (c > m) m = c } END { print m + 0 }'
 }
+# wait_for_log TEXT: wait up to 30 s until the daemon's log holds TEXT.
+wait_for_log() {
+	for _ in $(seq 1 150); do
+		grep -q "$1" "$T/hpod.log" && return 0
+		sleep 0.2
+	done
+	return 1
+}
 # alive NAME: jobs of campaign NAME that slurmctld still runs or queues.
 alive() {
 	squeue -h -t pending,running -o '%j' | grep -c "^hpod-$1-" || true
@@ -59,6 +68,8 @@ start_daemon
 chain_campaign lanes 3 12 2
 check "submit twelve 3 s trials in two chained lanes" \
     "$HPOCTL" submit "$T/lanes.json"
+check "the daemon says how it dispatches" wait_for_log \
+    "dispatch: chain, 2 lanes"
 cid=$(sql "select id from campaigns where name = 'lanes'")
 dep=
 for _ in $(seq 1 300); do
@@ -133,5 +144,25 @@ check "it ends" wait_campaign stop 60
 is "no job of it is left in Slurm" "$(alive "$cid")" 0
 is "every attempt ended cancelled" "$(sql "select count(*) from $(of stop) \
     and a.state = 'cancelled' and a.ended is not null")" 4
+# hpod SIGKILLed while two run and two wait behind them: the restarted
+# daemon takes all four back, queues nothing behind them (their lanes'
+# tails are not known to it), and the bound still holds.
+chain_campaign restart 4 8 2
+check "submit eight 4 s trials in two lanes" "$HPOCTL" submit "$T/restart.json"
+cid=$(sql "select id from campaigns where name = 'restart'")
+check "two run and two wait behind them" wait_sql \
+    "select count(*) from $(of restart) and a.job_id is not null" 4 60
+kill -KILL "$DPID"
+wait "$DPID" 2>/dev/null || true
+DPID=
+check "hpod restarts" start_daemon
+check "the campaign finishes" wait_campaign restart 180
+is "all eight completed" \
+    "$(sql "select count(*) from $(of restart) and a.state = 'completed'")" 8
+is "one attempt each" "$(sql "select count(*) from $(of restart)")" 8
+is "one Slurm job each" "$(squeue -h -t all -o '%j %i' |
+    grep -c "^hpod-$cid-")" 8
+is "never more than two ran at once (their own clocks)" \
+    "$(most_at_once "$cid-restart")" 2
 check "the daemon stops" stop_daemon
 done_testing
