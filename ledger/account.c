@@ -72,7 +72,8 @@ account_attempts(struct ledger *l, const struct ledger_campaign *c,
 	    " total(CASE WHEN state = 'pruned' THEN e * nodes END),"
 	    " total(CASE WHEN state = 'pruned' THEN e * gpus END),"
 	    " total(CASE WHEN state = 'pruned' THEN e * cpus END)"
-	    " FROM (SELECT a.number, a.nodes, a.gpus, a.cpus, a.state,"
+	    " FROM (SELECT a.number, " ACCT_NODES " AS nodes, a.gpus,"
+	    "   a.cpus, a.state,"
 	    "   " ACCT_ELAPSED " AS e,"
 	    "   CASE WHEN a.submitted > 0 THEN"
 	    "     max(coalesce(nullif(a.started, 0), nullif(a.ended, 0), ?2)"
@@ -113,7 +114,8 @@ account_outcomes(struct ledger *l, const struct ledger_campaign *c,
 
 	if ((st = ledger_stmt(l, LQ_ACCT_OUTCOMES, "SELECT o, count(*),"
 	    " total(e * nodes), total(e * gpus), total(e * cpus)"
-	    " FROM (SELECT " ACCT_OUTCOME " AS o, a.nodes, a.gpus, a.cpus,"
+	    " FROM (SELECT " ACCT_OUTCOME " AS o, " ACCT_NODES " AS nodes,"
+	    "   a.gpus, a.cpus,"
 	    "   " ACCT_ELAPSED " AS e"
 	    "   FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    "   WHERE t.campaign_id = ?1) GROUP BY o")) == NULL)
@@ -142,10 +144,12 @@ account_outcomes(struct ledger *l, const struct ledger_campaign *c,
 /*
  * The idle time of the campaign's pilot allocations: each pilot's
  * allocation times its elapsed time (to now while it runs), less what the
- * attempts it ran (job id "PILOT.pN") were charged, per resource and
- * never below 0 (attempts sharing a pilot's node each count the node, as
- * attempts sharing a node in job mode do).  Added to the totals as the
- * outcome "pilot_idle", which counts no attempts.
+ * attempts it ran (job id "PILOT.pN") were charged, per resource: each
+ * was charged its share of the pilot's node (ACCT_NODES), so that the
+ * lines by outcome add up to what the pilots were billed.  Never below 0
+ * (a ledger written before shares charged each attempt the whole node).
+ * Added to the totals as the outcome "pilot_idle", which counts no
+ * attempts.
  */
 static int
 account_pilots(struct ledger *l, const struct ledger_campaign *c,
@@ -166,7 +170,7 @@ account_pilots(struct ledger *l, const struct ledger_campaign *c,
 	    " FROM (SELECT p.nodes, p.gpus, p.cpus,"
 	    "   CASE WHEN p.started > 0 THEN max(coalesce(nullif(p.ended, 0),"
 	    "     ?2) - p.started, 0) ELSE 0 END AS pe,"
-	    "   total(" ACCT_ELAPSED " * a.nodes) AS an,"
+	    "   total(" ACCT_ELAPSED " * " ACCT_NODES ") AS an,"
 	    "   total(" ACCT_ELAPSED " * a.gpus) AS ag,"
 	    "   total(" ACCT_ELAPSED " * a.cpus) AS ac"
 	    "   FROM pilots p LEFT JOIN attempts a ON p.job_id IS NOT NULL"
@@ -345,7 +349,7 @@ account_groups(struct ledger *l, const struct ledger_campaign *c, double now,
 		return -1;
 	if ((st = ledger_stmt(l, LQ_ACCT_GROUPS, "SELECT t.batch_size,"
 	    " t.role = 'confirm' AS confirm, count(DISTINCT t.id),"
-	    " count(a.id), total(e * a.nodes), total(e * a.gpus),"
+	    " count(a.id), total(e * " ACCT_NODES "), total(e * a.gpus),"
 	    " total(e * a.cpus)"
 	    " FROM trials t LEFT JOIN (SELECT a.*, " ACCT_ELAPSED " AS e"
 	    "   FROM attempts a) a ON a.trial_id = t.id"
@@ -380,7 +384,7 @@ account_attempt_add(const struct ledger_attempt *a, double now,
 			e = 0;
 	}
 	cost->attempts++;
-	cost->node_seconds += e * a->nodes;
+	cost->node_seconds += e * a->node_share;
 	cost->gpu_seconds += e * a->gpus;
 	cost->cpu_seconds += e * a->cpus;
 }

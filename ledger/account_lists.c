@@ -38,7 +38,7 @@ al_charge(struct account_cost *c, const struct ledger_attempt *a, double e,
 	c->attempts++;
 	if (!has)
 		return;
-	c->node_seconds += e * a->nodes;
+	c->node_seconds += e * a->node_share;
 	c->gpu_seconds += e * a->gpus;
 	c->cpu_seconds += e * a->cpus;
 }

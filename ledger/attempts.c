@@ -86,18 +86,21 @@ ledger_attempt_submitted(struct ledger *l, int64_t id, const char *job_id,
 /* Record that the attempt started running with its allocation. */
 int
 ledger_attempt_started(struct ledger *l, int64_t id, const char *job_id,
-    double when, int nodes, int gpus, int cpus, const char *host)
+    double when, int nodes, int gpus, int cpus, double node_share,
+    const char *host)
 {
 	sqlite3_stmt *st;
 
 	if ((st = ledger_stmt(l, LQ_ATTEMPT_STARTED, "UPDATE attempts"
 	    " SET job_id = COALESCE(?2, job_id), started = ?3, nodes = ?4,"
-	    " gpus = ?5, cpus = ?6, host = COALESCE(?7, host),"
+	    " gpus = ?5, cpus = ?6, host = COALESCE(?7, host), node_share = ?8,"
 	    " state = CASE WHEN ended IS NULL THEN 'running' ELSE state END"
 	    " WHERE id = ?1")) == NULL)
 		return -1;
 	ledger_bind_int64(l, st, 1, id);
 	ledger_bind_start(l, st, job_id, when, nodes, gpus, cpus, host);
+	if (node_share > 0)
+		ledger_bind_double(l, st, 8, node_share);
 	return ledger_exec_one(l, st, "record start of attempt id %lld",
 	    (long long)id);
 }
@@ -142,6 +145,7 @@ attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	a->nodes = sqlite3_column_int(st, 12);
 	a->gpus = sqlite3_column_int(st, 13);
 	a->cpus = sqlite3_column_int(st, 14);
+	a->node_share = sqlite3_column_double(st, 19);
 	a->exit_code = sqlite3_column_int(st, 16);
 	a->signal = sqlite3_column_int(st, 17);
 	if (ledger_column_str(st, 4, &a->token) == -1 ||
@@ -181,7 +185,8 @@ ledger_attempt_list(struct ledger *l, int64_t campaign_id,
 	if ((st = ledger_stmt(l, LQ_ATTEMPT_LIST, "SELECT a.id, a.trial_id,"
 	    " t.number, a.number, a.token, a.job_id, a.dir, a.state,"
 	    " a.created, a.submitted, a.started, a.ended, a.nodes, a.gpus,"
-	    " a.cpus, a.host, COALESCE(a.exit_code, -1), a.signal, a.reason"
+	    " a.cpus, a.host, COALESCE(a.exit_code, -1), a.signal, a.reason,"
+	    " " ACCT_NODES
 	    " FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    " WHERE t.campaign_id = ?1"
 	    " AND (NOT ?2 OR COALESCE(a.ended, 0) = 0)"

@@ -308,6 +308,16 @@ ledger_setup(struct ledger *l)
 	if (ledger_sql(l, "PRAGMA foreign_keys = ON", "enable foreign keys")
 	    == -1)
 		return -1;
+	/*
+	 * A ledger read as it is, older than the attempts' node_share
+	 * (schema.c, 5 -> 6): a view of its attempts in the connection's
+	 * own temp schema, which names resolve first, reads each as
+	 * charged its whole nodes, as it was.
+	 */
+	if ((l->flags & LEDGER_READONLY) && v < 6 && ledger_sql(l,
+	    "CREATE TEMP VIEW attempts AS SELECT *, NULL AS node_share"
+	    " FROM main.attempts", "read attempts of an older schema") == -1)
+		return -1;
 	if (l->flags & LEDGER_READONLY)
 		return 0;
 	/* SQLite falls back to reading a file it cannot write: refuse that. */

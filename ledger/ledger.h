@@ -152,6 +152,9 @@ struct ledger_attempt {
 	char		*state;
 	double		 created, submitted, started, ended;
 	int		 nodes, gpus, cpus;	/* allocation, totals */
+	double		 node_share;	/* the nodes charged: nodes, or its
+					   share of a pilot's node (read
+					   only: ledger_attempt_started()) */
 	char		*host;
 	int		 exit_code;	/* -1 if unknown */
 	int		 signal;	/* 0 if none */
@@ -165,9 +168,14 @@ int	 ledger_attempt_insert(struct ledger *, const struct ledger_attempt *,
 	    int64_t *id);
 int	 ledger_attempt_submitted(struct ledger *, int64_t id,
 	    const char *job_id, double when);
-/* job_id NULL keeps the one recorded at submission. */
+/*
+ * job_id NULL keeps the one recorded at submission.  node_share: the
+ * nodes it is charged when not its whole nodes (a trial in a pilot
+ * charged its share of the pilot's node); 0 or less: its nodes.
+ */
 int	 ledger_attempt_started(struct ledger *, int64_t id, const char *job_id,
-	    double when, int nodes, int gpus, int cpus, const char *host);
+	    double when, int nodes, int gpus, int cpus, double node_share,
+	    const char *host);
 /*
  * Pilot allocations (pilots.c): a pilot job submitted, started (its
  * allocation, job id and host) and ended, by its token.

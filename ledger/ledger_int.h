@@ -18,6 +18,12 @@
 	"CASE WHEN a.started > 0 THEN" \
 	"  max(coalesce(nullif(a.ended, 0), ?2) - a.started, 0) END"
 
+/*
+ * The nodes attempt a is charged: its share of a pilot's node, or its
+ * whole nodes (schema.c, 5 -> 6).
+ */
+#define ACCT_NODES "coalesce(a.node_share, a.nodes)"
+
 /* Every cached statement; each is prepared on first use. */
 enum ledger_sql {
 	LQ_BEGIN, LQ_COMMIT, LQ_ROLLBACK, LQ_USER_VERSION,

@@ -170,6 +170,15 @@ const char *const ledger_migrations[] = {
 	"  state TEXT"
 	");"
 	"CREATE INDEX pilots_campaign ON pilots (campaign_id);",
+
+	/*
+	 * 5 -> 6: the nodes an attempt is charged when that is not its
+	 * whole nodes: a trial run in a pilot is charged its share of the
+	 * pilot's node (ACCT_NODES).  NULL, as every older attempt reads:
+	 * its whole nodes, as a job is billed.
+	 */
+	"ALTER TABLE attempts ADD COLUMN node_share REAL"
+	"  CHECK (node_share IS NULL OR node_share >= 0);",
 };
 
 /* The schema version this build creates and understands. */

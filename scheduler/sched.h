@@ -45,6 +45,11 @@ struct sched_event {
 	int		 signal;	/* 0 if none */
 	const char	*host;		/* SCHED_EV_STARTED */
 	int		 nodes, gpus, cpus;	/* SCHED_EV_STARTED: totals */
+	double		 node_share;	/* SCHED_EV_STARTED (and END): the
+					   nodes it is charged when not its
+					   whole nodes (a pilot's job: its
+					   share of the pilot's node), 0:
+					   nodes */
 	double		 start, end;	/* SCHED_EV_END: as the job saw them */
 	const char	*reason;	/* human-readable detail, may be NULL */
 };
@@ -183,6 +188,13 @@ struct sched	*sched_replay_new(struct uv_loop_s *, const char *table_path,
  * backend's, with job ids "PILOT_JOB_ID.pN"; the pilots' own lifecycle
  * goes to opts->cb, so that their idle time is accounted.
  */
+/*
+ * A pilot is given a job only while the time it has left (its time limit
+ * from its start) holds the job's time limit and this margin in seconds,
+ * its first job excepted; one too short for the job that waits is drained
+ * and replaced.
+ */
+#define SCHED_PILOT_MARGIN	10
 enum sched_pilot_ev_type {
 	SCHED_PILOT_SUBMITTED,	/* token, dir: before the inner submit */
 	SCHED_PILOT_STARTED,	/* job_id, host, nodes, gpus, cpus */

@@ -121,7 +121,7 @@ auto_suggest(struct search *s, const struct history *h, double *x)
 
 	if (a->inner == NULL && auto_choose(s, a) == -1)
 		return random_ops.suggest(s, h, x);
-	return search_suggest(a->inner, h, x);
+	return search_suggest_logged(a->inner, h, s->log, x);
 }
 
 /* What auto chose and why. */

@@ -25,6 +25,12 @@
  *   one in each 2^-m-th of every parameter's range, where 8 random draws
  *   leave a given eighth empty a third of the time ((7/8)^8).
  *
+ * - above MTPE_EXACT_MAX trials in a group (only the bad group gets
+ *   there: the good one has at most TPE_GAMMA_MAX) its kernels are merged
+ *   into at most MTPE_CELLS cells of a grid (mtpe_grid.c), so that
+ *   scoring a candidate costs the same from there on; at or below it the
+ *   estimator is exact and the suggestions unchanged.
+ *
  * cmtpe is mtpe that prefers the cheaper per step of suggestions of
  * about equal promise (cost.c): of the candidates within a factor 2 of
  * the best ratio, the cheapest, and in the start-up the cheaper of two
@@ -112,29 +118,28 @@ cmtpe_init(struct search *s, char *err, size_t errlen)
 	return mtpe_setup(s, 1, err, errlen);
 }
 
-/*
- * Build one estimator per parameter over the trials idx (m of them), all
- * with the same components in the same order.  Return 0 or -1 (memory).
- */
-static int
-mtpe_build(const struct search *s, const struct history *h,
-    const size_t *idx, size_t m, struct parzen *pz)
+/* See tpe_int.h. */
+int
+mtpe_fit(const struct search *s, const struct history *h,
+    const size_t *idx, size_t m, size_t maxexact, struct parzen *pz)
 {
 	double *xs, bw;
 	size_t d = s->space->n, i;
 	int rc = 0;
 
+	bw = MTPE_SIGMA0 * pow((double)(m + 1), -1.0 / ((double)d + 4));
+	if (m > maxexact)
+		return mtpe_grid(s, h, idx, m, bw, MTPE_CELLS, pz);
 	if ((xs = calloc(m + 1, sizeof(double))) == NULL)
 		return -1;
-	bw = MTPE_SIGMA0 * pow((double)(m + 1), -1.0 / ((double)d + 4));
 	for (i = 0; i < d && rc == 0; i++)
 		rc = parzen_fit(&pz[i], s, h, i, idx, m, xs, bw);
 	free(xs);
 	return rc;
 }
 
-/* Joint log density of the estimators pz at the internal point y. */
-static double
+/* See tpe_int.h. */
+double
 mtpe_logpdf(const struct parzen *pz, size_t d, const double *y, double *t)
 {
 	double mx = -INFINITY, sum = 0;
@@ -191,8 +196,8 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	ys = calloc(MTPE_CANDIDATES * d, sizeof(*ys));
 	t = calloc((nb > na ? nb : na) + 1, sizeof(*t));
 	if (l == NULL || g == NULL || ys == NULL || t == NULL ||
-	    mtpe_build(s, h, below, nb, l) == -1 ||
-	    mtpe_build(s, h, above, na, g) == -1)
+	    mtpe_fit(s, h, below, nb, MTPE_EXACT_MAX, l) == -1 ||
+	    mtpe_fit(s, h, above, na, MTPE_EXACT_MAX, g) == -1)
 		goto out;
 	if (conf->cost_aware)
 		cm = cost_model_new(s->space, h);

@@ -65,6 +65,8 @@ search_suggest_ranked(struct search *s, const struct history *h, double *x)
 	search_time_to_target(h, s->target, obs);
 	r = *h;
 	r.obs = obs;
+	/* A copy ranked otherwise: a kept model would not match it. */
+	s->log = NULL;
 	rc = s->ops->suggest(s, &r, x);
 	free(obs);
 	return rc;

@@ -134,7 +134,20 @@ search_free(struct search *s)
 int
 search_suggest(struct search *s, const struct history *h, double *x)
 {
-	return search_suggest_ranked(s, h, x);
+	return search_suggest_logged(s, h, NULL, x);
+}
+
+/* As search_suggest(), with what changed since the last call. */
+int
+search_suggest_logged(struct search *s, const struct history *h,
+    const struct history_log *log, double *x)
+{
+	int rc;
+
+	s->log = log;
+	rc = search_suggest_ranked(s, h, x);
+	s->log = NULL;
+	return rc;
 }
 
 /* Set the number of trials the campaign may run (0: unknown). */

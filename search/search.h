@@ -45,6 +45,21 @@ struct history {
 	int		 maximize;	/* 1: larger values are better */
 };
 
+/*
+ * What changed in a history since its source began it (an obsbook at its
+ * load): the index of every observation appended or changed, oldest
+ * first, repeats allowed.  A search that keeps a model between
+ * suggestions (tpe) folds in what is new since its last call instead of
+ * reading the whole history; a new id (a reload, a log cut short) makes
+ * it start over.  Only for a history whose observations change nowhere
+ * else (no other_bracket set per suggestion).
+ */
+struct history_log {
+	uint64_t	 id;
+	const size_t	*changed;
+	size_t		 n;
+};
+
 struct search;
 
 /* 1 if algorithm names a known search algorithm. */
@@ -70,6 +85,12 @@ void		 search_free(struct search *);
  * to target ranks by value.
  */
 int	 search_suggest(struct search *, const struct history *, double *x);
+/*
+ * As search_suggest(), log (NULL: unknown) saying what changed in h since
+ * the previous call; the suggestion is the same as without it.
+ */
+int	 search_suggest_logged(struct search *, const struct history *,
+	    const struct history_log *log, double *x);
 
 /*
  * Tell the search how many trials the campaign may run (0: unknown), before

@@ -35,6 +35,7 @@ struct search {
 	enum search_rank rank;		/* how the history is ranked */
 	double		 target;	/* time to target: the target */
 	void		*state;		/* owned by the algorithm */
+	const struct history_log *log;	/* during a suggestion, or NULL */
 };
 
 /*

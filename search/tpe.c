@@ -45,24 +45,20 @@
 
 #define TPE_STARTUP	10
 #define TPE_CANDIDATES	24
-#define TPE_GAMMA_MAX	25
 #define TPE_FLAT	PARZEN_FLAT
 #define TPE_PRIOR	PARZEN_PRIOR
 #define TPE_TRIES	1000	/* rejection draws of a truncated normal */
 #define TPE_TINY	1e-300
 #define TPE_EXP_ZERO	-746.0	/* exp(x) == 0 below */
 
-/*
- * A ranked trial: sort key (a, b), then its history index; also a
- * component's centre (a, b = 0) and index, to sort the centres.
- */
-struct tpe_rank {
-	double		 a, b;
-	size_t		 i;
+/* The state of tpe: its configuration, then what it keeps. */
+struct tpe_state {
+	struct tpe_conf	 conf;		/* first: tpe_split() reads it */
+	struct tpe_fold	*fold;		/* NULL until a logged suggestion */
 };
 
 /* Order ranked trials by (a, b), then by history index. */
-static int
+int
 tpe_rank_cmp(const void *pa, const void *pb)
 {
 	const struct tpe_rank *x = pa, *y = pb;
@@ -81,7 +77,7 @@ tpe_rank_cmp(const void *pa, const void *pb)
  * otherwise; of another bracket).  *good is 0 for a trial that may never
  * be in the good group.
  */
-static int
+int
 tpe_key(const struct observation *o, int maximize,
     const struct tpe_conf *conf, struct tpe_rank *r, int *good)
 {
@@ -132,7 +128,7 @@ tpe_key(const struct observation *o, int maximize,
 }
 
 /* Weights of n trials in chronological order, as Optuna's default. */
-static void
+void
 tpe_weights(double *w, size_t n)
 {
 	size_t i, nramp;
@@ -549,14 +545,25 @@ out:
 static int
 tpe_init(struct search *s, char *err, size_t errlen)
 {
-	struct tpe_conf *conf;
+	struct tpe_state *st;
 
-	if ((conf = calloc(1, sizeof(*conf))) == NULL)
+	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return search_error(err, errlen, "tpe: out of memory");
-	conf->startup = TPE_STARTUP;
-	s->state = conf;
+	st->conf.startup = TPE_STARTUP;
+	s->state = st;
 	s->size = 0;
 	return 0;
+}
+
+/* Free the state and what it keeps. */
+static void
+tpe_free(struct search *s)
+{
+	struct tpe_state *st = s->state;
+
+	if (st != NULL)
+		tpe_fold_free(st->fold);
+	free(st);
 }
 
 /*
@@ -564,7 +571,7 @@ tpe_init(struct search *s, char *err, size_t errlen)
  * sorted window of at most TPE_GAMMA_MAX that each trial enters only if
  * it beats the worst there, n log k instead of sorting all n.
  */
-static void
+void
 tpe_best(struct tpe_rank *rk, size_t n, size_t k)
 {
 	struct tpe_rank t;
@@ -645,6 +652,82 @@ tpe_split(const struct history *h, const struct tpe_conf *conf,
 	return 0;
 }
 
+/*
+ * Choose parameter i from the good trials (below, nb of them) and the
+ * bad group kept by fold, binned: as tpe_param() with its columns, the
+ * bad group's estimator summed up from what fold kept.  0 or -1.
+ */
+static int
+tpe_param_fold(const struct search *s, const struct history *h, size_t i,
+    const size_t *below, size_t nb, struct tpe_fold *fold, struct rng *r,
+    double *out)
+{
+	const struct param_def *p = &s->space->params[i];
+	struct parzen l, g;
+	double *xs, y, score, best = -INFINITY, besty = 0;
+	size_t k;
+	int rc = -1;
+
+	memset(&l, 0, sizeof(l));
+	memset(&g, 0, sizeof(g));
+	if ((xs = calloc(nb + 1, sizeof(double))) == NULL)
+		return -1;
+	if (parzen_fit(&l, s, h, i, below, nb, xs, 0) == -1 ||
+	    tpe_fold_estimator(fold, s, h, i, &g) == -1)
+		goto out;
+	for (k = 0; k < TPE_CANDIDATES; k++) {
+		y = tpe_snap(p, parzen_sample(&l, r));
+		score = parzen_logpdf(&l, y) - parzen_logpdf(&g, y);
+		if (k == 0 || score > best) {
+			best = score;
+			besty = y;
+		}
+	}
+	*out = tpe_value(p, besty);
+	rc = 0;
+out:
+	parzen_release(&l);
+	parzen_release(&g);
+	free(xs);
+	return rc;
+}
+
+/*
+ * With a log of what changed (the engine's obsbook gives one), keep the
+ * history folded between suggestions (tpe_fold.c): a suggestion then
+ * costs what the new trials add, not a pass over all of them, once the
+ * bad group is binned.  Return as search_suggest(), or 2 when the
+ * history is not binned yet (the caller splits it itself).
+ */
+static int
+tpe_suggest_fold(struct search *s, const struct history *h, double *x)
+{
+	struct tpe_state *st = s->state;
+	struct rng r;
+	size_t *below, nb, na, i;
+	int rc;
+
+	if (st->fold == NULL && (st->fold = tpe_fold_new()) == NULL)
+		return 2;
+	rc = tpe_fold_update(st->fold, s, &st->conf, h, s->log, &below, &nb,
+	    &na);
+	if (rc == 1)
+		return random_ops.suggest(s, h, x);
+	if (rc == -1)
+		return 2;
+	if (na <= PARZEN_EXACT_MAX) {
+		free(below);
+		return 2;
+	}
+	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
+	for (i = 0, rc = 0; i < s->space->n && rc == 0; i++)
+		if (tpe_param_fold(s, h, i, below, nb, st->fold, &r,
+		    &x[i]) == -1)
+			rc = random_ops.suggest(s, h, x);
+	free(below);
+	return rc;
+}
+
 /* Split the history into good and bad, then choose each parameter. */
 static int
 tpe_suggest(struct search *s, const struct history *h, double *x)
@@ -654,6 +737,10 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 	double *cols;
 	int rc = 0;
 
+	if (s->log != NULL && h != NULL && (rc = tpe_suggest_fold(s, h,
+	    x)) != 2)
+		return rc;
+	rc = 0;
 	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
 		return random_ops.suggest(s, h, x);
 	cols = tpe_columns(s, h, above, na);
@@ -671,6 +758,6 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 const struct search_ops tpe_ops = {
 	.name = "tpe",
 	.init = tpe_init,
-	.free = NULL,
+	.free = tpe_free,
 	.suggest = tpe_suggest,
 };

@@ -41,6 +41,18 @@ struct parzen {
 #endif
 #define PARZEN_BINS	1024
 
+/* The good group's largest size, gamma(n) = min(ceil(n / 10), 25). */
+#define TPE_GAMMA_MAX	25
+
+/*
+ * A ranked trial: sort key (a, b), then its history index; also a
+ * component's centre (a, b = 0) and index, to sort the centres.
+ */
+struct tpe_rank {
+	double		 a, b;
+	size_t		 i;
+};
+
 /* How a TPE variant treats the history (tpe: all 0). */
 struct tpe_conf {
 	int		 failed_worst;	/* failed trials join the bad group */
@@ -129,6 +141,39 @@ int	 parzen_fit(struct parzen *, const struct search *s,
 	    const struct history *h, size_t i, const size_t *idx, size_t m,
 	    double *xs, double mvsigma);
 
+/* Weights of n trials in chronological order, as Optuna's default. */
+void	 tpe_weights(double *w, size_t n);
+
+/*
+ * Above this many trials in a group mtpe merges the group's joint
+ * kernels into at most MTPE_CELLS cells of a grid (mtpe_grid.c), at or
+ * below it exact.  A build with -DMTPE_EXACT_MAX=0 merges every group
+ * (make bench-search then shows what merging does to the search).
+ */
+#ifndef MTPE_EXACT_MAX
+#define MTPE_EXACT_MAX	4096
+#endif
+#define MTPE_CELLS	4096
+
+/*
+ * mtpe's joint estimator of the m trials of h at idx: one estimator per
+ * parameter, all with the same components in the same order, each
+ * trial's kernel bw times the range wide; exact when m <= maxexact,
+ * merged into cells (mtpe_grid()) above.  Return 0 or -1 (memory).
+ */
+int	 mtpe_fit(const struct search *, const struct history *h,
+	    const size_t *idx, size_t m, size_t maxexact, struct parzen *pz);
+/*
+ * The same kernels merged into at most maxcells occupied cells of a grid
+ * (mtpe_grid.c says how and how close), the prior last.  Return 0 or -1.
+ */
+int	 mtpe_grid(const struct search *, const struct history *h,
+	    const size_t *idx, size_t m, double bw, size_t maxcells,
+	    struct parzen *pz);
+/* Joint log density of mtpe's estimators pz (d of them) at y; t scratch. */
+double	 mtpe_logpdf(const struct parzen *pz, size_t d, const double *y,
+	    double *t);
+
 /* Internal coordinate of a value of numeric parameter p, and back. */
 double	 tpe_to_internal(const struct param_def *p, double x);
 double	 tpe_from_internal(const struct param_def *p, double y);
@@ -136,6 +181,90 @@ double	 tpe_from_internal(const struct param_def *p, double y);
 double	 tpe_snap(const struct param_def *p, double y);
 /* The value of p to suggest for a snapped internal coordinate y. */
 double	 tpe_value(const struct param_def *p, double y);
+
+/* Order ranked trials by (a, b), then by history index (qsort's). */
+int	 tpe_rank_cmp(const void *, const void *);
+/*
+ * Rank key of observation o in *r (smaller is better): return 1 for a
+ * finished trial that counts, 2 for a running one that joins the bad
+ * group (the liar), 0 if it does not count; *good is 0 for a trial that
+ * may never be in the good group.
+ */
+int	 tpe_key(const struct observation *o, int maximize,
+	    const struct tpe_conf *conf, struct tpe_rank *r, int *good);
+/* Move the best k of the n ranked trials to rk[0..k-1], best first. */
+void	 tpe_best(struct tpe_rank *rk, size_t n, size_t k);
+
+/*
+ * The kernels of one parameter's group of trials, summed per bin
+ * (parzen_bin.c): added one trial at a time in chronological order, at
+ * its position pos in the group; the trial weights (which depend on the
+ * group's final size) are applied by pbins_estimator(), so that the sums
+ * of the older trials can be kept from one suggestion to the next.  A
+ * choice parameter has one bin per value.
+ */
+struct pbin {
+	size_t		 count;		/* trials in the bin */
+	size_t		 first, last;	/* positions of the first and last
+					   trial in (value, position) order */
+	double		 vfirst, vlast;	/* their internal coordinates */
+	double		 r0[3], r1[3];	/* ramped trials: sums of f and of
+					   pos f, f = 1, d, d^2, d the
+					   distance to the bin's centre */
+	double		 f[3];		/* flat trials: sums of f */
+};
+
+struct pbins {
+	size_t		 nbins;
+	int		 choice;	/* bins are a choice's values */
+	double		 low, high;	/* bounds, in internal space */
+	struct pbin	*b;
+};
+
+/* Bins over parameter p (nbins of them, a choice: one per value); 0/-1. */
+int	 pbins_init(struct pbins *, const struct param_def *p, size_t nbins);
+void	 pbins_release(struct pbins *);
+/* Copy src into dst (initialized over the same parameter). */
+void	 pbins_copy(struct pbins *dst, const struct pbins *src);
+/*
+ * Add the trial at internal coordinate v, position pos in its group,
+ * flat (weight 1) or ramped.  Positions must come in increasing order.
+ */
+void	 pbins_add(struct pbins *, double v, size_t pos, int flat);
+/*
+ * The estimator of the m trials added to b (b's bins are changed: the
+ * prior's centre joins them).  Return 0 or -1 (memory).
+ */
+int	 pbins_estimator(struct parzen *, const struct param_def *p,
+	    struct pbins *b, size_t m);
+
+/*
+ * What tpe keeps of the history between suggestions (tpe_fold.c): the
+ * trials up to a cut, ranked and, for the bad group, summed into bins.
+ */
+struct tpe_fold;
+
+struct tpe_fold *tpe_fold_new(void);
+void	 tpe_fold_free(struct tpe_fold *);
+/*
+ * Bring f up to date with h, log saying what changed since the last call
+ * (a log f has not seen makes it start over), and split as tpe_split()
+ * does for conf: *below (nb trials, the good group, history order,
+ * caller frees) and the bad group's size *na.  Return 1 while fewer
+ * than conf->startup trials count (nothing allocated), 0, or -1
+ * (memory: f starts over at the next call).
+ */
+int	 tpe_fold_update(struct tpe_fold *, const struct search *s,
+	    const struct tpe_conf *conf, const struct history *h,
+	    const struct history_log *log, size_t **below, size_t *nb,
+	    size_t *na);
+/*
+ * After tpe_fold_update(): the binned estimator of parameter i over the
+ * bad group, the same as parzen_init_binned() over its trials' internal
+ * coordinates in history order gives.  Return 0 or -1 (memory).
+ */
+int	 tpe_fold_estimator(struct tpe_fold *, const struct search *s,
+	    const struct history *h, size_t i, struct parzen *pz);
 
 /*
  * Split the history as conf says: *below (nb trials, the good group) and

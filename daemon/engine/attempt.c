@@ -143,6 +143,7 @@ attempt_alloc(const struct engine *e, struct attempt *a, const double *x)
 
 	invoke_resources(e->spec, x, &res);
 	a->nodes = res.nodes > 1 ? res.nodes : 1;
+	a->node_share = a->nodes;
 	a->gpus = res.gpus_per_node > 0 ? a->nodes * res.gpus_per_node : 0;
 	a->cpus = a->nodes * (res.tasks_per_node > 1 ? res.tasks_per_node : 1) *
 	    (res.cpus_per_task > 1 ? res.cpus_per_task : 1);

@@ -42,7 +42,7 @@ engine_spend(struct engine *e, const struct attempt *a, double end)
 {
 	double el = engine_elapsed(a, end);
 
-	e->spent_node_s += el * a->nodes;
+	e->spent_node_s += el * a->node_share;
 	e->spent_gpu_s += el * a->gpus;
 }
 
@@ -294,21 +294,26 @@ engine_new_trial(struct engine *e)
 	const struct campaign_spec *s = e->spec;
 	struct ledger_trial	 lt;
 	struct history		 h;
+	struct history_log	 log;
 	struct observation	*obs;
 	double			*x;
-	int			 rc;
+	int			 rc, marked = 0;
 
 	if (e->scaling != NULL)
 		return engine_new_scaling_trial(e);
 	/* The history in memory: no read of the ledger per trial. */
 	obs = obsbook_obs(e->book, &h.n);
-	if (e->stopper != NULL && stop_nbrackets(e->stopper) > 1)
+	if (e->stopper != NULL && stop_nbrackets(e->stopper) > 1) {
 		stop_mark_brackets(e->stopper, obs, h.n, (size_t)e->ntrials);
+		marked = 1;
+	}
 	/* The search reads the priors too, before the trials. */
 	h.obs = obsbook_history(e->book, &h.n);
 	h.maximize = s->maximize;
 	x = xcalloc(s->space->n + 1, sizeof(*x));
-	rc = search_suggest(e->search, &h, x);
+	/* What changed since the last suggestion, unless marked anew. */
+	obsbook_log(e->book, &log);
+	rc = search_suggest_logged(e->search, &h, marked ? NULL : &log, x);
 	if (rc != 0) {
 		e->exhausted = 1;
 		free(x);
@@ -352,7 +357,7 @@ engine_spent(const struct engine *e, double now, double *node_s,
 	*gpu_s = e->spent_gpu_s;
 	for (a = e->active; a != NULL; a = a->next) {
 		el = engine_elapsed(a, now);
-		*node_s += el * a->nodes;
+		*node_s += el * a->node_share;
 		*gpu_s += el * a->gpus;
 	}
 }

@@ -104,8 +104,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	 */
 	if (!a->started && ev->start > 0) {
 		a->t_started = ev->start;
+		if (ev->node_share > 0)
+			a->node_share = ev->node_share;
 		if (ledger_attempt_started(e->env.ledger, a->attempt_id, NULL,
-		    ev->start, a->nodes, a->gpus, a->cpus, NULL) == -1)
+		    ev->start, a->nodes, a->gpus, a->cpus,
+		    a->node_share != a->nodes ? a->node_share : 0, NULL) == -1)
 			log_warnx("campaign '%s': %s", e->spec->name,
 			    ledger_error(e->env.ledger));
 	}
@@ -178,8 +181,10 @@ engine_event(void *arg, const struct sched_event *ev)
 		a->nodes = ev->nodes;
 		a->gpus = ev->gpus;
 		a->cpus = ev->cpus;
+		a->node_share = ev->node_share > 0 ? ev->node_share : ev->nodes;
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
-		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->host);
+		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->node_share,
+		    ev->host);
 		ledger_trial_set_state(e->env.ledger, a->trial_id,
 		    trial_state_name(TRIAL_RUNNING));
 		return;

@@ -31,6 +31,8 @@ struct attempt {
 	double		 t_started;	/* as the ledger has it, or 0 */
 	int		 nodes, gpus, cpus;	/* the allocation asked for,
 						   then as started */
+	double		 node_share;	/* the nodes it is charged: nodes,
+					   or its share of a pilot's node */
 	enum cancel_as	 cancel_as;
 	struct tail	 tail;
 	uint64_t	 followed;	/* loop time of the last read, ms */

@@ -39,6 +39,7 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a->nodes = la->nodes;
 	a->gpus = la->gpus;
 	a->cpus = la->cpus;
+	a->node_share = la->node_share;
 	a->lane_unknown = e->spec->chain;
 	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
 	    sizeof(*x))) != NULL) {
@@ -95,7 +96,7 @@ engine_spent_load(struct engine *e, struct ledger_campaign *c,
 	e->spent_gpu_s -= idle_g;
 	for (i = 0; i < na; i++) {
 		el = at[i].started > 0 ? fmax(now - at[i].started, 0) : 0;
-		e->spent_node_s -= el * at[i].nodes;
+		e->spent_node_s -= el * at[i].node_share;
 		e->spent_gpu_s -= el * at[i].gpus;
 	}
 	return 0;

@@ -16,6 +16,9 @@ struct obsbook {
 	size_t			 nprior;	/* priors first, then trials */
 	double			*xs;	/* n x space->n coordinates */
 	struct observation	*obs;
+	uint64_t		 logid;	/* this log's: a load starts one */
+	size_t			*log;	/* indices changed, oldest first */
+	size_t			 nlog, logcap;
 };
 
 /* An empty book. */
@@ -26,6 +29,7 @@ obsbook_new(const struct space *space)
 
 	b = xcalloc(1, sizeof(*b));
 	b->space = space;
+	b->logid = 1;
 	return b;
 }
 
@@ -37,6 +41,7 @@ obsbook_free(struct obsbook *b)
 		return;
 	free(b->xs);
 	free(b->obs);
+	free(b->log);
 	free(b);
 }
 
@@ -53,6 +58,27 @@ obsbook_grow(struct obsbook *b)
 	b->obs = xreallocarray(b->obs, b->cap, sizeof(*b->obs));
 	for (i = 0; i < b->n; i++)
 		b->obs[i].x = b->xs + i * dim;
+}
+
+/*
+ * Note that history index i changed.  The log is started afresh (a new
+ * id: the search reads the whole history once) when it grows past four
+ * entries per trial, so that it stays in proportion to the history.
+ */
+static void
+obsbook_changed(struct obsbook *b, size_t i)
+{
+	if (b->nlog > 0 && b->log[b->nlog - 1] == i)
+		return;
+	if (b->nlog >= 4 * b->n + 1024) {
+		b->nlog = 0;
+		b->logid++;
+	}
+	if (b->nlog == b->logcap) {
+		b->logcap = b->logcap ? b->logcap * 2 : 1024;
+		b->log = xreallocarray(b->log, b->logcap, sizeof(*b->log));
+	}
+	b->log[b->nlog++] = i;
 }
 
 /* The search's state of a trial in the ledger's state. */
@@ -87,6 +113,7 @@ obsbook_append(struct obsbook *b, const char *label, const char *params_json,
 	if (params_from_json(b->space, params_json, x, err, sizeof(err)) ==
 	    -1)
 		log_warnx("campaign '%s': %s: %s", name, label, err);
+	obsbook_changed(b, b->n);
 	o = &b->obs[b->n++];
 	memset(o, 0, sizeof(*o));
 	o->x = x;
@@ -132,6 +159,9 @@ obsbook_load(struct obsbook *b, struct ledger *l, int64_t campaign_id,
 		curves_fill(cv, t[i].number, o);
 	}
 	ledger_trial_list_free(t, n);
+	/* A new history: a search that kept the old one starts over. */
+	b->nlog = 0;
+	b->logid++;
 	return 0;
 }
 
@@ -150,8 +180,10 @@ obsbook_add(struct obsbook *b, int number, const char *params_json,
 void
 obsbook_state(struct obsbook *b, int number, enum trial_state state)
 {
-	if (number >= 0 && (size_t)number < b->n - b->nprior)
+	if (number >= 0 && (size_t)number < b->n - b->nprior) {
 		b->obs[b->nprior + number].state = obsbook_state_of(state);
+		obsbook_changed(b, b->nprior + (size_t)number);
+	}
 }
 
 /* Set a trial's best value. */
@@ -161,6 +193,7 @@ obsbook_best(struct obsbook *b, int number, double best)
 	if (number >= 0 && (size_t)number < b->n - b->nprior) {
 		b->obs[b->nprior + number].has_value = 1;
 		b->obs[b->nprior + number].value = best;
+		obsbook_changed(b, b->nprior + (size_t)number);
 	}
 }
 
@@ -168,8 +201,10 @@ obsbook_best(struct obsbook *b, int number, double best)
 void
 obsbook_curve(struct obsbook *b, const struct curves *cv, int number)
 {
-	if (number >= 0 && (size_t)number < b->n - b->nprior)
+	if (number >= 0 && (size_t)number < b->n - b->nprior) {
 		curves_fill(cv, number, &b->obs[b->nprior + number]);
+		obsbook_changed(b, b->nprior + (size_t)number);
+	}
 }
 
 /* The trials' observations. */
@@ -186,4 +221,13 @@ obsbook_history(struct obsbook *b, size_t *n)
 {
 	*n = b->n;
 	return b->obs;
+}
+
+/* What changed since the last load (see obsbook.h). */
+void
+obsbook_log(const struct obsbook *b, struct history_log *log)
+{
+	log->id = b->logid;
+	log->changed = b->log;
+	log->n = b->nlog;
 }

@@ -67,5 +67,12 @@ struct observation *obsbook_obs(struct obsbook *, size_t *n);
  * i at index npriors + i); valid as long as obsbook_obs()'s.
  */
 struct observation *obsbook_history(struct obsbook *, size_t *n);
+/*
+ * What changed in obsbook_history() since the last load, for a search
+ * that keeps a model between suggestions (search_suggest_logged()):
+ * every appended or changed index, borrowed like obsbook_obs()'s.  A
+ * caller that marks other_bracket in the observations must not pass it.
+ */
+void	 obsbook_log(const struct obsbook *, struct history_log *);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched.h"
 #include "spec_int.h"
 
 /* The defaults of "pilot": "auto": one pilot per parallel trial, its size. */
@@ -85,5 +86,12 @@ sp_pilot(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	if (s->pilot.gpus < gpus)
 		return sp_fail(sp, "pilot.gpus", "%d is less than one trial's "
 		    "%d GPUs (resources)", s->pilot.gpus, gpus);
+	/* A trial is given only to a pilot with its time limit left. */
+	if (s->pilot.time_limit > 0 && s->res.time_limit > 0 &&
+	    s->res.time_limit + SCHED_PILOT_MARGIN > s->pilot.time_limit)
+		return sp_fail(sp, "resources.time_limit", "%ld s and a "
+		    "margin of %d s exceed pilot.time_limit, %ld s: no pilot "
+		    "could run a trial", s->res.time_limit, SCHED_PILOT_MARGIN,
+		    s->pilot.time_limit);
 	return 0;
 }

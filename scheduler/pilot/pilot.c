@@ -127,6 +127,22 @@ pilot_emit(struct psched *ps, struct patt *a, struct sched_event *ev)
 		ps->nactive--;
 }
 
+/*
+ * The share of pilot p's node that its job a is charged while it runs:
+ * its GPUs over the pilot's when both have GPUs (what a GPU node's hours
+ * are for), else its CPUs over the pilot's.  Jobs run side by side only
+ * while they fit, and a campaign's jobs all ask for the same, so the
+ * shares of those running never add up to more than the node; the rest
+ * is the pilot's idle time.
+ */
+double
+pilot_share(const struct pjob *p, const struct patt *a)
+{
+	if (p->gpus > 0 && a->gpus > 0)
+		return (double)a->gpus / p->gpus;
+	return p->cpus > 0 ? (double)a->cpus / p->cpus : 1;
+}
+
 /* End job a (in pilot p, or queued when p is NULL) and forget it. */
 void
 patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
@@ -143,9 +159,11 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 			p->first_start = a->t_started;
 		if (ev->end > p->last_end)
 			p->last_end = ev->end;
+		/* Its share, should its start not have been told. */
+		ev->node_share = pilot_share(p, a);
 		if (a->started && a->t_started > 0 && ev->end > a->t_started) {
 			el = ev->end - a->t_started;
-			p->busy_node_s += el * a->nodes;
+			p->busy_node_s += el * pilot_share(p, a);
 			p->busy_gpu_s += el * a->gpus;
 		}
 	} else
@@ -265,6 +283,7 @@ pilot_submit(struct sched *s, const struct sched_job *job)
 	a->nodes = 1;
 	a->gpus = job->gpus_per_node;
 	a->cpus = cpus;
+	a->limit = job->time_limit;
 	a->cb = job->cb;
 	a->arg = job->arg;
 	a->submitted = pilot_now();
@@ -345,6 +364,7 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	a->nodes = 1;
 	a->gpus = jf.gpus;
 	a->cpus = jf.cpus;
+	a->limit = jf.limit;
 	jobfile_release(&jf);
 	a->cb = cb;
 	a->arg = arg;

@@ -25,6 +25,7 @@ struct patt {
 	TAILQ_ENTRY(patt) entry;	/* ps->queue or its pilot's jobs */
 	char		*token, *dir, *job;	/* job: job.json's text */
 	int		 nodes, gpus, cpus;
+	long		 limit;		/* its time limit, seconds, 0: none */
 	sched_event_cb	 cb;
 	void		*arg;
 	double		 submitted;
@@ -50,7 +51,7 @@ struct pjob {
 	int		 cpus, gpus;	/* its size */
 	int		 used_cpus, used_gpus;
 	int		 seq;		/* jobs handed out */
-	double		 started;
+	double		 submitted, started;
 	double		 first_start, last_end;	/* of its jobs, 0: none */
 	double		 busy_node_s, busy_gpu_s;	/* its jobs' charge */
 	struct pattq	 jobs;		/* running in it */
@@ -122,6 +123,8 @@ _Noreturn void pilot_nomem(const char *what);
 /* strdup() that aborts with pilot_nomem(); NULL stays NULL. */
 char	*pilot_strdup(const char *);
 void	 patt_free(struct patt *);
+/* The share of pilot p's node that its job a is charged. */
+double	 pilot_share(const struct pjob *, const struct patt *);
 /* Queue event ev of job a for delivery; an END forgets a. */
 void	 pilot_emit(struct psched *, struct patt *, struct sched_event *ev);
 /* End job a (in its pilot, or queued) with ev and free it. */

@@ -60,12 +60,65 @@ pilot_give(struct psched *ps, struct pjob *p, struct patt *a)
 	pilot_send(p->conn, &m);
 }
 
-/* Hand queued jobs to pilots with free room that asked for one. */
+/*
+ * The seconds pilot p has left for job a beyond its time limit and the
+ * margin (negative: too few), counted from its start (its submission
+ * while no poll saw it start: less, never more, than it has).  A pilot
+ * or a job without a time limit, and a pilot given no job yet (none
+ * could have more time), always fit: 0.
+ */
+static double
+pilot_spare(const struct psched *ps, const struct pjob *p,
+    const struct patt *a, double now)
+{
+	double	 start = p->started > 0 ? p->started : p->submitted;
+
+	if (ps->opts.job.time_limit <= 0 || a->limit <= 0 || p->seq == 0 ||
+	    start <= 0)
+		return 0;
+	return start + ps->opts.job.time_limit - now - a->limit -
+	    SCHED_PILOT_MARGIN;
+}
+
+/*
+ * Pilots that asked for a job but have too little time left for the job
+ * that waits drain (their running jobs go on), so that a new pilot, with
+ * its whole time limit, replaces them.
+ */
+static void
+pilot_drain_short(struct psched *ps, double now)
+{
+	struct patt	*a = TAILQ_FIRST(&ps->queue);
+	struct pjob	*p;
+	double		 start;
+
+	if (a == NULL)
+		return;
+	TAILQ_FOREACH(p, &ps->pilots, entry) {
+		if (p->state != PJ_RUNNING || p->conn == NULL ||
+		    p->asked == 0 || p->drained ||
+		    pilot_spare(ps, p, a, now) >= 0)
+			continue;
+		start = p->started > 0 ? p->started : p->submitted;
+		pilot_warn(ps, "pilot %s: %.0f s left, less than a trial's "
+		    "time limit of %ld s and a margin of %d s: drained, a new "
+		    "pilot takes the trials", p->job_id ? p->job_id : p->token,
+		    start + ps->opts.job.time_limit - now, a->limit,
+		    SCHED_PILOT_MARGIN);
+		pilot_drain_one(p);
+	}
+}
+
+/*
+ * Hand queued jobs to pilots with free room and time enough that asked
+ * for one.
+ */
 void
 pilot_dispatch(struct psched *ps)
 {
 	struct patt	*a, *next;
 	struct pjob	*p;
+	double		 now = pilot_now();
 
 	for (a = TAILQ_FIRST(&ps->queue); a != NULL; a = next) {
 		next = TAILQ_NEXT(a, entry);
@@ -73,11 +126,13 @@ pilot_dispatch(struct psched *ps)
 			if (p->state == PJ_RUNNING && p->conn != NULL &&
 			    p->asked > 0 && !p->drained &&
 			    p->cpus - p->used_cpus >= a->cpus &&
-			    p->gpus - p->used_gpus >= a->gpus)
+			    p->gpus - p->used_gpus >= a->gpus &&
+			    pilot_spare(ps, p, a, now) >= 0)
 				break;
 		if (p != NULL)
 			pilot_give(ps, p, a);
 	}
+	pilot_drain_short(ps, now);
 	if (ps->draining && TAILQ_EMPTY(&ps->queue))
 		TAILQ_FOREACH(p, &ps->pilots, entry)
 			if (p->asked > 0)
@@ -149,6 +204,7 @@ pilot_submit_one(struct psched *ps)
 	p->ps = ps;
 	p->cpus = ps->opts.job.cpus_per_task;
 	p->gpus = ps->opts.job.gpus_per_node;
+	p->submitted = pilot_now();
 	TAILQ_INIT(&p->jobs);
 	snprintf(n, sizeof(n), "%d", ++ps->npilots);
 	if (asprintf(&p->token, "%s-pilot-%s-%lx", ps->name, n,
@@ -397,6 +453,7 @@ pilot_job_started(struct pjob *p, const char *token, const char *host,
 	ev.exit_code = -1;
 	ev.host = host != NULL ? host : p->host;
 	ev.nodes = a->nodes;
+	ev.node_share = pilot_share(p, a);
 	ev.gpus = a->gpus;
 	ev.cpus = a->cpus;
 	pilot_emit(p->ps, a, &ev);

@@ -16,7 +16,7 @@ pilot_campaign() {
 
 start_daemon
 # Eight 2-second trials of 2 GPUs, four at once: two pilots of 4 GPUs.
-pilot_campaign pj 2 8 4 '{"count": 2, "cpus": 2, "gpus": 4, "time_limit": "00:10:00"}'
+pilot_campaign pj 2 8 4 '{"count": 2, "cpus": 2, "gpus": 4, "time_limit": "00:20:00"}'
 check "submit a pilot campaign" "$HPOCTL" submit "$T/pj.json"
 check "the campaign finishes" wait_campaign pj 240
 is "all eight trials completed" \
@@ -48,6 +48,11 @@ done
 check "GPU-hours = the pilots' GPUs x their elapsed time" jq -e --argjson p \
     "$(sql "select total((ended - started) * gpus) / 3600 from pilots")" \
     '.cost.gpu_hours - $p | fabs < 1e-9' "$T/pj.out"
+is "each trial was charged half its pilot's node (2 of its 4 GPUs)" \
+    "$(sql "select group_concat(distinct node_share) from attempts")" 0.5
+check "node-hours = the pilots' node x their elapsed time" jq -e --argjson p \
+    "$(sql "select total((ended - started) * nodes) / 3600 from pilots")" \
+    '.cost.node_hours - $p | fabs < 1e-9' "$T/pj.out"
 
 # A pilot cancelled mid-trial: its trial ends node_fail and is retried.
 pilot_campaign pk 20 2 2 '{"count": 2, "cpus": 1, "gpus": 2}'

@@ -2,7 +2,9 @@
 # A pilot allocation that runs out of time mid-trial on a real Slurm
 # cluster: a pilot of one minute (Slurm's smallest limit; the test
 # cluster's OverTimeLimit=0 and KillWait=2 end it one to two of
-# slurmctld's time-limit checks later) runs a trial that would run five;
+# slurmctld's time-limit checks later) runs a trial that would run five
+# (and states no time limit: one that does is given only to a pilot with
+# that much time left, hpod-campaign(5));
 # Slurm ends the pilot TIMEOUT, the trial ends `timeout` with a reason
 # naming its pilot, is retried (retry.on_timeout) in a replacement pilot,
 # and the campaign finishes with the cost of both pilots in.
@@ -17,7 +19,7 @@ cat >"$T/pt.json" <<JSON
  "budget": {"max_trials": 1, "max_parallel": 1},
  "retry": {"on_timeout": true},
  "backend": "slurm",
- "resources": {"nodes": 1, "cpus_per_task": 1, "time_limit": "00:10:00"},
+ "resources": {"nodes": 1, "cpus_per_task": 1},
  "dispatch": "pilot",
  "pilot": {"count": 1, "cpus": 1, "time_limit": "00:01:00"}}
 JSON

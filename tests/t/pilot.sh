@@ -42,6 +42,7 @@ del(.pilot) + {"dispatch": "chain"}|dispatch "chain" on the local backend is ref
 .pilot = {"count": 2, "cpus": 1, "size": 4}|an unknown pilot key is refused|naming it|pilot.size
 .resources.cpus_per_task = 2|a pilot smaller than a trial is refused|naming pilot.cpus|pilot.cpus: 1 is less than one trial's 2 CPUs
 del(.dispatch)|pilot without dispatch pilot is refused|naming pilot|pilot: only with "dispatch": "pilot"
+. * {"pilot": {"time_limit": "00:00:25"}, "resources": {"time_limit": "00:00:20"}}|a trial longer than a pilot (with the margin) is refused|naming both keys|resources.time_limit: 20 s and a margin of 10 s exceed pilot.time_limit, 25 s: no pilot could run a trial
 EOF
 is "nothing was recorded" "$(sql 'select count(*) from campaigns' 2>/dev/null || echo 0)" 0
 
@@ -128,6 +129,57 @@ check "total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
 "$HPOCTL" report --ledger "$LEDGER" pf >"$T/pf.txt"
 check "text report: pilot_idle in the attempts by outcome" \
     grep -q "running 0 (0.0000), pilot_idle 0 (0\.0" "$T/pf.txt"
+
+# Trials sharing a pilot's node: one pilot of 2 CPUs runs four one-CPU
+# trials two at a time.  Each is charged half the node, the pilot's idle
+# node-hours are the rest: the node-hours total is the pilot's node x
+# elapsed, not a whole node per trial.
+write_pilot ps 4 4 '{"count": 1, "cpus": 2}'
+"$HPOCTL" -f "$CONF" run --format json "$T/ps.json" >"$T/ps.out" \
+    2>"$T/ps.err"
+is "ps: 4 trials completed in one pilot" \
+    "$(jq .trials.completed "$T/ps.out"),$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'ps'")" "4,1"
+PS="from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ps'"
+is "ps: its trials ran side by side (each overlaps another)" \
+    "$(sql "select count(*) $PS and exists (select 1 from attempts b where b.trial_id in (select trial_id $PS) and b.id != a.id and b.started < a.ended and a.started < b.ended)")" 4
+is "ps: each attempt is charged half the node" \
+    "$(sql "select group_concat(a.node_share) $PS")" "0.5,0.5,0.5,0.5"
+check "ps: node-hours total = the pilot's node x elapsed" jq -e --argjson p \
+    "$(sql "select total((p.ended - p.started) * p.nodes) / 3600 from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'ps'")" \
+    '.cost.node_hours - $p | fabs < 1e-9' "$T/ps.out"
+check "ps: the trials were charged less than that" jq -e \
+    '.cost.by_outcome.pilot_idle.node_hours > 0 and .cost.by_outcome.completed.node_hours < .cost.node_hours' \
+    "$T/ps.out"
+for u in node cpu gpu; do
+	check "ps: the ${u}-hours by outcome add up to the total" jq -e \
+	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
+	    "$T/ps.out"
+done
+"$HPOCTL" report --ledger "$LEDGER" --format json ps >"$T/ps.report"
+check "ps: the report read from the ledger says the same" jq -e \
+    --slurpfile r "$T/ps.out" '.cost.node_hours - $r[0].cost.node_hours | fabs < 1e-9' \
+    "$T/ps.report"
+
+# Trials that fit their pilot: a pilot of 30 s is given a trial with a
+# time limit of 20 s only while it has 20 s and the margin (10 s) left,
+# i.e. once; then it drains and a new pilot takes the next trial, which
+# is never killed by its pilot's time limit.
+write_pilot pl 3 12 '{"count": 1, "cpus": 1, "time_limit": "00:00:30"}'
+jq '.budget.max_parallel = 1 | .resources.time_limit = "00:00:20"' \
+    "$T/pl.json" >"$T/pl.tmp" && mv "$T/pl.tmp" "$T/pl.json"
+"$HPOCTL" -f "$CONF" run --format json "$T/pl.json" >"$T/pl.out" \
+    2>"$T/pl.err"
+PL="from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pl'"
+is "pl: 3 trials completed, one attempt each" \
+    "$(jq -c '[.trials.completed, .cost.attempts]' "$T/pl.out")" "[3,3]"
+is "pl: each pilot ran one trial (3 pilots, each ended completed)" \
+    "$(sql "select count(*), total((select count(*) from attempts a where a.job_id like p.job_id || '.p%')) $PL and p.state = 'completed'")" "3|3.0"
+check "pl: a pilot too short for the next trial says so" grep -q \
+    "s left, less than a trial's time limit of 20 s and a margin of 10 s: drained" \
+    "$T/pl.err"
+check "pl: the lines add up" jq -e \
+    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
+    "$T/pl.out"
 
 # A pilot that dies mid-trial (its job cancelled: SIGTERM to its
 # wrapper) fails only its running trial, which is retried in a new pilot.

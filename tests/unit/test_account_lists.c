@@ -71,7 +71,7 @@ add_trial(struct ledger *l, int64_t cid, int n, unsigned *seed)
 			continue;
 		s += rand_r(seed) / (double)RAND_MAX * 13.1;
 		ledger_attempt_started(l, aid, tok, s, 1 + how % 2,
-		    how % 4, 1 + how, "h");
+		    how % 4, 1 + how, 0, "h");
 		if (how == 2)	/* still running */
 			continue;
 		ledger_attempt_finished(l, aid, ends[rand_r(seed) % 6],

@@ -94,7 +94,7 @@ attempt(struct ledger *l, int64_t tid, int number, double start, double end,
 	a.token = tok;
 	if (ledger_attempt_insert(l, &a, &id) == -1 ||
 	    ledger_attempt_submitted(l, id, "job", start - 1) == -1 ||
-	    ledger_attempt_started(l, id, NULL, start, nodes, gpus, cpus,
+	    ledger_attempt_started(l, id, NULL, start, nodes, gpus, cpus, 0,
 	    number ? "node-b" : "node-a") == -1 ||
 	    (end > 0 && ledger_attempt_finished(l, id, state, end, 0, 0,
 	    NULL) == -1))

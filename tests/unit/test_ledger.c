@@ -141,14 +141,14 @@ fill(struct ledger *l)
 	ok(ledger_commit(l) == 0, "commit");
 
 	ok(ledger_attempt_submitted(l, aid[0], "1234", 1010) == 0 &&
-	    ledger_attempt_started(l, aid[0], NULL, 1020, 1, 2, 4,
+	    ledger_attempt_started(l, aid[0], NULL, 1020, 1, 2, 4, 0,
 	    "n01") == 0 &&
 	    ledger_attempt_finished(l, aid[0], "completed", 1420, 0, 0,
 	    NULL) == 0, "attempt 0/0 submitted, started, finished");
 	ok(ledger_attempt_submitted(l, aid[1], "1235", 1030) == 0 &&
 	    ledger_attempt_finished(l, aid[1], "node_fail", 1040, -1, 9,
 	    "node n02 down") == 0, "attempt 1/0 failed in the queue");
-	ok(ledger_attempt_started(l, aid[2], "1236", 1050, 2, 8, 16,
+	ok(ledger_attempt_started(l, aid[2], "1236", 1050, 2, 8, 16, 0,
 	    "n03") == 0, "attempt 1/1 started");
 	ok(ledger_trial_set_state(l, tid[0], "completed") == 0 &&
 	    ledger_trial_set_state(l, tid[1], "running") == 0,
@@ -561,7 +561,7 @@ add_attempt(struct ledger *l, int64_t tid, int number, const char *state,
 		rc = ledger_attempt_submitted(l, id, "j", submitted);
 	if (rc == 0 && started)
 		rc = ledger_attempt_started(l, id, NULL, started, nodes, gpus,
-		    cpus, "h");
+		    cpus, 0, "h");
 	if (rc == 0 && ended)
 		rc = ledger_attempt_finished(l, id, state, ended, 0, 0, NULL);
 	if (rc == -1)

@@ -141,7 +141,7 @@ every_writer(struct ledger *l, const struct ids *ids, const char *why)
 	refused(l, ledger_attempt_submitted(l, ids->attempt, "42", 1003),
 	    "record submission of attempt", why);
 	refused(l, ledger_attempt_started(l, ids->attempt, "42", 1004, 1, 0,
-	    1, "h"), "record start of attempt", why);
+	    1, 0, "h"), "record start of attempt", why);
 	refused(l, ledger_attempt_finished(l, ids->attempt, "completed", 1005,
 	    0, 0, NULL), "record end of attempt", why);
 	refused(l, ledger_metric_insert(l, ids->attempt, 1, "loss", 0.5,

@@ -296,9 +296,9 @@ static int s_ttt(char *e, size_t n) { return suggest("tpe", 1, e, n); }
 static double		 bx[NBIG][3];
 static struct observation bobs[NBIG];
 
-/* Suggest over the large history. */
+/* Suggest with algorithm name over the large history. */
 static int
-s_tpe_big(char *err, size_t errlen)
+suggest_big(const char *name, char *err, size_t errlen)
 {
 	struct search	*s;
 	struct history	 h;
@@ -318,7 +318,7 @@ s_tpe_big(char *err, size_t errlen)
 	h.n = NBIG;
 	h.obs = bobs;
 	h.maximize = 0;
-	if ((s = search_new("tpe", space, 42, err, errlen)) == NULL)
+	if ((s = search_new(name, space, 42, err, errlen)) == NULL)
 		return -1;
 	rc = search_suggest(s, &h, x);
 	search_free(s);
@@ -326,6 +326,58 @@ s_tpe_big(char *err, size_t errlen)
 	    !space_contains(space, 1, x[1]) || !space_contains(space, 2, x[2]))
 		return -2;
 	return 0;
+}
+
+static int
+s_tpe_big(char *e, size_t n)
+{
+	return suggest_big("tpe", e, n);
+}
+
+/* mtpe's bad group is merged into grid cells (mtpe_grid.c). */
+static int
+s_mtpe_big(char *e, size_t n)
+{
+	return suggest_big("mtpe", e, n);
+}
+
+/*
+ * Suggest twice over the large history as the engine does, with the log
+ * of what changed (tpe keeps the history folded between the two).
+ */
+static int
+s_tpe_big_logged(char *err, size_t errlen)
+{
+	static size_t	 changed[NBIG];
+	struct history_log lg;
+	struct search	*s;
+	struct history	 h;
+	double		 x[3];
+	size_t		 i;
+	int		 rc, k;
+
+	if (s_tpe_big(err, errlen) != 0)
+		return -1;
+	for (i = 0; i < NBIG; i++)
+		changed[i] = i;
+	h.n = NBIG - 1;
+	h.obs = bobs;
+	h.maximize = 0;
+	lg.id = 1;
+	lg.changed = changed;
+	lg.n = NBIG - 1;
+	if ((s = search_new("tpe", space, 42, err, errlen)) == NULL)
+		return -1;
+	for (k = 0, rc = 0; k < 2 && rc == 0; k++) {
+		rc = search_suggest_logged(s, &h, &lg, x);
+		if (rc == 0 && (!space_contains(space, 0, x[0]) ||
+		    !space_contains(space, 1, x[1]) ||
+		    !space_contains(space, 2, x[2])))
+			rc = -2;
+		h.n = lg.n = NBIG;
+	}
+	search_free(s);
+	return rc;
 }
 
 /* Ask each stopper about a trial of the history. */
@@ -567,6 +619,8 @@ main(void)
 	sweep("sobol", s_sobol, 0);
 	sweep("tpe", s_tpe, 0);
 	sweep("tpe over 5,000 trials (binned)", s_tpe_big, 0);
+	sweep("tpe over 5,000 trials, folded", s_tpe_big_logged, 0);
+	sweep("mtpe over 5,000 trials (merged)", s_mtpe_big, 0);
 	sweep("mtpe, ranked by time to target", s_mtpe, 0);
 	sweep("auto", s_auto, 0);
 	sweep("tpe, ranked by time to target", s_ttt, 0);

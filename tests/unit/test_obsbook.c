@@ -4,6 +4,8 @@
  * its trial's best again, curves), equals the one rebuilt from the ledger
  * after a restart, observation by observation, and gives the same TPE
  * suggestion; its points are those the ledger's params_json gives back.
+ * Its log names every trial appended or changed, and a load starts a
+ * new one.
  */
 #include <math.h>
 #include <stdint.h>
@@ -49,12 +51,13 @@ main(void)
 	struct obsbook *live, *loaded;
 	struct observation *o1, *o2;
 	struct history h1, h2;
+	struct history_log lg, lg2;
 	struct search *s;
 	double x[3], back[3], xa[3], xb[3], v;
 	char *pj;
 	int64_t cid, tid, aid;
 	size_t n1, n2, i;
-	int k, e, nsame = 0, nback = 0;
+	int k, e, nsame = 0, nback = 0, nlog = 0, nlogged = 0;
 
 	l = ledger_tmp_open("hpod-obsbook", dir, sizeof(dir));
 	ok(l != NULL, "ledger opened");
@@ -75,6 +78,9 @@ main(void)
 		pj = params_to_json(spc, x);
 		tid = ledger_tmp_trial(l, cid, (int)i, pj);
 		obsbook_add(live, (int)i, pj, "ob");
+		obsbook_log(live, &lg);
+		nlog++;
+		nlogged += lg.n > 0 && lg.changed[lg.n - 1] == i;
 		params_from_json(spc, pj, back, err, sizeof(err));
 		o1 = obsbook_obs(live, &n1);
 		nback += memcmp(o1[i].x, back, sizeof(back)) == 0;
@@ -89,6 +95,9 @@ main(void)
 				    0);
 				curves_add(cv, (int)i, aid, e, v, e);
 				obsbook_curve(live, cv, (int)i);
+				obsbook_log(live, &lg);
+				nlog++;
+				nlogged += lg.changed[lg.n - 1] == i;
 				if (e == 1 || i % 2) {
 					ledger_trial_set_best(l, tid, v, e, 0,
 					    0);
@@ -97,18 +106,30 @@ main(void)
 			}
 		}
 		ledger_trial_set_state(l, tid, states[i % 6]);
+		/* Another trial's change between, as the engine's would. */
+		if (i > 0)
+			obsbook_curve(live, cv, (int)i - 1);
 		obsbook_state(live, (int)i, trial_state_parse(states[i % 6]));
+		obsbook_log(live, &lg);
+		nlog++;
+		nlogged += lg.changed[lg.n - 1] == i &&
+		    (i == 0 || lg.changed[lg.n - 2] == i - 1);
 		if (strcmp(states[i % 6], "completed") == 0)
 			curves_complete(cv, (int)i);
 	}
 	is_int(nback, NTRIALS, "each point is the one params_json gives back");
+	is_int(nlogged, nlog, "the log names each trial appended or changed");
 
 	cv2 = curves_new();
 	is_int(curves_load(cv2, l, cid, "eval_error"), 0, "curves loaded");
 	loaded = obsbook_new(spc);
 	obsbook_add(loaded, 0, "{\"lr\": 0.5, \"momentum\": 0.9, \"layers\": 2}",
 	    "ob");	/* replaced by the load */
+	obsbook_log(loaded, &lg2);
+	lg = lg2;
 	is_int(obsbook_load(loaded, l, cid, cv2, "ob"), 0, "history loaded");
+	obsbook_log(loaded, &lg2);
+	ok(lg2.id != lg.id && lg2.n == 0, "a load starts a new log");
 	o1 = obsbook_obs(live, &n1);
 	o2 = obsbook_obs(loaded, &n2);
 	is_int(n2, NTRIALS, "the load holds every trial, and only those");
@@ -131,6 +152,11 @@ main(void)
 	search_suggest(s, &h2, xb);
 	ok(memcmp(xa, xb, sizeof(xa)) == 0,
 	    "tpe: the same suggestion from either");
+	search_free(s);
+	s = search_new("tpe", spc, 11, NULL, 0);
+	obsbook_log(live, &lg);
+	search_suggest_logged(s, &h1, &lg, xb);
+	ok(memcmp(xa, xb, sizeof(xa)) == 0, "and with the live book's log");
 	search_free(s);
 
 	obsbook_free(live);
