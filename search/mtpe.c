@@ -39,11 +39,14 @@
  * A suggestion stays a pure function of the seed, the budget and the
  * history: draws come from a generator seeded with (seed, trials).
  *
- * With a log of what changed (the engine's obsbook gives one) and no
- * trial with a learning curve (the view is then the history itself),
- * the split and the merged bad group are kept between suggestions
- * (tpe_fold.c, joint): a suggestion then costs what the new trials add,
- * not a pass over all of them, and is the same bit for bit.
+ * With a log of what changed (the engine's obsbook gives one), the view
+ * at one fidelity, the split and the merged bad group are kept between
+ * suggestions (tpe_fold.c, joint): the view's step b is the min-th
+ * largest reach, kept with the counts of the trials that reach it and
+ * beyond and found again only when those say it moved; the fold sees
+ * each trial as the view at b shows it and starts over when b moves.
+ * A suggestion then costs what the new trials add, not a pass over all
+ * of them, and is the same bit for bit.
  */
 #include <math.h>
 #include <stdint.h>
@@ -60,10 +63,16 @@
 struct mtpe_state {
 	struct tpe_conf	 conf;		/* first: the state is a tpe_conf */
 	struct tpe_fold	*fold;		/* NULL until a logged suggestion */
-	uint64_t	 id;		/* the log looked at for curves */
+	uint64_t	 id;		/* the log the reaches follow */
 	size_t		 nlog;		/* its entries looked at */
-	int		 curves;	/* a trial has a learning curve */
 	int		 looked;	/* the history was looked at whole */
+	double		*reach;		/* per trial, rung_trial_reach() */
+	unsigned char	*curve;		/* per trial, 1: it has a curve */
+	size_t		 nreach, cap;
+	size_t		 ncount, ncurves;	/* reach >= 0, curves */
+	double		 braw;		/* the min-th largest reach */
+	int		 bvalid;	/* braw found */
+	size_t		 nge, ngt;	/* reaches >= braw, > braw */
 };
 
 /* The start-up count for d parameters and a budget of trials (0: none). */
@@ -128,8 +137,11 @@ mtpe_free(struct search *s)
 {
 	struct mtpe_state *st = s->state;
 
-	if (st != NULL)
+	if (st != NULL) {
 		tpe_fold_free(st->fold);
+		free(st->reach);
+		free(st->curve);
+	}
 	free(st);
 }
 
@@ -187,34 +199,117 @@ mtpe_logpdf(const struct parzen *pz, size_t d, const double *y, double *t)
 	return mx + log(sum);
 }
 
-/*
- * 1 if a trial of h has a learning curve, looking only at what the log
- * says changed since the last call (curves only grow).
- */
-static int
-mtpe_curves(struct mtpe_state *st, const struct history *h,
-    const struct history_log *log)
+/* Count (sign 1) or uncount (-1) trial i's reach. */
+static void
+mtpe_count(struct mtpe_state *st, size_t i, int sign)
 {
-	size_t k;
+	double r = st->reach[i];
 
-	if (!st->looked || log->id != st->id || log->n < st->nlog) {
-		st->looked = 1;
-		st->id = log->id;
-		st->curves = 0;
-		for (k = 0; k < h->n && !st->curves; k++)
-			st->curves = h->obs[k].npoints > 0;
-		st->nlog = log->n;
-		return st->curves;
-	}
-	for (k = st->nlog; k < log->n && !st->curves; k++)
-		st->curves = log->changed[k] < h->n &&
-		    h->obs[log->changed[k]].npoints > 0;
-	st->nlog = log->n;
-	return st->curves;
+	if (r < 0)
+		return;
+	st->ncount += (size_t)sign;
+	st->ncurves += (size_t)(sign * st->curve[i]);
+	st->nge += (size_t)(sign * (r >= st->braw));
+	st->ngt += (size_t)(sign * (r > st->braw));
+}
+
+/* Compare doubles for qsort, larger first. */
+static int
+mtpe_cmp_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y) - (x > y);
+}
+
+/* Find braw over the kept reaches (min of them): 0 or -1 (memory). */
+static int
+mtpe_rank_reach(struct mtpe_state *st, size_t min)
+{
+	double *all;
+	size_t i, n = 0;
+
+	st->bvalid = 0;
+	st->nge = st->ngt = 0;
+	if (min == 0 || st->ncount < min)
+		return 0;
+	if ((all = calloc(st->ncount, sizeof(*all))) == NULL)
+		return -1;
+	for (i = 0; i < st->nreach; i++)
+		if (st->reach[i] >= 0)
+			all[n++] = st->reach[i];
+	qsort(all, n, sizeof(*all), mtpe_cmp_desc);
+	st->braw = all[min - 1];
+	free(all);
+	st->bvalid = 1;
+	for (i = 0; i < st->nreach; i++)
+		if (st->reach[i] >= 0) {
+			st->nge += st->reach[i] >= st->braw;
+			st->ngt += st->reach[i] > st->braw;
+		}
+	return 0;
 }
 
 /*
- * With a log and no curve: split with the fold (*fold set) and, when the
+ * The step of mtpe's view of h (rung_view()'s b, 0 for the history
+ * itself), following the log: each changed trial's reach is counted
+ * anew, and the reaches are ranked again only when the counts say the
+ * min-th largest moved.  Return 0 (*b set) or -1 (memory).
+ */
+static int
+mtpe_step(struct mtpe_state *st, const struct history *h,
+    const struct history_log *log, double *b)
+{
+	size_t min = st->conf.startup, k, i;
+	int whole, c;
+	void *p;
+
+	whole = !st->looked || log->id != st->id || log->n < st->nlog ||
+	    h->n < st->nreach;
+	if (h->n + 1 > st->cap) {
+		k = 2 * (h->n + 1);
+		if ((p = realloc(st->reach, k * sizeof(*st->reach))) == NULL)
+			return -1;
+		st->reach = p;
+		if ((p = realloc(st->curve, k * sizeof(*st->curve))) == NULL)
+			return -1;
+		st->curve = p;
+		st->cap = k;
+	}
+	if (whole) {
+		st->looked = 0;
+		st->nreach = st->ncount = st->ncurves = 0;
+		st->bvalid = 0;
+		st->nge = st->ngt = 0;
+	}
+	for (; st->nreach < h->n; st->nreach++) {
+		st->reach[st->nreach] = -1;
+		st->curve[st->nreach] = 0;
+	}
+	for (k = whole ? 0 : st->nlog; k < (whole ? h->n : log->n); k++) {
+		i = whole ? k : log->changed[k];
+		if (i >= h->n)
+			continue;
+		mtpe_count(st, i, -1);
+		st->reach[i] = rung_trial_reach(&h->obs[i], &c);
+		st->curve[i] = (unsigned char)c;
+		mtpe_count(st, i, 1);
+	}
+	st->looked = 1;
+	st->id = log->id;
+	st->nlog = log->n;
+	if (!st->bvalid || st->nge < min || st->ngt >= min)
+		if (mtpe_rank_reach(st, min) == -1) {
+			st->looked = 0;
+			return -1;
+		}
+	*b = st->bvalid && st->ncurves > 0 && isfinite(st->braw) ?
+	    st->braw : 0;
+	return 0;
+}
+
+/*
+ * With a log: split with the fold at the view's step and, when the
  * bad group is merged (more than MTPE_EXACT_MAX trials), build g from
  * it.  Return 0 (*below set, g built), 1 while too few trials count, or
  * 2 when the caller splits and builds itself.
@@ -224,15 +319,16 @@ mtpe_fold_fit(struct search *s, const struct history *h, size_t **below,
     size_t *nb, size_t *na, struct parzen *g)
 {
 	struct mtpe_state *st = s->state;
-	double bw;
+	double bw, b;
 	size_t d = s->space->n;
 	int rc;
 
-	if (s->log == NULL || mtpe_curves(st, h, s->log))
+	if (s->log == NULL || mtpe_step(st, h, s->log, &b) == -1)
 		return 2;
 	if (st->fold == NULL &&
 	    (st->fold = tpe_fold_new_joint(MTPE_CELLS)) == NULL)
 		return 2;
+	tpe_fold_set_view(st->fold, s, b);
 	rc = tpe_fold_update(st->fold, s, &st->conf, h, s->log, below, nb,
 	    na);
 	if (rc != 0)

@@ -123,9 +123,9 @@ mgrid_new(const struct search *s, size_t maxcells)
 	g->r1 = calloc(maxcells * g->k, sizeof(*g->r1));
 	g->fl = calloc(maxcells * g->k, sizeof(*g->fl));
 	if (g->nbins == NULL || g->low == NULL || g->high == NULL ||
-	    g->nchoices == NULL || g->quantized == NULL || g->keys == NULL || g->slot == NULL ||
-	    g->ref == NULL || g->r0 == NULL || g->r1 == NULL ||
-	    g->fl == NULL) {
+	    g->nchoices == NULL || g->quantized == NULL || g->keys == NULL ||
+	    g->slot == NULL || g->ref == NULL || g->r0 == NULL ||
+	    g->r1 == NULL || g->fl == NULL) {
 		mgrid_free(g);
 		return NULL;
 	}

@@ -101,6 +101,8 @@ struct tpe_fold {
 	double		*jy;		/* joint: d coordinates */
 	uint32_t	*jkey;		/* joint: d bins */
 	int		 jfull;		/* joint: no grid can keep them */
+	const struct search *vs;	/* the view's search, or NULL */
+	double		 vb;		/* its step (rung_view_one()), 0 */
 };
 
 /* An empty fold. */
@@ -235,17 +237,39 @@ fold_grow(void **p, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
+/* See tpe_int.h. */
+void
+tpe_fold_set_view(struct tpe_fold *f, const struct search *s, double b)
+{
+	if (memcmp(&b, &f->vb, sizeof(b)) != 0)
+		f->started = 0;
+	f->vs = s;
+	f->vb = b;
+}
+
+/* Trial i of h as the fold's view shows it (tmp may be set). */
+static const struct observation *
+fold_obs(const struct tpe_fold *f, const struct history *h, size_t i,
+    struct observation *tmp)
+{
+	if (f->vb > 0 && f->vs != NULL)
+		return rung_view_one(f->vs, &h->obs[i], h->maximize, f->vb,
+		    tmp);
+	return &h->obs[i];
+}
+
 /* 1 if settled trial i's key or role is no longer the one seen. */
 static int
 fold_changed(const struct tpe_fold *f, const struct history *h,
     const struct tpe_conf *conf, size_t i)
 {
 	const struct fold_seen *sn = &f->seen[i];
+	struct observation tmp;
 	struct tpe_rank r;
 	int c, good;
 
 	memset(&r, 0, sizeof(r));
-	c = tpe_key(&h->obs[i], h->maximize, conf, &r, &good);
+	c = tpe_key(fold_obs(f, h, i, &tmp), h->maximize, conf, &r, &good);
 	if (c != sn->c)
 		return 1;
 	return c != 0 && (good != sn->good || memcmp(&r.a, &sn->a,
@@ -266,6 +290,7 @@ static int
 fold_scan(struct tpe_fold *f, const struct history *h,
     const struct tpe_conf *conf)
 {
+	struct observation tmp;
 	struct fold_tail *t;
 	size_t i;
 
@@ -276,8 +301,8 @@ fold_scan(struct tpe_fold *f, const struct history *h,
 	for (i = f->cut; i < h->n; i++) {
 		t = &f->tail[f->ntail++];
 		memset(t, 0, sizeof(*t));
-		t->c = tpe_key(&h->obs[i], h->maximize, conf, &t->r,
-		    &t->good);
+		t->c = tpe_key(fold_obs(f, h, i, &tmp), h->maximize, conf,
+		    &t->r, &t->good);
 		t->r.i = i;
 	}
 	return 0;
@@ -390,6 +415,7 @@ fold_advance(struct tpe_fold *f, const struct search *s,
     const struct history *h, size_t nfin)
 {
 	const struct fold_tail *t;
+	struct observation tmp;
 	size_t k, nbad = 0, seen = 0;
 	int bad;
 
@@ -403,7 +429,7 @@ fold_advance(struct tpe_fold *f, const struct search *s,
 		nbad += f->tail[k].c != 0 && !f->tail[k].in_good;
 	for (k = 0; k < f->ntail; k++) {
 		t = &f->tail[k];
-		if (h->obs[t->r.i].state == OBS_RUNNING)
+		if (fold_obs(f, h, t->r.i, &tmp)->state == OBS_RUNNING)
 			break;
 		bad = t->c != 0 && !t->in_good;
 		if (bad && nbad - seen - 1 < PARZEN_FLAT)

@@ -101,6 +101,19 @@ int	 mtpe_design(struct search *, uint64_t seed, const struct history *h,
  */
 double	 rung_view(const struct search *, const struct history *h,
 	    size_t min, struct observation *out);
+/*
+ * What rung_view() counts of o to find b: the last step of its curve at
+ * which it has a value (*curve 1), infinity for a complete trial without
+ * a curve, -1 if it does not count.
+ */
+double	 rung_trial_reach(const struct observation *o, int *curve);
+/*
+ * Observation o as rung_view() at step b (> 0) shows it: o itself or
+ * tmp, set.
+ */
+const struct observation *rung_view_one(const struct search *,
+	    const struct observation *o, int maximize, double b,
+	    struct observation *tmp);
 
 /*
  * Build the estimator of parameter p from the internal coordinates of
@@ -290,6 +303,12 @@ int	 tpe_fold_update(struct tpe_fold *, const struct search *s,
 	    const struct tpe_conf *conf, const struct history *h,
 	    const struct history_log *log, size_t **below, size_t *nb,
 	    size_t *na);
+/*
+ * Make f see every trial as rung_view_one() at step b shows it (b 0:
+ * as it is); a b other than the last one makes f start over.
+ */
+void	 tpe_fold_set_view(struct tpe_fold *, const struct search *s,
+	    double b);
 /*
  * A fold for mtpe: its settled bad trials are kept in the cells of an
  * mgrid of at most maxcells cells (mtpe_grid.c) instead of bins.

@@ -46,6 +46,8 @@
 struct campaign {
 	struct observation	 obs[NTRIALS + 2 * NSUGGEST];
 	double			 xs[(NTRIALS + 2 * NSUGGEST) * DIM];
+	double			 steps[NTRIALS + 2 * NSUGGEST][4];
+	double			 vals[NTRIALS + 2 * NSUGGEST][4];
 	size_t			 n;
 	size_t			 run[PAR + 2];	/* running trials */
 	size_t			 nrun;
@@ -100,6 +102,20 @@ trial_finish(struct campaign *c, size_t i)
 		o->has_value = 1;
 		o->value = k < 6 ? 0.01 * (double)(rng_next(&c->r) % 40) :
 		    0.1 + rng_uniform(&c->r);
+	}
+	/* Its curve: epochs 1 to 1-3 (a few reach 3), the last its value. */
+	o->npoints = 0;
+	if (k != 0) {
+		o->npoints = k == 1 ? 1 : rng_next(&c->r) % 8 == 0 ? 3 : 2;
+		for (k = 0; k < o->npoints; k++) {
+			c->steps[i][k] = (double)(k + 1);
+			c->vals[i][k] = o->state == OBS_COMPLETE ?
+			    o->value + 0.1 * (double)(o->npoints - 1 - k) +
+			    0.05 * rng_uniform(&c->r) * (k > 0) :
+			    1 + rng_uniform(&c->r);
+		}
+		o->steps = c->steps[i];
+		o->values = c->vals[i];
 	}
 	log_add(c, i);
 }
@@ -177,6 +193,16 @@ event(struct campaign *c)
 		return;
 	}
 	k = rng_next(&c->r) % c->nrun;
+	/* Now and then a running trial reports its first epoch. */
+	if (c->obs[c->run[k]].npoints == 0 && rng_next(&c->r) % 4 == 0) {
+		c->steps[c->run[k]][0] = 1;
+		c->vals[c->run[k]][0] = 0.5 + rng_uniform(&c->r);
+		c->obs[c->run[k]].steps = c->steps[c->run[k]];
+		c->obs[c->run[k]].values = c->vals[c->run[k]];
+		c->obs[c->run[k]].npoints = 1;
+		log_add(c, c->run[k]);
+		return;
+	}
 	/* A few slow trials: the newest ones pile up behind them. */
 	if (c->run[k] % 97 == 0 && c->n < NTRIALS &&
 	    rng_next(&c->r) % 40 != 0)
@@ -209,7 +235,8 @@ parzen_same(const struct parzen *a, const struct parzen *b)
 static int
 fold_check(struct tpe_fold *f, size_t cells, const struct search *s,
     const struct tpe_conf *conf, const struct history *h,
-    const struct history_log *log, size_t *nap, size_t *deferred)
+    const struct history_log *log, size_t *nap, size_t *deferred,
+    size_t *viewed)
 {
 	struct parzen pf[DIM], pb[DIM];
 	size_t *bf = NULL, *below = NULL, *above = NULL, nbf, naf, nb, na;
@@ -217,13 +244,30 @@ fold_check(struct tpe_fold *f, size_t cells, const struct search *s,
 	double bw;
 	int rf, rs, rj, same = 1;
 
-	rf = tpe_fold_update(f, s, conf, h, log, &bf, &nbf, &naf);
-	rs = tpe_split(h, conf, &below, &nb, &above, &na);
-	*nap = 0;
-	if (rf != rs || rf == -1)
+	struct observation *view;
+	struct history hv;
+	double b;
+
+	/* mtpe's view at one fidelity, and the fold's at the same step. */
+	if ((view = calloc(h->n + 1, sizeof(*view))) == NULL)
 		return 0;
-	if (rf == 1)
+	b = rung_view(s, h, conf->startup, view);
+	hv = *h;
+	hv.obs = view;
+	tpe_fold_set_view(f, s, b);
+	rf = tpe_fold_update(f, s, conf, h, log, &bf, &nbf, &naf);
+	rs = tpe_split(&hv, conf, &below, &nb, &above, &na);
+	*nap = 0;
+	if (b > 0)
+		(*viewed)++;
+	if (rf != rs || rf == -1) {
+		free(view);
+		return 0;
+	}
+	if (rf == 1) {
+		free(view);
 		return 1;
+	}
 	*nap = na;
 	if (nbf != nb || naf != na || memcmp(bf, below, nb * sizeof(*bf)))
 		same = 0;
@@ -234,7 +278,7 @@ fold_check(struct tpe_fold *f, size_t cells, const struct search *s,
 		rj = tpe_fold_joint(f, s, h, bw, pf);
 		if (rj == 1)
 			(*deferred)++;
-		if (rj == -1 || mtpe_grid(s, h, above, na, bw, cells,
+		if (rj == -1 || mtpe_grid(s, &hv, above, na, bw, cells,
 		    pb) == -1)
 			same = 0;
 		for (i = 0; same && rj == 0 && i < DIM; i++)
@@ -248,6 +292,7 @@ fold_check(struct tpe_fold *f, size_t cells, const struct search *s,
 	free(bf);
 	free(below);
 	free(above);
+	free(view);
 	return same;
 }
 
@@ -257,8 +302,13 @@ fold_take(struct tpe_fold *f, const struct search *s,
     const struct tpe_conf *conf, const struct history *h,
     const struct history_log *log)
 {
+	struct observation *view;
 	size_t *bl = NULL, nb, nab;
 
+	if ((view = calloc(h->n + 1, sizeof(*view))) == NULL)
+		return -1;
+	tpe_fold_set_view(f, s, rung_view(s, h, conf->startup, view));
+	free(view);
 	if (tpe_fold_update(f, s, conf, h, log, &bl, &nb, &nab) == -1)
 		return -1;
 	free(bl);
@@ -271,8 +321,9 @@ suggest_both(struct campaign *c, struct space *sp, const char *algo,
     struct history *h, struct history_log *log)
 {
 	struct search *sl, *su;
+	struct observation *o;
 	double x[DIM], y[DIM];
-	size_t k;
+	size_t k, i;
 	int differ = 0;
 
 	sl = search_new(algo, sp, 3, NULL, 0);
@@ -293,6 +344,22 @@ suggest_both(struct campaign *c, struct space *sp, const char *algo,
 		memcpy(&c->xs[DIM * (c->n - 1)], x, sizeof(x));
 		trial_finish(c, c->n - 1);
 		c->nrun--;
+		/*
+		 * The first to run a fourth epoch, best there: once mtpe's
+		 * start-up count of them reach it, the view's step moves
+		 * to 4 and they join the good group.
+		 */
+		o = &c->obs[c->n - 1];
+		if (o->state == OBS_COMPLETE) {
+			o->npoints = 4;
+			for (i = 0; i < 4; i++) {
+				c->steps[c->n - 1][i] = (double)(i + 1);
+				c->vals[c->n - 1][i] = 1 - 0.1 * (double)i;
+			}
+			c->vals[c->n - 1][3] = o->value = -2;
+			o->steps = c->steps[c->n - 1];
+			o->values = c->vals[c->n - 1];
+		}
 		if (k % 4 == 3)
 			trial_change(c);
 	}
@@ -312,7 +379,7 @@ main(void)
 	struct search *s;
 	struct space *sp;
 	size_t ev = 0, nchecks = 0, nbad = 0, na = 0, nch, deferred = 0;
-	size_t dsmall = 0;
+	size_t dsmall = 0, viewed = 0;
 	int differ;
 
 	sp = space_kinds_new();
@@ -351,22 +418,24 @@ main(void)
 		}
 		nchecks++;
 		if (!fold_check(inc, MTPE_CELLS, s, &conf, &h, &log, &na,
-		    &deferred) || !fold_check(small, SMALL, s, &conf, &h,
-		    &log, &na, &dsmall)) {
+		    &deferred, &viewed) || !fold_check(small, SMALL, s,
+		    &conf, &h, &log, &na, &dsmall, &viewed)) {
 			if (nbad++ == 0)
 				printf("# event %zu (%zu trials): the fold "
 				    "differs from a rebuild\n", ev, c.n);
 			continue;
 		}
 		if (!fold_check(fresh, MTPE_CELLS, s, &conf, &h, NULL, &na,
-		    &deferred) || !fold_check(fsmall, SMALL, s, &conf, &h,
-		    NULL, &na, &dsmall))
+		    &deferred, &viewed) || !fold_check(fsmall, SMALL, s,
+		    &conf, &h, NULL, &na, &dsmall, &viewed))
 			nbad++;
 	}
 	ok(nbad == 0, "the folds equal a rebuild at all %zu checks "
 	    "(%zu events, %zu old trials changed)", nchecks, ev, c.nchanged);
 	ok(na > MTPE_EXACT_MAX, "the bad group (%zu) ends merged", na);
 	ok(c.nchanged > 20, "old trials changed (%zu)", c.nchanged);
+	ok(viewed > nchecks, "the view moved trials to a step %zu times",
+	    viewed);
 	/* Only while the tail finds the grid full (SMALL: often). */
 	ok(deferred < nchecks / 10, "the folds of %d cells left the "
 	    "estimator to a rebuild %zu times in %zu checks (those of %d: "
