@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""stop_check.py: how many recorded runs of a replay table a target
+stopper rule would stop although they go on to reach the target, and how
+many epochs it saves on the runs that never reach it.
+
+    python3 tests/bench/stop_check.py TABLE TARGET LAST GRACE [RULE]
+
+TABLE is a hpod-replay-1 table (goal "min"), TARGET the campaign's
+target, LAST the epoch a trial ends at (the stopper's max_resource),
+GRACE the first epoch the stopper may judge (warmup_steps: the warm-up
+epochs + 3 by default).  RULE is the extrapolation of
+search/stop/target.c, applied to each run alone, epoch by epoch, as the
+stopper sees its reports:
+
+- "target": the run's best so far moved on to LAST at the larger of its
+  mean rate since its first point and its mean rate over the last 10
+  epochs (target.c, slack 0);
+- "recent": the rate over the last 10 epochs only (the flattening of
+  the first epochs left out; a candidate, not in the code).
+
+A run is stopped at the first epoch >= GRACE and < LAST at which its
+best so far misses the target and the extrapolation misses it too.
+The reference-curve rule of target.c is left out: it needs 5 trials
+that reached the target, after which a campaign of bench-search.sh has
+ended.  Uses python3's standard library only.
+"""
+import json
+import math
+import sys
+
+WINDOW = 10
+
+
+def best_upto(values, k):
+    """Best (least) value of values[0..k], NaN if none."""
+    seen = [v for v in values[:k + 1] if not math.isnan(v)]
+    return min(seen) if seen else math.nan
+
+
+def extrapolate(values, k, last, rule):
+    """Best value at epoch last of the run cut after index k."""
+    step = k + 1
+    if k == 0:
+        return math.nan
+    now = best_upto(values, k)
+    if math.isnan(now) or math.isnan(values[0]):
+        return math.nan
+    rate = (values[0] - now) / (step - 1) if rule == "target" else 0.0
+    i = k
+    while i > 0 and i + 1 > step - WINDOW:
+        i -= 1
+    past = best_upto(values, i)
+    if i < k and not math.isnan(past):
+        rate = max(rate, (past - now) / (step - (i + 1)))
+    return now - max(rate, 0.0) * (last - step)
+
+
+def main(argv):
+    if len(argv) not in (5, 6):
+        sys.exit("usage: stop_check.py TABLE TARGET LAST GRACE [RULE]")
+    path, target, last, grace = argv[1], float(argv[2]), int(argv[3]), \
+        int(argv[4])
+    rule = argv[5] if len(argv) == 6 else "target"
+    if rule not in ("target", "recent"):
+        sys.exit("stop_check.py: RULE must be target or recent, got %s"
+                 % rule)
+    with open(path) as f:
+        table = json.load(f)
+    if table.get("goal") != "min":
+        sys.exit("stop_check.py: %s: goal must be min" % path)
+    reach = wrong = saved = 0
+    for run in table["runs"]:
+        values = [math.nan if v is None else float(v)
+                  for v in run["values"]]
+        reaches = any(v <= target for v in values)
+        reach += reaches
+        for k in range(len(values)):
+            step = k + 1
+            b = best_upto(values, k)
+            if not math.isnan(b) and b <= target:
+                break
+            if step < grace or step >= last or math.isnan(b):
+                continue
+            e = extrapolate(values, k, last, rule)
+            if not math.isnan(e) and e > target:
+                if reaches:
+                    wrong += 1
+                else:
+                    saved += len(values) - step
+                break
+    print("%s: rule %s, grace %d: %d runs, %d reach the target, "
+          "%d of them stopped, %d epochs saved on the others"
+          % (path.rsplit("/", 1)[-1], rule, grace, len(table["runs"]),
+             reach, wrong, saved))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
