@@ -3,7 +3,7 @@
 stopper rule would stop although they go on to reach the target, and how
 many epochs it saves on the runs that never reach it.
 
-    python3 tests/bench/stop_check.py TABLE TARGET LAST GRACE [RULE]
+    python3 tests/bench/stop_check.py TABLE TARGET LAST GRACE [RULE [SLACK]]
 
 TABLE is a hpod-replay-1 table (goal "min"), TARGET the campaign's
 target, LAST the epoch a trial ends at (the stopper's max_resource),
@@ -17,6 +17,8 @@ stopper sees its reports:
   epochs (target.c, slack 0);
 - "recent": the rate over the last 10 epochs only (the flattening of
   the first epochs left out; a candidate, not in the code).
+
+Either rate is multiplied by 1 + SLACK (target.c's slack; default 0).
 
 A run is stopped at the first epoch >= GRACE and < LAST at which its
 best so far misses the target and the extrapolation misses it too.
@@ -37,7 +39,7 @@ def best_upto(values, k):
     return min(seen) if seen else math.nan
 
 
-def extrapolate(values, k, last, rule):
+def extrapolate(values, k, last, rule, slack):
     """Best value at epoch last of the run cut after index k."""
     step = k + 1
     if k == 0:
@@ -52,15 +54,19 @@ def extrapolate(values, k, last, rule):
     past = best_upto(values, i)
     if i < k and not math.isnan(past):
         rate = max(rate, (past - now) / (step - (i + 1)))
-    return now - max(rate, 0.0) * (last - step)
+    return now - max(rate, 0.0) * (1 + slack) * (last - step)
 
 
 def main(argv):
-    if len(argv) not in (5, 6):
-        sys.exit("usage: stop_check.py TABLE TARGET LAST GRACE [RULE]")
+    if len(argv) not in (5, 6, 7):
+        sys.exit("usage: stop_check.py TABLE TARGET LAST GRACE "
+                 "[RULE [SLACK]]")
     path, target, last, grace = argv[1], float(argv[2]), int(argv[3]), \
         int(argv[4])
-    rule = argv[5] if len(argv) == 6 else "target"
+    rule = argv[5] if len(argv) >= 6 else "target"
+    slack = float(argv[6]) if len(argv) == 7 else 0.0
+    if not slack >= 0:
+        sys.exit("stop_check.py: SLACK must be >= 0, got %s" % argv[6])
     if rule not in ("target", "recent"):
         sys.exit("stop_check.py: RULE must be target or recent, got %s"
                  % rule)
@@ -81,16 +87,16 @@ def main(argv):
                 break
             if step < grace or step >= last or math.isnan(b):
                 continue
-            e = extrapolate(values, k, last, rule)
+            e = extrapolate(values, k, last, rule, slack)
             if not math.isnan(e) and e > target:
                 if reaches:
                     wrong += 1
                 else:
                     saved += len(values) - step
                 break
-    print("%s: rule %s, grace %d: %d runs, %d reach the target, "
+    print("%s: rule %s, slack %g, grace %d: %d runs, %d reach the target, "
           "%d of them stopped, %d epochs saved on the others"
-          % (path.rsplit("/", 1)[-1], rule, grace, len(table["runs"]),
+          % (path.rsplit("/", 1)[-1], rule, slack, grace, len(table["runs"]),
              reach, wrong, saved))
 
 

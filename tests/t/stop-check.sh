@@ -1,0 +1,56 @@
+#!/bin/sh
+# tests/bench/stop_check.py, the stopper-rule check of the README's
+# "Sixty seeds one at a time": on a three-run table its counts are the
+# ones worked out by hand below, and bad input is refused.
+. "$(dirname "$0")/lib.subr"
+PY="python3 $TOP/tests/bench/stop_check.py"
+
+# Target 0.2, runs end at epoch 20.  W falls to 0.29 by epoch 3, stays
+# there to epoch 13, then falls 0.02 an epoch to 0.15 at epoch 20: it
+# reaches the target.  target.c's rate (at least the mean rate since
+# epoch 1, 0.61 / 12 at epoch 13) keeps it; the rate over the last 10
+# epochs alone is 0.001 at epoch 12 (0.3 at epoch 2 to 0.29) and stops
+# it there.  L stays at chance (0.9): no rate, stopped at the grace
+# epoch, 17 of its 20 epochs saved (7 with a grace of 13).  F diverged
+# (null values) and is never judged.
+w=$(awk 'BEGIN { printf "0.9, 0.3"; for (e = 3; e <= 13; e++) printf ", 0.29"
+    for (e = 14; e <= 20; e++) printf ", %.2f", 0.27 - 0.02 * (e - 14) }')
+l=$(awk 'BEGIN { printf "0.9"; for (e = 2; e <= 20; e++) printf ", 0.9" }')
+cat >"$T/t.json" <<JSON
+{"format": "hpod-replay-1", "workload": "w", "metric": "eval_error",
+ "goal": "min", "params": [{"name": "x"}], "fixed": {},
+ "runs": [
+  {"x": [1], "status": 0, "start_s": 0, "values": [$w]},
+  {"x": [2], "status": 0, "start_s": 0, "values": [$l]},
+  {"x": [3], "status": 1, "start_s": 0, "values": [0.9, null, null]}]}
+JSON
+is "target.c's rule keeps the late winner" \
+    "$($PY "$T/t.json" 0.2 20 3)" \
+    "t.json: rule target, slack 0, grace 3: 3 runs, 1 reach the target, 0 of them stopped, 17 epochs saved on the others"
+is "the recent rate alone stops it" \
+    "$($PY "$T/t.json" 0.2 20 3 recent)" \
+    "t.json: rule recent, slack 0, grace 3: 3 runs, 1 reach the target, 1 of them stopped, 17 epochs saved on the others"
+is "a later grace saves less" \
+    "$($PY "$T/t.json" 0.2 20 13)" \
+    "t.json: rule target, slack 0, grace 13: 3 runs, 1 reach the target, 0 of them stopped, 7 epochs saved on the others"
+# At epoch 12 the recent rate is 0.001 with 8 epochs left, and at 13
+# it is 0 (epoch 3 to 13 flat): no slack keeps the winner.
+is "slack 9 still stops it" \
+    "$($PY "$T/t.json" 0.2 20 3 recent 9)" \
+    "t.json: rule recent, slack 9, grace 3: 3 runs, 1 reach the target, 1 of them stopped, 17 epochs saved on the others"
+
+# Bad input is refused with its reason.
+sed 's/"goal": "min"/"goal": "max"/' "$T/t.json" >"$T/max.json"
+if $PY "$T/max.json" 0.2 20 3 2>"$T/err"; then
+	not_ok "a table to maximize is refused"
+else
+	is "a table to maximize is refused" "$(cat "$T/err")" \
+	    "stop_check.py: $T/max.json: goal must be min"
+fi
+if $PY "$T/t.json" 0.2 20 3 linear 2>"$T/err"; then
+	not_ok "an unknown rule is refused"
+else
+	is "an unknown rule is refused" "$(cat "$T/err")" \
+	    "stop_check.py: RULE must be target or recent, got linear"
+fi
+done_testing
