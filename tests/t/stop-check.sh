@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/bench/stop_check.py, the stopper-rule check of the README's
 # "Sixty seeds one at a time": on a three-run table its counts are the
-# ones worked out by hand below, and bad input is refused.
+# ones worked out by hand below, its rule gives the verdicts of the real
+# target stopper in a replayed campaign's ledger, and bad input is
+# refused.
 . "$(dirname "$0")/lib.subr"
 PY="python3 $TOP/tests/bench/stop_check.py"
 
@@ -38,6 +40,31 @@ is "a later grace saves less" \
 is "slack 9 still stops it" \
     "$($PY "$T/t.json" 0.2 20 3 recent 9)" \
     "t.json: rule recent, slack 9, grace 3: 3 runs, 1 reach the target, 1 of them stopped, 17 epochs saved on the others"
+
+# The rule is the stopper's: auto (the target stopper, grace 3) on the
+# CIFAR-10 table, one at a time, through the real engine and replay
+# backend; every trial up to the fifth to reach the target was stopped
+# where the rule says, or not at all.  With a grace of 4 epochs the rule
+# disagrees with the ledger.
+export HPOD_WORKLOAD_PATH="$TOP/workloads:$TOP/tests/bench/workloads"
+TARGET_SET= BUDGET_SET=
+. "$TOP/tests/bench/search.subr"
+profile cifar10-cnn
+hpod_run auto 0 1 >"$T/r.txt"
+if $PY ledger "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 >"$T/out"; then
+	ok "the ledger's verdicts are the rule's"
+else
+	not_ok "the ledger's verdicts are the rule's"
+	sed 's/^/#   /' "$T/out"
+fi
+n=$(sed -n 's/^\([0-9]*\) trials compared, \1 agree$/\1/p' "$T/out")
+check "it compared at least the 5 trials that reached the target ($n)" \
+    test "${n:-0}" -ge 5
+if $PY ledger "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 >"$T/out4"; then
+	not_ok "a grace of 4 disagrees with the ledger"
+else
+	ok "a grace of 4 disagrees with the ledger"
+fi
 
 # Bad input is refused with its reason.
 sed 's/"goal": "min"/"goal": "max"/' "$T/t.json" >"$T/max.json"
