@@ -29,6 +29,16 @@ of() {
 	echo "attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = '$1'"
 }
 
+# told CAMPAIGN: how many of its attempts' srun was given their nodes
+# (the recorded host list) by the agent, in their job.json.
+told() {
+	sql "select a.dir || ' ' || a.host from $(of "$1")" |
+	while read -r dir host; do
+		[ "$(jq -r '.argv[1]' "$dir/job.json")" = "--nodelist=$host" ] &&
+		    echo "$dir"
+	done | wc -l
+}
+
 # adds_up CAMPAIGN: its cost lines add up, its node-hours are its pilots'.
 adds_up() {
 	"$HPOCTL" report --ledger "$LEDGER" --format json "$1" >"$T/$1.out"
@@ -63,6 +73,7 @@ is "each trial's hosts: both nodes of the pilot" \
     "$(scontrol show hostnames "$(squeue -h -t all -j "$pj" -o '%N')" | paste -sd, -)"
 is "each trial is charged 2 nodes x half of each (2 of 4 CPUs)" \
     "$(sql "select group_concat(distinct a.node_share) from $(of pm)")" 1.0
+is "each trial's srun was told both nodes" "$(told pm)" 4
 adds_up pm
 
 # One-node trials in a 2-node pilot: two at a time, on different nodes.
@@ -71,6 +82,13 @@ check "submit one-node trials to a 2-node pilot" "$HPOCTL" submit "$T/po.json"
 check "two run at once" wait_sql "select count(*) from $(of po) and a.started > 0 and a.ended is null" 2 120
 is "on different nodes" \
     "$(sql "select count(distinct a.host) from $(of po) and a.started > 0 and a.ended is null")" 2
+check "its pilot has a Slurm job id" wait_sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'po' and p.job_id is not null" 1 60
+po_pj=$(sql "select p.job_id from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'po' and p.job_id is not null")
+sleep 1
+squeue -s -h -o '%i %j %N' >"$T/po-steps.txt"
+is "Slurm ran their steps on the two nodes, one each" \
+    "$(awk -v j="$po_pj" '$2 == "sleep" && index($1, j ".") == 1 { print $3 }' "$T/po-steps.txt" | sort | tr '\n' ' ')" \
+    "$(sql "select a.host from $(of po) and a.started > 0 and a.ended is null order by a.host" | tr '\n' ' ')"
 check "the one-node campaign finishes" wait_campaign po 240
 is "its four trials completed" \
     "$(sql "select count(*) from $(of po) and a.state = 'completed'")" 4
@@ -78,6 +96,7 @@ is "every pair that ran at once ran on different nodes" \
     "$(sql "select count(*) from $(of po) and exists (select 1 from attempts b where b.trial_id != a.trial_id and b.trial_id in (select t2.id from trials t2 where t2.campaign_id = c.id) and b.host = a.host and b.started < a.ended and a.started < b.ended)")" 0
 is "each one-node trial is charged half a node" \
     "$(sql "select group_concat(distinct a.node_share) from $(of po)")" 0.5
+is "each trial's srun was told its node" "$(told po)" 4
 adds_up po
 
 # A pilot cancelled mid 2-node trial: the trial ends node_fail and is
