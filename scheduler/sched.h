@@ -70,6 +70,14 @@ struct sched_job {
 	long		 time_limit;	/* seconds, 0 = none */
 	const char	*partition, *account, *qos, *constraint;
 	struct sched_slurm_extra extra;
+	/*
+	 * The token of a job of this backend that this one must not start
+	 * before: it waits for that job's end, whatever the end (Slurm:
+	 * --dependency=afterany), so that a slot's next job is queued
+	 * before the slot frees.  NULL: none.  Only the Slurm backend
+	 * takes it; a job it names that has ended already is no wait.
+	 */
+	const char	*after;
 	sched_event_cb	 cb;
 	void		*arg;
 };

@@ -122,6 +122,7 @@ attempt_forget(struct engine *e, struct attempt *a)
 {
 	struct attempt	**pp;
 
+	engine_chain_unlink(a);
 	for (pp = &e->active; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == a) {
 			*pp = a->next;
@@ -172,6 +173,7 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 	struct invoke_ctx	 ic;
 	struct invocation	 inv;
 	struct sched_job	 job;
+	struct attempt		*prev;
 	char			 err[512];
 	int			 rc = -1;
 
@@ -194,6 +196,8 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 	job.argv = (const char *const *)inv.argv;
 	job.env = (const char *const *)inv.env;
 	invoke_job_resources(s, x, &job);
+	if ((prev = engine_chain_place(e, a)) != NULL)
+		job.after = prev->token;
 	job.cb = engine_event;
 	job.arg = a;
 	/*

@@ -431,9 +431,11 @@ engine_tick(uv_timer_t *t)
 	if (e->stop_reason != NULL && strcmp(e->stop_reason, "target reached")
 	    == 0)
 		engine_cancel_all(e, CANCEL_BUDGET, 1);
+	if (e->spec->chain && (e->stop_reason != NULL || e->cancelled))
+		engine_chain_cancel(e);
 	while (!e->cancelled && e->stop_reason == NULL && !e->exhausted &&
 	    e->ntrials < e->spec->max_trials &&
-	    e->nactive < e->spec->max_parallel && !diskfull_wait(e))
+	    engine_chain_room(e) && !diskfull_wait(e))
 		if ((rc = engine_new_trial(e)) == -1 || rc == 2)
 			break;
 	/* Waiting with nothing running would wait forever. */
@@ -534,6 +536,9 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	    "parameters, %d trials, %d at a time, %s backend", s->name,
 	    (long long)e->id, s->algorithm, s->space->n, s->max_trials,
 	    s->max_parallel, s->backend);
+	if (s->chain)
+		engine_say(e, "dispatch: chain, %d lanes: each slot's next job "
+		    "queued behind its running one (afterany)", s->max_parallel);
 	if (*search_chosen(e->search, &why) != '\0' && *why != '\0')
 		engine_say(e, "search: auto chose %s", why);
 	if (s->stop_why[0] != '\0')

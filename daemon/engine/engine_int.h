@@ -42,6 +42,11 @@ struct attempt {
 	double		 npoints;
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */
+	/* "dispatch": "chain" (engine_chain.c): its lane. */
+	struct attempt	*after;		/* queued behind this one, or NULL */
+	struct attempt	*then;		/* this one is queued behind it */
+	int		 lane_unknown;	/* taken back: its lane's tail is not
+					   known, nothing goes behind it */
 };
 
 struct engine {
@@ -153,6 +158,19 @@ int	 engine_pilot_spent_live(struct engine *, double now, double *node_s,
 int	 engine_pilot_wait(struct engine *);
 /* Close the pilot backend (if any): the engine runs on inner again. */
 void	 engine_pilot_close(struct engine *);
+
+/* engine_chain.c */
+/* 1 if one more attempt may be launched now (max_parallel, lanes). */
+int	 engine_chain_room(const struct engine *);
+/*
+ * "dispatch": "chain": the attempt that a new attempt a goes after (their
+ * lane linked), or NULL when a heads a lane of its own.
+ */
+struct attempt *engine_chain_place(struct engine *, struct attempt *a);
+/* Take an attempt out of its lane (it ended or was never submitted). */
+void	 engine_chain_unlink(struct attempt *);
+/* Cancel the attempts still queued behind another: the campaign stops. */
+void	 engine_chain_cancel(struct engine *);
 
 /* diskfull.c */
 /*

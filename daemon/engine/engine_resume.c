@@ -40,6 +40,7 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a->gpus = la->gpus;
 	a->cpus = la->cpus;
 	a->node_share = la->node_share;
+	a->lane_unknown = e->spec->chain;
 	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
 	    sizeof(*x))) != NULL) {
 		/* A ledger older than the allocation recorded at insert. */

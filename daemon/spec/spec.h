@@ -96,6 +96,12 @@ struct campaign_spec {
 		long	 time_limit;	/* a pilot's, seconds, 0 = none */
 		int	 autosize;	/* "pilot": "auto" */
 	} pilot;
+	/*
+	 * "dispatch": "chain" (Slurm only): each of the max_parallel lanes
+	 * keeps its next job queued behind its running one, chained with
+	 * --dependency=afterany, so Slurm starts it as the slot frees.
+	 */
+	int		 chain;
 	struct spec_prior {		/* warm start ("prior"), or kind NULL */
 		char	*kind;		/* "optuna" or "ledger" */
 		char	*path;		/* its file (relative to the spec's) */

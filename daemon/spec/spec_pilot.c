@@ -1,7 +1,9 @@
 /*
  * spec_pilot.c: "dispatch" and "pilot": whether a campaign's trials run
- * as one batch job each ("job", the default) or back to back inside a few
- * pilot allocations ("pilot", see scheduler/pilot/ and hpod-campaign(5)).
+ * as one batch job each ("job", the default), as one batch job each with
+ * each slot's next job queued behind its running one ("chain", Slurm
+ * only), or back to back inside a few pilot allocations ("pilot", see
+ * scheduler/pilot/ and hpod-campaign(5)).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +40,19 @@ sp_pilot(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	if (sp_string(sp, root, "dispatch", "", 0, "job", &dispatch) == -1)
 		return -1;
 	pilot = strcmp(dispatch, "pilot") == 0;
-	if (!pilot && strcmp(dispatch, "job") != 0) {
-		sp_fail(sp, "dispatch", "expected \"job\" or \"pilot\", got "
-		    "\"%s\"", dispatch);
+	s->chain = strcmp(dispatch, "chain") == 0;
+	if (!pilot && !s->chain && strcmp(dispatch, "job") != 0) {
+		sp_fail(sp, "dispatch", "expected \"job\", \"chain\" or "
+		    "\"pilot\", got \"%s\"", dispatch);
 		free(dispatch);
 		return -1;
 	}
 	free(dispatch);
+	/* Only Slurm queues a job behind another's end. */
+	if (s->chain && strcmp(s->backend, "slurm") != 0)
+		return sp_fail(sp, "dispatch", "\"chain\" needs backend "
+		    "\"slurm\" (a job queued behind another's end), not "
+		    "\"%s\"", s->backend);
 	if (!pilot)
 		return p == NULL ? 0 : sp_fail(sp, "pilot", "only with "
 		    "\"dispatch\": \"pilot\"");

@@ -49,6 +49,7 @@ slurm_job_free(struct slurm *b, struct slurm_job *j)
 	free((char *)j->extra.reservation);
 	slurm_strv_free(j->extra.sbatch);
 	free(j->comment);
+	free(j->after);
 	free(j);
 }
 
@@ -331,6 +332,7 @@ slurm_submit(struct sched *s, const struct sched_job *job)
 	    slurm_strv_dup((const char *const *)job->extra.sbatch);
 	j->task = SLURM_NO_TASK;
 	j->comment = slurm_strdup(job->token);
+	j->after = slurm_strdup(job->after);
 	j->cb = job->cb;
 	j->arg = job->arg;
 	j->state = SJ_QUEUED;

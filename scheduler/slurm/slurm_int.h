@@ -57,6 +57,7 @@ struct slurm_desc {			/* what to submit */
 	char		*partition, *account, *qos, *constraint;
 	struct sched_slurm_extra extra;	/* reservation: owned */
 	char		*array;		/* "0-N", NULL for a single job */
+	char		*dependency;	/* "afterany:123", NULL for none */
 	char		*script_path;	/* extra.sbatch: where the script is */
 };
 
@@ -112,6 +113,8 @@ struct slurm_job {
 	uint32_t	 task;		/* array task, SLURM_NO_TASK if none */
 	uint32_t	 own_id;	/* an array task's own job id, 0 = ? */
 	char		*comment;	/* what its record's comment must be */
+	char		*after;		/* the token of its lane's previous job
+					   (sched_job.after), or NULL */
 	char		 job_id[32];	/* "123" or "123_4" */
 	uint32_t	 seen;		/* last state seen, for back-off */
 	int		 adopted;	/* from an earlier process */

@@ -259,6 +259,8 @@ slurm_uncertain(struct slurm *b, const struct slurm_work *w,
 	slurm_job_name_id(j, r->array_job_id && j->task != SLURM_NO_TASK ?
 	    r->array_job_id : r->job_id, j->task);
 	j->state = SJ_LIVE;
+	/* A chained job may wait for this job's id. */
+	uv_timer_start(&b->flush, slurm_flush, 0, 0);
 	if (!j->adopted) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SCHED_EV_SUBMITTED;

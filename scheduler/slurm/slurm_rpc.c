@@ -182,6 +182,7 @@ slurm_rpc_submit(struct slurm_work *w)
 	slurm_rpc_extra(&jd, &d->extra, mem_gpu, per_task, cpus_gpu,
 	    sizeof(gres));
 	jd.array_inx = d->array;
+	jd.dependency = d->dependency;
 	/* Every retry must be an attempt hpod records and costs. */
 	jd.requeue = 0;
 	jd.user_id = getuid();
@@ -398,6 +399,7 @@ slurm_desc_release(struct slurm_desc *d)
 	free((char *)d->extra.reservation);
 	slurm_strv_free(d->extra.sbatch);
 	free(d->array);
+	free(d->dependency);
 	free(d->script_path);
 	memset(d, 0, sizeof(*d));
 }

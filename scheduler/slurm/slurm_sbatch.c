@@ -99,6 +99,8 @@ slurm_sbatch_argv(const struct slurm_desc *d, const char *script)
 		ARG("--cpus-per-gpu=%d", x->cpus_per_gpu);
 	if (d->array != NULL)
 		ARG("--array=%s", d->array);
+	if (d->dependency != NULL)
+		ARG("--dependency=%s", d->dependency);
 	/* Every retry must be an attempt hpod records and costs. */
 	ARG("--no-requeue");
 	for (i = 0; x->sbatch != NULL && x->sbatch[i] != NULL; i++)

@@ -27,6 +27,20 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 
 	for (i = 0; i < w->njobs; i++) {
 		j = w->jobs[i];
+		if (w->rc == ESLURM_DEPENDENCY && w->desc.dependency != NULL) {
+			/*
+			 * The job it was to wait for is gone from the
+			 * controller (ended, MinJobAge passed): nothing to
+			 * wait for.  Submitted again, without the chain.
+			 */
+			slurm_warn(b, "submit of %s: %s (%s): submitting it "
+			    "again without", j->token, slurm_strerror(w->rc),
+			    w->desc.dependency);
+			free(j->after);
+			j->after = NULL;
+			j->state = SJ_QUEUED;
+			continue;
+		}
 		if (w->rc == 0) {
 			slurm_job_name_id(j, w->job_id, w->desc.array ?
 			    (uint32_t)i : SLURM_NO_TASK);
@@ -75,6 +89,12 @@ slurm_submitted(struct slurm *b, struct slurm_work *w)
 	} else
 		b->interval = b->opts.poll_min;
 	slurm_arm(b);
+	/* Chained jobs waiting for this answer, or submitted again. */
+	TAILQ_FOREACH(j, &b->jobs, entry)
+		if (j->state == SJ_QUEUED) {
+			uv_timer_start(&b->flush, slurm_flush, 0, 0);
+			break;
+		}
 }
 
 /* Single-quote s for the batch script (it is one of our own paths). */
@@ -162,9 +182,9 @@ slurm_sbatch_script(struct slurm_work *w, const char *dir)
 	w->files[n + 1] = slurm_strdup(w->desc.script);
 }
 
-/* Queue the submit of one job on its own. */
+/* Queue the submit of one job on its own (dependency: NULL or taken). */
 static void
-slurm_submit_one(struct slurm *b, struct slurm_job *j)
+slurm_submit_one(struct slurm *b, struct slurm_job *j, char *dependency)
 {
 	struct slurm_work	*w;
 	char			*qw, *qf, *path;
@@ -190,6 +210,7 @@ slurm_submit_one(struct slurm *b, struct slurm_job *j)
 	w->desc.work_dir = slurm_strdup(j->dir);
 	w->desc.std_out = slurm_printf("%s/slurm.out", j->dir);
 	w->desc.env = slurm_environment(j->env);
+	w->desc.dependency = dependency;
 	slurm_desc_shape(&w->desc, j);
 	slurm_sbatch_script(w, j->dir);
 	j->state = SJ_SUBMITTING;
@@ -283,12 +304,43 @@ slurm_same_shape(const struct slurm_job *a, const struct slurm_job *b)
 #undef SAME_STR
 }
 
+/*
+ * The dependency of a chained job (one with an `after`): "afterany:ID" of
+ * the job it comes after while the controller has that one, NULL when it
+ * has ended (the chain is dropped: no wait).  Return 1 while that job's
+ * id is not known yet (queued, submitting, uncertain): it waits.
+ */
+static int
+slurm_chain_dependency(struct slurm *b, struct slurm_job *j, char **dep)
+{
+	struct slurm_job	*p;
+
+	*dep = NULL;
+	TAILQ_FOREACH(p, &b->jobs, entry)
+		if (p != j && strcmp(p->token, j->after) == 0)
+			break;
+	if (p == NULL) {
+		free(j->after);
+		j->after = NULL;
+		return 0;
+	}
+	if (p->state != SJ_LIVE)
+		return 1;
+	/* An array task by its own id where known: "123_4" otherwise. */
+	if (p->own_id != 0)
+		*dep = slurm_printf("afterany:%u", p->own_id);
+	else
+		*dep = slurm_printf("afterany:%s", p->job_id);
+	return 0;
+}
+
 /* Submit what was queued in this loop turn, as arrays where it can. */
 void
 slurm_flush(uv_timer_t *h)
 {
 	struct slurm		*b = h->data;
 	struct slurm_job	*j, *k, *next, **group;
+	char			*dep;
 	size_t			 n, limit;
 
 	if (b->closing)
@@ -319,16 +371,23 @@ slurm_flush(uv_timer_t *h)
 	TAILQ_FOREACH(j, &b->jobs, entry) {
 		if (j->state != SJ_QUEUED)
 			continue;
+		/* A chained job goes alone, once its lane's last has an id. */
+		if (j->after != NULL) {
+			if (slurm_chain_dependency(b, j, &dep) == 0)
+				slurm_submit_one(b, j, dep);
+			continue;
+		}
 		n = 0;
 		group[n++] = j;
 		for (k = TAILQ_NEXT(j, entry); k != NULL && n < limit;
 		    k = TAILQ_NEXT(k, entry))
-			if (k->state == SJ_QUEUED && slurm_same_shape(j, k))
+			if (k->state == SJ_QUEUED && k->after == NULL &&
+			    slurm_same_shape(j, k))
 				group[n++] = k;
 		if (b->opts.array_min > 0 && n >= (size_t)b->opts.array_min)
 			slurm_submit_array(b, group, n);
 		else
-			slurm_submit_one(b, j);
+			slurm_submit_one(b, j, NULL);
 	}
 	free(group);
 	slurm_kick(b);

@@ -17,15 +17,8 @@ R=${3:-3}
 P=16
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B="$TOP/$BUILD"
-if [ "$(id -u)" != 0 ]; then
-	echo "bench-slurm: needs root to start the test cluster; skipped"
-	exit 0
-fi
-T=$(mktemp -d /tmp/hpod-bench-pilot.XXXXXX)
-chmod 0755 "$T"
-trap '"$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1; rm -rf "$T"' EXIT
-export SLURM_CONF="$T/sc/slurm.conf"
-export HPOD_WORKLOAD_PATH="$TOP/tests/slurm"
+BENCH=pilot
+. "$TOP/tests/bench/slurm.subr"
 ideal=$(awk -v n="$N" -v p="$P" 'BEGIN { printf "%.3f", n / p }')
 echo "bench-slurm: $N trials of 'sleep 1' in pilots vs sbatch --array, $P slots (4 nodes x 4 CPUs), ideal ${ideal} s, $R runs"
 
@@ -35,21 +28,10 @@ makespan() {
 	    END { printf "%.3f\n", e - s }'
 }
 
-# cluster: a fresh cluster for every run.
-cluster() {
-	"$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1 || true
-	rm -rf "$T/sc"
-	"$TOP/tests/slurm/cluster.sh" start "$T/sc" >/dev/null
-}
-
 run=1
 while [ "$run" -le "$R" ]; do
 	cluster
-	mkdir -p "$T/a"
-	rm -f "$T/a/"*
-	sbatch -Q --array="0-$((N - 1))%$P" -c 1 -o /dev/null -D "$T/a" \
-	    --wrap 'a=$(date +%s.%N); sleep 1; echo "$a $(date +%s.%N)" >$SLURM_ARRAY_TASK_ID'
-	while [ "$(ls "$T/a" | wc -l)" -lt "$N" ]; do sleep 0.5; done
+	array_run "$N" "$P"
 	arr=$(cat "$T/a/"* | makespan)
 	cluster
 	cat >"$T/c.json" <<JSON

@@ -3,7 +3,8 @@
 # next job, on the throwaway cluster of tests/slurm/ (as root, 16 CPUs).
 # N one-second trials at max_parallel P run through `hpoctl run` with the
 # end-marker watch off (slurm_poll_kick = 0: timed polls only, every
-# slurm_poll_min = 2 s) and on (the default), and the same N jobs go as one
+# slurm_poll_min = 2 s) and on (the default), in chained lanes
+# ("dispatch": "chain"), and the same N jobs go as one
 # `sbatch --array=0-(N-1)%P` for reference.  Each is repeated R times on a
 # fresh cluster.  From the times each job itself recorded (hpo-trial's
 # result.json, or the array task's own clock) it prints: the gap between
@@ -15,9 +16,13 @@
 # confirm).
 # With max_parallel above the cluster's 16 CPUs Slurm refills a freed CPU
 # from its own queue and hpod's poll hardly matters; at max_parallel 16
-# every freed slot waits for hpod to see the end and submit the next trial.
+# every freed slot waits for hpod to see the end and submit the next trial,
+# unless the trial is chained: then it is queued already.
+# GAP_MODES (default "job:0 job:100 chain:100") lists the runs of hpod,
+# each DISPATCH:KICK: "dispatch" "job" (one job per trial, submitted
+# once its slot frees) or "chain" (each slot's next job queued behind its
+# running one, --dependency=afterany), and slurm_poll_kick.
 # Figures, not pass/fail; on a loaded machine read the spread.
-# GAP_KICKS (default "0 100") lists the slurm_poll_kick values to run.
 set -eu
 BUILD=${1:-build}
 N=${2:-1000}
@@ -25,15 +30,8 @@ P=${3:-64}
 R=${4:-3}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B="$TOP/$BUILD"
-if [ "$(id -u)" != 0 ]; then
-	echo "bench-slurm: needs root to start the test cluster; skipped"
-	exit 0
-fi
-T=$(mktemp -d /tmp/hpod-bench-gap.XXXXXX)
-chmod 0755 "$T"
-trap '"$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1; rm -rf "$T"' EXIT
-export SLURM_CONF="$T/sc/slurm.conf"
-export HPOD_WORKLOAD_PATH="$TOP/tests/slurm"
+BENCH=gap
+. "$TOP/tests/bench/slurm.subr"
 echo "bench-slurm: $N trials of 'sleep 1', max_parallel $P, on 4 nodes x 4 CPUs, $R runs each"
 
 # elapsed T0 T1: seconds from T0 to T1.
@@ -107,29 +105,20 @@ share() {
 	}'
 }
 
-# cluster: a fresh cluster for every run.
-cluster() {
-	"$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1 || true
-	rm -rf "$T/sc"
-	"$TOP/tests/slurm/cluster.sh" start "$T/sc" >/dev/null
-}
-
 run=1
 while [ "$run" -le "$R" ]; do
 	cluster
-	mkdir -p "$T/a"
-	rm -f "$T/a/"*
 	q0=$(queries)
 	t0=$(date +%s.%N)
-	sbatch -Q --array="0-$((N - 1))%$P" -c 1 -o /dev/null -D "$T/a" \
-	    --wrap 'a=$(date +%s.%N); sleep 1; echo "$a $(date +%s.%N)" >$SLURM_ARRAY_TASK_ID'
-	while [ "$(ls "$T/a" | wc -l)" -lt "$N" ]; do sleep 0.5; done
+	array_run "$N" "$P"
 	t1=$(date +%s.%N)
 	q1=$(queries)
 	cat "$T/a/"* | figures "sbatch --array" "$(elapsed "$t0" "$t1")" \
 	    "$(since "$q0" "$q1")"
 	ref=$(cat "$T/mk")
-	for kick in ${GAP_KICKS:-0 100}; do
+	for mode in ${GAP_MODES:-job:0 job:100 chain:100}; do
+		dispatch=${mode%%:*}
+		kick=${mode#*:}
 		cluster
 		cat >"$T/c.json" <<JSON
 {"name": "gap", "workload": "sleep",
@@ -138,11 +127,12 @@ while [ "$run" -le "$R" ]; do
  "search": {"algorithm": "random", "seed": 1},
  "budget": {"max_trials": $N, "max_parallel": $P},
  "backend": "slurm",
- "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"}}
+ "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"},
+ "dispatch": "$dispatch"}
 JSON
 		cat >"$T/h.conf" <<CONF
-ledger = $T/l$run-$kick.db
-run_dir = $T/runs$run-$kick
+ledger = $T/l$run-$mode.db
+run_dir = $T/runs$run-$mode
 slurm_poll_kick = $kick
 CONF
 		q0=$(queries)
@@ -151,11 +141,12 @@ CONF
 		    >/dev/null
 		t1=$(date +%s.%N)
 		q1=$(queries)
-		find "$T/runs$run-$kick" -name result.json -exec cat {} + |
+		find "$T/runs$run-$mode" -name result.json -exec cat {} + |
 		    jq -r '"\(.start) \(.end)"' |
-		    figures "hpod kick=$kick" "$(elapsed "$t0" "$t1")" \
+		    figures "hpod $mode" "$(elapsed "$t0" "$t1")" \
 		    "$(since "$q0" "$q1")" "$ref"
-		share "$T/l$run-$kick.db"
+		# A chained refill is submitted before the end it waits for.
+		[ "$dispatch" = chain ] || share "$T/l$run-$mode.db"
 	done
 	run=$((run + 1))
 done

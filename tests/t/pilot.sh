@@ -37,7 +37,8 @@ while IFS='|' read -r filter what names msg; do
 	is "$what" "$rc" 1
 	check "$names" grep -q "bad$n.json: $msg" "$T/err.txt"
 done <<'EOF'
-.dispatch = "pilots"|dispatch "pilots" is refused|naming the file and key|dispatch: expected "job" or "pilot"
+.dispatch = "pilots"|dispatch "pilots" is refused|naming the file and key|dispatch: expected "job", "chain" or "pilot"
+del(.pilot) + {"dispatch": "chain"}|dispatch "chain" on the local backend is refused|naming dispatch|dispatch: "chain" needs backend "slurm"
 .pilot = {"count": 2, "cpus": 1, "size": 4}|an unknown pilot key is refused|naming it|pilot.size
 .resources.cpus_per_task = 2|a pilot smaller than a trial is refused|naming pilot.cpus|pilot.cpus: 1 is less than one trial's 2 CPUs
 del(.dispatch)|pilot without dispatch pilot is refused|naming pilot|pilot: only with "dispatch": "pilot"

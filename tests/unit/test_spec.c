@@ -227,7 +227,8 @@ test_pilot(void)
 	bad_mk(lr, res, "c.json: pilot: required with \"dispatch\": "
 	    "\"pilot\"", "dispatch pilot without pilot");
 	bad_mk(lr, ", \"dispatch\": \"batch\"", "c.json: dispatch: expected "
-	    "\"job\" or \"pilot\", got \"batch\"", "dispatch batch");
+	    "\"job\", \"chain\" or \"pilot\", got \"batch\"",
+	    "dispatch batch");
 	bad_mk(lr, ", \"pilot\": \"auto\"", "c.json: pilot: only with "
 	    "\"dispatch\": \"pilot\"", "pilot without dispatch");
 	t = mk(lr, ", \"resources\": {\"nodes\": 2}, \"backend\": \"slurm\","
@@ -261,6 +262,34 @@ test_pilot(void)
 	bad_mk(lr, ", \"backend\": \"slurm\", \"dispatch\": \"pilot\", "
 	    "\"pilot\": {\"count\": 1, \"nodes\": 0}", "c.json: pilot.nodes",
 	    "pilot.nodes 0");
+}
+
+/* "dispatch": "chain": Slurm only, no pilot with it. */
+static void
+test_chain(void)
+{
+	static const char lr[] = "\"lr\": {\"type\": \"float\", \"min\": 0.1, "
+	    "\"max\": 1}";
+	struct campaign_spec	*s;
+	char			 err[1024] = "", *t;
+
+	t = mk(lr, ", \"backend\": \"slurm\", \"dispatch\": \"chain\"");
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s != NULL && s->chain && s->pilot.count == 0,
+	    "dispatch chain on slurm parses (%s)", err);
+	spec_free(s);
+	free(t);
+	t = mk(lr, ", \"backend\": \"slurm\"");
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s != NULL && !s->chain, "no dispatch: not chained");
+	spec_free(s);
+	free(t);
+	bad_mk(lr, ", \"dispatch\": \"chain\"", "c.json: dispatch: \"chain\" "
+	    "needs backend \"slurm\" (a job queued behind another's end), not "
+	    "\"local\"", "dispatch chain on the local backend");
+	bad_mk(lr, ", \"backend\": \"slurm\", \"dispatch\": \"chain\", "
+	    "\"pilot\": \"auto\"", "c.json: pilot: only with \"dispatch\": "
+	    "\"pilot\"", "dispatch chain with a pilot");
 }
 
 static void
@@ -410,6 +439,7 @@ main(void)
 	test_good();
 	test_bad();
 	test_pilot();
+	test_chain();
 	test_durations();
 	test_workload(dir);
 	test_config(dir);

@@ -1,0 +1,116 @@
+/*
+ * engine_chain.c: "dispatch": "chain": a campaign's attempts run in at
+ * most max_parallel lanes.  A lane is a running attempt and at most one
+ * more queued behind it, submitted with its predecessor's token as
+ * sched_job.after (Slurm: --dependency=afterany), so that Slurm starts it
+ * in the scheduling pass that the predecessor's end sets off instead of
+ * the slot waiting for hpod to see the end and submit a refill.
+ *
+ * Lanes never run two jobs at once: an attempt with no predecessor in
+ * flight heads a lane, and a new attempt heads a lane of its own only
+ * while fewer than max_parallel do; otherwise it goes after a head that
+ * has nobody behind it yet.  Attempts taken back after a restart head
+ * lanes whose tails this process does not know, so nothing is chained
+ * behind them.
+ */
+#include "engine_int.h"
+
+/* The lane heads among the active attempts other than but. */
+static int
+chain_heads(const struct engine *e, const struct attempt *but)
+{
+	const struct attempt	*a;
+	int			 n = 0;
+
+	for (a = e->active; a != NULL; a = a->next)
+		n += a != but && a->after == NULL;
+	return n;
+}
+
+/*
+ * The head that a new attempt (other than but) may queue behind: a
+ * running one first (the earliest started: it frees its slot first),
+ * else one still waiting for its start; NULL if none has room.
+ */
+static struct attempt *
+chain_free_head(const struct engine *e, const struct attempt *but)
+{
+	struct attempt	*a, *best = NULL;
+
+	for (a = e->active; a != NULL; a = a->next) {
+		if (a == but || a->after != NULL || a->then != NULL ||
+		    a->lane_unknown || a->cancel_as != CANCEL_NONE)
+			continue;
+		if (best == NULL || (a->started && (!best->started ||
+		    a->t_started < best->t_started)))
+			best = a;
+	}
+	return best;
+}
+
+/* 1 if one more attempt may be launched now. */
+int
+engine_chain_room(const struct engine *e)
+{
+	if (!e->spec->chain)
+		return e->nactive < e->spec->max_parallel;
+	return chain_heads(e, NULL) < e->spec->max_parallel ||
+	    chain_free_head(e, NULL) != NULL;
+}
+
+/*
+ * The attempt that a (just made, not submitted) goes after, linked as
+ * its predecessor; NULL when a heads a lane of its own.
+ */
+struct attempt *
+engine_chain_place(struct engine *e, struct attempt *a)
+{
+	struct attempt	*p;
+
+	if (!e->spec->chain || chain_heads(e, a) < e->spec->max_parallel)
+		return NULL;
+	/*
+	 * With every lane full (only after a restart left lanes this
+	 * process does not know) the attempt heads its own: a retry is
+	 * not held back, and says so.
+	 */
+	if ((p = chain_free_head(e, a)) == NULL) {
+		engine_say(e, "trial %d attempt %d: no lane has room (lanes "
+		    "taken back after a restart): it is not chained",
+		    a->trial_number, a->number);
+		return NULL;
+	}
+	p->then = a;
+	a->after = p;
+	return p;
+}
+
+/* Take an attempt out of its lane: the one behind it heads the lane. */
+void
+engine_chain_unlink(struct attempt *a)
+{
+	if (a->then != NULL)
+		a->then->after = NULL;
+	if (a->after != NULL)
+		a->after->then = NULL;
+	a->then = a->after = NULL;
+}
+
+/*
+ * The campaign stops (a budget, its target, a stop): the attempts queued
+ * behind a running one were submitted early, for a slot not yet free,
+ * and are cancelled before they start.
+ */
+void
+engine_chain_cancel(struct engine *e)
+{
+	struct attempt	*a;
+
+	for (a = e->active; a != NULL; a = a->next) {
+		if (a->after == NULL || a->started ||
+		    a->cancel_as != CANCEL_NONE)
+			continue;
+		a->cancel_as = CANCEL_BUDGET;
+		sched_cancel(e->env.sched, a->token);
+	}
+}
