@@ -250,7 +250,8 @@ pilot_submit_one(struct psched *ps)
 		/* A shape refused once is refused again. */
 		ps->failed = PILOT_MAX_FAILED;
 		if (p->nodes > 1)
-			snprintf(nodes, sizeof(nodes), "%d nodes of ", p->nodes);
+			snprintf(nodes, sizeof(nodes), "%d nodes of ",
+			    p->nodes);
 		snprintf(ps->fail_why, sizeof(ps->fail_why), "the %s backend "
 		    "refused a pilot of %s%d CPUs and %d GPUs (resources "
 		    "beyond what it has?)", ps->inner->ops->name, nodes,
