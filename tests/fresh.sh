@@ -49,6 +49,10 @@ timed() {
 		FAIL=$((FAIL + 1))
 		echo "not ok $N - $name (exit $rc, ${t} s)"
 		tail -n 25 "$ROOT.log" | sed 's/^/#   /'
+		# The whole log stays: what a failing test printed is
+		# above its summary, not in the tail.
+		mv "$ROOT.log" "$ROOT.$N.failed.log"
+		echo "#   whole log: $ROOT.$N.failed.log"
 	fi
 	rm -f "$ROOT.log"
 	return "$rc"
