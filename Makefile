@@ -215,8 +215,9 @@ units: $(UNITS)
 # tree must also compile warning-free with clang.  The Slurm tests start a
 # throwaway cluster as root and skip themselves otherwise.
 # The unit and shell tests run PROVE_JOBS at a time (each has its own
-# directory, socket, ledger and build); the Slurm tests one at a time, as
-# each starts and stops the one throwaway cluster.
+# directory, socket, ledger and build); so do the Slurm tests: each
+# starts and stops its own throwaway cluster (ports, munge socket, spool
+# and state private to its directory, tests/slurm/cluster.sh).
 PROVE_JOBS ?= 2
 TESTENV	= HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -227,7 +228,7 @@ check: deps
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all units
 	mandoc -Tlint -W warning $(MANS)
 	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
-	$(TESTENV) prove -e '' $(SLURMTESTS)
+	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(SLURMTESTS)
 	$(MAKE) fuzz FUZZ_TIME=3
 
 # The crash test (tests/t/crash.sh) at length: more trials, more kills.

@@ -8,6 +8,13 @@
  * AGENT_LOST_S seconds; it then says hello with the jobs it still runs
  * and reports those that ended meanwhile.  SIGTERM (the pilot cancelled
  * or out of time) is passed to its jobs; it exits once they have ended.
+ *
+ * A pilot of several nodes: the agent learns their names from
+ * $SLURM_JOB_NODELIST (expanded by `scontrol show hostnames`), its own
+ * node ($SLURMD_NODENAME) first, as hpod counts them.  hpod tells it on
+ * which nodes each job runs (by index); a job launched by srun gets
+ * "--nodelist=" those nodes after srun, so that its step runs there, and
+ * reports them as its host; any other job runs on the agent's node.
  */
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -28,6 +35,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "jobfile.h"
 #include "pilot_agent.h"
 #include "pilot_proto.h"
 
@@ -46,6 +54,8 @@ struct agent {
 	const char	*file, *pilot;
 	char		 self[PATH_MAX];	/* this hpo-trial */
 	char		 host[256];
+	char		**nodes;	/* a pilot of several: their names */
+	int		 nnodes;
 	int		 slots;
 	struct achild	*kids;		/* slots of them */
 	int		 nrun;		/* running or unreported */
@@ -220,24 +230,161 @@ agent_connect(struct agent *ag)
 	return ag->fd == -1 ? -1 : 0;
 }
 
+/*
+ * The pilot's nodes: `scontrol show hostnames LIST` (no shell), its own
+ * node moved first.  0, or -1 with err.
+ */
+static int
+agent_nodes(struct agent *ag, const char *list, const char *self, char *err,
+    size_t errlen)
+{
+	FILE		*f;
+	char		 line[256], *nl, *t;
+	pid_t		 pid;
+	int		 fd[2], st, i;
+
+	if (pipe(fd) == -1 || (pid = fork()) == -1) {
+		snprintf(err, errlen, "cannot run scontrol: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execlp("scontrol", "scontrol", "show", "hostnames", list,
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	if ((f = fdopen(fd[0], "r")) == NULL) {
+		close(fd[0]);
+		waitpid(pid, &st, 0);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl = '\0';
+		if (line[0] == '\0')
+			continue;
+		if ((ag->nodes = realloc(ag->nodes, (size_t)(ag->nnodes + 1) *
+		    sizeof(*ag->nodes))) == NULL ||
+		    (ag->nodes[ag->nnodes] = strdup(line)) == NULL) {
+			agent_say("%s%s", "out of memory", "");
+			exit(1);
+		}
+		ag->nnodes++;
+	}
+	fclose(f);
+	if (waitpid(pid, &st, 0) == -1 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0 || ag->nnodes == 0) {
+		snprintf(err, errlen, "`scontrol show hostnames %s` failed",
+		    list);
+		return -1;
+	}
+	for (i = 0; self != NULL && i < ag->nnodes; i++)
+		if (strcmp(ag->nodes[i], self) == 0) {
+			t = ag->nodes[i];
+			memmove(ag->nodes + 1, ag->nodes, (size_t)i *
+			    sizeof(*ag->nodes));
+			ag->nodes[0] = t;
+			break;
+		}
+	return 0;
+}
+
+/*
+ * Job m's nodes by name ("n01,n02", malloc'ed) into *hosts, and, when it
+ * is launched by srun, "--nodelist=" them after srun in its job.json at
+ * path.  0 (*hosts NULL: a job of the agent's node), or -1 with err.
+ */
+static int
+agent_place(struct agent *ag, const struct pilot_msg *m, const char *path,
+    char **hosts, char *err, size_t errlen)
+{
+	struct jobfile	 jf;
+	char		**argv, *opt, *text, *prog;
+	size_t		 len = 0, n;
+	int		 i, rc = -1;
+
+	*hosts = NULL;
+	if (m->nnodes == 0 || ag->nnodes == 0)
+		return 0;
+	for (i = 0; i < m->nnodes; i++) {
+		if (m->nodes[i] >= ag->nnodes) {
+			snprintf(err, errlen, "node %d of a pilot of %d",
+			    m->nodes[i], ag->nnodes);
+			return -1;
+		}
+		len += strlen(ag->nodes[m->nodes[i]]) + 1;
+	}
+	if ((*hosts = calloc(1, len)) == NULL)
+		goto nomem;
+	for (i = 0; i < m->nnodes; i++) {
+		if (i > 0)
+			strcat(*hosts, ",");
+		strcat(*hosts, ag->nodes[m->nodes[i]]);
+	}
+	if (jobfile_read(path, &jf, err, errlen) == -1)
+		return -1;
+	prog = jf.argv[0] != NULL ? strrchr(jf.argv[0], '/') : NULL;
+	prog = prog != NULL ? prog + 1 : jf.argv[0];
+	if (prog == NULL || strcmp(prog, "srun") != 0) {
+		jobfile_release(&jf);
+		return 0;
+	}
+	for (n = 0; jf.argv[n] != NULL; n++)
+		;
+	if ((argv = calloc(n + 2, sizeof(*argv))) == NULL ||
+	    asprintf(&opt, "--nodelist=%s", *hosts) == -1) {
+		free(argv);
+		jobfile_release(&jf);
+		goto nomem;
+	}
+	argv[0] = jf.argv[0];
+	argv[1] = opt;
+	memcpy(argv + 2, jf.argv + 1, n * sizeof(*argv));
+	free(jf.argv);
+	jf.argv = argv;
+	if ((text = jobfile_render(&jf)) != NULL && file_save(path, text) == 0)
+		rc = 0;
+	else
+		snprintf(err, errlen, "%.300s: %s", path, text == NULL ?
+		    "out of memory" : strerror(errno));
+	free(text);
+	jobfile_release(&jf);
+	return rc;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
 /* Start job m (write its job.json, run hpo-trial -j on it). */
 static void
 agent_run(struct agent *ag, const struct pilot_msg *m)
 {
 	struct pilot_msg r;
-	char		 path[PATH_MAX];
+	char		 path[PATH_MAX], err[512] = "", *hosts = NULL;
 	sigset_t	 none;
-	pid_t		 pid;
+	pid_t		 pid = -1;
 	int		 i;
 
 	ag->asked--;
 	for (i = 0; i < ag->slots && ag->kids[i].token != NULL; i++)
 		;
 	snprintf(path, sizeof(path), "%s/job.json", m->dir);
-	if (i == ag->slots || file_save(path, m->job) == -1 ||
-	    (pid = fork()) == -1) {
-		agent_say("cannot start '%s': %s", m->token, i == ag->slots ?
-		    "no free slot" : strerror(errno));
+	if (i == ag->slots)
+		snprintf(err, sizeof(err), "no free slot");
+	else if (file_save(path, m->job) == -1)
+		snprintf(err, sizeof(err), "%.300s: %s", path,
+		    strerror(errno));
+	else if (agent_place(ag, m, path, &hosts, err, sizeof(err)) == 0 &&
+	    (pid = fork()) == -1)
+		snprintf(err, sizeof(err), "fork: %s", strerror(errno));
+	if (pid == -1) {
+		agent_say("cannot start '%s': %s", m->token, err);
+		free(hosts);
 		memset(&r, 0, sizeof(r));
 		r.op = PILOT_ENDED;
 		r.token = m->token;
@@ -262,9 +409,10 @@ agent_run(struct agent *ag, const struct pilot_msg *m)
 	memset(&r, 0, sizeof(r));
 	r.op = PILOT_STARTED;
 	r.token = m->token;
-	r.host = ag->host;
+	r.host = hosts != NULL ? hosts : ag->host;
 	r.time = agent_now();
 	agent_send(ag, &r);
+	free(hosts);
 }
 
 /* Signal the job called token (NULL: every job). */
@@ -388,7 +536,8 @@ pilot_agent_main(int argc, char **argv)
 	struct pollfd	 pfd[2];
 	sigset_t	 set;
 	double		 lost = 0;
-	char		*end;
+	char		*end, err[512];
+	const char	*nl, *nn;
 	int		 ch, wait_ms = AGENT_BACKOFF_MS, timeout;
 	ssize_t		 n;
 
@@ -421,6 +570,13 @@ pilot_agent_main(int argc, char **argv)
 	}
 	ag.self[n] = '\0';
 	gethostname(ag.host, sizeof(ag.host) - 1);
+	if ((nl = getenv("SLURM_JOB_NODELIST")) != NULL &&
+	    (nn = getenv("SLURM_JOB_NUM_NODES")) != NULL && atoi(nn) > 1 &&
+	    agent_nodes(&ag, nl, getenv("SLURMD_NODENAME"), err,
+	    sizeof(err)) == -1) {
+		agent_say("the pilot's nodes: %s%s", err, "");
+		return 1;
+	}
 	if ((ag.kids = calloc((size_t)ag.slots, sizeof(*ag.kids))) == NULL) {
 		agent_say("%s%s", "out of memory", "");
 		return 1;
@@ -478,6 +634,9 @@ pilot_agent_main(int argc, char **argv)
 	agent_drop(&ag);
 	free(ag.buf);
 	free(ag.kids);
+	for (ch = 0; ch < ag.nnodes; ch++)
+		free(ag.nodes[ch]);
+	free(ag.nodes);
 	close(ag.sigfd);
 	return 0;
 }

@@ -84,6 +84,39 @@ pilot_running(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* The run's "nodes": an array of node indices (absent: none). */
+static int
+pilot_nodes(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
+{
+	const cJSON	*a = cJSON_GetObjectItemCaseSensitive(o, "nodes");
+	const cJSON	*t;
+
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < 1 ||
+	    cJSON_GetArraySize(a) > 100000) {
+		snprintf(err, errlen, "pilot message: 'nodes' must be an array "
+		    "of 1 to 100000 node indices");
+		return -1;
+	}
+	if ((m->nodes = calloc((size_t)cJSON_GetArraySize(a),
+	    sizeof(*m->nodes))) == NULL) {
+		snprintf(err, errlen, "pilot message: out of memory");
+		return -1;
+	}
+	cJSON_ArrayForEach(t, a) {
+		if (!cJSON_IsNumber(t) || t->valuedouble < 0 ||
+		    t->valuedouble > 100000 ||
+		    t->valuedouble != floor(t->valuedouble)) {
+			snprintf(err, errlen, "pilot message: nodes[%d] must "
+			    "be an integer from 0 to 100000", m->nnodes);
+			return -1;
+		}
+		m->nodes[m->nnodes++] = (int)t->valuedouble;
+	}
+	return 0;
+}
+
 /* The members op needs, into m. */
 static int
 pilot_members(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
@@ -129,7 +162,8 @@ pilot_members(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
 	case PILOT_RUN:
 		return pilot_str(o, "token", 1, &m->token, err, errlen) == -1 ||
 		    pilot_str(o, "dir", 1, &m->dir, err, errlen) == -1 ||
-		    pilot_str(o, "job", 1, &m->job, err, errlen) == -1 ? -1 : 0;
+		    pilot_str(o, "job", 1, &m->job, err, errlen) == -1 ||
+		    pilot_nodes(o, m, err, errlen) == -1 ? -1 : 0;
 	case PILOT_NEXT:
 	case PILOT_DRAIN:
 		break;
@@ -220,6 +254,9 @@ pilot_msg_render(const struct pilot_msg *m)
 			ok = cJSON_AddItemToArray(a,
 			    cJSON_CreateString(m->running[i]));
 	}
+	if (ok && m->op == PILOT_RUN && m->nnodes > 0)
+		ok = cJSON_AddItemToObject(o, "nodes",
+		    cJSON_CreateIntArray(m->nodes, m->nnodes));
 	if (ok && (text = cJSON_PrintUnformatted(o)) != NULL) {
 		n = strlen(text);
 		if ((line = malloc(n + 2)) != NULL) {
@@ -247,6 +284,7 @@ pilot_msg_release(struct pilot_msg *m)
 	free(m->host);
 	free(m->dir);
 	free(m->job);
+	free(m->nodes);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -11,7 +11,11 @@
  *                                           B true: T was stopped because
  *                                           the pilot itself is ending
  * hpod -> agent:
- *   {"op": "run", "token": T, "dir": D, "job": J}   J: job.json's text
+ *   {"op": "run", "token": T, "dir": D, "job": J, "nodes": [I...]}
+ *                                           J: job.json's text; I: the
+ *                                           indices of the pilot's nodes
+ *                                           it runs on (optional: absent,
+ *                                           the agent's own node)
  *   {"op": "cancel", "token": T}            stop T (SIGTERM to its wrapper)
  *   {"op": "drain"}                         no more: exit when idle
  *
@@ -47,6 +51,8 @@ struct pilot_msg {
 	double		 time;		/* started */
 	char		*dir;		/* run */
 	char		*job;		/* run: the job.json text */
+	int		*nodes;		/* run: its nodes' indices, or NULL */
+	int		 nnodes;	/* how many */
 	int		 ending;	/* ended: stopped with its pilot */
 };
 

@@ -218,9 +218,9 @@ struct sched_pilot_opts {
 	const char	*name;		/* the pilot jobs' name */
 	int		 count;		/* pilots at once */
 	/*
-	 * One pilot's job: its size (one node, one task of cpus_per_task
-	 * CPUs and gpus_per_node GPUs), time limit, partition, account,
-	 * qos, constraint and sbatch options.  The backend fills in the
+	 * One pilot's job: its size (nodes, on each one task of
+	 * cpus_per_task CPUs and gpus_per_node GPUs), time limit,
+	 * partition, account, qos, constraint and sbatch options.  The backend fills in the
 	 * rest (token, name, dir, argv, env, cb) for each pilot.
 	 */
 	struct sched_job job;

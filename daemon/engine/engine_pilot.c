@@ -160,8 +160,9 @@ engine_pilot_start(struct engine *e, char *err, size_t errlen)
 	e->inner = e->env.sched;
 	e->pilot = e->env.sched = p;
 	engine_pilot_adopt(e);
-	engine_say(e, "dispatch: pilot, %d pilot%s of %d CPUs and %d GPUs",
-	    s->pilot.count, s->pilot.count == 1 ? "" : "s", s->pilot.cpus,
+	engine_say(e, "dispatch: pilot, %d pilot%s of %d node%s of %d CPUs "
+	    "and %d GPUs", s->pilot.count, s->pilot.count == 1 ? "" : "s",
+	    s->pilot.nodes, s->pilot.nodes == 1 ? "" : "s", s->pilot.cpus,
 	    s->pilot.gpus);
 	return 0;
 }

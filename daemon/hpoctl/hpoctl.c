@@ -221,6 +221,10 @@ cmd_check(int argc, char **argv, struct config *cfg)
 			    "%d GPUs at once\n", argv[i], s->pilot.autosize ?
 			    "auto, " : "", s->pilot.count, s->pilot.count == 1 ?
 			    "" : "s", s->pilot.cpus, s->pilot.gpus);
+		if (s->pilot.nodes > 1)
+			printf("%s: dispatch pilot: %d nodes a pilot (its CPUs "
+			    "and GPUs are each node's)\n", argv[i],
+			    s->pilot.nodes);
 		if (*note != '\0')
 			printf("%s\n", note);
 		workload_free(w);

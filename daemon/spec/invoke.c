@@ -85,7 +85,7 @@ void
 invoke_pilot_job(const struct campaign_spec *s, struct sched_job *job)
 {
 	invoke_job_resources(s, NULL, job);
-	job->nodes = 1;
+	job->nodes = s->pilot.nodes;
 	job->tasks_per_node = 1;
 	job->cpus_per_task = s->pilot.cpus;
 	job->gpus_per_node = s->pilot.gpus;

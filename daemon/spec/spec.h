@@ -91,7 +91,8 @@ struct campaign_spec {
 	 */
 	struct spec_pilot {
 		int	 count;		/* pilots at once, 0: dispatch "job" */
-		int	 cpus, gpus;	/* one pilot's size (one node) */
+		int	 nodes;	/* one pilot's nodes */
+		int	 cpus, gpus;	/* and each node's CPUs and GPUs */
 		long	 time_limit;	/* a pilot's, seconds, 0 = none */
 		int	 autosize;	/* "pilot": "auto" */
 	} pilot;

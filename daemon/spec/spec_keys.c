@@ -60,6 +60,7 @@ const struct spec_key spec_pilot_keys[] = {
 	{ "count", SPK_INT, 1, 1, 10000, 0, SPEC_OFF(pilot.count) },
 	{ "cpus", SPK_INT, 0, 1, 1000000, 0, SPEC_OFF(pilot.cpus) },
 	{ "gpus", SPK_INT, 0, 0, 1024, 0, SPEC_OFF(pilot.gpus) },
+	{ "nodes", SPK_INT, 0, 1, 10000, 0, SPEC_OFF(pilot.nodes) },
 	{ "time_limit", SPK_DURATION, 0, 0, 0, 0,
 	    SPEC_OFF(pilot.time_limit) },
 	{ NULL, SPK_CODE, 0, 0, 0, 0, 0 }

@@ -17,14 +17,18 @@ sp_pilot_auto(struct campaign_spec *s, int cpus, int gpus)
 {
 	s->pilot.autosize = 1;
 	s->pilot.count = s->max_parallel;
+	s->pilot.nodes = s->res.nodes;
 	s->pilot.cpus = cpus;
 	s->pilot.gpus = gpus;
 	s->pilot.time_limit = 0;
 }
 
 /*
- * Parse "dispatch" and "pilot".  A pilot is one node; it runs as many
- * trials at once as its CPUs and GPUs hold, so it must hold one trial.
+ * Parse "dispatch" and "pilot".  A pilot of "nodes" nodes runs as many
+ * trials at once as its nodes' CPUs and GPUs hold, so it must hold one
+ * trial: as many nodes, and on each as many CPUs and GPUs.  The local
+ * backend is one host: its pilots are one node (N "nodes" there would
+ * bill N nodes for one host).
  */
 int
 sp_pilot(struct sp *sp, struct campaign_spec *s, const cJSON *root)
@@ -55,10 +59,6 @@ sp_pilot(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	if (strcmp(s->backend, "replay") == 0)
 		return sp_fail(sp, "dispatch", "\"pilot\" needs backend "
 		    "\"local\" or \"slurm\", not \"replay\"");
-	if (s->res.nodes != 1)
-		return sp_fail(sp, "resources.nodes", "a pilot is one node: "
-		    "with \"dispatch\": \"pilot\" trials are single-node "
-		    "(got %d)", s->res.nodes);
 	cpus = s->res.cpus_per_task * s->res.tasks_per_node;
 	gpus = s->res.gpus_per_node;
 	if (p == NULL)
@@ -78,6 +78,16 @@ sp_pilot(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 		return -1;
 	if (s->pilot.cpus == 0)
 		s->pilot.cpus = cpus;
+	if (s->pilot.nodes == 0)
+		s->pilot.nodes = s->res.nodes;
+	if (s->pilot.nodes < s->res.nodes)
+		return sp_fail(sp, "pilot.nodes", "%d is less than one trial's "
+		    "%d nodes (resources.nodes)", s->pilot.nodes,
+		    s->res.nodes);
+	if (s->pilot.nodes > 1 && strcmp(s->backend, "slurm") != 0)
+		return sp_fail(sp, "pilot.nodes", "%d nodes need backend "
+		    "\"slurm\": the %s backend is one host", s->pilot.nodes,
+		    s->backend);
 	if (!cJSON_HasObjectItem(p, "gpus"))
 		s->pilot.gpus = gpus;
 	if (s->pilot.cpus < cpus)

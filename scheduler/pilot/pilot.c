@@ -77,7 +77,47 @@ patt_free(struct patt *a)
 	free(a->dir);
 	free(a->job);
 	free(a->job_id);
+	free(a->at);
 	free(a);
+}
+
+struct pjob *
+pjob_new(struct psched *ps)
+{
+	struct pjob	*p;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		pilot_nomem("making a pilot");
+	p->ps = ps;
+	p->nodes = ps->opts.job.nodes;
+	p->cpus = ps->opts.job.cpus_per_task;
+	p->gpus = ps->opts.job.gpus_per_node;
+	if ((p->slots = pslots_new(p->nodes, p->cpus, p->gpus)) == NULL)
+		pilot_nomem("making a pilot's slots");
+	TAILQ_INIT(&p->jobs);
+	return p;
+}
+
+void
+pjob_free(struct pjob *p)
+{
+	if (p == NULL)
+		return;
+	free(p->token);
+	free(p->dir);
+	free(p->job_id);
+	free(p->host);
+	pslots_free(p->slots);
+	free(p);
+}
+
+void
+patt_unplace(struct pjob *p, struct patt *a)
+{
+	if (a->at != NULL)
+		pslots_put(p->slots, a->nodes, a->cpus, a->gpus, a->at);
+	free(a->at);
+	a->at = NULL;
 }
 
 static void
@@ -128,19 +168,20 @@ pilot_emit(struct psched *ps, struct patt *a, struct sched_event *ev)
 }
 
 /*
- * The share of pilot p's node that its job a is charged while it runs:
- * its GPUs over the pilot's when both have GPUs (what a GPU node's hours
- * are for), else its CPUs over the pilot's.  Jobs run side by side only
- * while they fit, and a campaign's jobs all ask for the same, so the
- * shares of those running never add up to more than the node; the rest
- * is the pilot's idle time.
+ * The nodes of pilot p that its job a is charged while it runs: on each
+ * of its nodes, its GPUs over the node's when both have GPUs (what a GPU
+ * node's hours are for), else its CPUs over the node's; times its nodes.
+ * Jobs run side by side only while they fit on each node, and a
+ * campaign's jobs all ask for the same, so the shares of those running
+ * never add up to more than the pilot's nodes; the rest is the pilot's
+ * idle time.
  */
 double
 pilot_share(const struct pjob *p, const struct patt *a)
 {
 	if (p->gpus > 0 && a->gpus > 0)
-		return (double)a->gpus / p->gpus;
-	return p->cpus > 0 ? (double)a->cpus / p->cpus : 1;
+		return (double)a->gpus / p->gpus * a->nodes;
+	return p->cpus > 0 ? (double)a->cpus / p->cpus * a->nodes : a->nodes;
 }
 
 /* End job a (in pilot p, or queued when p is NULL) and forget it. */
@@ -152,8 +193,7 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 
 	if (p != NULL) {
 		TAILQ_REMOVE(&p->jobs, a, entry);
-		p->used_cpus -= a->cpus;
-		p->used_gpus -= a->gpus;
+		patt_unplace(p, a);
 		if (a->started && a->t_started > 0 && (p->first_start == 0 ||
 		    a->t_started < p->first_start))
 			p->first_start = a->t_started;
@@ -164,7 +204,7 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 		if (a->started && a->t_started > 0 && ev->end > a->t_started) {
 			el = ev->end - a->t_started;
 			p->busy_node_s += el * pilot_share(p, a);
-			p->busy_gpu_s += el * a->gpus;
+			p->busy_gpu_s += el * a->gpus * a->nodes;
 		}
 	} else
 		TAILQ_REMOVE(&ps->queue, a, entry);
@@ -259,8 +299,10 @@ pilot_submit(struct sched *s, const struct sched_job *job)
 	struct jobfile	 jf;
 	struct patt	*a;
 	int		 cpus = job->cpus_per_task * job->tasks_per_node;
+	const char	*prog;
 
-	if (ps->closing || job->nodes != 1 || cpus > ps->opts.job.cpus_per_task ||
+	if (ps->closing || job->nodes < 1 || job->nodes > ps->opts.job.nodes ||
+	    cpus > ps->opts.job.cpus_per_task ||
 	    job->gpus_per_node > ps->opts.job.gpus_per_node)
 		return -1;
 	if ((a = calloc(1, sizeof(*a))) == NULL)
@@ -271,18 +313,21 @@ pilot_submit(struct sched *s, const struct sched_job *job)
 	jf.argv = (char **)job->argv;
 	jf.env = (char **)job->env;
 	jf.limit = job->time_limit;
-	jf.nodes = 1;
-	jf.gpus = job->gpus_per_node;
-	jf.cpus = cpus;
+	jf.nodes = job->nodes;
+	jf.gpus = job->gpus_per_node * job->nodes;
+	jf.cpus = cpus * job->nodes;
 	a->token = pilot_strdup(job->token);
 	a->dir = pilot_strdup(job->dir);
 	if ((a->job = jobfile_render(&jf)) == NULL) {
 		patt_free(a);
 		return -1;
 	}
-	a->nodes = 1;
+	a->nodes = job->nodes;
 	a->gpus = job->gpus_per_node;
 	a->cpus = cpus;
+	prog = job->argv[0] != NULL ? strrchr(job->argv[0], '/') : NULL;
+	prog = prog != NULL ? prog + 1 : job->argv[0];
+	a->srun = prog != NULL && strcmp(prog, "srun") == 0;
 	a->limit = job->time_limit;
 	a->cb = job->cb;
 	a->arg = job->arg;
@@ -361,9 +406,13 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	a->token = pilot_strdup(token);
 	a->dir = pilot_strdup(dir);
 	a->job_id = pilot_strdup(job_id);
-	a->nodes = 1;
-	a->gpus = jf.gpus;
-	a->cpus = jf.cpus;
+	a->nodes = jf.nodes > 0 ? jf.nodes : 1;
+	a->gpus = jf.gpus / a->nodes;
+	a->cpus = jf.cpus / a->nodes;
+	a->srun = jf.argv != NULL && jf.argv[0] != NULL &&
+	    (strcmp(jf.argv[0], "srun") == 0 ||
+	    (strlen(jf.argv[0]) > 5 && strcmp(jf.argv[0] +
+	    strlen(jf.argv[0]) - 5, "/srun") == 0));
 	a->limit = jf.limit;
 	jobfile_release(&jf);
 	a->cb = cb;
@@ -388,8 +437,15 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	    strcmp(r.token, token) == 0)
 		a->t_started = r.start;
 	TAILQ_INSERT_TAIL(&p->jobs, a, entry);
-	p->used_cpus += a->cpus;
-	p->used_gpus += a->gpus;
+	/*
+	 * Which of its pilot's nodes it runs on was not kept: counted on
+	 * the first, as many as it holds.
+	 */
+	if ((a->at = calloc((size_t)a->nodes, sizeof(*a->at))) == NULL)
+		pilot_nomem("taking back a job");
+	for (n = 0; n < (size_t)a->nodes; n++)
+		a->at[n] = (int)n;
+	pslots_hold(p->slots, a->nodes, a->cpus, a->gpus, a->at);
 	return 0;
 }
 
@@ -406,11 +462,7 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 
 	if (s->ops != &pilot_ops)
 		return -1;
-	if ((p = calloc(1, sizeof(*p))) == NULL)
-		pilot_nomem("taking back a pilot");
-	p->ps = ps;
-	p->cpus = ps->opts.job.cpus_per_task;
-	p->gpus = ps->opts.job.gpus_per_node;
+	p = pjob_new(ps);
 	p->token = pilot_strdup(token);
 	p->dir = pilot_strdup(dir);
 	p->job_id = pilot_strdup(job_id);
@@ -420,7 +472,6 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	p->busy_node_s = busy_node_s;
 	p->busy_gpu_s = busy_gpu_s;
 	p->adopted = 1;
-	TAILQ_INIT(&p->jobs);
 	/* New pilots' directories come after this one's. */
 	if ((base = strrchr(dir, '/')) != NULL && (n = atoi(base + 1)) >
 	    ps->npilots)
@@ -429,10 +480,7 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	if (sched_adopt(ps->inner, token, job_id, dir, pilot_inner_event, p)
 	    == -1) {
 		TAILQ_REMOVE(&ps->pilots, p, entry);
-		free(p->token);
-		free(p->dir);
-		free(p->job_id);
-		free(p);
+		pjob_free(p);
 		return -1;
 	}
 	return 0;
@@ -513,11 +561,7 @@ pilot_close(struct sched *s, void (*done)(void *), void *arg)
 			p->ps = NULL;
 			continue;
 		}
-		free(p->token);
-		free(p->dir);
-		free(p->job_id);
-		free(p->host);
-		free(p);
+		pjob_free(p);
 	}
 	uv_close((uv_handle_t *)&ps->listener, pilot_handle_closed);
 	uv_close((uv_handle_t *)&ps->defer, pilot_handle_closed);
@@ -553,6 +597,8 @@ sched_pilot_new(uv_loop_t *loop, struct sched *inner,
 	ps->loop = loop;
 	ps->inner = inner;
 	ps->opts = *o;
+	if (ps->opts.job.nodes < 1)
+		ps->opts.job.nodes = 1;
 	ps->dir = pilot_strdup(o->dir);
 	ps->wrapper = pilot_strdup(o->wrapper);
 	ps->name = pilot_strdup(o->name);

@@ -11,6 +11,7 @@
 #include <uv.h>
 
 #include "pilot_proto.h"
+#include "pilot_slots.h"
 #include "sched.h"
 
 /* Pilots in a row that end before they ran: their jobs fail. */
@@ -24,7 +25,11 @@ struct pconn;
 struct patt {
 	TAILQ_ENTRY(patt) entry;	/* ps->queue or its pilot's jobs */
 	char		*token, *dir, *job;	/* job: job.json's text */
-	int		 nodes, gpus, cpus;
+	int		 nodes, gpus, cpus;	/* gpus, cpus: on each node */
+	int		 srun;		/* its argv[0] is srun: a step on
+					   any of its pilot's nodes; else a
+					   child of the agent, on its node */
+	int		*at;		/* its nodes' indices in its pilot */
 	long		 limit;		/* its time limit, seconds, 0: none */
 	sched_event_cb	 cb;
 	void		*arg;
@@ -48,8 +53,9 @@ struct pjob {
 	struct psched	*ps;		/* NULL: orphaned by sched_close */
 	char		*token, *dir, *job_id, *host;
 	enum pjob_state	 state;
-	int		 cpus, gpus;	/* its size */
-	int		 used_cpus, used_gpus;
+	int		 nodes;		/* its size: nodes, and on each */
+	int		 cpus, gpus;	/* CPUs and GPUs */
+	struct pslots	*slots;		/* what its jobs use on each node */
 	int		 seq;		/* jobs handed out */
 	double		 submitted, started;
 	double		 first_start, last_end;	/* of its jobs, 0: none */
@@ -135,6 +141,11 @@ void	 patt_end(struct psched *, struct patt *, struct sched_event *ev);
  */
 int	 patt_end_result(struct psched *, struct patt *, int st,
 	    const char *why);
+/* A new pilot of ps's size (its slots made), token and dir to fill. */
+struct pjob *pjob_new(struct psched *);
+void	 pjob_free(struct pjob *);
+/* Job a, taken back or ended, no longer uses its room in pilot p. */
+void	 patt_unplace(struct pjob *, struct patt *);
 struct pjob *pilot_find(struct psched *, const char *token);
 struct patt *pilot_job_find(struct pjob *, const char *token);
 int	 pilot_live_count(const struct psched *);

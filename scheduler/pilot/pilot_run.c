@@ -39,8 +39,6 @@ pilot_give(struct psched *ps, struct pjob *p, struct patt *a)
 	TAILQ_REMOVE(&ps->queue, a, entry);
 	TAILQ_INSERT_TAIL(&p->jobs, a, entry);
 	a->pilot = p;
-	p->used_cpus += a->cpus;
-	p->used_gpus += a->gpus;
 	p->asked--;
 	snprintf(id, sizeof(id), "%s.p%d", p->job_id ? p->job_id : p->token,
 	    ++p->seq);
@@ -57,6 +55,11 @@ pilot_give(struct psched *ps, struct pjob *p, struct patt *a)
 	m.token = a->token;
 	m.dir = a->dir;
 	m.job = a->job;
+	/* A pilot of one node: its agent's own, as before nodes were told. */
+	if (p->nodes > 1) {
+		m.nodes = a->at;
+		m.nnodes = a->nodes;
+	}
 	pilot_send(p->conn, &m);
 }
 
@@ -119,18 +122,25 @@ pilot_dispatch(struct psched *ps)
 	struct patt	*a, *next;
 	struct pjob	*p;
 	double		 now = pilot_now();
+	int		*at;
 
 	for (a = TAILQ_FIRST(&ps->queue); a != NULL; a = next) {
 		next = TAILQ_NEXT(a, entry);
+		if ((at = calloc((size_t)a->nodes, sizeof(*at))) == NULL)
+			pilot_nomem("placing a job");
 		TAILQ_FOREACH(p, &ps->pilots, entry)
 			if (p->state == PJ_RUNNING && p->conn != NULL &&
 			    p->asked > 0 && !p->drained &&
-			    p->cpus - p->used_cpus >= a->cpus &&
-			    p->gpus - p->used_gpus >= a->gpus &&
-			    pilot_spare(ps, p, a, now) >= 0)
+			    pilot_spare(ps, p, a, now) >= 0 &&
+			    pslots_take(p->slots, a->nodes, a->cpus, a->gpus,
+			    !a->srun, at) == 0)
 				break;
-		if (p != NULL)
-			pilot_give(ps, p, a);
+		if (p == NULL) {
+			free(at);
+			continue;
+		}
+		a->at = at;
+		pilot_give(ps, p, a);
 	}
 	pilot_drain_short(ps, now);
 	if (ps->draining && TAILQ_EMPTY(&ps->queue))
@@ -157,9 +167,9 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 	ev.time = iev != NULL && iev->time > 0 ? iev->time :
 	    t == SCHED_PILOT_STARTED && p->started > 0 ? p->started :
 	    pilot_now();
-	ev.nodes = 1;
-	ev.gpus = p->gpus;
-	ev.cpus = p->cpus;
+	ev.nodes = p->nodes;
+	ev.gpus = p->gpus * p->nodes;
+	ev.cpus = p->cpus * p->nodes;
 	if (iev != NULL && iev->type == SCHED_EV_STARTED) {
 		ev.nodes = iev->nodes;
 		ev.gpus = iev->gpus;
@@ -199,13 +209,8 @@ pilot_submit_one(struct psched *ps)
 	const char		*argv[8], *env[1] = { NULL };
 	int			 rc;
 
-	if ((p = calloc(1, sizeof(*p))) == NULL)
-		pilot_nomem("submitting a pilot");
-	p->ps = ps;
-	p->cpus = ps->opts.job.cpus_per_task;
-	p->gpus = ps->opts.job.gpus_per_node;
+	p = pjob_new(ps);
 	p->submitted = pilot_now();
-	TAILQ_INIT(&p->jobs);
 	snprintf(n, sizeof(n), "%d", ++ps->npilots);
 	if (asprintf(&p->token, "%s-pilot-%s-%lx", ps->name, n,
 	    (unsigned long)time(NULL)) == -1 ||
@@ -213,14 +218,13 @@ pilot_submit_one(struct psched *ps)
 		pilot_nomem("naming a pilot");
 	if ((mkdir(p->dir, 0700) == -1 && errno != EEXIST)) {
 		pilot_warn(ps, "pilot: mkdir %s: %s", p->dir, strerror(errno));
-		free(p->token);
-		free(p->dir);
-		free(p);
+		pjob_free(p);
 		return -1;
 	}
 	TAILQ_INSERT_TAIL(&ps->pilots, p, entry);
 	pilot_tell(ps, p, SCHED_PILOT_SUBMITTED, NULL);
-	snprintf(slots, sizeof(slots), "%d", p->cpus);
+	/* The agent asks for as many jobs as CPUs on all its nodes. */
+	snprintf(slots, sizeof(slots), "%d", p->cpus * p->nodes);
 	argv[0] = ps->wrapper;
 	argv[1] = "--pilot";
 	argv[2] = ps->file;
@@ -239,14 +243,19 @@ pilot_submit_one(struct psched *ps)
 	j.arg = p;
 	if ((rc = sched_submit(ps->inner, &j)) == -1) {
 		struct sched_event ev;
+		char		 nodes[32] = "";
 
 		pilot_warn(ps, "pilot %s: the %s backend refused it", p->token,
 		    ps->inner->ops->name);
 		/* A shape refused once is refused again. */
 		ps->failed = PILOT_MAX_FAILED;
+		if (p->nodes > 1)
+			snprintf(nodes, sizeof(nodes), "%d nodes of ",
+			    p->nodes);
 		snprintf(ps->fail_why, sizeof(ps->fail_why), "the %s backend "
-		    "refused a pilot of %d CPUs and %d GPUs (resources beyond "
-		    "what it has?)", ps->inner->ops->name, p->cpus, p->gpus);
+		    "refused a pilot of %s%d CPUs and %d GPUs (resources "
+		    "beyond what it has?)", ps->inner->ops->name, nodes,
+		    p->cpus, p->gpus);
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SCHED_EV_END;
 		ev.state = SCHED_FAILED;
@@ -351,13 +360,8 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 	if (ps == NULL) {
 		/* Orphaned by sched_close(): only its memory is left. */
 		if (ev->type == SCHED_EV_END ||
-		    ev->type == SCHED_EV_SUBMIT_FAILED) {
-			free(p->token);
-			free(p->dir);
-			free(p->job_id);
-			free(p->host);
-			free(p);
-		}
+		    ev->type == SCHED_EV_SUBMIT_FAILED)
+			pjob_free(p);
 		return;
 	}
 	switch (ev->type) {
@@ -426,8 +430,7 @@ pilot_hello(struct pjob *p, char *const *running)
 			continue;
 		}
 		TAILQ_REMOVE(&p->jobs, a, entry);
-		p->used_cpus -= a->cpus;
-		p->used_gpus -= a->gpus;
+		patt_unplace(p, a);
 		a->pilot = NULL;
 		TAILQ_INSERT_HEAD(&ps->queue, a, entry);
 	}
@@ -454,8 +457,8 @@ pilot_job_started(struct pjob *p, const char *token, const char *host,
 	ev.host = host != NULL ? host : p->host;
 	ev.nodes = a->nodes;
 	ev.node_share = pilot_share(p, a);
-	ev.gpus = a->gpus;
-	ev.cpus = a->cpus;
+	ev.gpus = a->gpus * a->nodes;
+	ev.cpus = a->cpus * a->nodes;
 	pilot_emit(p->ps, a, &ev);
 }
 

@@ -56,6 +56,7 @@ test_messages(void)
 {
 	struct pilot_msg m, r;
 	char		*running[] = { "tok-1", "tok-2", NULL };
+	int		 nodes[] = { 1, 3 };
 
 	memset(&m, 0, sizeof(m));
 	m.op = PILOT_HELLO;
@@ -79,6 +80,13 @@ test_messages(void)
 	is_int(round_trip(&m, &r), 0, "run round trip");
 	is_str(r.job, m.job, "run: a job.json text with newlines survives");
 	is_str(r.dir, m.dir, "run: dir");
+	ok(r.nodes == NULL && r.nnodes == 0, "run: no nodes said, none");
+	pilot_msg_release(&r);
+	m.nodes = nodes;
+	m.nnodes = 2;
+	is_int(round_trip(&m, &r), 0, "run on two nodes: round trip");
+	ok(r.nnodes == 2 && r.nodes[0] == 1 && r.nodes[1] == 3,
+	    "run: its nodes' indices");
 	pilot_msg_release(&r);
 
 	memset(&m, 0, sizeof(m));
@@ -137,6 +145,12 @@ test_bad(void)
 	    "'token' must be a non-empty string", "ended, empty token");
 	refused("{\"op\": \"run\", \"token\": \"t\", \"dir\": \"/d\"}",
 	    "'job' must be a non-empty string", "run without job");
+	refused("{\"op\": \"run\", \"token\": \"t\", \"dir\": \"/d\", "
+	    "\"job\": \"{}\", \"nodes\": []}", "'nodes' must be an array of "
+	    "1 to 100000 node indices", "run on no node");
+	refused("{\"op\": \"run\", \"token\": \"t\", \"dir\": \"/d\", "
+	    "\"job\": \"{}\", \"nodes\": [0, -1]}", "nodes[1] must be an "
+	    "integer from 0 to 100000", "run on node -1");
 	refused("{\"op\": \"ended\", \"token\": \"t\", \"ending\": 1}",
 	    "'ending' must be true or false", "ending a number");
 	refused("{\"op\": \"cancel\"}", "'token' must be a non-empty string",

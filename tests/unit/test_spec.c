@@ -231,9 +231,37 @@ test_pilot(void)
 	    "dispatch batch");
 	bad_mk(lr, ", \"pilot\": \"auto\"", "c.json: pilot: only with "
 	    "\"dispatch\": \"pilot\"", "pilot without dispatch");
+	t = mk(lr, ", \"resources\": {\"nodes\": 2}, \"backend\": \"slurm\","
+	    " \"dispatch\": \"pilot\", \"pilot\": \"auto\"");
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s && s->pilot.nodes == 2, "auto: a pilot of one 2-node trial's "
+	    "nodes");
+	spec_free(s);
+	free(t);
+	t = mk(lr, ", \"resources\": {\"nodes\": 2}, \"backend\": \"slurm\","
+	    " \"dispatch\": \"pilot\", \"pilot\": {\"count\": 1, "
+	    "\"nodes\": 4}");
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s && s->pilot.nodes == 4, "a pilot of 4 nodes for 2-node trials");
+	spec_free(s);
+	free(t);
+	t = mk(lr, ", \"backend\": \"slurm\", \"dispatch\": \"pilot\", "
+	    "\"pilot\": {\"count\": 1}");
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s && s->pilot.nodes == 1, "pilot.nodes defaults to a trial's");
+	spec_free(s);
+	free(t);
 	bad_mk(lr, ", \"resources\": {\"nodes\": 2}, \"backend\": \"slurm\","
-	    " \"dispatch\": \"pilot\", \"pilot\": \"auto\"",
-	    "c.json: resources.nodes: a pilot is one node", "multi-node trials");
+	    " \"dispatch\": \"pilot\", \"pilot\": {\"count\": 1, "
+	    "\"nodes\": 1}", "c.json: pilot.nodes: 1 is less than one trial's "
+	    "2 nodes (resources.nodes)", "a trial larger than its pilot");
+	bad_mk(lr, ", \"dispatch\": \"pilot\", \"pilot\": {\"count\": 1, "
+	    "\"nodes\": 2}", "c.json: pilot.nodes: 2 nodes need backend "
+	    "\"slurm\": the local backend is one host",
+	    "a multi-node pilot on the local backend");
+	bad_mk(lr, ", \"backend\": \"slurm\", \"dispatch\": \"pilot\", "
+	    "\"pilot\": {\"count\": 1, \"nodes\": 0}", "c.json: pilot.nodes",
+	    "pilot.nodes 0");
 }
 
 /* "dispatch": "chain": Slurm only, no pilot with it. */
