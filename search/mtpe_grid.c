@@ -39,10 +39,15 @@
  * the good one has at most TPE_GAMMA_MAX trials and candidates are drawn
  * from it, so the draws are those of the exact estimator.
  *
- * The build is one pass over the group per B tried; it is still linear
- * in the history, as are the split and the view that precede it (what is
- * left: keeping the cells between suggestions with the obsbook log, as
- * tpe_fold.c keeps tpe's bins).
+ * A trial's weight depends on the group's size m (a + slope pos for the
+ * older ones, 1 for the PARZEN_FLAT newest, as parzen_bin.c's bins), so
+ * a cell keeps the sums of f and of pos f of its ramped trials and of f
+ * of its flat ones, f in {1, dy, dy^2} per parameter, and the weights
+ * are applied when the components are built: the cells of the trials
+ * settled for good can then be kept from one suggestion to the next
+ * (tpe_fold.c, struct mgrid's users), and sums added in position order
+ * give the same bits whichever way they are built.  A build from
+ * nothing is one pass over the group per B tried.
  */
 #include <math.h>
 #include <stdint.h>
@@ -53,48 +58,146 @@
 
 #define MTPE_GRID_BINS	64	/* bins per numeric parameter at first */
 
-/* One cell: its summed weight and, per parameter, sums of offsets. */
+/*
+ * The cells: per cell its first trial's y and, in K = 1 + 2 d sums (the
+ * trial count, then dy and dy^2 per parameter), those of its ramped
+ * trials' f (r0) and pos f (r1) and of its flat trials' f (fl).
+ */
 struct mgrid {
-	size_t		 d, maxcells, ncells, nslots;
+	size_t		 d, k, maxcells, ncells, nslots;
+	uint32_t	*nbins;		/* d: bins per parameter */
+	double		*low, *high;	/* d: bounds, internal space */
+	size_t		*nchoices;	/* d: 0 for numeric parameters */
+	int		*quantized;	/* d: integers on a linear scale */
 	uint32_t	*keys;		/* nslots x d bin indices */
 	size_t		*slot;		/* nslots: cell + 1, 0 when empty */
-	double		*wsum;		/* ncells weights */
-	double		*ref;		/* ncells x d: first trial's y */
-	double		*s1, *s2;	/* ncells x d: sums of w dy, w dy^2 */
+	double		*ref;		/* maxcells x d */
+	double		*r0, *r1, *fl;	/* maxcells x k */
 };
 
-/* Free the grid's arrays. */
-static void
-mgrid_release(struct mgrid *g)
+/* See tpe_int.h. */
+void
+mgrid_free(struct mgrid *g)
 {
+	if (g == NULL)
+		return;
+	free(g->nbins);
+	free(g->low);
+	free(g->high);
+	free(g->nchoices);
+	free(g->quantized);
 	free(g->keys);
 	free(g->slot);
-	free(g->wsum);
 	free(g->ref);
-	free(g->s1);
-	free(g->s2);
+	free(g->r0);
+	free(g->r1);
+	free(g->fl);
+	free(g);
 }
 
-/* Allocate a grid of at most maxcells cells of d parameters; 0 or -1. */
-static int
-mgrid_init(struct mgrid *g, size_t d, size_t maxcells)
+/* See tpe_int.h. */
+struct mgrid *
+mgrid_new(const struct search *s, size_t maxcells)
 {
-	memset(g, 0, sizeof(*g));
+	const struct param_def *p;
+	struct mgrid *g;
+	struct parzen pz;
+	size_t d = s->space->n, i;
+
+	if ((g = calloc(1, sizeof(*g))) == NULL)
+		return NULL;
 	g->d = d;
+	g->k = 1 + 2 * d;
 	g->maxcells = maxcells;
 	for (g->nslots = 16; g->nslots < 2 * maxcells; g->nslots *= 2)
 		;
-	g->keys = calloc(g->nslots * d, sizeof(*g->keys));
+	g->nbins = calloc(d + 1, sizeof(*g->nbins));
+	g->low = calloc(d + 1, sizeof(*g->low));
+	g->high = calloc(d + 1, sizeof(*g->high));
+	g->nchoices = calloc(d + 1, sizeof(*g->nchoices));
+	g->quantized = calloc(d + 1, sizeof(*g->quantized));
+	g->keys = calloc(g->nslots * d + 1, sizeof(*g->keys));
 	g->slot = calloc(g->nslots, sizeof(*g->slot));
-	g->wsum = calloc(maxcells, sizeof(*g->wsum));
-	g->ref = calloc(maxcells * d, sizeof(*g->ref));
-	g->s1 = calloc(maxcells * d, sizeof(*g->s1));
-	g->s2 = calloc(maxcells * d, sizeof(*g->s2));
-	if (g->keys == NULL || g->slot == NULL || g->wsum == NULL ||
-	    g->ref == NULL || g->s1 == NULL || g->s2 == NULL) {
-		mgrid_release(g);
-		return -1;
+	g->ref = calloc(maxcells * d + 1, sizeof(*g->ref));
+	g->r0 = calloc(maxcells * g->k, sizeof(*g->r0));
+	g->r1 = calloc(maxcells * g->k, sizeof(*g->r1));
+	g->fl = calloc(maxcells * g->k, sizeof(*g->fl));
+	if (g->nbins == NULL || g->low == NULL || g->high == NULL ||
+	    g->nchoices == NULL || g->quantized == NULL || g->keys == NULL ||
+	    g->slot == NULL || g->ref == NULL || g->r0 == NULL ||
+	    g->r1 == NULL || g->fl == NULL) {
+		mgrid_free(g);
+		return NULL;
 	}
+	for (i = 0; i < d; i++) {
+		p = &s->space->params[i];
+		if (p->type == PARAM_CHOICE) {
+			g->nchoices[i] = p->nchoices;
+			continue;
+		}
+		memset(&pz, 0, sizeof(pz));
+		parzen_bounds(&pz, p);
+		g->low[i] = pz.low;
+		g->high[i] = pz.high;
+		g->quantized[i] = pz.quantized;
+	}
+	mgrid_clear(g, 1);
+	return g;
+}
+
+/* See tpe_int.h. */
+void
+mgrid_clear(struct mgrid *g, int fine)
+{
+	size_t i;
+
+	for (i = 0; fine && i < g->d; i++)
+		g->nbins[i] = g->nchoices[i] > 0 ? 1 : MTPE_GRID_BINS;
+	memset(g->slot, 0, g->nslots * sizeof(*g->slot));
+	memset(g->r0, 0, g->ncells * g->k * sizeof(*g->r0));
+	memset(g->r1, 0, g->ncells * g->k * sizeof(*g->r1));
+	memset(g->fl, 0, g->ncells * g->k * sizeof(*g->fl));
+	g->ncells = 0;
+}
+
+/* See tpe_int.h. */
+int
+mgrid_coarsen(struct mgrid *g)
+{
+	size_t i, wide;
+
+	/* Halve the bins of the finest parameter. */
+	for (wide = 0, i = 1; i < g->d; i++)
+		if (g->nbins[i] > g->nbins[wide])
+			wide = i;
+	if (g->d == 0 || g->nbins[wide] == 1)
+		return -1;
+	g->nbins[wide] /= 2;
+	mgrid_clear(g, 0);
+	return 0;
+}
+
+/* See tpe_int.h. */
+int
+mgrid_copy(struct mgrid *dst, const struct mgrid *src)
+{
+	if (dst->d != src->d || dst->maxcells != src->maxcells)
+		return -1;
+	memcpy(dst->nbins, src->nbins, src->d * sizeof(*dst->nbins));
+	memcpy(dst->keys, src->keys, src->nslots * src->d *
+	    sizeof(*dst->keys));
+	memcpy(dst->slot, src->slot, src->nslots * sizeof(*dst->slot));
+	memcpy(dst->ref, src->ref, src->ncells * src->d * sizeof(*dst->ref));
+	/* Beyond its cells dst's sums must be zero, as src's are. */
+	if (dst->ncells > src->ncells) {
+		memset(dst->r0, 0, dst->ncells * dst->k * sizeof(*dst->r0));
+		memset(dst->r1, 0, dst->ncells * dst->k * sizeof(*dst->r1));
+		memset(dst->fl, 0, dst->ncells * dst->k * sizeof(*dst->fl));
+	}
+	memcpy(dst->r0, src->r0, src->ncells * src->k * sizeof(*dst->r0));
+	memcpy(dst->r1, src->r1, src->ncells * src->k * sizeof(*dst->r1));
+	memcpy(dst->fl, src->fl, src->ncells * src->k * sizeof(*dst->fl));
+	dst->ncells = src->ncells;
 	return 0;
 }
 
@@ -122,70 +225,85 @@ mgrid_cell(struct mgrid *g, const uint32_t *key)
 	return (long)c;
 }
 
-/*
- * Sum the m trials at ys (m x d internal coordinates, weights w) into
- * cells of nbins[i] bins of each numeric parameter i.  Return 0, or 1 when more
- * than maxcells cells are occupied (g is then emptied).
- */
-static int
-mgrid_fill(struct mgrid *g, const struct parzen *pz, const double *ys,
-    const double *w, size_t m, const uint32_t *nbins, uint32_t *key)
+/* See tpe_int.h. */
+int
+mgrid_add(struct mgrid *g, const double *y, size_t pos, int flat,
+    uint32_t *key)
 {
-	const double *y;
-	double dy;
-	size_t j, i;
+	double dy, *r0, *r1, *fl, p = (double)pos;
+	size_t i, before = g->ncells;
 	long c;
 
-	for (j = 0; j < m; j++) {
-		y = &ys[j * g->d];
-		for (i = 0; i < g->d; i++)
-			key[i] = pz[i].nchoices > 0 ? (uint32_t)y[i] :
-			    (uint32_t)fmin(fmax((y[i] - pz[i].low) /
-			    (pz[i].high - pz[i].low) * nbins[i], 0),
-			    nbins[i] - 1);
-		if ((c = mgrid_cell(g, key)) < 0) {
-			memset(g->slot, 0, g->nslots * sizeof(*g->slot));
-			memset(g->wsum, 0, g->maxcells * sizeof(*g->wsum));
-			memset(g->s1, 0, g->maxcells * g->d * sizeof(*g->s1));
-			memset(g->s2, 0, g->maxcells * g->d * sizeof(*g->s2));
-			g->ncells = 0;
-			return 1;
-		}
-		if (g->wsum[c] == 0)
-			memcpy(&g->ref[(size_t)c * g->d], y,
-			    g->d * sizeof(*y));
-		g->wsum[c] += w[j];
-		for (i = 0; i < g->d; i++) {
-			dy = y[i] - g->ref[(size_t)c * g->d + i];
-			g->s1[(size_t)c * g->d + i] += w[j] * dy;
-			g->s2[(size_t)c * g->d + i] += w[j] * dy * dy;
+	for (i = 0; i < g->d; i++)
+		key[i] = g->nchoices[i] > 0 ? (uint32_t)y[i] :
+		    (uint32_t)fmin(fmax((y[i] - g->low[i]) /
+		    (g->high[i] - g->low[i]) * g->nbins[i], 0),
+		    g->nbins[i] - 1);
+	if ((c = mgrid_cell(g, key)) < 0)
+		return 1;
+	if (g->ncells > before)
+		memcpy(&g->ref[(size_t)c * g->d], y, g->d * sizeof(*y));
+	r0 = &g->r0[(size_t)c * g->k];
+	r1 = &g->r1[(size_t)c * g->k];
+	fl = &g->fl[(size_t)c * g->k];
+	if (flat)
+		fl[0] += 1;
+	else {
+		r0[0] += 1;
+		r1[0] += p;
+	}
+	for (i = 0; i < g->d; i++) {
+		dy = y[i] - g->ref[(size_t)c * g->d + i];
+		if (flat) {
+			fl[1 + 2 * i] += dy;
+			fl[2 + 2 * i] += dy * dy;
+		} else {
+			r0[1 + 2 * i] += dy;
+			r0[2 + 2 * i] += dy * dy;
+			r1[1 + 2 * i] += p * dy;
+			r1[2 + 2 * i] += p * dy * dy;
 		}
 	}
 	return 0;
 }
 
-/*
- * Turn the cells into the components of pz[0..d-1] (bounds set, the
- * kernels' width per numeric parameter in sigma0[], total the weights'
- * sum with the prior's).  Return 0 or -1 (memory).
- */
-static int
-mgrid_components(const struct mgrid *g, struct parzen *pz,
-    const double *sigma0, double total, size_t m)
+/* Sum number j of cell c with the weights a + slope pos (ramped), 1. */
+static double
+mgrid_sum(const struct mgrid *g, size_t c, size_t j, double a, double slope)
 {
-	double mean, var, fill;
-	size_t n = g->ncells + 1, i, c, v, nc;
+	return a * g->r0[c * g->k + j] + slope * g->r1[c * g->k + j] +
+	    g->fl[c * g->k + j];
+}
 
+/* See tpe_int.h. */
+int
+mgrid_estimator(const struct mgrid *g, size_t m, double bw,
+    struct parzen *pz)
+{
+	double mean, var, fill, range, lo, sigma0, a, slope, total, *wsum;
+	size_t n = g->ncells + 1, nramp, i, c, v, nc;
+
+	memset(pz, 0, g->d * sizeof(*pz));
+	if ((wsum = calloc(n, sizeof(*wsum))) == NULL)
+		return -1;
+	/* The weights of tpe_weights(): PARZEN_FLAT newest 1, a ramp. */
+	nramp = m > PARZEN_FLAT ? m - PARZEN_FLAT : 0;
+	a = 1.0 / (double)m;
+	slope = nramp > 1 ? (1 - a) / (double)(nramp - 1) : 0;
+	total = PARZEN_PRIOR;
+	for (c = 0; c < g->ncells; c++)
+		total += (wsum[c] = mgrid_sum(g, c, 0, a, slope));
 	for (i = 0; i < g->d; i++) {
 		pz[i].n = n;
+		pz[i].nchoices = g->nchoices[i];
 		if ((pz[i].w = calloc(n, sizeof(double))) == NULL)
-			return -1;
+			goto fail;
 		for (c = 0; c < g->ncells; c++)
-			pz[i].w[c] = g->wsum[c] / total;
+			pz[i].w[c] = wsum[c] / total;
 		pz[i].w[n - 1] = PARZEN_PRIOR / total;
 		if ((nc = pz[i].nchoices) > 0) {
 			if ((pz[i].p = calloc(n * nc, sizeof(double))) == NULL)
-				return -1;
+				goto fail;
 			fill = PARZEN_PRIOR / (double)(m + 1);
 			for (c = 0; c < n; c++) {
 				for (v = 0; v < nc; v++)
@@ -199,35 +317,35 @@ mgrid_components(const struct mgrid *g, struct parzen *pz,
 			}
 			continue;
 		}
+		pz[i].low = g->low[i];
+		pz[i].high = g->high[i];
+		pz[i].quantized = g->quantized[i];
 		if ((pz[i].mu = calloc(n, sizeof(double))) == NULL ||
 		    (pz[i].sigma = calloc(n, sizeof(double))) == NULL)
-			return -1;
+			goto fail;
+		/* The exact estimator's width (parzen_sigmas(), mvsigma). */
+		range = g->high[i] - g->low[i];
+		lo = range / fmin(100.0, 2.0 + (double)m);
+		sigma0 = fmin(fmax(bw * range, lo), range);
 		for (c = 0; c < g->ncells; c++) {
-			mean = g->s1[c * g->d + i] / g->wsum[c];
-			var = fmax(g->s2[c * g->d + i] / g->wsum[c] -
-			    mean * mean, 0);
+			mean = mgrid_sum(g, c, 1 + 2 * i, a, slope) / wsum[c];
+			var = fmax(mgrid_sum(g, c, 2 + 2 * i, a, slope) /
+			    wsum[c] - mean * mean, 0);
 			pz[i].mu[c] = g->ref[c * g->d + i] + mean;
-			pz[i].sigma[c] = sqrt(sigma0[i] * sigma0[i] + var);
+			pz[i].sigma[c] = sqrt(sigma0 * sigma0 + var);
 		}
 		pz[i].mu[n - 1] = 0.5 * (pz[i].low + pz[i].high);
-		pz[i].sigma[n - 1] = pz[i].high - pz[i].low;
+		pz[i].sigma[n - 1] = range;
 		if (parzen_norms(&pz[i]) == -1)
-			return -1;
+			goto fail;
 	}
+	free(wsum);
 	return 0;
-}
-
-/* The weights of m trials in history order (tpe.c's), w[m] the prior. */
-static double
-mgrid_weights(double *w, size_t m)
-{
-	double total = PARZEN_PRIOR;
-	size_t j;
-
-	tpe_weights(w, m);
-	for (j = 0; j < m; j++)
-		total += w[j];
-	return total;
+fail:
+	for (i = 0; i < g->d; i++)
+		parzen_release(&pz[i]);
+	free(wsum);
+	return -1;
 }
 
 /* See tpe_int.h. */
@@ -237,70 +355,44 @@ mtpe_grid(const struct search *s, const struct history *h,
     struct parzen *pz)
 {
 	const struct param_def *p;
-	struct mgrid g;
-	double *ys = NULL, *w = NULL, *sigma0 = NULL, range, lo, total;
-	uint32_t *key = NULL, *nbins = NULL;
-	size_t d = s->space->n, i, j, wide;
-	int rc = -1;
+	struct mgrid *g, *nocap;
+	double *y;
+	uint32_t *key;
+	size_t d = s->space->n, nramp, i, j;
+	int rc = -1, full;
 
 	memset(pz, 0, d * sizeof(*pz));
-	if (mgrid_init(&g, d, maxcells) == -1)
-		return -1;
-	ys = calloc(m * d + 1, sizeof(*ys));
-	w = calloc(m + 1, sizeof(*w));
-	sigma0 = calloc(d, sizeof(*sigma0));
-	key = calloc(d, sizeof(*key));
-	nbins = calloc(d, sizeof(*nbins));
-	if (ys == NULL || w == NULL || sigma0 == NULL || key == NULL ||
-	    nbins == NULL)
+	nramp = m > PARZEN_FLAT ? m - PARZEN_FLAT : 0;
+	g = mgrid_new(s, maxcells);
+	y = calloc(d + 1, sizeof(*y));
+	key = calloc(d + 1, sizeof(*key));
+	if (g == NULL || y == NULL || key == NULL)
 		goto out;
-	for (i = 0; i < d; i++) {
-		p = &s->space->params[i];
-		nbins[i] = 1;
-		if (p->type == PARAM_CHOICE) {
-			pz[i].nchoices = p->nchoices;
-			continue;
+	for (;;) {
+		for (full = 0, j = 0; j < m && !full; j++) {
+			for (i = 0; i < d; i++) {
+				p = &s->space->params[i];
+				y[i] = p->type == PARAM_CHOICE ?
+				    h->obs[idx[j]].x[i] :
+				    tpe_to_internal(p, h->obs[idx[j]].x[i]);
+			}
+			full = mgrid_add(g, y, j, j >= nramp, key);
 		}
-		nbins[i] = MTPE_GRID_BINS;
-		parzen_bounds(&pz[i], p);
-		/* The exact estimator's width (parzen_sigmas(), mvsigma). */
-		range = pz[i].high - pz[i].low;
-		lo = range / fmin(100.0, 2.0 + (double)m);
-		sigma0[i] = fmin(fmax(bw * range, lo), range);
-	}
-	for (j = 0; j < m; j++)
-		for (i = 0; i < d; i++) {
-			p = &s->space->params[i];
-			ys[j * d + i] = p->type == PARAM_CHOICE ?
-			    h->obs[idx[j]].x[i] :
-			    tpe_to_internal(p, h->obs[idx[j]].x[i]);
-		}
-	total = mgrid_weights(w, m);
-	/* Too many cells: halve the bins of the finest parameter. */
-	while (mgrid_fill(&g, pz, ys, w, m, nbins, key) == 1) {
-		for (wide = 0, i = 1; i < d; i++)
-			if (nbins[i] > nbins[wide])
-				wide = i;
-		if (nbins[wide] == 1) {
-			/* Choices alone fill more cells: no cap. */
-			mgrid_release(&g);
-			if (mgrid_init(&g, d, m) == -1)
-				goto out;
-			(void)mgrid_fill(&g, pz, ys, w, m, nbins, key);
+		if (!full)
 			break;
+		if (mgrid_coarsen(g) == -1) {
+			/* Choices alone fill more cells: no cap. */
+			if ((nocap = mgrid_new(s, m)) == NULL)
+				goto out;
+			memcpy(nocap->nbins, g->nbins, d * sizeof(*g->nbins));
+			mgrid_free(g);
+			g = nocap;
 		}
-		nbins[wide] /= 2;
 	}
-	rc = mgrid_components(&g, pz, sigma0, total, m);
+	rc = mgrid_estimator(g, m, bw, pz);
 out:
-	if (rc != 0)
-		for (i = 0; i < d; i++)
-			parzen_release(&pz[i]);
-	mgrid_release(&g);
-	free(ys);
-	free(w);
-	free(sigma0);
+	mgrid_free(g);
+	free(y);
 	free(key);
-	free(nbins);
 	return rc;
 }

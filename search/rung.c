@@ -81,6 +81,21 @@ rung_counts(const struct observation *o)
 	    o->npoints > 0;
 }
 
+/* See tpe_int.h. */
+double
+rung_trial_reach(const struct observation *o, int *curve)
+{
+	*curve = 0;
+	if (rung_counts(o) && rung_reach(o) > 0) {
+		*curve = 1;
+		return rung_reach(o);
+	}
+	if (!o->other_bracket && o->state == OBS_COMPLETE &&
+	    o->npoints == 0 && o->has_value)
+		return INFINITY;
+	return -1;
+}
+
 /* Compare doubles for qsort, larger first. */
 static int
 rung_cmp_desc(const void *a, const void *b)
@@ -101,16 +116,16 @@ rung_step(const struct history *h, size_t min)
 	double *reach, b;
 	size_t i, n = 0, curves = 0;
 
+	double r;
+	int curve;
+
 	if ((reach = calloc(h->n + 1, sizeof(*reach))) == NULL)
 		return -1;
 	for (i = 0; i < h->n; i++) {
-		if (rung_counts(&h->obs[i]) && rung_reach(&h->obs[i]) > 0) {
-			reach[n++] = rung_reach(&h->obs[i]);
-			curves++;
-		} else if (!h->obs[i].other_bracket &&
-		    h->obs[i].state == OBS_COMPLETE &&
-		    h->obs[i].npoints == 0 && h->obs[i].has_value)
-			reach[n++] = INFINITY;
+		if ((r = rung_trial_reach(&h->obs[i], &curve)) < 0)
+			continue;
+		reach[n++] = r;
+		curves += curve;
 	}
 	b = 0;
 	if (min > 0 && n >= min && curves > 0) {
@@ -122,29 +137,39 @@ rung_step(const struct history *h, size_t min)
 }
 
 /* See tpe_int.h. */
+const struct observation *
+rung_view_one(const struct search *s, const struct observation *o,
+    int maximize, double b, struct observation *tmp)
+{
+	double v;
+
+	if (b <= 0 || !rung_counts(o) || rung_reach(o) < b ||
+	    rung_ahead(s, o, maximize))
+		return o;
+	v = rung_best(o, maximize, b);
+	if (isnan(v))
+		return o;
+	*tmp = *o;
+	tmp->state = OBS_COMPLETE;
+	tmp->has_value = 1;
+	tmp->value = v;
+	return tmp;
+}
+
+/* See tpe_int.h. */
 double
 rung_view(const struct search *s, const struct history *h, size_t min,
     struct observation *out)
 {
-	const struct observation *o;
-	double b, v;
+	double b;
 	size_t i;
 
 	for (i = 0; i < h->n; i++)
 		out[i] = h->obs[i];
 	if ((b = rung_step(h, min)) <= 0)
 		return b;
-	for (i = 0; i < h->n; i++) {
-		o = &h->obs[i];
-		if (!rung_counts(o) || rung_reach(o) < b ||
-		    rung_ahead(s, o, h->maximize))
-			continue;
-		v = rung_best(o, h->maximize, b);
-		if (isnan(v))
-			continue;
-		out[i].state = OBS_COMPLETE;
-		out[i].has_value = 1;
-		out[i].value = v;
-	}
+	for (i = 0; i < h->n; i++)
+		out[i] = *rung_view_one(s, &h->obs[i], h->maximize, b,
+		    &out[i]);
 	return b;
 }

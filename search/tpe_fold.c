@@ -42,6 +42,18 @@
  * tpe_fold_estimator() equals parzen_init_binned() over the bad group
  * bit for bit (test_search_tpe_fold.c), and a suggestion is the same
  * with or without the log.
+ *
+ * mtpe's fold (tpe_fold_new_joint()) keeps its settled bad trials in the
+ * cells of mtpe_grid.c's grid instead, at their positions in the same
+ * way, and tpe_fold_joint() adds the tail's to a copy: the same bits as
+ * mtpe_grid() over the bad group (test_search_mtpe_fold.c).  The grid's
+ * bins stay while the fold lives: a fold that starts over goes back to
+ * the finest, and when a settled trial finds every cell taken the grid
+ * is coarsened (as mtpe_grid() does) and the fold starts over with it;
+ * every finer grid was already too full for trials that are all still
+ * in the bad group, so a rebuild coarsens as far.  When only the tail
+ * finds every cell taken, the grid stays (the tail's trials may still
+ * leave the bad group) and that suggestion builds the estimator itself.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -83,6 +95,14 @@ struct tpe_fold {
 	struct tpe_rank	*cand;		/* candidates for the good group */
 	size_t		 candcap;
 	size_t		 m;		/* the bad group's size */
+	int		 ready;		/* allocated for a space */
+	size_t		 jcells;	/* joint fold: the grid's cap, or 0 */
+	struct mgrid	*jbase, *jwork;	/* joint: the settled bad, scratch */
+	double		*jy;		/* joint: d coordinates */
+	uint32_t	*jkey;		/* joint: d bins */
+	int		 jfull;		/* joint: no grid can keep them */
+	const struct search *vs;	/* the view's search, or NULL */
+	double		 vb;		/* its step (rung_view_one()), 0 */
 };
 
 /* An empty fold. */
@@ -90,6 +110,17 @@ struct tpe_fold *
 tpe_fold_new(void)
 {
 	return calloc(1, sizeof(struct tpe_fold));
+}
+
+/* An empty fold for mtpe (see tpe_int.h). */
+struct tpe_fold *
+tpe_fold_new_joint(size_t maxcells)
+{
+	struct tpe_fold *f;
+
+	if ((f = tpe_fold_new()) != NULL)
+		f->jcells = maxcells;
+	return f;
 }
 
 /* Free the fold. */
@@ -106,6 +137,10 @@ tpe_fold_free(struct tpe_fold *f)
 	}
 	free(f->base);
 	free(f->work);
+	mgrid_free(f->jbase);
+	mgrid_free(f->jwork);
+	free(f->jy);
+	free(f->jkey);
 	free(f->seen);
 	free(f->tail);
 	free(f->cand);
@@ -119,6 +154,17 @@ fold_alloc(struct tpe_fold *f, const struct search *s)
 	size_t i;
 
 	f->d = s->space->n;
+	if (f->jcells > 0) {
+		f->jbase = mgrid_new(s, f->jcells);
+		f->jwork = mgrid_new(s, f->jcells);
+		f->jy = calloc(f->d + 1, sizeof(*f->jy));
+		f->jkey = calloc(f->d + 1, sizeof(*f->jkey));
+		if (f->jbase == NULL || f->jwork == NULL || f->jy == NULL ||
+		    f->jkey == NULL)
+			return -1;
+		f->ready = 1;
+		return 0;
+	}
 	if ((f->base = calloc(f->d + 1, sizeof(*f->base))) == NULL ||
 	    (f->work = calloc(f->d + 1, sizeof(*f->work))) == NULL)
 		goto fail;
@@ -127,6 +173,7 @@ fold_alloc(struct tpe_fold *f, const struct search *s)
 		    PARZEN_BINS) == -1 || pbins_init(&f->work[i],
 		    &s->space->params[i], PARZEN_BINS) == -1)
 			goto fail;
+	f->ready = 1;
 	return 0;
 fail:
 	for (i = 0; f->base != NULL && f->work != NULL && i < f->d; i++) {
@@ -139,17 +186,37 @@ fail:
 	return -1;
 }
 
-/* Forget everything settled. */
+/*
+ * Forget everything settled; a joint fold's grid back to its finest
+ * bins, or (coarser) to its next coarser ones.
+ */
 static void
-fold_reset(struct tpe_fold *f)
+fold_restart(struct tpe_fold *f, int coarser)
 {
 	size_t i;
 
 	f->cut = f->nfin = f->ngood = f->ncount = f->nsb = f->ngset = 0;
 	f->nlog = f->n = 0;
-	for (i = 0; i < f->d; i++)
+	if (f->jcells > 0) {
+		if (!coarser) {
+			mgrid_clear(f->jbase, 1);
+			f->jfull = 0;
+		} else if (mgrid_coarsen(f->jbase) == -1) {
+			mgrid_clear(f->jbase, 0);
+			f->jfull = 1;
+		}
+		return;
+	}
+	for (i = 0; f->base != NULL && i < f->d; i++)
 		memset(f->base[i].b, 0, f->base[i].nbins *
 		    sizeof(*f->base[i].b));
+}
+
+/* Forget everything settled. */
+static void
+fold_reset(struct tpe_fold *f)
+{
+	fold_restart(f, 0);
 }
 
 /* Grow *p (of *cap elements of size sz) to hold n; 0 or -1. */
@@ -170,17 +237,39 @@ fold_grow(void **p, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
+/* See tpe_int.h. */
+void
+tpe_fold_set_view(struct tpe_fold *f, const struct search *s, double b)
+{
+	if (memcmp(&b, &f->vb, sizeof(b)) != 0)
+		f->started = 0;
+	f->vs = s;
+	f->vb = b;
+}
+
+/* Trial i of h as the fold's view shows it (tmp may be set). */
+static const struct observation *
+fold_obs(const struct tpe_fold *f, const struct history *h, size_t i,
+    struct observation *tmp)
+{
+	if (f->vb > 0 && f->vs != NULL)
+		return rung_view_one(f->vs, &h->obs[i], h->maximize, f->vb,
+		    tmp);
+	return &h->obs[i];
+}
+
 /* 1 if settled trial i's key or role is no longer the one seen. */
 static int
 fold_changed(const struct tpe_fold *f, const struct history *h,
     const struct tpe_conf *conf, size_t i)
 {
 	const struct fold_seen *sn = &f->seen[i];
+	struct observation tmp;
 	struct tpe_rank r;
 	int c, good;
 
 	memset(&r, 0, sizeof(r));
-	c = tpe_key(&h->obs[i], h->maximize, conf, &r, &good);
+	c = tpe_key(fold_obs(f, h, i, &tmp), h->maximize, conf, &r, &good);
 	if (c != sn->c)
 		return 1;
 	return c != 0 && (good != sn->good || memcmp(&r.a, &sn->a,
@@ -201,6 +290,7 @@ static int
 fold_scan(struct tpe_fold *f, const struct history *h,
     const struct tpe_conf *conf)
 {
+	struct observation tmp;
 	struct fold_tail *t;
 	size_t i;
 
@@ -211,15 +301,18 @@ fold_scan(struct tpe_fold *f, const struct history *h,
 	for (i = f->cut; i < h->n; i++) {
 		t = &f->tail[f->ntail++];
 		memset(t, 0, sizeof(*t));
-		t->c = tpe_key(&h->obs[i], h->maximize, conf, &t->r,
-		    &t->good);
+		t->c = tpe_key(fold_obs(f, h, i, &tmp), h->maximize, conf,
+		    &t->r, &t->good);
 		t->r.i = i;
 	}
 	return 0;
 }
 
-/* Settle trial t of the tail: bad (at the next position) or good. */
-static void
+/*
+ * Settle trial t of the tail: bad (at the next position) or good.
+ * Return 0, or 1 when a joint fold's grid has no cell left for it.
+ */
+static int
 fold_settle(struct tpe_fold *f, const struct search *s,
     const struct history *h, const struct fold_tail *t)
 {
@@ -235,20 +328,28 @@ fold_settle(struct tpe_fold *f, const struct search *s,
 	f->ngood += t->c != 0 && t->good;
 	f->cut++;
 	if (t->c == 0)
-		return;
+		return 0;
 	if (t->in_good) {
 		/* Kept best first. */
 		for (j = f->ngset++; j > 0 &&
 		    tpe_rank_cmp(&t->r, &f->good[j - 1]) < 0; j--)
 			f->good[j] = f->good[j - 1];
 		f->good[j] = t->r;
-		return;
+		return 0;
 	}
-	for (i = 0; i < f->d; i++)
+	if (f->jcells > 0) {
+		for (i = 0; i < f->d; i++)
+			f->jy[i] = fold_coord(s, &h->obs[t->r.i], i);
+		if (!f->jfull && mgrid_add(f->jbase, f->jy, f->nsb, 0,
+		    f->jkey) == 1)
+			return 1;
+	}
+	for (i = 0; f->jcells == 0 && i < f->d; i++)
 		pbins_add(&f->base[i], fold_coord(s, &h->obs[t->r.i], i),
 		    f->nsb, 0);
 	if (f->nsb++ == 0 || tpe_rank_cmp(&t->r, &f->floor) < 0)
 		f->floor = t->r;
+	return 0;
 }
 
 /*
@@ -306,13 +407,15 @@ fold_good(struct tpe_fold *f, const struct tpe_conf *conf, size_t *nbg,
 
 /*
  * Move the cut past the tail's trials that are settled for good: finished
- * and, if bad, followed by PARZEN_FLAT bad ones.  0 or -1.
+ * and, if bad, followed by PARZEN_FLAT bad ones.  0, 1 when a joint
+ * fold's grid is full (start over coarser), or -1.
  */
 static int
 fold_advance(struct tpe_fold *f, const struct search *s,
     const struct history *h, size_t nfin)
 {
 	const struct fold_tail *t;
+	struct observation tmp;
 	size_t k, nbad = 0, seen = 0;
 	int bad;
 
@@ -326,13 +429,14 @@ fold_advance(struct tpe_fold *f, const struct search *s,
 		nbad += f->tail[k].c != 0 && !f->tail[k].in_good;
 	for (k = 0; k < f->ntail; k++) {
 		t = &f->tail[k];
-		if (h->obs[t->r.i].state == OBS_RUNNING)
+		if (fold_obs(f, h, t->r.i, &tmp)->state == OBS_RUNNING)
 			break;
 		bad = t->c != 0 && !t->in_good;
 		if (bad && nbad - seen - 1 < PARZEN_FLAT)
 			break;
 		seen += bad;
-		fold_settle(f, s, h, t);
+		if (fold_settle(f, s, h, t) == 1)
+			return 1;
 	}
 	f->t0 = k;
 	return 0;
@@ -347,7 +451,7 @@ tpe_fold_update(struct tpe_fold *f, const struct search *s,
 	size_t k, i, nbg = 0, nfin, *bl;
 	int rc;
 
-	if (f->base == NULL && fold_alloc(f, s) == -1)
+	if (!f->ready && fold_alloc(f, s) == -1)
 		return -1;
 	if (log == NULL || !f->started || log->id != f->id ||
 	    log->n < f->nlog || h->n < f->n)
@@ -366,17 +470,26 @@ tpe_fold_update(struct tpe_fold *f, const struct search *s,
 			return -1;
 		if ((rc = fold_good(f, conf, &nbg, &nfin)) == -1)
 			return -1;
+		if (rc == 1) {
+			fold_reset(f);
+			f->n = h->n;
+			continue;
+		}
+		if (nfin < conf->startup) {
+			f->started = log != NULL;
+			return 1;
+		}
+		if ((rc = fold_advance(f, s, h, nfin)) == -1)
+			return -1;
 		if (rc == 0)
 			break;
-		fold_reset(f);
+		/* A joint fold's grid too full: start over, coarser. */
+		k = f->nlog;
+		fold_restart(f, 1);
+		f->nlog = k;
 		f->n = h->n;
 	}
-	if (nfin < conf->startup) {
-		f->started = log != NULL;
-		return 1;
-	}
-	if (fold_advance(f, s, h, nfin) == -1 ||
-	    (bl = calloc(nbg + 1, sizeof(*bl))) == NULL)
+	if ((bl = calloc(nbg + 1, sizeof(*bl))) == NULL)
 		return -1;
 	for (k = 0; k < nbg; k++)
 		bl[k] = f->cand[k].i;
@@ -414,4 +527,31 @@ tpe_fold_estimator(struct tpe_fold *f, const struct search *s,
 		pos++;
 	}
 	return pbins_estimator(pz, &s->space->params[i], &f->work[i], f->m);
+}
+
+/* mtpe's estimator of the bad group from a joint fold (see tpe_int.h). */
+int
+tpe_fold_joint(struct tpe_fold *f, const struct search *s,
+    const struct history *h, double bw, struct parzen *pz)
+{
+	const struct fold_tail *t;
+	size_t k, i, pos = f->nsb, nramp = f->m > PARZEN_FLAT ?
+	    f->m - PARZEN_FLAT : 0;
+
+	if (f->jcells == 0 || f->jfull)
+		return 1;
+	if (mgrid_copy(f->jwork, f->jbase) == -1)
+		return -1;
+	for (k = f->t0; k < f->ntail; k++) {
+		t = &f->tail[k];
+		if (t->c == 0 || t->in_good)
+			continue;
+		for (i = 0; i < f->d; i++)
+			f->jy[i] = fold_coord(s, &h->obs[t->r.i], i);
+		if (mgrid_add(f->jwork, f->jy, pos, pos >= nramp,
+		    f->jkey) == 1)
+			return 1;
+		pos++;
+	}
+	return mgrid_estimator(f->jwork, f->m, bw, pz);
 }

@@ -7,6 +7,7 @@
 #define HPOD_TPE_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rng.h"
 #include "search_impl.h"
@@ -100,6 +101,19 @@ int	 mtpe_design(struct search *, uint64_t seed, const struct history *h,
  */
 double	 rung_view(const struct search *, const struct history *h,
 	    size_t min, struct observation *out);
+/*
+ * What rung_view() counts of o to find b: the last step of its curve at
+ * which it has a value (*curve 1), infinity for a complete trial without
+ * a curve, -1 if it does not count.
+ */
+double	 rung_trial_reach(const struct observation *o, int *curve);
+/*
+ * Observation o as rung_view() at step b (> 0) shows it: o itself or
+ * tmp, set.
+ */
+const struct observation *rung_view_one(const struct search *,
+	    const struct observation *o, int maximize, double b,
+	    struct observation *tmp);
 
 /*
  * Build the estimator of parameter p from the internal coordinates of
@@ -170,6 +184,37 @@ int	 mtpe_fit(const struct search *, const struct history *h,
 int	 mtpe_grid(const struct search *, const struct history *h,
 	    const size_t *idx, size_t m, double bw, size_t maxcells,
 	    struct parzen *pz);
+/*
+ * The cells of mtpe_grid(), kept between suggestions by a joint fold
+ * (tpe_fold_new_joint()): trials are added one at a time at their
+ * position in the group, the weights applied by mgrid_estimator().
+ */
+struct mgrid;
+
+/* A grid of at most maxcells cells over s's space, at its finest; NULL. */
+struct mgrid *mgrid_new(const struct search *s, size_t maxcells);
+void	 mgrid_free(struct mgrid *);
+/* Empty the cells; fine: back to the finest bins too. */
+void	 mgrid_clear(struct mgrid *, int fine);
+/* Halve the bins of the finest parameter and empty; -1 if none can. */
+int	 mgrid_coarsen(struct mgrid *);
+/* Copy src into dst (made with the same space and maxcells); 0 or -1. */
+int	 mgrid_copy(struct mgrid *dst, const struct mgrid *src);
+/*
+ * Add the trial at internal coordinates y (d of them, key a scratch of
+ * d), position pos in the group, flat (weight 1) or ramped.  Positions
+ * must come in increasing order.  Return 0, or 1 when every cell is
+ * taken (the grid is then as before, the trial not added).
+ */
+int	 mgrid_add(struct mgrid *, const double *y, size_t pos, int flat,
+	    uint32_t *key);
+/*
+ * The joint estimator (d of pz) of the m trials added, kernels bw times
+ * the range wide, the prior last.  Return 0 or -1 (memory).
+ */
+int	 mgrid_estimator(const struct mgrid *, size_t m, double bw,
+	    struct parzen *pz);
+
 /* Joint log density of mtpe's estimators pz (d of them) at y; t scratch. */
 double	 mtpe_logpdf(const struct parzen *pz, size_t d, const double *y,
 	    double *t);
@@ -258,6 +303,26 @@ int	 tpe_fold_update(struct tpe_fold *, const struct search *s,
 	    const struct tpe_conf *conf, const struct history *h,
 	    const struct history_log *log, size_t **below, size_t *nb,
 	    size_t *na);
+/*
+ * Make f see every trial as rung_view_one() at step b shows it (b 0:
+ * as it is); a b other than the last one makes f start over.
+ */
+void	 tpe_fold_set_view(struct tpe_fold *, const struct search *s,
+	    double b);
+/*
+ * A fold for mtpe: its settled bad trials are kept in the cells of an
+ * mgrid of at most maxcells cells (mtpe_grid.c) instead of bins.
+ */
+struct tpe_fold *tpe_fold_new_joint(size_t maxcells);
+/*
+ * After tpe_fold_update() of a joint fold: mtpe's merged estimator of
+ * the bad group (d of pz, kernels bw times the range wide), the same as
+ * mtpe_grid() over its trials gives.  Return 0, 1 when the fold cannot
+ * give it (a cap no grid keeps: the caller builds it itself; the fold
+ * starts over, coarser, at the next update), or -1 (memory).
+ */
+int	 tpe_fold_joint(struct tpe_fold *, const struct search *s,
+	    const struct history *h, double bw, struct parzen *pz);
 /*
  * After tpe_fold_update(): the binned estimator of parameter i over the
  * bad group, the same as parzen_init_binned() over its trials' internal
