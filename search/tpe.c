@@ -500,6 +500,29 @@ tpe_columns(const struct search *s, const struct history *h,
 }
 
 /*
+ * The best of TPE_CANDIDATES draws from l by log l - log g, each scored as
+ * what would be run (the rounded value); return it as the parameter's
+ * value.
+ */
+static double
+tpe_pick(const struct param_def *p, struct parzen *l, struct parzen *g,
+    struct rng *r)
+{
+	double y, score, best = -INFINITY, besty = 0;
+	size_t k;
+
+	for (k = 0; k < TPE_CANDIDATES; k++) {
+		y = tpe_snap(p, parzen_sample(l, r));
+		score = parzen_logpdf(l, y) - parzen_logpdf(g, y);
+		if (k == 0 || score > best) {
+			best = score;
+			besty = y;
+		}
+	}
+	return tpe_value(p, besty);
+}
+
+/*
  * Choose parameter i from the good trials (indices below, nb of them) and
  * the bad ones (above, na, their coordinates gx unless NULL): the best of
  * TPE_CANDIDATES draws from l by log l - log g.  Return 0 or -1 (memory).
@@ -511,8 +534,8 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 {
 	const struct param_def *p = &s->space->params[i];
 	struct parzen l, g;
-	double *xs, y, score, best = -INFINITY, besty = 0;
-	size_t k, m = gx != NULL ? nb : nb > na ? nb : na;
+	double *xs;
+	size_t m = gx != NULL ? nb : nb > na ? nb : na;
 	int rc = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -523,16 +546,7 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 	    (gx != NULL ? parzen_init_binned(&g, p, gx, na, PARZEN_BINS) :
 	    parzen_fit(&g, s, h, i, above, na, xs, 0)) == -1)
 		goto out;
-	for (k = 0; k < TPE_CANDIDATES; k++) {
-		/* Score what would be run: the rounded value. */
-		y = tpe_snap(p, parzen_sample(&l, r));
-		score = parzen_logpdf(&l, y) - parzen_logpdf(&g, y);
-		if (k == 0 || score > best) {
-			best = score;
-			besty = y;
-		}
-	}
-	*out = tpe_value(p, besty);
+	*out = tpe_pick(p, &l, &g, r);
 	rc = 0;
 out:
 	parzen_release(&l);
@@ -664,8 +678,7 @@ tpe_param_fold(const struct search *s, const struct history *h, size_t i,
 {
 	const struct param_def *p = &s->space->params[i];
 	struct parzen l, g;
-	double *xs, y, score, best = -INFINITY, besty = 0;
-	size_t k;
+	double *xs;
 	int rc = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -675,15 +688,7 @@ tpe_param_fold(const struct search *s, const struct history *h, size_t i,
 	if (parzen_fit(&l, s, h, i, below, nb, xs, 0) == -1 ||
 	    tpe_fold_estimator(fold, s, h, i, &g) == -1)
 		goto out;
-	for (k = 0; k < TPE_CANDIDATES; k++) {
-		y = tpe_snap(p, parzen_sample(&l, r));
-		score = parzen_logpdf(&l, y) - parzen_logpdf(&g, y);
-		if (k == 0 || score > best) {
-			best = score;
-			besty = y;
-		}
-	}
-	*out = tpe_value(p, besty);
+	*out = tpe_pick(p, &l, &g, r);
 	rc = 0;
 out:
 	parzen_release(&l);
