@@ -7,27 +7,5 @@
 . "$(dirname "$0")/lib.subr"
 . "$(dirname "$0")/replay.subr"
 
-N=${REPLAY_TPE_TRIALS:-4400}
-replay_big "$N"
-sed 's/"algorithm": "random"/"algorithm": "tpe"/' "$T/big.json" \
-    >"$T/tpe.json"
-check "a $N-trial TPE replay campaign runs" \
-    "$HPOCTL" -f "$CONF" run -q "$T/tpe.json"
-check "and runs again" "$HPOCTL" -f "$CONF" run -q "$T/tpe.json"
-A=$(sql "select min(id) from campaigns where name = 'big'")
-B=$(sql "select max(id) from campaigns where name = 'big'")
-check "two campaigns" test "$A" -lt "$B"
-is "each ran $N trials" \
-    "$(sql "select count(*) from trials where campaign_id = $A")|$(sql "select count(*) from trials where campaign_id = $B")" \
-    "$N|$N"
-# rows CAMPAIGN: every trial's number, point, state and best, in order.
-rows() {
-	sql "select number, params_json, state, best from trials where campaign_id = $1 order by number" | md5sum
-}
-is "the same trials, points, states and bests" "$(rows "$B")" "$(rows "$A")"
-is "the same cost" \
-    "$(sql "select sum(ended - started) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $B")" \
-    "$(sql "select sum(ended - started) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $A")"
-npts=$(sql "select count(distinct params_json) from trials where campaign_id = $A")
-check "tpe explored ($npts distinct points)" test "$npts" -gt 100
+replay_twice tpe "${REPLAY_TPE_TRIALS:-4400}"
 done_testing
