@@ -139,7 +139,8 @@ pilot_members(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
 		    pilot_running(o, m, err, errlen) == -1 ? -1 : 0;
 	case PILOT_STARTED:
 		j = cJSON_GetObjectItemCaseSensitive(o, "time");
-		if (!cJSON_IsNumber(j) || !(j->valuedouble > 0)) {
+		if (!cJSON_IsNumber(j) || !(j->valuedouble > 0) ||
+		    !isfinite(j->valuedouble)) {
 			snprintf(err, errlen, "pilot message: 'time' must be "
 			    "a positive number");
 			return -1;

@@ -3,6 +3,7 @@
  * (`hpoctl budget`, `hpoctl cancel --trial`), checked here so that hpod's
  * main.c only finds the campaign.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,8 +25,10 @@ engine_request_budget(struct engine *e, const cJSON *req, char *msg,
 	if ((n != NULL && (!cJSON_IsNumber(n) || n->valuedouble < 1 ||
 	    n->valuedouble > 1000000 ||
 	    n->valuedouble != (int)n->valuedouble)) ||
-	    (nh != NULL && (!cJSON_IsNumber(nh) || nh->valuedouble <= 0)) ||
-	    (gh != NULL && (!cJSON_IsNumber(gh) || gh->valuedouble <= 0)) ||
+	    (nh != NULL && (!cJSON_IsNumber(nh) || !(nh->valuedouble > 0) ||
+	    !isfinite(nh->valuedouble))) ||
+	    (gh != NULL && (!cJSON_IsNumber(gh) || !(gh->valuedouble > 0) ||
+	    !isfinite(gh->valuedouble))) ||
 	    (wt != NULL && !cJSON_IsString(wt))) {
 		snprintf(msg, len, "request: max_trials (a positive integer), "
 		    "max_node_hours, max_gpu_hours (positive numbers), "

@@ -50,6 +50,21 @@ rc=0
 is "no such running campaign: refused" "$rc" 1
 check "naming it" grep -q "no running campaign 'nosuch'" "$T/err.txt"
 
+# 1e999 reads as infinity, which the spec would store as null, so the
+# campaign would not resume: refused, the stored budget unchanged.
+reply=$(python3 - "$SOCK" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(b'{"cmd": "budget", "campaign": "bg", "max_node_hours": 1e999}\n')
+print(json.loads(s.makefile("rb").readline()).get("error", "accepted"))
+PY
+)
+check "an infinite max_node_hours on the socket is refused ($reply)" \
+    expr "$reply" : '.*positive numbers' '>' 0
+is "the stored max_node_hours stays 5" \
+    "$(sql "select json_extract(spec_json, '\$.budget.max_node_hours') from campaigns")" 5
+
 # A restarted daemon resumes with the new budget.
 check "the daemon stops" stop_daemon
 start_daemon

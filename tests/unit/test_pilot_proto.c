@@ -139,6 +139,9 @@ test_bad(void)
 	    "running[1] must be a non-empty string", "running[1] a number");
 	refused("{\"op\": \"started\", \"token\": \"t\"}",
 	    "'time' must be a positive number", "started without time");
+	/* 1e999 parses as infinity, which would render as null (fuzz_pilot) */
+	refused("{\"op\": \"started\", \"token\": \"t\", \"time\": 1e999}",
+	    "'time' must be a positive number", "started at an infinite time");
 	refused("{\"op\": \"ended\"}", "'token' must be a non-empty string",
 	    "ended without token");
 	refused("{\"op\": \"ended\", \"token\": \"\"}",
