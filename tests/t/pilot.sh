@@ -15,15 +15,6 @@ write_pilot() {
 	    >"$T/$1.tmp" && mv "$T/$1.tmp" "$T/$1.json"
 }
 
-# wait_sql_fg QUERY VALUE: wait up to 60 s until a ledger query gives VALUE.
-wait_sql_fg() {
-	for _ in $(seq 1 300); do
-		[ "$(sql "$1" 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 # Bad specs are refused before anything runs, naming the file and key.
 # Each line: the jq filter that spoils the spec, what is refused, what the
 # message names, and the message.

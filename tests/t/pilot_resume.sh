@@ -16,15 +16,6 @@ q() {
 	sql "select $2 from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = '$1' ${3:-}"
 }
 
-# wait_sql_fg QUERY VALUE: wait up to 60 s until a ledger query gives VALUE.
-wait_sql_fg() {
-	for _ in $(seq 1 300); do
-		[ "$(sql "$1" 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 write_campaign fr 4 2 16 0.01
 jq '. + {"dispatch": "pilot", "pilot": {"count": 2, "cpus": 1}}' \
     "$T/fr.json" >"$T/fr.tmp" && mv "$T/fr.tmp" "$T/fr.json"
