@@ -393,9 +393,14 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 	}
 }
 
-/* An agent said hello: jobs given to it that it never heard of wait again. */
+/*
+ * An agent said hello: the jobs it runs are counted on the nodes it says
+ * (taken back after a restart, they were counted on the first); jobs
+ * given to it that it never heard of wait again.
+ */
 void
-pilot_hello(struct pjob *p, char *const *running)
+pilot_hello(struct pjob *p, char *const *running,
+    const struct pilot_nodes *nodes)
 {
 	struct psched	*ps = p->ps;
 	struct patt	*a, *next;
@@ -411,8 +416,11 @@ pilot_hello(struct pjob *p, char *const *running)
 		for (i = 0; running != NULL && running[i] != NULL; i++)
 			if (strcmp(running[i], a->token) == 0)
 				break;
-		if (running != NULL && running[i] != NULL)
+		if (running != NULL && running[i] != NULL) {
+			if (nodes != NULL && nodes[i].n > 0)
+				patt_replace(p, a, nodes[i].at, nodes[i].n);
 			continue;
+		}
 		/*
 		 * Not running there: ended (what it ended while hpod was
 		 * away follows the hello; its result.json says it now), or
