@@ -406,9 +406,20 @@ pilot_hello(struct pjob *p, char *const *running,
 	struct patt	*a, *next;
 	size_t		 i;
 
-	/* Its agent runs: the backend's poll may not have said so yet. */
-	if (p->state == PJ_SUBMITTED)
+	/*
+	 * Its agent runs: the backend's poll may not have said so yet (the
+	 * poll's back-off: up to slurm_poll_max).  The engine is told now,
+	 * so that the pilot's job id is in the ledger before its jobs' ids
+	 * (JOBID.pN): hpod killed before that poll could not take them back
+	 * after a restart, and they would run on unseen.  The poll's start,
+	 * when it comes, is told too: the ledger gets the host and Slurm's
+	 * start time.
+	 */
+	if (p->state == PJ_SUBMITTED) {
 		p->state = PJ_RUNNING;
+		if (p->job_id != NULL)
+			pilot_tell(ps, p, SCHED_PILOT_STARTED, NULL);
+	}
 	p->ran = 1;
 	p->called = 1;
 	for (a = TAILQ_FIRST(&p->jobs); a != NULL; a = next) {
