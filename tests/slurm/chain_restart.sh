@@ -38,6 +38,7 @@ for _ in $(seq 1 150); do
 done
 nodes=$(running_nodes "$cid" | tr '\n' ' ')
 check "two of them run (on $nodes)" test -n "$nodes"
+sleep 2		# so that the failed attempts have run a while, at a cost
 kill -KILL "$DPID"
 wait "$DPID" 2>/dev/null || true
 DPID=
