@@ -131,6 +131,9 @@ is "the two behind them were cancelled" \
     "$(sql "select count(*) from $(of budget) and a.state = 'cancelled'")" 2
 is "... before they started" \
     "$(sql "select count(*) from $(of budget) and a.started is not null")" 2
+is "... while they waited on their dependency: no queue wait counted" \
+    "$(sql "select count(*) from $(of budget) and a.state = 'cancelled'
+    and a.eligible = a.ended")" 2
 is "every job Slurm knows of it is in the ledger, ended" "$(squeue -h -t all \
     -o '%j %i' | grep "^hpod-$cid-" | cut -d' ' -f2 | sort | tr '\n' ' ')" \
     "$(sql "select a.job_id from $(of budget) and a.ended is not null" |
