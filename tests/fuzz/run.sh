@@ -2,7 +2,9 @@
 # run.sh DIR SECONDS TARGET...: run each libFuzzer target built in DIR for
 # SECONDS from its seed corpus (tests/fuzz/corpus/TARGET, read only) and
 # its work corpus (DIR/corpus/TARGET, where new inputs go); print the
-# executions and the new inputs of each.  Exit 1 if one of them found a
+# executions and the new inputs of each.  FUZZ_SEED, when set, is
+# libFuzzer's -seed (make check sets it, so a check run explores the same
+# inputs every time; make fuzz leaves it unset: a new seed each run).  Exit 1 if one of them found a
 # crash, a leak or a timeout (its input is left as DIR/crash-* etc.).
 set -u
 dir=$1 secs=$2
@@ -13,7 +15,8 @@ for t in "$@"; do
 	mkdir -p "$dir/corpus/$t"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	"$dir/$t" -max_total_time="$secs" -max_len=65536 -timeout=20 \
+	"$dir/$t" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
+	    -max_total_time="$secs" -max_len=65536 -timeout=20 \
 	    -print_final_stats=1 -artifact_prefix="$dir/$t-" \
 	    "$dir/corpus/$t" "$top/tests/fuzz/corpus/$t" \
 	    >"$dir/$t.log" 2>&1
