@@ -5,8 +5,9 @@
 # and its trial's new state, and at moments just after a restart), then a foreground `hpoctl run` killed the same
 # way and taken back by `hpoctl resume`, one killed again and again at the
 # pause point after-mkdir (a new attempt's directory made, nothing
-# submitted), the same on the replay backend, and one ended by
-# `hpoctl cancel --ledger`.  At the end every process that ran is exactly
+# submitted), the same on the replay backend, one killed at after-claim
+# (its run directory made, its record not yet) and run again, and one
+# ended by `hpoctl cancel --ledger`.  At the end every process that ran is exactly
 # one attempt, every attempt that ran is costed from its result.json, and
 # nothing is left running; a failed run prints the ledger's campaigns,
 # trials, attempts and last events to stderr (crash_diag).
@@ -147,6 +148,21 @@ is "rp: it finished with its 5 trials, each completed once" \
     "finished 5 5"
 is "rp: the lost attempt's directory was moved aside" \
     "$(find "$RUNS" -path '*-rp/trial-0000/attempt-0.unrecorded-*' -name params.json | wc -l)" 1
+
+# Killed at the pause point after-claim (a new campaign's run directory
+# made, its record not yet committed): nothing of the campaign is kept,
+# and running it again takes the empty directory it left.
+spec cl 2 1
+HPOD_TEST_PAUSE=after-claim "$HPOCTL" -f "$CONF" run -q "$T/cl.json" \
+    >>"$T/crash.out" 2>>"$T/hpod.log" &
+pid=$!
+check "cl: hpoctl run paused after-claim" settle "$pid"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+is "cl: nothing of the campaign is recorded" "$(campaign_state cl)" ""
+check "cl: hpoctl run runs it again, in the empty directory left" \
+    "$HPOCTL" -f "$CONF" run -q "$T/cl.json"
+is "cl: it finished" "$(campaign_state cl)" finished
 
 # A killed foreground run ended with hpoctl cancel --ledger.
 spec cx 6 40
