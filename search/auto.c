@@ -121,6 +121,8 @@ auto_suggest(struct search *s, const struct history *h, double *x)
 
 	if (a->inner == NULL && auto_choose(s, a) == -1)
 		return random_ops.suggest(s, h, x);
+	/* The delegate ranks: its model's view at one step must know how. */
+	search_set_objective(a->inner, s->rank, s->target);
 	return search_suggest_logged(a->inner, h, s->log, x);
 }
 

@@ -58,7 +58,9 @@ search_suggest_ranked(struct search *s, const struct history *h, double *x)
 	struct history r;
 	int rc;
 
-	if (s->rank != SEARCH_RANK_TIME_TO_TARGET || h->n == 0)
+	/* auto's delegate ranks (auto.c). */
+	if (s->rank != SEARCH_RANK_TIME_TO_TARGET || h->n == 0 ||
+	    s->ops == &auto_ops)
 		return s->ops->suggest(s, h, x);
 	if ((obs = calloc(h->n, sizeof(*obs))) == NULL)
 		return s->ops->suggest(s, h, x);

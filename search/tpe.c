@@ -523,19 +523,51 @@ tpe_pick(const struct param_def *p, struct parzen *l, struct parzen *g,
 }
 
 /*
+ * The bad group a parameter is chosen against: the trials above (na of
+ * them) with their coordinates in cols (parameter after parameter, na
+ * each) unless NULL, or, when fold is not NULL, the binned group that
+ * fold keeps.
+ */
+struct tpe_bad {
+	const size_t	*above;
+	size_t		 na;
+	const double	*cols;
+	struct tpe_fold	*fold;
+};
+
+/*
+ * The estimator g of parameter i over the bad group bad, xs a scratch of
+ * bad->na + 1 coordinates when neither cols nor fold has them.  0 or -1.
+ */
+static int
+tpe_bad_fit(struct parzen *g, const struct search *s,
+    const struct history *h, size_t i, const struct tpe_bad *bad,
+    double *xs)
+{
+	if (bad->fold != NULL)
+		return tpe_fold_estimator(bad->fold, s, h, i, g);
+	if (bad->cols != NULL)
+		return parzen_init_binned(g, &s->space->params[i],
+		    bad->cols + i * bad->na, bad->na, PARZEN_BINS);
+	return parzen_fit(g, s, h, i, bad->above, bad->na, xs, 0);
+}
+
+/*
  * Choose parameter i from the good trials (indices below, nb of them) and
- * the bad ones (above, na, their coordinates gx unless NULL): the best of
- * TPE_CANDIDATES draws from l by log l - log g.  Return 0 or -1 (memory).
+ * the bad group bad: the best of TPE_CANDIDATES draws from l by
+ * log l - log g.  Return 0 or -1 (memory).
  */
 static int
 tpe_param(const struct search *s, const struct history *h, size_t i,
-    const size_t *below, size_t nb, const size_t *above, size_t na,
-    const double *gx, struct rng *r, double *out)
+    const size_t *below, size_t nb, const struct tpe_bad *bad,
+    struct rng *r, double *out)
 {
 	const struct param_def *p = &s->space->params[i];
 	struct parzen l, g;
 	double *xs;
-	size_t m = gx != NULL ? nb : nb > na ? nb : na;
+	/* The scratch serves the bad group too when it is read here. */
+	size_t m = bad->fold != NULL || bad->cols != NULL || nb > bad->na ?
+	    nb : bad->na;
 	int rc = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -543,8 +575,7 @@ tpe_param(const struct search *s, const struct history *h, size_t i,
 	if ((xs = calloc(m + 1, sizeof(double))) == NULL)
 		return -1;
 	if (parzen_fit(&l, s, h, i, below, nb, xs, 0) == -1 ||
-	    (gx != NULL ? parzen_init_binned(&g, p, gx, na, PARZEN_BINS) :
-	    parzen_fit(&g, s, h, i, above, na, xs, 0)) == -1)
+	    tpe_bad_fit(&g, s, h, i, bad, xs) == -1)
 		goto out;
 	*out = tpe_pick(p, &l, &g, r);
 	rc = 0;
@@ -667,37 +698,6 @@ tpe_split(const struct history *h, const struct tpe_conf *conf,
 }
 
 /*
- * Choose parameter i from the good trials (below, nb of them) and the
- * bad group kept by fold, binned: as tpe_param() with its columns, the
- * bad group's estimator summed up from what fold kept.  0 or -1.
- */
-static int
-tpe_param_fold(const struct search *s, const struct history *h, size_t i,
-    const size_t *below, size_t nb, struct tpe_fold *fold, struct rng *r,
-    double *out)
-{
-	const struct param_def *p = &s->space->params[i];
-	struct parzen l, g;
-	double *xs;
-	int rc = -1;
-
-	memset(&l, 0, sizeof(l));
-	memset(&g, 0, sizeof(g));
-	if ((xs = calloc(nb + 1, sizeof(double))) == NULL)
-		return -1;
-	if (parzen_fit(&l, s, h, i, below, nb, xs, 0) == -1 ||
-	    tpe_fold_estimator(fold, s, h, i, &g) == -1)
-		goto out;
-	*out = tpe_pick(p, &l, &g, r);
-	rc = 0;
-out:
-	parzen_release(&l);
-	parzen_release(&g);
-	free(xs);
-	return rc;
-}
-
-/*
  * With a log of what changed (the engine's obsbook gives one), keep the
  * history folded between suggestions (tpe_fold.c): a suggestion then
  * costs what the new trials add, not a pass over all of them, once the
@@ -708,6 +708,7 @@ static int
 tpe_suggest_fold(struct search *s, const struct history *h, double *x)
 {
 	struct tpe_state *st = s->state;
+	struct tpe_bad bad = { NULL, 0, NULL, NULL };
 	struct rng r;
 	size_t *below, nb, na, i;
 	int rc;
@@ -724,10 +725,10 @@ tpe_suggest_fold(struct search *s, const struct history *h, double *x)
 		free(below);
 		return 2;
 	}
+	bad.fold = st->fold;
 	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
 	for (i = 0, rc = 0; i < s->space->n && rc == 0; i++)
-		if (tpe_param_fold(s, h, i, below, nb, st->fold, &r,
-		    &x[i]) == -1)
+		if (tpe_param(s, h, i, below, nb, &bad, &r, &x[i]) == -1)
 			rc = random_ops.suggest(s, h, x);
 	free(below);
 	return rc;
@@ -737,6 +738,7 @@ tpe_suggest_fold(struct search *s, const struct history *h, double *x)
 static int
 tpe_suggest(struct search *s, const struct history *h, double *x)
 {
+	struct tpe_bad bad = { NULL, 0, NULL, NULL };
 	struct rng r;
 	size_t *below, *above, nb, na, i;
 	double *cols;
@@ -749,10 +751,12 @@ tpe_suggest(struct search *s, const struct history *h, double *x)
 	if (tpe_split(h, s->state, &below, &nb, &above, &na) != 0)
 		return random_ops.suggest(s, h, x);
 	cols = tpe_columns(s, h, above, na);
+	bad.above = above;
+	bad.na = na;
+	bad.cols = cols;
 	rng_seed(&r, s->seed ^ UINT64_C(0x7e5), h->n);
 	for (i = 0; i < s->space->n && rc == 0; i++)
-		if (tpe_param(s, h, i, below, nb, above, na, cols == NULL ?
-		    NULL : cols + i * na, &r, &x[i]) == -1)
+		if (tpe_param(s, h, i, below, nb, &bad, &r, &x[i]) == -1)
 			rc = random_ops.suggest(s, h, x);
 	free(cols);
 	free(below);

@@ -24,6 +24,8 @@ import json
 import os
 import sys
 
+import replay_table
+
 
 def run_of(path):
     with open(path) as f:
@@ -51,18 +53,11 @@ def main():
         sys.exit("lcnet-to-replay.py: no config_*.json in " + src)
     runs = [r for _, r in sorted((run_of(f) for f in files),
                                  key=lambda t: (t[0], t[1]["x"]))]
-    names = ["lr", "batch_size", "n_units_1", "n_units_2", "n_units_3"]
-    with open(out, "w") as f:
-        f.write('{"format": "hpod-replay-1", "workload": "cifar10-cnn",\n')
-        f.write(' "metric": "eval_error", "goal": "min",\n')
-        f.write(' "made": "tests/bench/lcnet-to-replay.py from '
-                'github.com/hoshiraku/dlfinal data/final_project '
-                '(commit 9435f79), CIFAR-10 CNN, Klein et al. 2017",\n')
-        f.write(' "params": [%s],\n' % ", ".join(
-            '{"name": "%s", "scale": "log"}' % n for n in names))
-        f.write(' "fixed": {},\n "runs": [\n')
-        f.write(",\n".join("  " + json.dumps(r) for r in runs))
-        f.write("\n]}\n")
+    replay_table.write(
+        out, "cifar10-cnn", "tests/bench/lcnet-to-replay.py from "
+        "github.com/hoshiraku/dlfinal data/final_project (commit 9435f79), "
+        "CIFAR-10 CNN, Klein et al. 2017",
+        ["lr", "batch_size", "n_units_1", "n_units_2", "n_units_3"], runs)
 
 
 if __name__ == "__main__":

@@ -34,17 +34,8 @@ while [ "$run" -le "$R" ]; do
 	array_run "$N" "$P"
 	arr=$(cat "$T/a/"* | makespan)
 	cluster
-	cat >"$T/c.json" <<JSON
-{"name": "pm", "workload": "sleep",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"seconds": {"type": "choice", "values": [1]}},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": $N, "max_parallel": $P},
- "backend": "slurm",
- "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"},
- "dispatch": "pilot",
- "pilot": {"count": 4, "cpus": 4, "time_limit": "01:00:00"}}
-JSON
+	sleep_spec pm "$N" "$P" pilot \
+	    '{"count": 4, "cpus": 4, "time_limit": "01:00:00"}'
 	cat >"$T/h.conf" <<CONF
 ledger = $T/l$run.db
 run_dir = $T/runs$run
@@ -53,8 +44,7 @@ CONF
 	"$B/hpoctl" -f "$T/h.conf" run -q --format json "$T/c.json" \
 	    >"$T/r$run.json"
 	t1=$(date +%s.%N)
-	pm=$(find "$T/runs$run" -path '*/trial-*/result.json' \
-	    -exec cat {} + | jq -r '"\(.start) \(.end)"' | makespan)
+	pm=$(trial_times "$T/runs$run" | makespan)
 	awk -v run="$run" -v arr="$arr" -v pm="$pm" -v id="$ideal" \
 	    -v w="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
 	    -v idle="$(jq '.cost.by_outcome.pilot_idle.cpu_hours / .cost.cpu_hours' "$T/r$run.json")" \

@@ -329,11 +329,12 @@ def median_ci(xs, resamples=2000):
             meds[int(resamples * 0.95) - 1])
 
 
-def bound(argv):
-    if len(argv) < 6:
-        sys.exit(__doc__)
-    path, space_json, target, budget, p, results = argv[:6]
-    draws = int(argv[6]) if len(argv) > 6 else 10000
+def replay_args(argv):
+    """TABLE SPACE_JSON TARGET BUDGET_GPU_S P [DRAWS], as bound and wave
+    take them: the table, the space, the budget, P and DRAWS (default
+    10000)."""
+    path, space_json, target, budget, p = argv[:5]
+    draws = int(argv[5]) if len(argv) > 5 else 10000
     try:
         spec = json.loads(space_json)
     except ValueError as e:
@@ -341,6 +342,21 @@ def bound(argv):
     table = Table(path, float(target))
     space = Space(spec, table.names)
     p, budget = int(p), float(budget)
+    return table, space, budget, p, draws
+
+
+def random_pool(table, space, draws):
+    """The random numbers of bound and wave, and the table's configuration
+    nearest each of DRAWS random points of the space, drawn with them."""
+    rng = random.Random(16)
+    return rng, [table.nearest(space.random(rng)) for _ in range(draws)]
+
+
+def bound(argv):
+    if len(argv) < 6:
+        sys.exit(__doc__)
+    table, space, budget, p, draws = replay_args(argv[:5] + argv[6:7])
+    results = argv[5]
     gpu_s = []
     try:
         with open(results) as f:
@@ -354,8 +370,7 @@ def bound(argv):
         die("%s: %s" % (results, e))
     if not gpu_s:
         die("%s: no seeds" % results)
-    rng = random.Random(16)
-    pool = [table.nearest(space.random(rng)) for _ in range(draws)]
+    rng, pool = random_pool(table, space, draws)
     sim = [replay_random(table, p, budget, rng, pool)
            for _ in range(draws)]
     out = [len(gpu_s), sum(g < math.inf for g in gpu_s) / len(gpu_s)]
@@ -379,17 +394,8 @@ def bound(argv):
 def wave(argv):
     if len(argv) < 5:
         sys.exit(__doc__)
-    path, space_json, target, budget, p = argv[:5]
-    draws = int(argv[5]) if len(argv) > 5 else 10000
-    try:
-        spec = json.loads(space_json)
-    except ValueError as e:
-        die("SPACE_JSON: %s" % e)
-    table = Table(path, float(target))
-    space = Space(spec, table.names)
-    p, budget = int(p), float(budget)
-    rng = random.Random(16)
-    pool = [table.nearest(space.random(rng)) for _ in range(draws)]
+    table, space, budget, p, draws = replay_args(argv[:6])
+    rng, pool = random_pool(table, space, draws)
     for name, sobol, cheap in (("random", False, False),
                                ("sobol", True, False),
                                ("cheaper-of-two", True, True)):

@@ -120,16 +120,7 @@ while [ "$run" -le "$R" ]; do
 		dispatch=${mode%%:*}
 		kick=${mode#*:}
 		cluster
-		cat >"$T/c.json" <<JSON
-{"name": "gap", "workload": "sleep",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"seconds": {"type": "choice", "values": [1]}},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": $N, "max_parallel": $P},
- "backend": "slurm",
- "resources": {"cpus_per_task": 1, "time_limit": "00:05:00"},
- "dispatch": "$dispatch"}
-JSON
+		sleep_spec gap "$N" "$P" "$dispatch"
 		cat >"$T/h.conf" <<CONF
 ledger = $T/l$run-$mode.db
 run_dir = $T/runs$run-$mode
@@ -141,8 +132,7 @@ CONF
 		    >/dev/null
 		t1=$(date +%s.%N)
 		q1=$(queries)
-		find "$T/runs$run-$mode" -name result.json -exec cat {} + |
-		    jq -r '"\(.start) \(.end)"' |
+		trial_times "$T/runs$run-$mode" |
 		    figures "hpod $mode" "$(elapsed "$t0" "$t1")" \
 		    "$(since "$q0" "$q1")" "$ref"
 		# A chained refill is submitted before the end it waits for.

@@ -19,17 +19,8 @@ W=${5:-60}
 K=${K:-10}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B="$TOP/$BUILD"
-if [ "$(id -u)" != 0 ]; then
-	echo "bench-slurm: needs root to start the test cluster; skipped"
-	exit 0
-fi
-T=$(mktemp -d /tmp/hpod-bench-rpc.XXXXXX)
-chmod 0755 "$T"
-pid=
-trap '[ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null;
-    "$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1; rm -rf "$T"' EXIT
-export SLURM_CONF="$T/sc/slurm.conf"
-export HPOD_WORKLOAD_PATH="$TOP/tests/slurm"
+BENCH=rpc
+. "$TOP/tests/bench/slurm.subr"
 
 # stats FILE: sdiag's per-message-type counters as "TYPE count total_us".
 stats() {
@@ -80,7 +71,7 @@ ledger = $T/l.db
 run_dir = $T/runs
 CONF
 "$B/hpoctl" -f "$T/h.conf" run -q --format json "$T/c.json" >/dev/null &
-pid=$!
+BENCH_PID=$!
 i=0
 while [ "$(inflight)" -lt "$P" ] && [ $i -lt 600 ]; do
 	sleep 0.5
@@ -141,12 +132,12 @@ END {
 	    " slurmctld per look (%.2f s wall each);%s\n", k, n / k,
 	    tot / 1000 / k, w / k, line
 }'
-kill -INT "$pid" 2>/dev/null || true
+kill -INT "$BENCH_PID" 2>/dev/null || true
 i=0
-while kill -0 "$pid" 2>/dev/null && [ $i -lt 240 ]; do
+while kill -0 "$BENCH_PID" 2>/dev/null && [ $i -lt 240 ]; do
 	sleep 0.5
 	i=$((i + 1))
 done
-kill -KILL "$pid" 2>/dev/null || true
-wait "$pid" 2>/dev/null || true
-pid=
+kill -KILL "$BENCH_PID" 2>/dev/null || true
+wait "$BENCH_PID" 2>/dev/null || true
+BENCH_PID=

@@ -10,15 +10,8 @@ BUILD=${1:-build}
 N=${2:-500}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B="$TOP/$BUILD"
-if [ "$(id -u)" != 0 ]; then
-	echo "bench-slurm: needs root to start the test cluster; skipped"
-	exit 0
-fi
-T=$(mktemp -d /tmp/hpod-bench-slurm.XXXXXX)
-chmod 0755 "$T"
-trap '"$TOP/tests/slurm/cluster.sh" stop "$T/sc" >/dev/null 2>&1; rm -rf "$T"' EXIT
-export SLURM_CONF="$T/sc/slurm.conf"
-export HPOD_WORKLOAD_PATH="$TOP/tests/slurm"
+BENCH=slurm
+. "$TOP/tests/bench/slurm.subr"
 MAXARRAY=${HPOD_SLURM_MAXARRAY:-200}
 echo "bench-slurm: $N trials of 'sleep 0' on 4 nodes x 4 CPUs, MaxArraySize $MAXARRAY"
 

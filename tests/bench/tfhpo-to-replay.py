@@ -31,8 +31,9 @@ tests/bench/LICENSE-data.md.
 """
 import csv
 import datetime
-import json
 import sys
+
+import replay_table
 
 
 def stamp(date, ms):
@@ -70,18 +71,11 @@ def main():
     runs = runs_of(src)
     if not runs:
         sys.exit("tfhpo-to-replay.py: no runs in " + src)
-    names = ["conv1_depth", "conv2_depth", "fc_depth"]
-    with open(out, "w") as f:
-        f.write('{"format": "hpod-replay-1", "workload": "mnist-conv",\n')
-        f.write(' "metric": "eval_error", "goal": "min",\n')
-        f.write(' "made": "tests/bench/tfhpo-to-replay.py from '
-                'github.com/hyunghunny/tf-hpo log/mnist-conv_filter4.csv '
-                '(commit f6ec544, MIT licence), MNIST CNN, H. Cho 2016",\n')
-        f.write(' "params": [%s],\n' % ", ".join(
-            '{"name": "%s", "scale": "log"}' % n for n in names))
-        f.write(' "fixed": {},\n "runs": [\n')
-        f.write(",\n".join("  " + json.dumps(r) for r in runs))
-        f.write("\n]}\n")
+    replay_table.write(
+        out, "mnist-conv", "tests/bench/tfhpo-to-replay.py from "
+        "github.com/hyunghunny/tf-hpo log/mnist-conv_filter4.csv (commit "
+        "f6ec544, MIT licence), MNIST CNN, H. Cho 2016",
+        ["conv1_depth", "conv2_depth", "fc_depth"], runs)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 # cancelled mid-trial fails only that trial, which is retried, and a
 # daemon SIGKILLed mid-trial takes its pilots and their trials back.
 . "$(dirname "$0")/lib.subr"
+. "$TOP/tests/t/pilot.subr"
 
 # pilot_campaign NAME SECONDS TRIALS PARALLEL PILOT: a sleep campaign run
 # in pilots (PILOT: the "pilot" object).
@@ -40,19 +41,11 @@ is "the pilots' allocation, as Slurm gave it: 1 node, 4 GPUs, 2 CPUs" \
 "$HPOCTL" report --ledger "$LEDGER" --format json pj >"$T/pj.out"
 check "cost by outcome has pilot_idle" \
     jq -e '.cost.by_outcome.pilot_idle.gpu_hours > 0' "$T/pj.out"
-for u in node cpu gpu; do
-	check "the ${u}-hours by outcome add up to the total" jq -e \
-	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
-	    "$T/pj.out"
-done
-check "GPU-hours = the pilots' GPUs x their elapsed time" jq -e --argjson p \
-    "$(sql "select total((ended - started) * gpus) / 3600 from pilots")" \
-    '.cost.gpu_hours - $p | fabs < 1e-9' "$T/pj.out"
+cost_adds_up "$T/pj.out" ""
+cost_of_pilots "$T/pj.out" "" gpu
 is "each trial was charged half its pilot's node (2 of its 4 GPUs)" \
     "$(sql "select group_concat(distinct node_share) from attempts")" 0.5
-check "node-hours = the pilots' node x their elapsed time" jq -e --argjson p \
-    "$(sql "select total((ended - started) * nodes) / 3600 from pilots")" \
-    '.cost.node_hours - $p | fabs < 1e-9' "$T/pj.out"
+cost_of_pilots "$T/pj.out" "" node
 
 # A pilot cancelled mid-trial: its trial ends node_fail and is retried.
 pilot_campaign pk 20 2 2 '{"count": 2, "cpus": 1, "gpus": 2}'
@@ -86,9 +79,7 @@ is "still the two pilots, both ended" \
     "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pr' and p.ended > 0")" 2
 check "the pilots were re-adopted" grep -q "pilot .*: re-adopted" "$T/hpod.log"
 "$HPOCTL" report --ledger "$LEDGER" --format json pr >"$T/pr.out"
-check "pr: the lines add up" jq -e \
-    '([.cost.by_outcome[].gpu_hours] | add) - .cost.gpu_hours | fabs < 1e-9' \
-    "$T/pr.out"
+cost_adds_up "$T/pr.out" pr gpu
 # Multi-rank trials (the workload's launcher is srun): inside a pilot each
 # is a job step of the pilot job, two at once in its 4 CPUs.
 cat >"$T/ps.json" <<JSON

@@ -6,6 +6,7 @@
 # pilot cancelled mid multi-node trial has that trial retried in a
 # replacement pilot.
 . "$(dirname "$0")/lib.subr"
+. "$TOP/tests/t/pilot.subr"
 
 # steps_campaign NAME SECONDS TRIALS PARALLEL NODES CPUS PILOT: trials
 # of NODES nodes, one rank of CPUS CPUs on each, in pilots (PILOT: the
@@ -42,12 +43,8 @@ told() {
 # adds_up CAMPAIGN: its cost lines add up, its node-hours are its pilots'.
 adds_up() {
 	"$HPOCTL" report --ledger "$LEDGER" --format json "$1" >"$T/$1.out"
-	check "$1: the node-hours by outcome add up to the total" jq -e \
-	    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
-	    "$T/$1.out"
-	check "$1: node-hours = the pilots' nodes x their elapsed time" \
-	    jq -e --argjson p "$(sql "select total((p.ended - p.started) * p.nodes) / 3600 from pilots p join campaigns c on c.id = p.campaign_id where c.name = '$1'")" \
-	    '.cost.node_hours - $p | fabs < 1e-9' "$T/$1.out"
+	cost_adds_up "$T/$1.out" "$1" node
+	cost_of_pilots "$T/$1.out" "$1" node "$1"
 }
 
 start_daemon

@@ -9,6 +9,7 @@
 # naming its pilot, is retried (retry.on_timeout) in a replacement pilot,
 # and the campaign finishes with the cost of both pilots in.
 . "$(dirname "$0")/lib.subr"
+. "$TOP/tests/t/pilot.subr"
 
 cat >"$T/pt.json" <<JSON
 {"name": "pt", "workload": "retrysleep",
@@ -47,14 +48,8 @@ is "two pilots, both ended" \
     "$(sql "select count(*) from pilots where started > 0 and ended >= started")" 2
 is "Slurm ran only the pilot jobs" \
     "$(slurm_jobs | wc -l)" 2
-for u in node cpu gpu; do
-	check "the ${u}-hours by outcome add up to the total" jq -e \
-	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
-	    "$T/pt.out"
-done
-check "CPU-hours = the pilots' CPUs x their elapsed time" jq -e --argjson p \
-    "$(sql "select total((ended - started) * cpus) / 3600 from pilots")" \
-    '.cost.cpu_hours - $p | fabs < 1e-9' "$T/pt.out"
+cost_adds_up "$T/pt.out" ""
+cost_of_pilots "$T/pt.out" "" cpu
 check "the timed-out attempt is counted, cost and all, as retried" jq -e \
     '.cost.retried_attempts == 1 and .cost.by_outcome.retried.cpu_hours > 0' "$T/pt.out"
 done_testing

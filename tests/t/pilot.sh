@@ -5,6 +5,7 @@
 # is refused, and the cost by outcome has a pilot_idle line that, with
 # the others, adds up to the total.  Then with the daemon.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/pilot.subr"
 
 # write_pilot NAME TRIALS EPOCHS [PILOT]: a pilot campaign of minicosmo.
 write_pilot() {
@@ -12,15 +13,6 @@ write_pilot() {
 	jq --argjson p "${4:-{\"count\": 2, \"cpus\": 1\}}" \
 	    '. + {"dispatch": "pilot", "pilot": $p}' "$T/$1.json" \
 	    >"$T/$1.tmp" && mv "$T/$1.tmp" "$T/$1.json"
-}
-
-# wait_sql_fg QUERY VALUE: wait up to 60 s until a ledger query gives VALUE.
-wait_sql_fg() {
-	for _ in $(seq 1 300); do
-		[ "$(sql "$1" 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.2
-	done
-	return 1
 }
 
 # Bad specs are refused before anything runs, naming the file and key.
@@ -117,15 +109,9 @@ check "cost by outcome has pilot_idle" \
     jq -e '.cost.by_outcome.pilot_idle.node_hours > 0' "$T/pf.out"
 is "pilot_idle counts no attempt" \
     "$(jq .cost.by_outcome.pilot_idle.attempts "$T/pf.out")" 0
-for u in node cpu gpu; do
-	check "the ${u}-hours by outcome add up to the total" jq -e \
-	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
-	    "$T/pf.out"
-done
+cost_adds_up "$T/pf.out" ""
 # The pilots' allocation x elapsed is the total (one CPU each).
-check "total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
-    "$(sql "select total((ended - started) * cpus) / 3600 from pilots")" \
-    '.cost.cpu_hours - $p | fabs < 1e-9' "$T/pf.out"
+cost_of_pilots "$T/pf.out" "" cpu
 "$HPOCTL" report --ledger "$LEDGER" pf >"$T/pf.txt"
 check "text report: pilot_idle in the attempts by outcome" \
     grep -q "running 0 (0.0000), pilot_idle 0 (0\.0" "$T/pf.txt"
@@ -144,17 +130,11 @@ is "ps: its trials ran side by side (each overlaps another)" \
     "$(sql "select count(*) $PS and exists (select 1 from attempts b where b.trial_id in (select trial_id $PS) and b.id != a.id and b.started < a.ended and a.started < b.ended)")" 4
 is "ps: each attempt is charged half the node" \
     "$(sql "select group_concat(a.node_share) $PS")" "0.5,0.5,0.5,0.5"
-check "ps: node-hours total = the pilot's node x elapsed" jq -e --argjson p \
-    "$(sql "select total((p.ended - p.started) * p.nodes) / 3600 from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'ps'")" \
-    '.cost.node_hours - $p | fabs < 1e-9' "$T/ps.out"
+cost_of_pilots "$T/ps.out" ps node ps
 check "ps: the trials were charged less than that" jq -e \
     '.cost.by_outcome.pilot_idle.node_hours > 0 and .cost.by_outcome.completed.node_hours < .cost.node_hours' \
     "$T/ps.out"
-for u in node cpu gpu; do
-	check "ps: the ${u}-hours by outcome add up to the total" jq -e \
-	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
-	    "$T/ps.out"
-done
+cost_adds_up "$T/ps.out" ps
 "$HPOCTL" report --ledger "$LEDGER" --format json ps >"$T/ps.report"
 check "ps: the report read from the ledger says the same" jq -e \
     --slurpfile r "$T/ps.out" '.cost.node_hours - $r[0].cost.node_hours | fabs < 1e-9' \
@@ -163,8 +143,10 @@ check "ps: the report read from the ledger says the same" jq -e \
 # Trials that fit their pilot: a pilot of 30 s is given a trial with a
 # time limit of 20 s only while it has 20 s and the margin (10 s) left,
 # i.e. once; then it drains and a new pilot takes the next trial, which
-# is never killed by its pilot's time limit.
-write_pilot pl 3 12 '{"count": 1, "cpus": 1, "time_limit": "00:00:30"}'
+# is never killed by its pilot's time limit.  Any trial that takes time
+# leaves less than that, so the trials are 2 epochs: far from their 20 s
+# under ASan on a loaded machine (12 epochs hit it in a CI run at load 16).
+write_pilot pl 3 2 '{"count": 1, "cpus": 1, "time_limit": "00:00:30"}'
 jq '.budget.max_parallel = 1 | .resources.time_limit = "00:00:20"' \
     "$T/pl.json" >"$T/pl.tmp" && mv "$T/pl.tmp" "$T/pl.json"
 "$HPOCTL" -f "$CONF" run --format json "$T/pl.json" >"$T/pl.out" \
@@ -177,9 +159,7 @@ is "pl: each pilot ran one trial (3 pilots, each ended completed)" \
 check "pl: a pilot too short for the next trial says so" grep -q \
     "s left, less than a trial's time limit of 20 s and a margin of 10 s: drained" \
     "$T/pl.err"
-check "pl: the lines add up" jq -e \
-    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
-    "$T/pl.out"
+cost_adds_up "$T/pl.out" pl node
 
 # A pilot that dies mid-trial (its job cancelled: SIGTERM to its
 # wrapper) fails only its running trial, which is retried in a new pilot.
@@ -203,9 +183,7 @@ is "and was retried: 3 attempts, 1 retried" \
     "$(jq -c '[.cost.attempts, .cost.retried_attempts]' "$T/pk.out")" "[3,1]"
 is "a replacement pilot ran it: 3 pilots" \
     "$(sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pk' and p.started > 0")" 3
-check "pk: the lines add up" jq -e \
-    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
-    "$T/pk.out"
+cost_adds_up "$T/pk.out" pk node
 
 # The daemon: "auto" (one pilot of a trial's size per parallel trial),
 # SIGKILLed while its pilots run trials: the restarted daemon takes back
@@ -230,12 +208,8 @@ check "daemon: the pilots were re-adopted" grep -q "pilot .*: re-adopted" "$T/hp
 is "daemon: no job id twice" \
     "$(sql "select count(distinct job_id) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pd'")" 4
 "$HPOCTL" report --ledger "$LEDGER" --format json pd >"$T/pd.json.out"
-check "daemon: the lines add up" jq -e \
-    '([.cost.by_outcome[].node_hours] | add) - .cost.node_hours | fabs < 1e-9' \
-    "$T/pd.json.out"
-check "daemon: total CPU-hours = the pilots' CPUs x elapsed" jq -e --argjson p \
-    "$(sql "select total((p.ended - p.started) * p.cpus) / 3600 from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pd'")" \
-    '.cost.cpu_hours - $p | fabs < 1e-9' "$T/pd.json.out"
+cost_adds_up "$T/pd.json.out" daemon node
+cost_of_pilots "$T/pd.json.out" daemon cpu pd
 # Stopped with SIGTERM while its pilots run trials (the sanitizer build
 # checks that nothing leaks), then started: the trials go on in them.
 write_pilot pt 2 16 '"auto"'

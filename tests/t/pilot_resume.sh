@@ -7,21 +7,13 @@
 # Then the budget caps count a taken-back pilot's idle time after the
 # restart too.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/pilot.subr"
 # The Slurm tests' sleep workload: a trial of known length.
 export HPOD_WORKLOAD_PATH="$TOP/workloads:$TOP/tests/slurm"
 
 # q CAMPAIGN EXPR [AND]: EXPR over the campaign's attempts (a) and trials (t).
 q() {
 	sql "select $2 from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = '$1' ${3:-}"
-}
-
-# wait_sql_fg QUERY VALUE: wait up to 60 s until a ledger query gives VALUE.
-wait_sql_fg() {
-	for _ in $(seq 1 300); do
-		[ "$(sql "$1" 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.2
-	done
-	return 1
 }
 
 write_campaign fr 4 2 16 0.01
@@ -65,15 +57,9 @@ is "every pilot ended, with its time" \
     "$(sql "select count(*) from pilots")"
 check "cost by outcome has pilot_idle" \
     jq -e '.cost.by_outcome.pilot_idle.cpu_hours > 0' "$T/fr.out"
-for u in node cpu gpu; do
-	check "the ${u}-hours by outcome add up to the total" jq -e \
-	    "([.cost.by_outcome[].${u}_hours] | add) - .cost.${u}_hours | fabs < 1e-9" \
-	    "$T/fr.out"
-done
-check "total CPU-hours = the pilots' CPUs x elapsed (all idle time in)" \
-    jq -e --argjson p \
-    "$(sql "select total((ended - started) * cpus) / 3600 from pilots")" \
-    '.cost.cpu_hours - $p | fabs < 1e-9' "$T/fr.out"
+cost_adds_up "$T/fr.out" ""
+# All the pilots' idle time is in.
+cost_of_pilots "$T/fr.out" "" cpu
 
 # The budget caps after a restart: a pilot of 2 GPUs running trials of
 # none is all GPU idle time.  Killed soon after its first trial starts,

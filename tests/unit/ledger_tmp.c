@@ -1,11 +1,16 @@
 /*
  * ledger_tmp.c: a new ledger in a folder of its own under /tmp, for the
- * unit tests that fill one, and its removal.
+ * unit tests that fill one, and its removal; the folder alone, a ledger
+ * opened or else a bail-out, and plain SQL on a file, for the tests that
+ * make their own ledger files.
  */
+#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
 
 #include "ledger.h"
 #include "ledger_tmp.h"
@@ -17,6 +22,58 @@ rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 	return remove(p);
 }
 
+/* A new folder of its own (ledger_tmp.h). */
+int
+ledger_tmp_dir(const char *name, char *dir, size_t dirsz)
+{
+	snprintf(dir, dirsz, "/tmp/%s.XXXXXX", name);
+	if (mkdtemp(dir) == NULL) {
+		printf("Bail out! mkdtemp %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove a folder and all it holds (ledger_tmp.h). */
+void
+ledger_tmp_remove(const char *dir)
+{
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Open a ledger or bail out of the whole test (ledger_tmp.h). */
+struct ledger *
+ledger_tmp_open_file(const char *path, int flags)
+{
+	struct ledger *l;
+	char err[512];
+
+	if ((l = ledger_open(path, flags, err, sizeof(err))) == NULL) {
+		printf("Bail out! %s\n", err);
+		exit(1);
+	}
+	return l;
+}
+
+/* Run sql on a file with plain SQLite (ledger_tmp.h). */
+int
+ledger_tmp_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	char *err = NULL;
+	int rc = 0;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK ||
+	    sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		printf("# %s: %s\n", path, err != NULL ? err :
+		    sqlite3_errmsg(db));
+		rc = -1;
+	}
+	sqlite3_free(err);
+	sqlite3_close(db);
+	return rc;
+}
+
 /* A new ledger in a new folder (ledger_tmp.h). */
 struct ledger *
 ledger_tmp_open(const char *name, char *dir, size_t dirsz)
@@ -24,11 +81,8 @@ ledger_tmp_open(const char *name, char *dir, size_t dirsz)
 	struct ledger *l;
 	char path[256], err[512];
 
-	snprintf(dir, dirsz, "/tmp/%s.XXXXXX", name);
-	if (mkdtemp(dir) == NULL) {
-		printf("Bail out! mkdtemp\n");
+	if (ledger_tmp_dir(name, dir, dirsz) == -1)
 		return NULL;
-	}
 	snprintf(path, sizeof(path), "%s/l.db", dir);
 	if ((l = ledger_open(path, 0, err, sizeof(err))) == NULL)
 		printf("Bail out! %s\n", err);
@@ -101,5 +155,5 @@ void
 ledger_tmp_close(struct ledger *l, const char *dir)
 {
 	ledger_close(l);
-	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	ledger_tmp_remove(dir);
 }

@@ -1,6 +1,8 @@
 /*
  * ledger_tmp.h: a new ledger in a folder of its own under /tmp, for the
- * unit tests that fill one, and its removal.
+ * unit tests that fill one, and its removal; the folder alone, a ledger
+ * opened or else a bail-out, and plain SQL on a file, for the tests that
+ * make their own ledger files.
  */
 #ifndef LEDGER_TMP_H
 #define LEDGER_TMP_H
@@ -10,6 +12,24 @@
 
 #include "ledger.h"
 
+/*
+ * Make the folder /tmp/NAME.XXXXXX, its path in dir (dirsz bytes); 0, or
+ * -1 after a TAP "Bail out!" line.  ledger_tmp_remove() removes it.
+ */
+int		 ledger_tmp_dir(const char *name, char *dir, size_t dirsz);
+/* Remove the folder dir with all it holds. */
+void		 ledger_tmp_remove(const char *dir);
+/*
+ * Open the ledger at path with flags (ledger_open()), or print a TAP
+ * "Bail out!" line with the reason and exit 1.
+ */
+struct ledger	*ledger_tmp_open_file(const char *path, int flags);
+/*
+ * Run sql on the file at path with plain SQLite, outside the ledger
+ * module (to make an old or a foreign file); 0, or -1 after a TAP
+ * comment that names the file and the error.
+ */
+int		 ledger_tmp_sql(const char *path, const char *sql);
 /*
  * Make the folder /tmp/NAME.XXXXXX (its path in dir, dirsz bytes) and
  * open a new ledger l.db in it.  On failure print a TAP "Bail out!" line

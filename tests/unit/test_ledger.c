@@ -2,7 +2,6 @@
  * test_ledger.c: the SQLite ledger and its accounting, on ledgers in a
  * private temporary directory.
  */
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "account.h"
 #include "ledger.h"
 #include "ledger_int.h"
+#include "ledger_tmp.h"
 #include "tap.h"
 
 static char tmpdir[64];
@@ -26,29 +26,6 @@ path_of(const char *name)
 
 	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
 	return buf;
-}
-
-/* Remove one file or directory for nftw(). */
-static int
-rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-/* Run sql on the file at path with plain SQLite; 0 on success. */
-static int
-raw_exec(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	int rc;
-
-	if (sqlite3_open(path, &db) != SQLITE_OK) {
-		sqlite3_close(db);
-		return -1;
-	}
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc == SQLITE_OK ? 0 : -1;
 }
 
 /* Read one text value with plain SQLite into buf. */
@@ -70,20 +47,6 @@ raw_text(const char *path, const char *sql, char *buf, size_t len)
 	sqlite3_close(db);
 }
 
-/* Open a ledger or bail out of the whole test. */
-static struct ledger *
-open_or_die(const char *path, int flags)
-{
-	struct ledger *l;
-	char err[512];
-
-	if ((l = ledger_open(path, flags, err, sizeof(err))) == NULL) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-	return l;
-}
-
 /* A new ledger is at the latest schema version and in WAL mode. */
 static void
 test_new(void)
@@ -91,7 +54,7 @@ test_new(void)
 	struct ledger *l;
 	char buf[64];
 
-	l = open_or_die(path_of("new.db"), 0);
+	l = ledger_tmp_open_file(path_of("new.db"), 0);
 	ok(ledger_schema_latest() >= 1, "schema latest is at least 1");
 	is_int(ledger_schema_version(l), ledger_schema_latest(),
 	    "new ledger has the latest schema version");
@@ -290,18 +253,18 @@ test_reopen(void)
 	int64_t cid, id;
 	size_t n;
 
-	l = open_or_die(path_of("rt.db"), 0);
+	l = ledger_tmp_open_file(path_of("rt.db"), 0);
 	cid = fill(l);
 	check_contents(l, cid, "same handle");
 	ledger_close(l);
 
-	l = open_or_die(path_of("rt.db"), 0);
+	l = ledger_tmp_open_file(path_of("rt.db"), 0);
 	is_int(ledger_schema_version(l), ledger_schema_latest(),
 	    "reopen keeps the schema version");
 	check_contents(l, cid, "reopened");
 	ledger_close(l);
 
-	l = open_or_die(path_of("rt.db"), LEDGER_READONLY);
+	l = ledger_tmp_open_file(path_of("rt.db"), LEDGER_READONLY);
 	check_contents(l, cid, "read-only");
 	t.campaign_id = cid;
 	ok(ledger_trial_insert(l, &t, &id) == -1, "read-only refuses writes");
@@ -309,8 +272,8 @@ test_reopen(void)
 	like(ledger_error(l), "readonly", "  and why");
 	ledger_close(l);
 
-	l = open_or_die(path_of("rt.db"), 0);
-	r = open_or_die(path_of("rt.db"), LEDGER_READONLY);
+	l = ledger_tmp_open_file(path_of("rt.db"), 0);
+	r = ledger_tmp_open_file(path_of("rt.db"), LEDGER_READONLY);
 	ok(ledger_begin(l) == 0 && ledger_trial_insert(l, &t, &id) == 0,
 	    "writer adds a trial while a reader is open");
 	ok(ledger_trial_list(r, cid, &list, &n) == 0 && n == 2,
@@ -335,7 +298,7 @@ test_find(void)
 	char idstr[32];
 	size_t n;
 
-	l = open_or_die(path_of("find.db"), 0);
+	l = ledger_tmp_open_file(path_of("find.db"), 0);
 	ledger_campaign_insert(l, &c, &id[0]);
 	c.name = "b";
 	ledger_campaign_insert(l, &c, &id[1]);
@@ -386,7 +349,7 @@ test_duplicates(void)
 	int64_t cid, aid, id;
 	size_t n;
 
-	l = open_or_die(path_of("dup.db"), 0);
+	l = ledger_tmp_open_file(path_of("dup.db"), 0);
 	ledger_campaign_insert(l, &c, &cid);
 	t.campaign_id = cid;
 	ledger_trial_insert(l, &t, &a.trial_id);
@@ -448,20 +411,20 @@ test_bad_files(void)
 	like(err, "unable to open", "  saying why");
 	ok(access(path_of("missing.db"), F_OK) == -1, "  and creates nothing");
 
-	raw_exec(path_of("other.db"), "CREATE TABLE x (y)");
+	ledger_tmp_sql(path_of("other.db"), "CREATE TABLE x (y)");
 	l = ledger_open(path_of("other.db"), 0, err, sizeof(err));
 	ok(l == NULL, "another application's database is refused");
 	like(err, "not an hpod ledger", "  as not a ledger");
 
-	raw_exec(path_of("empty.db"), "PRAGMA user_version = 0");
+	ledger_tmp_sql(path_of("empty.db"), "PRAGMA user_version = 0");
 	l = ledger_open(path_of("empty.db"), LEDGER_READONLY, err,
 	    sizeof(err));
 	ok(l == NULL, "an empty database is refused read-only");
 	like(err, "not an hpod ledger", "  as not a ledger");
 
-	l = open_or_die(path_of("newer.db"), 0);
+	l = ledger_tmp_open_file(path_of("newer.db"), 0);
 	ledger_close(l);
-	raw_exec(path_of("newer.db"), "PRAGMA user_version = 99");
+	ledger_tmp_sql(path_of("newer.db"), "PRAGMA user_version = 99");
 	l = ledger_open(path_of("newer.db"), 0, err, sizeof(err));
 	ok(l == NULL, "a ledger from a newer build is refused");
 	like(err, "schema version 99 is newer", "  saying so");
@@ -479,16 +442,16 @@ test_migrations(void)
 	int64_t cid;
 	char buf[64];
 
-	raw_exec(path_of("old.db"), "PRAGMA user_version = 0");
-	l = open_or_die(path_of("old.db"), 0);
+	ledger_tmp_sql(path_of("old.db"), "PRAGMA user_version = 0");
+	l = ledger_tmp_open_file(path_of("old.db"), 0);
 	is_int(ledger_schema_version(l), ledger_schema_latest(),
 	    "an empty database is migrated");
 	ledger_campaign_insert(l, &c, &cid);
 	ledger_close(l);
-	raw_exec(path_of("old.db"), "CREATE TABLE marker (x);"
+	ledger_tmp_sql(path_of("old.db"), "CREATE TABLE marker (x);"
 	    "INSERT INTO marker VALUES ('kept')");
 
-	l = open_or_die(path_of("old.db"), 0);
+	l = ledger_tmp_open_file(path_of("old.db"), 0);
 	is_int(ledger_schema_version(l), ledger_schema_latest(),
 	    "user_version unchanged on reopen");
 	ok(ledger_campaign_get(l, cid, &out) == 0 &&
@@ -510,11 +473,11 @@ test_migration_v2(void)
 	struct ledger_campaign out;
 	char buf[64], sql[128];
 
-	raw_exec(path_of("v1.db"), ledger_migrations[0]);
-	raw_exec(path_of("v1.db"), "PRAGMA user_version = 1;"
+	ledger_tmp_sql(path_of("v1.db"), ledger_migrations[0]);
+	ledger_tmp_sql(path_of("v1.db"), "PRAGMA user_version = 1;"
 	    "INSERT INTO campaigns (name, state, started) VALUES ('old', "
 	    "'running', 5)");
-	l = open_or_die(path_of("v1.db"), 0);
+	l = ledger_tmp_open_file(path_of("v1.db"), 0);
 	is_int(ledger_schema_version(l), ledger_schema_latest(),
 	    "a version-1 ledger is migrated to the latest");
 	ok(ledger_campaign_find(l, "old", &out) == 0, "its campaign is kept");
@@ -591,7 +554,7 @@ test_account(void)
 	struct account ac;
 	int64_t cid, oid, t[5], ot;
 
-	l = open_or_die(path_of("acct.db"), 0);
+	l = ledger_tmp_open_file(path_of("acct.db"), 0);
 	ledger_campaign_insert(l, &c, &cid);
 	c.id = cid;
 	ledger_begin(l);
@@ -674,11 +637,8 @@ test_account(void)
 int
 main(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_ledger.XXXXXX");
-	if (mkdtemp(tmpdir) == NULL) {
-		printf("Bail out! mkdtemp failed\n");
+	if (ledger_tmp_dir("test_ledger", tmpdir, sizeof(tmpdir)) == -1)
 		return 1;
-	}
 	test_new();
 	test_reopen();
 	test_find();
@@ -687,6 +647,6 @@ main(void)
 	test_migrations();
 	test_migration_v2();
 	test_account();
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	ledger_tmp_remove(tmpdir);
 	return tap_done();
 }

@@ -5,54 +5,18 @@
  * (every attempt charged its whole nodes) reads the same totals, read as
  * it is and once migrated.
  */
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "account.h"
 #include "ledger.h"
 #include "ledger_int.h"
+#include "ledger_tmp.h"
 #include "tap.h"
 
 static char tmpdir[64];
-
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-/* Run sql on the file at path, outside the ledger module. */
-static void
-raw_exec(const char *path, const char *sql)
-{
-	sqlite3	*db;
-	char	*err = NULL;
-
-	if (sqlite3_open(path, &db) != SQLITE_OK ||
-	    sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-		printf("# %s: %s\n", path, err ? err : sqlite3_errmsg(db));
-	sqlite3_free(err);
-	sqlite3_close(db);
-}
-
-/* Open a ledger or bail out of the whole test. */
-static struct ledger *
-open_or_die(const char *path, int flags)
-{
-	struct ledger	*l;
-	char		 err[512];
-
-	if ((l = ledger_open(path, flags, err, sizeof(err))) == NULL) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-	return l;
-}
 
 /* The account of campaign name at now 5000 (all of it has ended). */
 static void
@@ -83,11 +47,11 @@ make_v5(const char *path)
 	int	 i;
 
 	for (i = 0; i < 5; i++)
-		raw_exec(path, ledger_migrations[i]);
+		ledger_tmp_sql(path, ledger_migrations[i]);
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", i);
-	raw_exec(path, sql);
-	raw_exec(path, "INSERT INTO campaigns (id, name, state, started, ended)"
-	    " VALUES (1, 'old', 'finished', 1000, 1100);"
+	ledger_tmp_sql(path, sql);
+	ledger_tmp_sql(path, "INSERT INTO campaigns (id, name, state, started,"
+	    " ended) VALUES (1, 'old', 'finished', 1000, 1100);"
 	    "INSERT INTO trials (id, campaign_id, number, state) VALUES"
 	    " (1, 1, 0, 'completed'), (2, 1, 1, 'completed');"
 	    "INSERT INTO attempts (trial_id, number, token, job_id, dir, state,"
@@ -126,7 +90,7 @@ test_migration(void)
 
 	snprintf(path, sizeof(path), "%s/v5.db", tmpdir);
 	make_v5(path);
-	l = open_or_die(path, LEDGER_READONLY);
+	l = ledger_tmp_open_file(path, LEDGER_READONLY);
 	is_int(ledger_schema_version(l), 5, "read only: left at schema 5");
 	check_old(l, "read only");
 	ok(ledger_attempt_list(l, 1, 0, &at, &n) == 0 && n == 2 &&
@@ -135,7 +99,7 @@ test_migration(void)
 	ledger_attempt_list_free(at, n);
 	ledger_close(l);
 
-	l = open_or_die(path, 0);
+	l = ledger_tmp_open_file(path, 0);
 	is_int(ledger_schema_version(l), ledger_schema_latest(),
 	    "a schema-5 ledger is migrated to the latest");
 	check_old(l, "migrated");
@@ -168,7 +132,7 @@ test_share(void)
 	int			 i, rc = 0;
 
 	snprintf(path, sizeof(path), "%s/v5.db", tmpdir);
-	l = open_or_die(path, 0);
+	l = ledger_tmp_open_file(path, 0);
 	rc |= ledger_campaign_insert(l, &c, &cid);
 	rc |= ledger_pilot_submitted(l, cid, "q", "pd", 990);
 	rc |= ledger_pilot_started(l, "q", "8", 1000, 1, 0, 2, "h");
@@ -204,7 +168,7 @@ test_share(void)
 	ledger_attempt_list_free(at, n);
 	account_release(&acct);
 	ledger_close(l);
-	l = open_or_die(path, LEDGER_READONLY);
+	l = ledger_tmp_open_file(path, LEDGER_READONLY);
 	read_account(l, "new", &acct);
 	is_near(acct.node_seconds, 100, 1e-9, "the same, read only");
 	account_release(&acct);
@@ -215,13 +179,10 @@ test_share(void)
 int
 main(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_ledger_share.XXXXXX");
-	if (mkdtemp(tmpdir) == NULL) {
-		printf("Bail out! mkdtemp failed\n");
+	if (ledger_tmp_dir("test_ledger_share", tmpdir, sizeof(tmpdir)) == -1)
 		return 1;
-	}
 	test_migration();
 	test_share();
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	ledger_tmp_remove(tmpdir);
 	return tap_done();
 }

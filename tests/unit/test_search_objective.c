@@ -120,7 +120,7 @@ mean_next(const char *algo, enum search_rank rank)
 	return sum / 20;
 }
 
-/* tpe and mtpe follow the fast trial when ranking by time to target. */
+/* tpe, mtpe and auto follow the fast trial when ranking by time to target. */
 static void
 test_follow(void)
 {
@@ -133,6 +133,10 @@ test_follow(void)
 	v = mean_next("mtpe", SEARCH_RANK_VALUE);
 	ttt = mean_next("mtpe", SEARCH_RANK_TIME_TO_TARGET);
 	ok(v > 0.6 && ttt < 0.4, "mtpe: by value %.3f, by time to target "
+	    "%.3f", v, ttt);
+	v = mean_next("auto", SEARCH_RANK_VALUE);
+	ttt = mean_next("auto", SEARCH_RANK_TIME_TO_TARGET);
+	ok(v > 0.6 && ttt < 0.4, "auto: by value %.3f, by time to target "
 	    "%.3f", v, ttt);
 }
 
