@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/conv.h"
 #include "common/norm.h"
 #include "common/proxy.h"
 #include "common/train.h"
@@ -158,19 +159,14 @@ opts_parse(struct opts *o, int argc, char **argv)
 {
 	const struct proxy_cli cli = { usage, longopts, 1, 16, GRID_MAX, 0,
 	    opts_take, o };
-	char	 arg[16];
 
 	*o = (struct opts){ .p = { .lr = 0.03, .batch = 16, .epochs = 8,
 	    .warmup = 1, .wdecay = 0, .seed = 0, .target = -1,
 	    .ntrain = 768, .neval = 128, .grid = 24 }, .opt = OPT_ADAM,
 	    .decay = DECAY_COSINE, .data_seed = DATA_SEED };
 	proxy_opts_parse(&o->p, &cli, argc, argv);
-	if ((double)(o->p.ntrain + o->p.neval) * o->p.grid * o->p.grid >
-	    1 << 26) {
-		snprintf(arg, sizeof(arg), "%d", o->p.ntrain);
-		bad_option("train-samples", arg,
-		    "too many pixels with this --grid (max 2^26)");
-	}
+	proxy_opts_cap(&o->p, (double)(o->p.ntrain + o->p.neval) *
+	    o->p.grid * o->p.grid, 26, "pixels");
 }
 
 /* Return a table of the 3x3 neighbours at distance dil of every pixel. */
@@ -362,29 +358,6 @@ net_loss(struct net *net, const unsigned char *y, int grad)
 }
 
 /*
- * Backpropagate the gradient d (F2) of one tap of the second convolution,
- * whose input was a (F1) and kernel wk: add its kernel gradient to gk and
- * the gradient it carries back to its input to da.  The parameters are
- * restrict so that the compiler may vectorize the kernel gradient.
- */
-static inline void
-tap_backward(float *restrict gk, float *restrict da, const float *restrict a,
-    const float *restrict wk, const float *restrict d)
-{
-	int	 ci, co;
-
-	for (ci = 0; ci < F1; ci++) {
-		float	 s = 0;
-
-		for (co = 0; co < F2; co++)
-			gk[ci * F2 + co] += a[ci] * d[co];
-		for (co = 0; co < F2; co++)
-			s += wk[ci * F2 + co] * d[co];
-		da[ci] += s;
-	}
-}
-
-/*
  * Backpropagate the logit gradient in net->z through the last
  * net_forward() on x, adding the parameter gradient to net->g.
  */
@@ -421,8 +394,9 @@ net_backward(struct net *net, const float *x)
 		for (k = 0; k < NTAPS; k++) {
 			if ((q = nb[k]) < 0)
 				continue;
-			tap_backward(gw2 + k * F1 * F2, net->d1 + q * F1,
-			    net->a1 + q * F1, w2 + k * F1 * F2, d2);
+			conv_tap_backward(gw2 + k * F1 * F2,
+			    net->d1 + q * F1, net->a1 + q * F1,
+			    w2 + k * F1 * F2, d2, F1, F2);
 		}
 	}
 	for (p = 0; p < net->npix; p++) {

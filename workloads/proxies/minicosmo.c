@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/conv.h"
 #include "common/norm.h"
 #include "common/proxy.h"
 #include "common/train.h"
@@ -165,19 +166,14 @@ opts_parse(struct opts *o, int argc, char **argv)
 {
 	const struct proxy_cli cli = { usage, longopts, 1e9, 4, 32, 1,
 	    opts_take, o };
-	char	 arg[16];
 
 	*o = (struct opts){ .p = { .lr = 0.03, .batch = 32, .epochs = 8,
 	    .warmup = 1, .wdecay = 0, .seed = 0, .target = -1,
 	    .ntrain = 1024, .neval = 256, .grid = 8 },
 	    .scaling = SCALE_NONE, .base_batch = 32, .momentum = 0.9 };
 	proxy_opts_parse(&o->p, &cli, argc, argv);
-	if ((double)o->p.ntrain * o->p.grid * o->p.grid * o->p.grid >
-	    1 << 27) {
-		snprintf(arg, sizeof(arg), "%d", o->p.ntrain);
-		bad_option("train-samples", arg,
-		    "too many voxels with this --grid (max 2^27)");
-	}
+	proxy_opts_cap(&o->p, (double)o->p.ntrain * o->p.grid * o->p.grid *
+	    o->p.grid, 27, "voxels");
 }
 
 /* Smooth f (n^3, periodic) along axis with the 1D kernel k[-r..r]. */
@@ -472,22 +468,10 @@ net_backward(struct net *net, const float *x, const float *dout)
 			dz[co] = a[co] > 0 ? dgap[co] : LEAK * dgap[co];
 			gb2[co] += dz[co];
 		}
-		for (k = 0; k < NTAPS; k++) {
-			const float *restrict p = net->p1 + nb[k] * C1;
-			const float *restrict wk = w2 + k * C1 * C2;
-			float	*restrict gk = gw2 + k * C1 * C2;
-			float	*restrict dp = net->dp + nb[k] * C1;
-
-			for (ci = 0; ci < C1; ci++) {
-				float	 s = 0;
-
-				for (co = 0; co < C2; co++)
-					gk[ci * C2 + co] += p[ci] * dz[co];
-				for (co = 0; co < C2; co++)
-					s += wk[ci * C2 + co] * dz[co];
-				dp[ci] += s;
-			}
-		}
+		for (k = 0; k < NTAPS; k++)
+			conv_tap_backward(gw2 + k * C1 * C2,
+			    net->dp + nb[k] * C1, net->p1 + nb[k] * C1,
+			    w2 + k * C1 * C2, dz, C1, C2);
 	}
 	for (v = 0; v < net->nvox; v++) {
 		const float *a = net->a1 + v * C1;
