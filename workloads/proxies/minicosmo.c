@@ -41,6 +41,7 @@
 #include "common/norm.h"
 #include "common/proxy.h"
 #include "common/train.h"
+#include "common/weights.h"
 
 #define DATA_SEED	0x636f736d6f666c77ULL	/* shared by all trials */
 #define NTAPS		27		/* 3x3x3 kernel */
@@ -84,10 +85,7 @@ struct net {
 	int		*nbr1;		/* nvox * NTAPS periodic neighbours */
 	int		*nbr2;		/* npool * NTAPS */
 	int		*parent;	/* nvox: pooled voxel of each voxel */
-	size_t		 off[NSEG + 1];
-	float		*w;		/* parameters */
-	float		*g;		/* gradient accumulated over a batch */
-	float		*v;		/* momentum buffer */
+	struct weights	 wt;		/* v: the momentum buffer */
 	/* activations of one sample, and the pooled layer's gradient */
 	float		*a1;		/* nvox * C1 */
 	float		*p1, *dp;	/* npool * C1 */
@@ -289,31 +287,25 @@ static int
 net_init(struct net *net, int grid, uint64_t seed)
 {
 	uint64_t	 s = rng_stream(seed, 1);
-	size_t		 np;
-	int		 seg, x, y, z;
+	int		 x, y, z;
 
 	memset(net, 0, sizeof(*net));
 	net->grid = grid;
 	net->pgrid = grid / 2;
 	net->nvox = grid * grid * grid;
 	net->npool = net->pgrid * net->pgrid * net->pgrid;
-	for (seg = 0; seg < NSEG; seg++)
-		net->off[seg + 1] = net->off[seg] + seg_size[seg];
-	np = net->off[NSEG];
+	if (weights_alloc(&net->wt, seg_size, seg_fanin, NSEG, W4, &s) == -1)
+		return -1;
 	net->nbr1 = neighbours_make(grid);
 	net->nbr2 = neighbours_make(net->pgrid);
 	net->parent = malloc(sizeof(int) * net->nvox);
-	net->w = calloc(np, sizeof(float));
-	net->g = calloc(np, sizeof(float));
-	net->v = calloc(np, sizeof(float));
 	net->a1 = malloc(sizeof(float) * net->nvox * C1);
 	net->p1 = malloc(sizeof(float) * net->npool * C1);
 	net->dp = malloc(sizeof(float) * net->npool * C1);
 	net->a2 = malloc(sizeof(float) * net->npool * C2);
 	if (net->nbr1 == NULL || net->nbr2 == NULL || net->parent == NULL ||
-	    net->w == NULL || net->g == NULL || net->v == NULL ||
-	    net->a1 == NULL || net->p1 == NULL ||
-	    net->dp == NULL || net->a2 == NULL)
+	    net->a1 == NULL || net->p1 == NULL || net->dp == NULL ||
+	    net->a2 == NULL)
 		return -1;
 	for (z = 0; z < grid; z++)
 		for (y = 0; y < grid; y++)
@@ -321,7 +313,6 @@ net_init(struct net *net, int grid, uint64_t seed)
 				net->parent[(z * grid + y) * grid + x] =
 				    ((z / 2) * net->pgrid + y / 2) *
 				    net->pgrid + x / 2;
-	weights_init(net->w, net->off, seg_fanin, NSEG, W4, &s);
 	return 0;
 }
 
@@ -332,9 +323,7 @@ net_free(struct net *net)
 	free(net->nbr1);
 	free(net->nbr2);
 	free(net->parent);
-	free(net->w);
-	free(net->g);
-	free(net->v);
+	weights_free(&net->wt);
 	free(net->a1);
 	free(net->p1);
 	free(net->dp);
@@ -352,11 +341,12 @@ leaky(float z)
 static void
 net_forward(struct net *net, const float *x)
 {
-	const float	*w = net->w;
-	const float	*w1 = w + net->off[W1], *b1 = w + net->off[B1];
-	const float	*w2 = w + net->off[W2], *b2 = w + net->off[B2];
-	const float	*w3 = w + net->off[W3], *b3 = w + net->off[B3];
-	const float	*w4 = w + net->off[W4], *b4 = w + net->off[B4];
+	const size_t	*off = net->wt.off;
+	const float	*w = net->wt.w;
+	const float	*w1 = w + off[W1], *b1 = w + off[B1];
+	const float	*w2 = w + off[W2], *b2 = w + off[B2];
+	const float	*w3 = w + off[W3], *b3 = w + off[B3];
+	const float	*w4 = w + off[W4], *b4 = w + off[B4];
 	int		 v, u, k, ci, co, j;
 
 	for (v = 0; v < net->nvox; v++) {
@@ -421,19 +411,20 @@ net_forward(struct net *net, const float *x)
 
 /*
  * Backpropagate dout (the loss gradient on net->out) through the last
- * net_forward() on x, adding the parameter gradient to net->g.
+ * net_forward() on x, adding the parameter gradient to net->wt.g.
  */
 static void
 net_backward(struct net *net, const float *x, const float *dout)
 {
-	const float	*w2 = net->w + net->off[W2];
-	const float	*w3 = net->w + net->off[W3];
-	const float	*w4 = net->w + net->off[W4];
-	float		*g = net->g;
-	float		*gw1 = g + net->off[W1], *gb1 = g + net->off[B1];
-	float		*gw2 = g + net->off[W2], *gb2 = g + net->off[B2];
-	float		*gw3 = g + net->off[W3], *gb3 = g + net->off[B3];
-	float		*gw4 = g + net->off[W4], *gb4 = g + net->off[B4];
+	const size_t	*off = net->wt.off;
+	const float	*w2 = net->wt.w + off[W2];
+	const float	*w3 = net->wt.w + off[W3];
+	const float	*w4 = net->wt.w + off[W4];
+	float		*g = net->wt.g;
+	float		*gw1 = g + off[W1], *gb1 = g + off[B1];
+	float		*gw2 = g + off[W2], *gb2 = g + off[B2];
+	float		*gw3 = g + off[W3], *gb3 = g + off[B3];
+	float		*gw4 = g + off[W4], *gb4 = g + off[B4];
 	float		 dh[HIDDEN], dgap[C2], dz[C2];
 	int		 v, u, k, ci, co, j;
 
@@ -502,18 +493,20 @@ net_step(struct net *net, int n, double lr, double momentum, double wdecay)
 {
 	float	 scale = 1.0f / (float)n, m = (float)momentum;
 	float	 rate = (float)lr;
+	const size_t	*off = net->wt.off;
 	size_t	 i;
 	int	 seg;
 
 	for (seg = 0; seg < NSEG; seg++) {
 		float	 wd = seg_fanin[seg] ? (float)wdecay : 0;
 
-		for (i = net->off[seg]; i < net->off[seg + 1]; i++) {
-			float	 g = net->g[i] * scale + wd * net->w[i];
+		for (i = off[seg]; i < off[seg + 1]; i++) {
+			float	 g = net->wt.g[i] * scale +
+			    wd * net->wt.w[i];
 
-			net->v[i] = m * net->v[i] + g;
-			net->w[i] -= rate * net->v[i];
-			net->g[i] = 0;
+			net->wt.v[i] = m * net->wt.v[i] + g;
+			net->wt.w[i] -= rate * net->wt.v[i];
+			net->wt.g[i] = 0;
 		}
 	}
 }
