@@ -226,8 +226,14 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 	job.argv = (const char *const *)inv.argv;
 	job.env = (const char *const *)inv.env;
 	invoke_job_resources(s, x, &job);
-	if ((prev = engine_chain_place(e, a)) != NULL)
+	if ((prev = engine_chain_place(e, a)) != NULL) {
 		job.after = prev->token;
+		/* Its lane, for a daemon that takes the campaign back. */
+		if (ledger_attempt_chained(e->env.ledger, a->attempt_id,
+		    prev->attempt_id) == -1)
+			log_warnx("campaign '%s': %s", s->name,
+			    ledger_error(e->env.ledger));
+	}
 	job.cb = engine_event;
 	job.arg = a;
 	testpause_at("after-record");
