@@ -10,8 +10,9 @@
  * "after-record" (an attempt is in the ledger, nothing is submitted yet),
  * "after-submit" (the backend says it submitted the job, which the local
  * backend has started if it had the CPUs; its job id is not recorded yet)
- * and "after-end" (an attempt's end is written, its trial's new state not
- * yet).  Never set it outside a test.
+ * "after-end" (an attempt's end is written, its trial's new state not
+ * yet) and "after-reply" (hpod queued a reply on the control socket,
+ * which libuv has written already if the socket took it).  Never set it outside a test.
  */
 #ifndef HPOD_TESTPAUSE_H
 #define HPOD_TESTPAUSE_H
