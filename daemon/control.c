@@ -14,6 +14,7 @@
 #include "json_nul.h"
 #include "log.h"
 #include "paths.h"
+#include "testpause.h"
 #include "xmalloc.h"
 
 /* A request line may not be longer than this. */
@@ -152,6 +153,7 @@ conn_send(struct conn *c, cJSON *reply)
 		return;
 	}
 	c->queued += w->len;
+	testpause_at("after-reply");
 }
 
 /* Queue an error reply. */

@@ -318,6 +318,33 @@ static const struct hpod_req {
 	{ NULL, 1, 0, hpod_read }
 };
 
+/*
+ * What a reply reports must be in the ledger before the client reads it.
+ * The ledger is shared: an engine may have opened a batch earlier in this
+ * loop iteration (engine_flush.c commits it only before the loop waits),
+ * and the request's own writes (a new campaign, a budget, a cancelled
+ * trial's end) joined it, so it is committed here, before control.c
+ * queues the reply.  No batch open (read requests): nothing is done.  If
+ * the commit fails, the reply says so instead of success: what the
+ * request did is then in hpod's memory but perhaps not in the ledger, and
+ * a client told "done" would trust it after a crash.
+ */
+static void
+hpod_commit(struct hpod *d, cJSON *reply)
+{
+	char	 msg[1024];
+
+	if (ledger_batch_flush(d->ledger) == 0)
+		return;
+	snprintf(msg, sizeof(msg), "%s: commit failed: %s; what this "
+	    "request did may not be recorded (see hpoctl status)",
+	    d->cfg.ledger, ledger_error(d->ledger));
+	log_warnx("control: %s", msg);
+	cJSON_DeleteItemFromObject(reply, "ok");
+	cJSON_DeleteItemFromObject(reply, "error");
+	reply_error(reply, msg);
+}
+
 /* A request from the control socket (control.c checked "cmd"). */
 static void
 hpod_request(void *arg, const cJSON *req, cJSON *reply)
@@ -350,6 +377,7 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	    ledger_path(d->ledger), req, fmt) == 0)
 		return;
 	r->fn(d, c != NULL ? c->valuestring : NULL, fmt, req, reply);
+	hpod_commit(d, reply);
 }
 
 /* Resume every campaign the ledger says is running. */

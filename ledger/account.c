@@ -55,8 +55,9 @@ account_trials(struct ledger *l, const struct ledger_campaign *c,
 /*
  * Sum the cost of every attempt of the campaign.  An attempt costs from
  * its start to its end (now while it runs) times its allocation; it waited
- * in the queue from its submission to its start (or to its end if it never
- * started, or to now if it is still queued).
+ * in the queue from when it could start (its submission, or later if a
+ * dependency or a hold kept it: ACCT_QUEUED) to its start (or to its end
+ * if it never started, or to now if it is still queued).
  */
 static int
 account_attempts(struct ledger *l, const struct ledger_campaign *c,
@@ -77,7 +78,7 @@ account_attempts(struct ledger *l, const struct ledger_campaign *c,
 	    "   " ACCT_ELAPSED " AS e,"
 	    "   CASE WHEN a.submitted > 0 THEN"
 	    "     max(coalesce(nullif(a.started, 0), nullif(a.ended, 0), ?2)"
-	    "     - a.submitted, 0) END AS q"
+	    "     - " ACCT_QUEUED ", 0) END AS q"
 	    "   FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    "   WHERE t.campaign_id = ?1)")) == NULL)
 		return -1;

@@ -87,7 +87,8 @@ al_sums(const struct ledger_attempt *a, size_t na, double now,
 		if (a[i].submitted > 0) {
 			to = a[i].started != 0 ? a[i].started :
 			    a[i].ended != 0 ? a[i].ended : now;
-			q = to - a[i].submitted;
+			q = to - (a[i].eligible > a[i].submitted ?
+			    a[i].eligible : a[i].submitted);
 			acct->queue_seconds += q > 0 ? q : 0;
 		}
 		if (a[i].state != NULL && strcmp(a[i].state, "pruned") == 0)

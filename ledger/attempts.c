@@ -83,6 +83,36 @@ ledger_attempt_submitted(struct ledger *l, int64_t id, const char *job_id,
 	    (long long)id);
 }
 
+/* Record when the attempt could first start (a dependency met). */
+int
+ledger_attempt_eligible(struct ledger *l, int64_t id, double when)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_ELIGIBLE, "UPDATE attempts"
+	    " SET eligible = ?2 WHERE id = ?1")) == NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_time(l, st, 2, when);
+	return ledger_exec_one(l, st, "record eligible time of attempt id %lld",
+	    (long long)id);
+}
+
+/* Record the attempt that this one is queued behind. */
+int
+ledger_attempt_chained(struct ledger *l, int64_t id, int64_t after_id)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_CHAINED, "UPDATE attempts"
+	    " SET after_id = ?2 WHERE id = ?1")) == NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_int64(l, st, 2, after_id);
+	return ledger_exec_one(l, st, "record the lane of attempt id %lld",
+	    (long long)id);
+}
+
 /* Record that the attempt started running with its allocation. */
 int
 ledger_attempt_started(struct ledger *l, int64_t id, const char *job_id,
@@ -146,6 +176,8 @@ attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	a->gpus = sqlite3_column_int(st, 13);
 	a->cpus = sqlite3_column_int(st, 14);
 	a->node_share = sqlite3_column_double(st, 19);
+	a->eligible = sqlite3_column_double(st, 20);
+	a->after_id = sqlite3_column_int64(st, 21);
 	a->exit_code = sqlite3_column_int(st, 16);
 	a->signal = sqlite3_column_int(st, 17);
 	if (ledger_column_str(st, 4, &a->token) == -1 ||
@@ -186,7 +218,7 @@ ledger_attempt_list(struct ledger *l, int64_t campaign_id,
 	    " t.number, a.number, a.token, a.job_id, a.dir, a.state,"
 	    " a.created, a.submitted, a.started, a.ended, a.nodes, a.gpus,"
 	    " a.cpus, a.host, COALESCE(a.exit_code, -1), a.signal, a.reason,"
-	    " " ACCT_NODES
+	    " " ACCT_NODES ", a.eligible, a.after_id"
 	    " FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    " WHERE t.campaign_id = ?1"
 	    " AND (NOT ?2 OR COALESCE(a.ended, 0) = 0)"

@@ -151,6 +151,11 @@ struct ledger_attempt {
 	char		*dir;		/* attempt directory */
 	char		*state;
 	double		 created, submitted, started, ended;
+	double		 eligible;	/* when it could first start (its
+					   dependency met), 0 = not known:
+					   ledger_attempt_eligible() */
+	int64_t		 after_id;	/* the attempt it was queued behind,
+					   0 = none: ledger_attempt_chained() */
 	int		 nodes, gpus, cpus;	/* allocation, totals */
 	double		 node_share;	/* the nodes charged: nodes, or its
 					   share of a pilot's node (read
@@ -168,6 +173,16 @@ int	 ledger_attempt_insert(struct ledger *, const struct ledger_attempt *,
 	    int64_t *id);
 int	 ledger_attempt_submitted(struct ledger *, int64_t id,
 	    const char *job_id, double when);
+/*
+ * Record when the attempt could first start (sched_event.eligible): its
+ * queue wait counts from then, not from its submission.
+ */
+int	 ledger_attempt_eligible(struct ledger *, int64_t id, double when);
+/*
+ * Record that the attempt is queued behind attempt after_id ("dispatch":
+ * "chain"), before its job is submitted.
+ */
+int	 ledger_attempt_chained(struct ledger *, int64_t id, int64_t after_id);
 /*
  * job_id NULL keeps the one recorded at submission.  node_share: the
  * nodes it is charged when not its whole nodes (a trial in a pilot

@@ -24,6 +24,13 @@
  */
 #define ACCT_NODES "coalesce(a.node_share, a.nodes)"
 
+/*
+ * When attempt a's queue wait begins: when it could first start (its
+ * eligible time: a chained job's dependency met), else its submission
+ * (schema.c, 6 -> 7).  account_lists.c's al_sums() is the same in C.
+ */
+#define ACCT_QUEUED "max(a.submitted, coalesce(a.eligible, 0))"
+
 /* Every cached statement; each is prepared on first use. */
 enum ledger_sql {
 	LQ_BEGIN, LQ_COMMIT, LQ_ROLLBACK, LQ_USER_VERSION,
@@ -43,6 +50,7 @@ enum ledger_sql {
 	LQ_CAMPAIGN_BUDGET,
 	LQ_PILOT_SUBMITTED, LQ_PILOT_STARTED, LQ_PILOT_ENDED,
 	LQ_ACCT_PILOTS, LQ_PILOT_LIST,
+	LQ_ATTEMPT_ELIGIBLE, LQ_ATTEMPT_CHAINED,
 	LQ_COUNT
 };
 

@@ -179,6 +179,25 @@ const char *const ledger_migrations[] = {
 	 */
 	"ALTER TABLE attempts ADD COLUMN node_share REAL"
 	"  CHECK (node_share IS NULL OR node_share >= 0);",
+
+	/*
+	 * 6 -> 7: when an attempt could first start, from which its queue
+	 * wait counts (ACCT_QUEUED): Slurm's eligible time, when a chained
+	 * job's dependency was met (its predecessor's end), a hold
+	 * released; the end of one that ended before it ever could.  NULL,
+	 * as every older attempt reads: not known, the queue wait counts
+	 * from its submission.
+	 */
+	"ALTER TABLE attempts ADD COLUMN eligible REAL;",
+
+	/*
+	 * 7 -> 8: "dispatch": "chain": the attempt an attempt was queued
+	 * behind (its job submitted with a dependency on that one's), so
+	 * that a restarted daemon takes the lanes back as they were.  NULL:
+	 * it headed a lane of its own (or a ledger older than the column).
+	 */
+	"ALTER TABLE attempts ADD COLUMN after_id INTEGER"
+	"  REFERENCES attempts ON DELETE SET NULL;",
 };
 
 /* The schema version this build creates and understands. */

@@ -51,6 +51,15 @@ struct sched_event {
 					   share of the pilot's node), 0:
 					   nodes */
 	double		 start, end;	/* SCHED_EV_END: as the job saw them */
+	/*
+	 * SCHED_EV_STARTED and SCHED_EV_END: when the job could first
+	 * start, from which its queue wait counts (Slurm's eligible time:
+	 * its dependency met, a hold released; a job that ended before it
+	 * ever could, e.g. cancelled while it waited on its dependency,
+	 * has its end: it waited for no resources).  0: not known (the
+	 * queue wait counts from the submission).
+	 */
+	double		 eligible;
 	const char	*reason;	/* human-readable detail, may be NULL */
 };
 

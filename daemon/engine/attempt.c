@@ -88,6 +88,34 @@ attempt_write_params(const struct attempt *a, const char *params_json,
 }
 
 /*
+ * The directory of an attempt of an in-process backend (replay) exists:
+ * left by a process that died before the attempt's record was committed
+ * (its job died with it), in the run directory that the campaign claimed
+ * with its ledger row.  Move it aside, named so, and make a new one.
+ */
+static int
+attempt_mkdir_again(struct engine *e, const struct attempt *a, char *err,
+    size_t errlen)
+{
+	char	*aside = xasprintf("%s.unrecorded-XXXXXX", a->dir);
+	int	 rc = -1;
+
+	/* rename(2) replaces the empty directory mkdtemp() made. */
+	if (mkdtemp(aside) == NULL || rename(a->dir, aside) == -1 ||
+	    mkdir(a->dir, 0700) == -1)
+		snprintf(err, errlen, "move aside %s, left unrecorded by a "
+		    "crash: %s", a->dir, strerror(errno));
+	else {
+		engine_say(e, "trial %d attempt %d: its directory, left "
+		    "unrecorded by a crash, moved to %s", a->trial_number,
+		    a->number, aside);
+		rc = 0;
+	}
+	free(aside);
+	return rc;
+}
+
+/*
  * Make the attempt's directory, its parents as needed.  The directory
  * itself must be new: output files are appended to, so an old run's lines
  * (another ledger's campaign of the same id and name, say) would be read
@@ -104,6 +132,8 @@ attempt_mkdir(struct engine *e, const struct attempt *a, char *err,
 	free(parent);
 	if (rc == 0 && mkdir(a->dir, 0700) == 0)
 		return 0;
+	if (errno == EEXIST && e->env.sched->ops->in_process)
+		return attempt_mkdir_again(e, a, err, errlen);
 	if (errno != EEXIST) {
 		snprintf(err, errlen, "mkdir %s: %s", a->dir, strerror(errno));
 		return -1;
@@ -196,16 +226,16 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 	job.argv = (const char *const *)inv.argv;
 	job.env = (const char *const *)inv.env;
 	invoke_job_resources(s, x, &job);
-	if ((prev = engine_chain_place(e, a)) != NULL)
+	if ((prev = engine_chain_place(e, a)) != NULL) {
 		job.after = prev->token;
+		/* Its lane, for a daemon that takes the campaign back. */
+		if (ledger_attempt_chained(e->env.ledger, a->attempt_id,
+		    prev->attempt_id) == -1)
+			log_warnx("campaign '%s': %s", s->name,
+			    ledger_error(e->env.ledger));
+	}
 	job.cb = engine_event;
 	job.arg = a;
-	/*
-	 * The attempt is in the ledger before its job exists, unless the job
-	 * cannot outlive this process anyway.
-	 */
-	if (!e->env.sched->ops->in_process)
-		engine_flush(e);
 	testpause_at("after-record");
 	if (sched_submit(e->env.sched, &job) == -1) {
 		snprintf(err, sizeof(err), "the %s backend refused the job "
@@ -260,6 +290,16 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	a->next = e->active;
 	e->active = a;
 	e->nactive++;
+	/*
+	 * The attempt and its trial are committed before its directory and
+	 * its job exist: a crash that lost them after the directory was made
+	 * would leave the next process to record the trial again and find
+	 * its directory taken.  A job that cannot outlive this process
+	 * (replay) is not worth a commit each: attempt_mkdir() moves the
+	 * directory of such a lost attempt aside.
+	 */
+	if (!e->env.sched->ops->in_process)
+		engine_flush(e);
 	if (attempt_mkdir(e, a, err, sizeof(err)) == -1) {
 		attempt_submit_failed(e, a, err);
 		goto out;
@@ -270,7 +310,7 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 		attempt_submit_failed(e, a, err);
 		goto out;
 	}
-
+	testpause_at("after-mkdir");
 	rc = attempt_submit(e, a, x, seed);
 out:
 	if (rc == -1)

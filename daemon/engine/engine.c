@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine_int.h"
 #include "invoke.h"
@@ -25,6 +26,7 @@
 #include "params.h"
 #include "paths.h"
 #include "prior.h"
+#include "testpause.h"
 #include "xmalloc.h"
 
 static void	engine_tick(uv_timer_t *);
@@ -453,9 +455,9 @@ engine_tick(uv_timer_t *t)
 /* Record a new campaign and start it. */
 /*
  * Claim a new campaign's run directory, RUN_DIR/ID-NAME: it must not exist
- * yet.  Attempts append their output, so one left by a campaign of another
- * ledger with the same id and name would be read as this one's; such a
- * campaign is refused before anything of it is kept.
+ * yet, or be empty.  Attempts append their output, so one left by a
+ * campaign of another ledger with the same id and name would be read as
+ * this one's; such a campaign is refused before anything of it is kept.
  */
 static int
 engine_claim(void *arg, int64_t id, char *err, size_t errlen)
@@ -470,8 +472,14 @@ engine_claim(void *arg, int64_t id, char *err, size_t errlen)
 		    e->spec->name);
 		return -1;
 	}
-	if (paths_mkdir(e->env.run_dir, 0700) == -1 || mkdir(dir, 0700) == -1) {
-		if (errno == EEXIST)
+	/*
+	 * An empty one holds nothing to mix up: a process killed before the
+	 * campaign's record was committed left it, and it is taken.
+	 */
+	if (paths_mkdir(e->env.run_dir, 0700) == -1 || (mkdir(dir, 0700) ==
+	    -1 && (errno != EEXIST || rmdir(dir) == -1 ||
+	    mkdir(dir, 0700) == -1))) {
+		if (errno == EEXIST || errno == ENOTEMPTY || errno == ENOTDIR)
 			snprintf(err, errlen, "campaign '%s': run directory %s "
 			    "exists already (left by a campaign of another "
 			    "ledger?); it is not reused: move it away or set "
@@ -480,7 +488,8 @@ engine_claim(void *arg, int64_t id, char *err, size_t errlen)
 			snprintf(err, errlen, "campaign '%s': mkdir %s: %s",
 			    e->spec->name, dir, strerror(errno));
 		rc = -1;
-	}
+	} else
+		testpause_at("after-claim");
 	free(dir);
 	return rc;
 }

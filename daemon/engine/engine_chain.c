@@ -9,9 +9,10 @@
  * Lanes never run two jobs at once: an attempt with no predecessor in
  * flight heads a lane, and a new attempt heads a lane of its own only
  * while fewer than max_parallel do; otherwise it goes after a head that
- * has nobody behind it yet.  Attempts taken back after a restart head
- * lanes whose tails this process does not know, so nothing is chained
- * behind them.
+ * has nobody behind it yet.  Each chained attempt's predecessor is in
+ * the ledger (attempts.after_id), so that attempts taken back after a
+ * restart are linked into their lanes again: a retry or a new trial then
+ * queues behind a lane's last as before, never beside it.
  */
 #include "engine_int.h"
 
@@ -39,7 +40,7 @@ chain_free_head(const struct engine *e, const struct attempt *but)
 
 	for (a = e->active; a != NULL; a = a->next) {
 		if (a == but || a->after != NULL || a->then != NULL ||
-		    a->lane_unknown || a->cancel_as != CANCEL_NONE)
+		    a->cancel_as != CANCEL_NONE)
 			continue;
 		if (best == NULL || (a->started && (!best->started ||
 		    a->t_started < best->t_started)))
@@ -70,14 +71,13 @@ engine_chain_place(struct engine *e, struct attempt *a)
 	if (!e->spec->chain || chain_heads(e, a) < e->spec->max_parallel)
 		return NULL;
 	/*
-	 * With every lane full (only after a restart left lanes this
-	 * process does not know) the attempt heads its own: a retry is
-	 * not held back, and says so.
+	 * With every lane full (a retry while each lane's head is being
+	 * cancelled, or lanes taken back from a ledger that did not record
+	 * them) the attempt heads its own: it is not held back, and says so.
 	 */
 	if ((p = chain_free_head(e, a)) == NULL) {
-		engine_say(e, "trial %d attempt %d: no lane has room (lanes "
-		    "taken back after a restart): it is not chained",
-		    a->trial_number, a->number);
+		engine_say(e, "trial %d attempt %d: no lane has room: it is "
+		    "not chained", a->trial_number, a->number);
 		return NULL;
 	}
 	p->then = a;
@@ -94,6 +94,24 @@ engine_chain_unlink(struct attempt *a)
 	if (a->after != NULL)
 		a->after->then = NULL;
 	a->then = a->after = NULL;
+}
+
+/* Link an attempt taken back after a restart into its lane again. */
+void
+engine_chain_adopt(struct engine *e, struct attempt *a, int64_t after_id)
+{
+	struct attempt	*p;
+
+	if (!e->spec->chain || after_id == 0 || a->after != NULL)
+		return;
+	for (p = e->active; p != NULL; p = p->next)
+		if (p != a && p->attempt_id == after_id)
+			break;
+	/* Its predecessor ended: it heads the lane now. */
+	if (p == NULL || p->then != NULL)
+		return;
+	p->then = a;
+	a->after = p;
 }
 
 /*

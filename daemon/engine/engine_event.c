@@ -112,6 +112,10 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 			log_warnx("campaign '%s': %s", e->spec->name,
 			    ledger_error(e->env.ledger));
 	}
+	if (ev->eligible > 0 && ledger_attempt_eligible(e->env.ledger,
+	    a->attempt_id, ev->eligible) == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
 	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
 	    ev->reason) == -1)
@@ -185,6 +189,10 @@ engine_event(void *arg, const struct sched_event *ev)
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
 		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->node_share,
 		    ev->host);
+		/* Its queue wait counts from when it could start. */
+		if (ev->eligible > 0)
+			ledger_attempt_eligible(e->env.ledger, a->attempt_id,
+			    ev->eligible);
 		ledger_trial_set_state(e->env.ledger, a->trial_id,
 		    trial_state_name(TRIAL_RUNNING));
 		return;

@@ -45,8 +45,6 @@ struct attempt {
 	/* "dispatch": "chain" (engine_chain.c): its lane. */
 	struct attempt	*after;		/* queued behind this one, or NULL */
 	struct attempt	*then;		/* this one is queued behind it */
-	int		 lane_unknown;	/* taken back: its lane's tail is not
-					   known, nothing goes behind it */
 };
 
 struct engine {
@@ -169,6 +167,13 @@ int	 engine_chain_room(const struct engine *);
 struct attempt *engine_chain_place(struct engine *, struct attempt *a);
 /* Take an attempt out of its lane (it ended or was never submitted). */
 void	 engine_chain_unlink(struct attempt *);
+/*
+ * An attempt taken back after a restart was queued behind attempt
+ * after_id (the ledger's record): link it there again if that one is
+ * still in flight, so that the lane is what it was.
+ */
+void	 engine_chain_adopt(struct engine *, struct attempt *,
+	    int64_t after_id);
 /* Cancel the attempts still queued behind another: the campaign stops. */
 void	 engine_chain_cancel(struct engine *);
 

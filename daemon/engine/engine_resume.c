@@ -15,12 +15,11 @@
 #include "params.h"
 #include "xmalloc.h"
 
-/* Re-adopt one unfinished attempt after a restart. */
-static void
-engine_adopt(struct engine *e, const struct ledger_attempt *la,
+/* An unfinished attempt taken back after a restart, as the ledger has it. */
+static struct attempt *
+engine_adopt_new(struct engine *e, const struct ledger_attempt *la,
     const struct ledger_trial *t)
 {
-	struct sched_event	 ev;
 	struct attempt		*a;
 	double			*x;
 	char			 err[256];
@@ -40,7 +39,6 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a->gpus = la->gpus;
 	a->cpus = la->cpus;
 	a->node_share = la->node_share;
-	a->lane_unknown = e->spec->chain;
 	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
 	    sizeof(*x))) != NULL) {
 		/* A ledger older than the allocation recorded at insert. */
@@ -55,10 +53,19 @@ engine_adopt(struct engine *e, const struct ledger_attempt *la,
 	a->next = e->active;
 	e->active = a;
 	e->nactive++;
-	if (sched_adopt(e->env.sched, a->token, la->job_id, a->dir,
+	return a;
+}
+
+/* Follow an attempt taken back from its backend, or end it lost. */
+static void
+engine_adopt(struct engine *e, struct attempt *a, const char *job_id)
+{
+	struct sched_event	 ev;
+
+	if (sched_adopt(e->env.sched, a->token, job_id, a->dir,
 	    engine_event, a) == 0) {
 		engine_say(e, "trial %d attempt %d: re-adopted (%s)",
-		    a->trial_number, a->number, la->job_id ? la->job_id :
+		    a->trial_number, a->number, job_id ? job_id :
 		    "no job id");
 		return;
 	}
@@ -109,7 +116,7 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	struct ledger_campaign	 c;
 	struct ledger_trial	*t = NULL;
 	struct ledger_attempt	*at = NULL;
-	struct attempt		*a;
+	struct attempt		*a, **made = NULL;
 	size_t			 nt = 0, na = 0, i, j;
 	int			 rc = -1;
 
@@ -150,10 +157,22 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	}
 	engine_say(e, "campaign '%s' (id %lld): resumed with %zu trials, %zu "
 	    "attempts unfinished", e->spec->name, (long long)id, nt, na);
+	/*
+	 * Every attempt first, then their lanes as the ledger recorded
+	 * them, then each is followed (an end that it brings may launch a
+	 * retry, which queues behind a lane as it would have before).
+	 */
+	made = xcalloc(na + 1, sizeof(*made));
 	for (i = 0; i < na; i++)
 		for (j = 0; j < nt; j++)
 			if (t[j].id == at[i].trial_id)
-				engine_adopt(e, &at[i], &t[j]);
+				made[i] = engine_adopt_new(e, &at[i], &t[j]);
+	for (i = 0; i < na; i++)
+		if (made[i] != NULL)
+			engine_chain_adopt(e, made[i], at[i].after_id);
+	for (i = 0; i < na; i++)
+		if (made[i] != NULL)
+			engine_adopt(e, made[i], at[i].job_id);
 	/*
 	 * A trial left between attempts gets its next one now, or ends
 	 * cancelled with a campaign cancelled before it was taken back.
@@ -175,6 +194,7 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	engine_kick(e);
 	rc = 0;
 out:
+	free(made);
 	ledger_campaign_release(&c);
 	ledger_trial_list_free(t, nt);
 	ledger_attempt_list_free(at, na);

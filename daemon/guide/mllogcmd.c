@@ -26,8 +26,11 @@ struct mllog_opts {
 	struct score_rule	 rule;
 };
 
-/* Apply one of the scoring-rule options; see mllogcmd.h. */
-int
+/*
+ * Apply scoring-rule option ch (argument arg) to rule: 1 if ch is one of
+ * them, 0 if not, -1 (the reason in err) if its argument is wrong.
+ */
+static int
 mllog_rule_opt(int ch, const char *arg, struct score_rule *rule, char *err,
     size_t errlen)
 {
@@ -66,8 +69,11 @@ mllog_rule_opt(int ch, const char *arg, struct score_rule *rule, char *err,
 	return 0;
 }
 
-/* Say what getopt_long (opterr 0, optstring ":") refused; see mllogcmd.h. */
-int
+/*
+ * The reason getopt_long (opterr 0, optstring starting with ':') returned
+ * ch ':' or '?' for argv, in err; return -1.
+ */
+static int
 mllog_opt_refused(int ch, char **argv, char *err, size_t errlen)
 {
 	if (ch == ':')
@@ -80,6 +86,57 @@ mllog_opt_refused(int ch, char **argv, char *err, size_t errlen)
 	return -1;
 }
 
+/* Parse argv's options; see mllogcmd.h. */
+int
+mllog_opts_getopt(int argc, char **argv, const struct option *longopts,
+    struct score_rule *rule, mllog_opt_take *take, void *own, char *err,
+    size_t errlen)
+{
+	int	 ch, r;
+
+	optind = 0;	/* GNU: start afresh, options anywhere */
+	opterr = 0;	/* the refusal names the option (cli_refuse) */
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		if (ch == ':' || ch == '?')
+			return mllog_opt_refused(ch, argv, err, errlen);
+		if ((r = take(own, ch, optarg, err, errlen)) == -1)
+			return -1;
+		if (r == 0 && mllog_rule_opt(ch, optarg, rule, err,
+		    errlen) != 1)
+			return -1;
+	}
+	return optind;
+}
+
+/* Take one of mllog's own options into own, a struct mllog_opts. */
+static int
+mllog_opt_take_own(void *own, int ch, const char *arg, char *err,
+    size_t errlen)
+{
+	struct mllog_opts *o = own;
+
+	switch (ch) {
+	case 'j':
+		o->json = 1;
+		return 1;
+	case 'S':
+		o->summary = 1;
+		return 1;
+	case 'T':
+		o->table = 1;
+		return 1;
+	case 'f':
+		if (report_format_parse(arg, &o->format) == -1 ||
+		    o->format == REPORT_HTML) {
+			snprintf(err, errlen, "--format: expected text, json, "
+			    "csv, markdown or rcp, got '%s'", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* Parse the options; return the index of the first operand, or -1 (err). */
 static int
 mllog_opts_parse(int argc, char **argv, struct mllog_opts *o, char *err,
@@ -90,47 +147,14 @@ mllog_opts_parse(int argc, char **argv, struct mllog_opts *o, char *err,
 		{ "summary", no_argument, NULL, 'S' },
 		{ "table", no_argument, NULL, 'T' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "target", required_argument, NULL, 't' },
-		{ "maximize", no_argument, NULL, 'X' },
-		{ "minimize", no_argument, NULL, 'N' },
+		MLLOG_RULE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	int	 ch;
 
 	memset(o, 0, sizeof(*o));
-	optind = 0;	/* GNU: start afresh, options anywhere */
-	opterr = 0;	/* the refusal names the option (cli_refuse) */
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			o->json = 1;
-			break;
-		case 'S':
-			o->summary = 1;
-			break;
-		case 'T':
-			o->table = 1;
-			break;
-		case 'f':
-			if (report_format_parse(optarg, &o->format) == -1 ||
-			    o->format == REPORT_HTML) {
-				snprintf(err, errlen, "--format: expected "
-				    "text, json, csv, markdown or rcp, got "
-				    "'%s'", optarg);
-				return -1;
-			}
-			break;
-		case ':':
-		case '?':
-			return mllog_opt_refused(ch, argv, err, errlen);
-		default:
-			if (mllog_rule_opt(ch, optarg, &o->rule, err,
-			    errlen) != 1)
-				return -1;
-			break;
-		}
-	}
+	if (mllog_opts_getopt(argc, argv, longopts, &o->rule,
+	    mllog_opt_take_own, o, err, errlen) == -1)
+		return -1;
 	if (o->table + o->summary + o->json > 1 && !(o->json && o->summary)) {
 		snprintf(err, errlen, "--table excludes --summary and --json "
 		    "(use --format json)");

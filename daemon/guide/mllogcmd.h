@@ -14,20 +14,36 @@
  */
 int	 mllog_command(int argc, char **argv, char *err, size_t errlen);
 
+struct option;
 struct score_rule;
 
 /*
- * The scoring-rule options that mllog and rcp-check share, as getopt_long
- * returns them: 'm' --metric KEY, 't' --target VALUE, 'X' --maximize, 'N'
- * --minimize.  Apply option ch (argument arg) to rule: 1 if ch is one of
- * them, 0 if not, -1 (the reason in err) if its argument is wrong.
+ * The long options of the scoring rule that mllog and rcp-check share,
+ * for the end of a command's table (before its terminating entry):
+ * --metric KEY, --target VALUE, --maximize, --minimize.
  */
-int	 mllog_rule_opt(int ch, const char *arg, struct score_rule *rule,
-	    char *err, size_t errlen);
+#define MLLOG_RULE_LONGOPTS \
+	{ "metric", required_argument, NULL, 'm' }, \
+	{ "target", required_argument, NULL, 't' }, \
+	{ "maximize", no_argument, NULL, 'X' }, \
+	{ "minimize", no_argument, NULL, 'N' }
+
 /*
- * The reason getopt_long (opterr 0, optstring starting with ':') returned
- * ch ':' or '?' for argv, in err; return -1.
+ * Take one of a command's own options ch (argument arg) into own: 1 if
+ * taken, 0 if ch is not one of them, -1 (the reason in err) if its
+ * argument is wrong.
  */
-int	 mllog_opt_refused(int ch, char **argv, char *err, size_t errlen);
+typedef int	 mllog_opt_take(void *own, int ch, const char *arg,
+		    char *err, size_t errlen);
+
+/*
+ * Parse the options of argv (argv[0] is the command) with longopts, GNU
+ * style (options anywhere): the scoring-rule options into rule, the
+ * command's own through take.  Return the index of the first operand, or
+ * -1 with the reason in err (an unknown option, a missing or wrong value).
+ */
+int	 mllog_opts_getopt(int argc, char **argv,
+	    const struct option *longopts, struct score_rule *rule,
+	    mllog_opt_take *take, void *own, char *err, size_t errlen);
 
 #endif

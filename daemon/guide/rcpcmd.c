@@ -39,6 +39,34 @@ struct rcpc_set {
 	int		 subm_runs;
 };
 
+/* Take one of rcp-check's own options into own, a struct rcpc_opts. */
+static int
+rcpc_opt_take(void *own, int ch, const char *arg, char *err, size_t errlen)
+{
+	struct rcpc_opts *o = own;
+	char	*end;
+	long	 l;
+
+	switch (ch) {
+	case 'j':
+		o->json = 1;
+		return 1;
+	case 'F':
+		o->full = 1;
+		return 1;
+	case 'r':
+		l = strtol(arg, &end, 10);
+		if (end == arg || *end != '\0' || l < 3 || l > 1000) {
+			snprintf(err, errlen, "--runs: expected a number of "
+			    "runs from 3 to 1000, got '%s'", arg);
+			return -1;
+		}
+		o->runs = (int)l;
+		return 1;
+	}
+	return 0;
+}
+
 /* Parse the options; return the index of the first operand, or -1 (err). */
 static int
 rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o, char *err,
@@ -48,48 +76,14 @@ rcpc_opts_parse(int argc, char **argv, struct rcpc_opts *o, char *err,
 		{ "json", no_argument, NULL, 'j' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "runs", required_argument, NULL, 'r' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "target", required_argument, NULL, 't' },
-		{ "maximize", no_argument, NULL, 'X' },
-		{ "minimize", no_argument, NULL, 'N' },
+		MLLOG_RULE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	char	*end;
-	long	 l;
-	int	 ch;
 
 	memset(o, 0, sizeof(*o));
-	optind = 0;	/* GNU: start afresh, options anywhere */
-	opterr = 0;	/* the refusal names the option (cli_refuse) */
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			o->json = 1;
-			break;
-		case 'F':
-			o->full = 1;
-			break;
-		case 'r':
-			l = strtol(optarg, &end, 10);
-			if (end == optarg || *end != '\0' || l < 3 ||
-			    l > 1000) {
-				snprintf(err, errlen, "--runs: expected a "
-				    "number of runs from 3 to 1000, got "
-				    "'%s'", optarg);
-				return -1;
-			}
-			o->runs = (int)l;
-			break;
-		case ':':
-		case '?':
-			return mllog_opt_refused(ch, argv, err, errlen);
-		default:
-			if (mllog_rule_opt(ch, optarg, &o->rule, err,
-			    errlen) != 1)
-				return -1;
-			break;
-		}
-	}
+	if (mllog_opts_getopt(argc, argv, longopts, &o->rule, rcpc_opt_take,
+	    o, err, errlen) == -1)
+		return -1;
 	if (argc - optind < 2) {
 		snprintf(err, errlen, "expected an RCP file and at least one "
 		    "set of runs");

@@ -81,6 +81,8 @@ slurm_end(struct slurm *b, struct slurm_job *j, enum sched_state state,
 	ev.start = start;
 	ev.end = end;
 	ev.time = end > 0 ? end : slurm_now();
+	ev.eligible = j->started && j->eligible > j->started_at ?
+	    j->started_at : j->eligible;
 	ev.reason = reason;
 	slurm_emit(b, j, &ev);
 	slurm_job_free(b, j);

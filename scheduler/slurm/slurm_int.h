@@ -28,6 +28,9 @@ struct slurm_rec {
 	char		*comment;
 	char		*nodes;
 	time_t		 submit, start, end;
+	time_t		 eligible;	/* when it could first start (its
+					   dependency met, a hold released),
+					   0 while it cannot yet */
 	uint32_t	 exit_code;	/* wait(2) status */
 	int		 nnodes, ncpus, ngpus;
 	char		 reason[64];	/* state reason, "" if none */
@@ -123,6 +126,8 @@ struct slurm_job {
 	int		 killing;	/* a kill is queued or running */
 	double		 submitted;	/* when the controller took it */
 	double		 started_at;	/* the STARTED event's time */
+	double		 eligible;	/* its record's eligible time (or its
+					   end if it never was), 0 = ? */
 	struct slurm_watch *watch;	/* its directory's watch, or NULL */
 	int		 hinted;	/* its end marker was seen */
 	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"

@@ -192,6 +192,12 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	double			 end;
 	int			 code, sig;
 
+	/*
+	 * Its queue wait counts from when it could start: a chained job's
+	 * eligible time is when its predecessor's end met its dependency.
+	 */
+	if (r->eligible > 0)
+		j->eligible = (double)r->eligible;
 	/* A job cancelled while pending gets a start time but no nodes. */
 	if (r->start > 0 && !j->started && (st->running ||
 	    (st->terminal && r->nodes != NULL))) {
@@ -200,6 +206,7 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 		/* Slurm counts whole seconds; never start before submit. */
 		ev.time = j->started_at = (double)r->start < j->submitted ?
 		    j->submitted : (double)r->start;
+		ev.eligible = j->eligible > ev.time ? ev.time : j->eligible;
 		ev.host = r->nodes;
 		ev.nodes = r->nnodes;
 		ev.cpus = r->ncpus;
@@ -226,6 +233,9 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	end = r->end > 0 ? (double)r->end : 0;
 	if (j->started && end < j->started_at)
 		end = j->started_at;
+	/* Ended before it could ever start: it waited for no resources. */
+	if (!j->started && r->eligible == 0 && end > 0)
+		j->eligible = end;
 	slurm_end(b, j, out, code, sig, j->started ? j->started_at : 0, end,
 	    err);
 	return 1;

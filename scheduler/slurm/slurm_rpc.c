@@ -227,6 +227,7 @@ slurm_rpc_copy(struct slurm_rec *r, const slurm_job_info_t *j)
 	r->submit = j->submit_time;
 	r->start = j->start_time;
 	r->end = j->end_time;
+	r->eligible = j->eligible_time;
 	r->exit_code = j->exit_code;
 	r->nnodes = (int)j->num_nodes;
 	r->ncpus = (int)j->num_cpus;

@@ -3,10 +3,14 @@
 # the test-only pause points between "attempt recorded" and "submitted",
 # between "submitted" and "job id recorded", and between an attempt's end
 # and its trial's new state, and at moments just after a restart), then a foreground `hpoctl run` killed the same
-# way and taken back by `hpoctl resume`, and one ended by
-# `hpoctl cancel --ledger`.  At the end every process that ran is exactly
+# way and taken back by `hpoctl resume`, one killed again and again at the
+# pause point after-mkdir (a new attempt's directory made, nothing
+# submitted), the same on the replay backend, one killed at after-claim
+# (its run directory made, its record not yet) and run again, and one
+# ended by `hpoctl cancel --ledger`.  At the end every process that ran is exactly
 # one attempt, every attempt that ran is costed from its result.json, and
-# nothing is left running.
+# nothing is left running; a failed run prints the ledger's campaigns,
+# trials, attempts and last events to stderr (crash_diag).
 #
 # HPOD_CRASH_TRIALS, HPOD_CRASH_KILLS and HPOD_CRASH_EPOCHS make it bigger
 # (make soak).
@@ -87,6 +91,79 @@ check "hpoctl resume refuses a finished campaign" \
     sh -c "! '$HPOCTL' -f '$CONF' resume fg 2>'$T/resume.err'"
 check "and says why" grep -q "campaign 'fg'.*finished" "$T/resume.err"
 
+# Killed at the pause point after-mkdir (a new attempt's directory made,
+# nothing submitted), the first time in `hpoctl run` at its first trial,
+# then in each resume: the resume must neither stop the campaign on that
+# directory nor lose the trial.
+spec md 6 2
+KILLED=0
+for k in 1 2 3 4; do
+	[ "$(campaign_state md)" = finished ] && break
+	case $k in
+	1) set -- run -q "$T/md.json" ;;
+	*) set -- resume -q md ;;
+	esac
+	HPOD_TEST_PAUSE=after-mkdir "$HPOCTL" -f "$CONF" "$@" \
+	    >>"$T/crash.out" 2>>"$T/hpod.log" &
+	pid=$!
+	settle "$pid" && kill -KILL "$pid" && KILLED=$((KILLED + 1))
+	wait "$pid" 2>/dev/null || true
+done
+is "md: hpoctl run/resume were SIGKILLed after-mkdir 4 times" "$KILLED" 4
+check "md: hpoctl resume finishes the campaign" \
+    "$HPOCTL" -f "$CONF" resume -q md
+is "md: no attempt directory stopped the campaign" \
+    "$(sql "select count(*) from events e join campaigns c on c.id = e.campaign_id where c.name = 'md' and e.message like '%exists already%'")" 0
+is "the md campaign finished" "$(campaign_state md)" finished
+evidence md 6
+
+# The same kill on the replay backend, whose jobs live and die with the
+# process and whose attempts are not committed one by one: the resume
+# moves the lost attempt's directory aside and runs the campaign to its end.
+cat >"$T/table.json" <<'JSON'
+{"format": "hpod-replay-1", "workload": "minicosmo",
+ "metric": "eval_error", "goal": "min",
+ "params": [{"name": "lr", "scale": "log"}], "fixed": {"epochs": 1},
+ "runs": [{"x": [0.01], "seed": 0, "start_s": 1, "status": 0,
+   "epoch_s": [10], "values": [0.5]}]}
+JSON
+cat >"$T/rp.json" <<JSON
+{"name": "rp", "workload": "minicosmo",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"lr": {"type": "float", "min": 0.001, "max": 0.1, "scale": "log"}},
+ "fixed": {"epochs": 1}, "search": {"algorithm": "random", "seed": 1},
+ "budget": {"max_trials": 5, "max_parallel": 2},
+ "backend": "replay", "replay": {"table": "$T/table.json"}}
+JSON
+HPOD_TEST_PAUSE=after-mkdir "$HPOCTL" -f "$CONF" run -q "$T/rp.json" \
+    >>"$T/crash.out" 2>>"$T/hpod.log" &
+pid=$!
+check "rp: hpoctl run paused after-mkdir" settle "$pid"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+check "rp: hpoctl resume finishes the replay campaign" \
+    "$HPOCTL" -f "$CONF" resume -q rp
+is "rp: it finished with its 5 trials, each completed once" \
+    "$(campaign_state rp) $(q rp "count(*) || ' ' || count(distinct t.id)" "and a.state = 'completed'")" \
+    "finished 5 5"
+is "rp: the lost attempt's directory was moved aside" \
+    "$(find "$RUNS" -path '*-rp/trial-0000/attempt-0.unrecorded-*' -name params.json | wc -l)" 1
+
+# Killed at the pause point after-claim (a new campaign's run directory
+# made, its record not yet committed): nothing of the campaign is kept,
+# and running it again takes the empty directory it left.
+spec cl 2 1
+HPOD_TEST_PAUSE=after-claim "$HPOCTL" -f "$CONF" run -q "$T/cl.json" \
+    >>"$T/crash.out" 2>>"$T/hpod.log" &
+pid=$!
+check "cl: hpoctl run paused after-claim" settle "$pid"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+is "cl: nothing of the campaign is recorded" "$(campaign_state cl)" ""
+check "cl: hpoctl run runs it again, in the empty directory left" \
+    "$HPOCTL" -f "$CONF" run -q "$T/cl.json"
+is "cl: it finished" "$(campaign_state cl)" finished
+
 # A killed foreground run ended with hpoctl cancel --ledger.
 spec cx 6 40
 "$HPOCTL" -f "$CONF" run -q "$T/cx.json" >>"$T/crash.out" 2>>"$T/hpod.log" &
@@ -117,4 +194,5 @@ check "the lock files of ended campaigns are gone" \
 check "PRAGMA integrity_check: ok" \
     test "$(sql 'pragma integrity_check')" = ok
 no_process_left
+[ "$TAPFAIL" -eq 0 ] || crash_diag
 done_testing

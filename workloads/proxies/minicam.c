@@ -38,9 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/conv.h"
 #include "common/norm.h"
 #include "common/proxy.h"
 #include "common/train.h"
+#include "common/weights.h"
 #include "minicam/data.h"
 
 #define DATA_SEED	0x6465657063616d31ULL	/* default data seed */
@@ -78,10 +80,7 @@ struct net {
 	int		 grid, npix;
 	int		*nbr1;		/* npix * NTAPS neighbours, -1 outside */
 	int		*nbr2;		/* the same with dilation 2 */
-	size_t		 off[NSEG + 1];
-	float		*w;		/* parameters */
-	float		*g;		/* gradient accumulated over a batch */
-	float		*m, *v;		/* Adam's moments */
+	struct weights	 wt;		/* m, v: Adam's moments */
 	long		 t;		/* optimizer steps taken */
 	float		 cw[NCLASS];	/* class weights of the loss */
 	/* activations of one sample and their gradients */
@@ -158,19 +157,14 @@ opts_parse(struct opts *o, int argc, char **argv)
 {
 	const struct proxy_cli cli = { usage, longopts, 1, 16, GRID_MAX, 0,
 	    opts_take, o };
-	char	 arg[16];
 
 	*o = (struct opts){ .p = { .lr = 0.03, .batch = 16, .epochs = 8,
 	    .warmup = 1, .wdecay = 0, .seed = 0, .target = -1,
 	    .ntrain = 768, .neval = 128, .grid = 24 }, .opt = OPT_ADAM,
 	    .decay = DECAY_COSINE, .data_seed = DATA_SEED };
 	proxy_opts_parse(&o->p, &cli, argc, argv);
-	if ((double)(o->p.ntrain + o->p.neval) * o->p.grid * o->p.grid >
-	    1 << 26) {
-		snprintf(arg, sizeof(arg), "%d", o->p.ntrain);
-		bad_option("train-samples", arg,
-		    "too many pixels with this --grid (max 2^26)");
-	}
+	proxy_opts_cap(&o->p, (double)(o->p.ntrain + o->p.neval) *
+	    o->p.grid * o->p.grid, 26, "pixels");
 }
 
 /* Return a table of the 3x3 neighbours at distance dil of every pixel. */
@@ -196,31 +190,22 @@ static int
 net_init(struct net *net, int grid, uint64_t seed)
 {
 	uint64_t	 s = rng_stream(seed, 1);
-	size_t		 i, np;
-	int		 seg;
+	size_t		 i;
 
 	memset(net, 0, sizeof(*net));
 	net->grid = grid;
 	net->npix = grid * grid;
-	for (seg = 0; seg < NSEG; seg++)
-		net->off[seg + 1] = net->off[seg] + seg_size[seg];
-	np = net->off[NSEG];
+	if (weights_alloc(&net->wt, seg_size, seg_fanin, NSEG, W3, &s) == -1)
+		return -1;
 	net->nbr1 = neighbours_make(grid, 1);
 	net->nbr2 = neighbours_make(grid, 2);
-	net->w = calloc(np, sizeof(float));
-	net->g = calloc(np, sizeof(float));
-	net->m = calloc(np, sizeof(float));
-	net->v = calloc(np, sizeof(float));
 	net->a1 = malloc(sizeof(float) * net->npix * F1);
 	net->d1 = malloc(sizeof(float) * net->npix * F1);
 	net->a2 = malloc(sizeof(float) * net->npix * F2);
 	net->z = malloc(sizeof(float) * net->npix * NCLASS);
-	if (net->nbr1 == NULL || net->nbr2 == NULL || net->w == NULL ||
-	    net->g == NULL || net->m == NULL || net->v == NULL ||
-	    net->a1 == NULL || net->d1 == NULL || net->a2 == NULL ||
-	    net->z == NULL)
+	if (net->nbr1 == NULL || net->nbr2 == NULL || net->a1 == NULL ||
+	    net->d1 == NULL || net->a2 == NULL || net->z == NULL)
 		return -1;
-	weights_init(net->w, net->off, seg_fanin, NSEG, W3, &s);
 	for (i = 0; i < NCLASS; i++)
 		net->cw[i] = 1;
 	return 0;
@@ -232,10 +217,7 @@ net_free(struct net *net)
 {
 	free(net->nbr1);
 	free(net->nbr2);
-	free(net->w);
-	free(net->g);
-	free(net->m);
-	free(net->v);
+	weights_free(&net->wt);
 	free(net->a1);
 	free(net->d1);
 	free(net->a2);
@@ -271,10 +253,11 @@ net_weigh(struct net *net, const struct dataset *d)
 static void
 net_forward(struct net *net, const float *x)
 {
-	const float	*w = net->w;
-	const float	*w1 = w + net->off[W1], *b1 = w + net->off[B1];
-	const float	*w2 = w + net->off[W2], *b2 = w + net->off[B2];
-	const float	*w3 = w + net->off[W3], *b3 = w + net->off[B3];
+	const size_t	*off = net->wt.off;
+	const float	*w = net->wt.w;
+	const float	*w1 = w + off[W1], *b1 = w + off[B1];
+	const float	*w2 = w + off[W2], *b2 = w + off[B2];
+	const float	*w3 = w + off[W3], *b3 = w + off[B3];
 	int		 p, k, ci, co, q;
 
 	for (p = 0; p < net->npix; p++) {
@@ -362,41 +345,19 @@ net_loss(struct net *net, const unsigned char *y, int grad)
 }
 
 /*
- * Backpropagate the gradient d (F2) of one tap of the second convolution,
- * whose input was a (F1) and kernel wk: add its kernel gradient to gk and
- * the gradient it carries back to its input to da.  The parameters are
- * restrict so that the compiler may vectorize the kernel gradient.
- */
-static inline void
-tap_backward(float *restrict gk, float *restrict da, const float *restrict a,
-    const float *restrict wk, const float *restrict d)
-{
-	int	 ci, co;
-
-	for (ci = 0; ci < F1; ci++) {
-		float	 s = 0;
-
-		for (co = 0; co < F2; co++)
-			gk[ci * F2 + co] += a[ci] * d[co];
-		for (co = 0; co < F2; co++)
-			s += wk[ci * F2 + co] * d[co];
-		da[ci] += s;
-	}
-}
-
-/*
  * Backpropagate the logit gradient in net->z through the last
- * net_forward() on x, adding the parameter gradient to net->g.
+ * net_forward() on x, adding the parameter gradient to net->wt.g.
  */
 static void
 net_backward(struct net *net, const float *x)
 {
-	const float	*w2 = net->w + net->off[W2];
-	const float	*w3 = net->w + net->off[W3];
-	float		*g = net->g;
-	float		*gw1 = g + net->off[W1], *gb1 = g + net->off[B1];
-	float		*gw2 = g + net->off[W2], *gb2 = g + net->off[B2];
-	float		*gw3 = g + net->off[W3], *gb3 = g + net->off[B3];
+	const size_t	*off = net->wt.off;
+	const float	*w2 = net->wt.w + off[W2];
+	const float	*w3 = net->wt.w + off[W3];
+	float		*g = net->wt.g;
+	float		*gw1 = g + off[W1], *gb1 = g + off[B1];
+	float		*gw2 = g + off[W2], *gb2 = g + off[B2];
+	float		*gw3 = g + off[W3], *gb3 = g + off[B3];
 	int		 p, k, ci, co, q;
 
 	memset(net->d1, 0, sizeof(float) * net->npix * F1);
@@ -421,8 +382,9 @@ net_backward(struct net *net, const float *x)
 		for (k = 0; k < NTAPS; k++) {
 			if ((q = nb[k]) < 0)
 				continue;
-			tap_backward(gw2 + k * F1 * F2, net->d1 + q * F1,
-			    net->a1 + q * F1, w2 + k * F1 * F2, d2);
+			conv_tap_backward(gw2 + k * F1 * F2,
+			    net->d1 + q * F1, net->a1 + q * F1,
+			    w2 + k * F1 * F2, d2, F1, F2);
 		}
 	}
 	for (p = 0; p < net->npix; p++) {
@@ -461,6 +423,7 @@ net_step(struct net *net, enum optimizer opt, int n, double lr,
 {
 	double	 bc1, bc2;
 	float	 scale = 1.0f / (float)n;
+	const size_t	*off = net->wt.off;
 	size_t	 i;
 	int	 seg;
 
@@ -471,28 +434,28 @@ net_step(struct net *net, enum optimizer opt, int n, double lr,
 		float	 wd = seg_fanin[seg] ? (float)wdecay : 0;
 		double	 wn = 0, un = 0, rate = lr;
 
-		for (i = net->off[seg]; i < net->off[seg + 1]; i++) {
-			float	 g = net->g[i] * scale, u;
+		for (i = off[seg]; i < off[seg + 1]; i++) {
+			float	 g = net->wt.g[i] * scale, u;
 
 			if (opt == OPT_ADAM)
-				g += wd * net->w[i];
-			net->m[i] = (float)BETA1 * net->m[i] +
+				g += wd * net->wt.w[i];
+			net->wt.m[i] = (float)BETA1 * net->wt.m[i] +
 			    (float)(1 - BETA1) * g;
-			net->v[i] = (float)BETA2 * net->v[i] +
+			net->wt.v[i] = (float)BETA2 * net->wt.v[i] +
 			    (float)(1 - BETA2) * g * g;
-			u = (float)(net->m[i] / bc1 /
-			    (sqrt(net->v[i] / bc2) + ADAM_EPS));
+			u = (float)(net->wt.m[i] / bc1 /
+			    (sqrt(net->wt.v[i] / bc2) + ADAM_EPS));
 			if (opt != OPT_ADAM)
-				u += wd * net->w[i];
-			net->g[i] = u;
-			wn += (double)net->w[i] * net->w[i];
+				u += wd * net->wt.w[i];
+			net->wt.g[i] = u;
+			wn += (double)net->wt.w[i] * net->wt.w[i];
 			un += (double)u * u;
 		}
 		if (opt == OPT_LAMB && wn > 0 && un > 0)
 			rate *= sqrt(wn / un);
-		for (i = net->off[seg]; i < net->off[seg + 1]; i++) {
-			net->w[i] -= (float)rate * net->g[i];
-			net->g[i] = 0;
+		for (i = off[seg]; i < off[seg + 1]; i++) {
+			net->wt.w[i] -= (float)rate * net->wt.g[i];
+			net->wt.g[i] = 0;
 		}
 	}
 }

@@ -37,9 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/conv.h"
 #include "common/norm.h"
 #include "common/proxy.h"
 #include "common/train.h"
+#include "common/weights.h"
 
 #define DATA_SEED	0x636f736d6f666c77ULL	/* shared by all trials */
 #define NTAPS		27		/* 3x3x3 kernel */
@@ -83,10 +85,7 @@ struct net {
 	int		*nbr1;		/* nvox * NTAPS periodic neighbours */
 	int		*nbr2;		/* npool * NTAPS */
 	int		*parent;	/* nvox: pooled voxel of each voxel */
-	size_t		 off[NSEG + 1];
-	float		*w;		/* parameters */
-	float		*g;		/* gradient accumulated over a batch */
-	float		*v;		/* momentum buffer */
+	struct weights	 wt;		/* v: the momentum buffer */
 	/* activations of one sample, and the pooled layer's gradient */
 	float		*a1;		/* nvox * C1 */
 	float		*p1, *dp;	/* npool * C1 */
@@ -165,19 +164,14 @@ opts_parse(struct opts *o, int argc, char **argv)
 {
 	const struct proxy_cli cli = { usage, longopts, 1e9, 4, 32, 1,
 	    opts_take, o };
-	char	 arg[16];
 
 	*o = (struct opts){ .p = { .lr = 0.03, .batch = 32, .epochs = 8,
 	    .warmup = 1, .wdecay = 0, .seed = 0, .target = -1,
 	    .ntrain = 1024, .neval = 256, .grid = 8 },
 	    .scaling = SCALE_NONE, .base_batch = 32, .momentum = 0.9 };
 	proxy_opts_parse(&o->p, &cli, argc, argv);
-	if ((double)o->p.ntrain * o->p.grid * o->p.grid * o->p.grid >
-	    1 << 27) {
-		snprintf(arg, sizeof(arg), "%d", o->p.ntrain);
-		bad_option("train-samples", arg,
-		    "too many voxels with this --grid (max 2^27)");
-	}
+	proxy_opts_cap(&o->p, (double)o->p.ntrain * o->p.grid * o->p.grid *
+	    o->p.grid, 27, "voxels");
 }
 
 /* Smooth f (n^3, periodic) along axis with the 1D kernel k[-r..r]. */
@@ -293,31 +287,25 @@ static int
 net_init(struct net *net, int grid, uint64_t seed)
 {
 	uint64_t	 s = rng_stream(seed, 1);
-	size_t		 np;
-	int		 seg, x, y, z;
+	int		 x, y, z;
 
 	memset(net, 0, sizeof(*net));
 	net->grid = grid;
 	net->pgrid = grid / 2;
 	net->nvox = grid * grid * grid;
 	net->npool = net->pgrid * net->pgrid * net->pgrid;
-	for (seg = 0; seg < NSEG; seg++)
-		net->off[seg + 1] = net->off[seg] + seg_size[seg];
-	np = net->off[NSEG];
+	if (weights_alloc(&net->wt, seg_size, seg_fanin, NSEG, W4, &s) == -1)
+		return -1;
 	net->nbr1 = neighbours_make(grid);
 	net->nbr2 = neighbours_make(net->pgrid);
 	net->parent = malloc(sizeof(int) * net->nvox);
-	net->w = calloc(np, sizeof(float));
-	net->g = calloc(np, sizeof(float));
-	net->v = calloc(np, sizeof(float));
 	net->a1 = malloc(sizeof(float) * net->nvox * C1);
 	net->p1 = malloc(sizeof(float) * net->npool * C1);
 	net->dp = malloc(sizeof(float) * net->npool * C1);
 	net->a2 = malloc(sizeof(float) * net->npool * C2);
 	if (net->nbr1 == NULL || net->nbr2 == NULL || net->parent == NULL ||
-	    net->w == NULL || net->g == NULL || net->v == NULL ||
-	    net->a1 == NULL || net->p1 == NULL ||
-	    net->dp == NULL || net->a2 == NULL)
+	    net->a1 == NULL || net->p1 == NULL || net->dp == NULL ||
+	    net->a2 == NULL)
 		return -1;
 	for (z = 0; z < grid; z++)
 		for (y = 0; y < grid; y++)
@@ -325,7 +313,6 @@ net_init(struct net *net, int grid, uint64_t seed)
 				net->parent[(z * grid + y) * grid + x] =
 				    ((z / 2) * net->pgrid + y / 2) *
 				    net->pgrid + x / 2;
-	weights_init(net->w, net->off, seg_fanin, NSEG, W4, &s);
 	return 0;
 }
 
@@ -336,9 +323,7 @@ net_free(struct net *net)
 	free(net->nbr1);
 	free(net->nbr2);
 	free(net->parent);
-	free(net->w);
-	free(net->g);
-	free(net->v);
+	weights_free(&net->wt);
 	free(net->a1);
 	free(net->p1);
 	free(net->dp);
@@ -356,11 +341,12 @@ leaky(float z)
 static void
 net_forward(struct net *net, const float *x)
 {
-	const float	*w = net->w;
-	const float	*w1 = w + net->off[W1], *b1 = w + net->off[B1];
-	const float	*w2 = w + net->off[W2], *b2 = w + net->off[B2];
-	const float	*w3 = w + net->off[W3], *b3 = w + net->off[B3];
-	const float	*w4 = w + net->off[W4], *b4 = w + net->off[B4];
+	const size_t	*off = net->wt.off;
+	const float	*w = net->wt.w;
+	const float	*w1 = w + off[W1], *b1 = w + off[B1];
+	const float	*w2 = w + off[W2], *b2 = w + off[B2];
+	const float	*w3 = w + off[W3], *b3 = w + off[B3];
+	const float	*w4 = w + off[W4], *b4 = w + off[B4];
 	int		 v, u, k, ci, co, j;
 
 	for (v = 0; v < net->nvox; v++) {
@@ -425,19 +411,20 @@ net_forward(struct net *net, const float *x)
 
 /*
  * Backpropagate dout (the loss gradient on net->out) through the last
- * net_forward() on x, adding the parameter gradient to net->g.
+ * net_forward() on x, adding the parameter gradient to net->wt.g.
  */
 static void
 net_backward(struct net *net, const float *x, const float *dout)
 {
-	const float	*w2 = net->w + net->off[W2];
-	const float	*w3 = net->w + net->off[W3];
-	const float	*w4 = net->w + net->off[W4];
-	float		*g = net->g;
-	float		*gw1 = g + net->off[W1], *gb1 = g + net->off[B1];
-	float		*gw2 = g + net->off[W2], *gb2 = g + net->off[B2];
-	float		*gw3 = g + net->off[W3], *gb3 = g + net->off[B3];
-	float		*gw4 = g + net->off[W4], *gb4 = g + net->off[B4];
+	const size_t	*off = net->wt.off;
+	const float	*w2 = net->wt.w + off[W2];
+	const float	*w3 = net->wt.w + off[W3];
+	const float	*w4 = net->wt.w + off[W4];
+	float		*g = net->wt.g;
+	float		*gw1 = g + off[W1], *gb1 = g + off[B1];
+	float		*gw2 = g + off[W2], *gb2 = g + off[B2];
+	float		*gw3 = g + off[W3], *gb3 = g + off[B3];
+	float		*gw4 = g + off[W4], *gb4 = g + off[B4];
 	float		 dh[HIDDEN], dgap[C2], dz[C2];
 	int		 v, u, k, ci, co, j;
 
@@ -472,22 +459,10 @@ net_backward(struct net *net, const float *x, const float *dout)
 			dz[co] = a[co] > 0 ? dgap[co] : LEAK * dgap[co];
 			gb2[co] += dz[co];
 		}
-		for (k = 0; k < NTAPS; k++) {
-			const float *restrict p = net->p1 + nb[k] * C1;
-			const float *restrict wk = w2 + k * C1 * C2;
-			float	*restrict gk = gw2 + k * C1 * C2;
-			float	*restrict dp = net->dp + nb[k] * C1;
-
-			for (ci = 0; ci < C1; ci++) {
-				float	 s = 0;
-
-				for (co = 0; co < C2; co++)
-					gk[ci * C2 + co] += p[ci] * dz[co];
-				for (co = 0; co < C2; co++)
-					s += wk[ci * C2 + co] * dz[co];
-				dp[ci] += s;
-			}
-		}
+		for (k = 0; k < NTAPS; k++)
+			conv_tap_backward(gw2 + k * C1 * C2,
+			    net->dp + nb[k] * C1, net->p1 + nb[k] * C1,
+			    w2 + k * C1 * C2, dz, C1, C2);
 	}
 	for (v = 0; v < net->nvox; v++) {
 		const float *a = net->a1 + v * C1;
@@ -518,18 +493,20 @@ net_step(struct net *net, int n, double lr, double momentum, double wdecay)
 {
 	float	 scale = 1.0f / (float)n, m = (float)momentum;
 	float	 rate = (float)lr;
+	const size_t	*off = net->wt.off;
 	size_t	 i;
 	int	 seg;
 
 	for (seg = 0; seg < NSEG; seg++) {
 		float	 wd = seg_fanin[seg] ? (float)wdecay : 0;
 
-		for (i = net->off[seg]; i < net->off[seg + 1]; i++) {
-			float	 g = net->g[i] * scale + wd * net->w[i];
+		for (i = off[seg]; i < off[seg + 1]; i++) {
+			float	 g = net->wt.g[i] * scale +
+			    wd * net->wt.w[i];
 
-			net->v[i] = m * net->v[i] + g;
-			net->w[i] -= rate * net->v[i];
-			net->g[i] = 0;
+			net->wt.v[i] = m * net->wt.v[i] + g;
+			net->wt.w[i] -= rate * net->wt.v[i];
+			net->wt.g[i] = 0;
 		}
 	}
 }

@@ -93,3 +93,18 @@ proxy_opts_parse(struct proxy_opts *o, const struct proxy_cli *cli,
 		    "must not exceed --train-samples");
 	}
 }
+
+/* Refuse more than 2^log2max cells of data: exit 64 naming --train-samples. */
+void
+proxy_opts_cap(const struct proxy_opts *o, double cells, int log2max,
+    const char *what)
+{
+	char	 arg[16], why[80];
+
+	if (cells <= (double)(1L << log2max))
+		return;
+	snprintf(arg, sizeof(arg), "%d", o->ntrain);
+	snprintf(why, sizeof(why), "too many %s with this --grid (max 2^%d)",
+	    what, log2max);
+	bad_option("train-samples", arg, why);
+}

@@ -64,4 +64,12 @@ _Noreturn void	 proxy_usage(const struct proxy_cli *cli, FILE *f, int status);
 void		 proxy_opts_parse(struct proxy_opts *o,
 		    const struct proxy_cli *cli, int argc, char **argv);
 
+/*
+ * Refuse a data set of more than 2^log2max cells (what: "pixels",
+ * "voxels"), cells being counted by the trainer from o: exit 64 naming
+ * --train-samples.
+ */
+void		 proxy_opts_cap(const struct proxy_opts *o, double cells,
+		    int log2max, const char *what);
+
 #endif

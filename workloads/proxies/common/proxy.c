@@ -158,24 +158,6 @@ shuffle(int *perm, int n, uint64_t *s)
 	}
 }
 
-/* Initialise the parameter segments of w from s (see proxy.h). */
-void
-weights_init(float *w, const size_t *off, const int *fanin, int nseg,
-    int out, uint64_t *s)
-{
-	size_t	 i;
-	int	 seg;
-
-	for (seg = 0; seg < nseg; seg++) {
-		double	 sd = fanin[seg] ? sqrt(2.0 / fanin[seg]) : 0;
-
-		if (seg == out)		/* linear output: Xavier, not He */
-			sd = sqrt(1.0 / fanin[seg]);
-		for (i = off[seg]; i < off[seg + 1]; i++)
-			w[i] = (float)(sd * rng_normal(s));
-	}
-}
-
 /* Milliseconds since the epoch, as mlperf_logging's time_ms. */
 long long
 now_ms(void)

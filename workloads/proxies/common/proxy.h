@@ -41,13 +41,6 @@ uint64_t	 rng_stream(uint64_t seed, uint64_t stream);
 double		 rng_uniform(uint64_t *s);
 double		 rng_normal(uint64_t *s);
 void		 shuffle(int *perm, int n, uint64_t *s);
-/*
- * Initialise the nseg parameter segments of w (segment i from off[i] to
- * off[i + 1]) from s: He for a weight of fan-in fanin[i], Xavier for the
- * linear output segment out, 0 for a bias (fan-in 0).
- */
-void		 weights_init(float *w, const size_t *off, const int *fanin,
-		    int nseg, int out, uint64_t *s);
 
 /* mlperf_logging output on stdout, flushed line by line. */
 long long	 now_ms(void);
