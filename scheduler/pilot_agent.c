@@ -15,6 +15,8 @@
  * which nodes each job runs (by index); a job launched by srun gets
  * "--nodelist=" those nodes after srun, so that its step runs there, and
  * reports them as its host; any other job runs on the agent's node.
+ * Its hello says them again for each job it still runs, so that a
+ * restarted hpod counts each job on its own nodes.
  */
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -47,6 +49,8 @@
 struct achild {
 	pid_t		 pid;
 	char		*token;
+	struct pilot_nodes nodes;	/* where hpod placed it (n 0: unsaid),
+					   told again in each hello */
 	int		 ended;		/* waiting to be reported */
 };
 
@@ -131,6 +135,9 @@ agent_ended(struct agent *ag, int i)
 	if (agent_send(ag, &m) == 0) {
 		free(ag->kids[i].token);
 		ag->kids[i].token = NULL;
+		free(ag->kids[i].nodes.at);
+		ag->kids[i].nodes.at = NULL;
+		ag->kids[i].nodes.n = 0;
 		ag->nrun--;
 	}
 }
@@ -187,6 +194,7 @@ agent_connect(struct agent *ag)
 	struct pilot_msg m;
 	char		 err[512];
 	char		**running;
+	struct pilot_nodes *at;
 	int		 fd = -1, i, n = 0;
 
 	if (pilot_addr_read(ag->file, &pa, err, sizeof(err)) == -1) {
@@ -206,23 +214,31 @@ agent_connect(struct agent *ag)
 	if (fd == -1)
 		return -1;
 	ag->fd = fd;
-	if ((running = calloc((size_t)ag->slots + 1, sizeof(*running))) ==
-	    NULL) {
+	running = calloc((size_t)ag->slots + 1, sizeof(*running));
+	at = calloc((size_t)ag->slots + 1, sizeof(*at));
+	if (running == NULL || at == NULL) {
+		free(running);
+		free(at);
 		agent_say("%s%s", "out of memory; connection closed", "");
 		agent_drop(ag);
 		return -1;
 	}
+	/* Its jobs and their nodes: a restarted hpod counts them there. */
 	for (i = 0; i < ag->slots; i++)
-		if (ag->kids[i].token != NULL && !ag->kids[i].ended)
+		if (ag->kids[i].token != NULL && !ag->kids[i].ended) {
+			at[n] = ag->kids[i].nodes;
 			running[n++] = ag->kids[i].token;
+		}
 	memset(&m, 0, sizeof(m));
 	m.op = PILOT_HELLO;
 	m.secret = pa.secret;
 	m.pilot = (char *)ag->pilot;
 	m.slots = ag->slots;
 	m.running = running;
+	m.running_nodes = at;
 	agent_send(ag, &m);
 	free(running);
+	free(at);
 	/* What ended while hpod was away. */
 	for (i = 0; i < ag->slots && ag->fd != -1; i++)
 		if (ag->kids[i].token != NULL && ag->kids[i].ended)
@@ -400,10 +416,16 @@ agent_run(struct agent *ag, const struct pilot_msg *m)
 		_exit(127);
 	}
 	ag->kids[i].pid = pid;
-	if ((ag->kids[i].token = strdup(m->token)) == NULL) {
+	if ((ag->kids[i].token = strdup(m->token)) == NULL ||
+	    (m->nnodes > 0 && (ag->kids[i].nodes.at = malloc((size_t)
+	    m->nnodes * sizeof(*m->nodes))) == NULL)) {
 		agent_say("out of memory keeping job '%s'%s", m->token, "");
 		abort();
 	}
+	if (m->nnodes > 0)
+		memcpy(ag->kids[i].nodes.at, m->nodes, (size_t)m->nnodes *
+		    sizeof(*m->nodes));
+	ag->kids[i].nodes.n = m->nnodes;
 	ag->kids[i].ended = 0;
 	ag->nrun++;
 	memset(&r, 0, sizeof(r));

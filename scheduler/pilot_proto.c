@@ -84,23 +84,26 @@ pilot_running(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* The run's "nodes": an array of node indices (absent: none). */
+/*
+ * Node indices: array a (named what in errors) of min to 100000 integers
+ * from 0 to 100000, into *at (malloc'ed, NULL when empty) and *n.
+ */
 static int
-pilot_nodes(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
+pilot_indices(const cJSON *a, const char *what, int min, int **at, int *n,
+    char *err, size_t errlen)
 {
-	const cJSON	*a = cJSON_GetObjectItemCaseSensitive(o, "nodes");
 	const cJSON	*t;
 
-	if (a == NULL)
-		return 0;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < 1 ||
+	*at = NULL;
+	*n = 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < min ||
 	    cJSON_GetArraySize(a) > 100000) {
-		snprintf(err, errlen, "pilot message: 'nodes' must be an array "
-		    "of 1 to 100000 node indices");
+		snprintf(err, errlen, "pilot message: '%s' must be an array "
+		    "of %d to 100000 node indices", what, min);
 		return -1;
 	}
-	if ((m->nodes = calloc((size_t)cJSON_GetArraySize(a),
-	    sizeof(*m->nodes))) == NULL) {
+	if (cJSON_GetArraySize(a) > 0 && (*at = calloc((size_t)
+	    cJSON_GetArraySize(a), sizeof(**at))) == NULL) {
 		snprintf(err, errlen, "pilot message: out of memory");
 		return -1;
 	}
@@ -108,11 +111,62 @@ pilot_nodes(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
 		if (!cJSON_IsNumber(t) || t->valuedouble < 0 ||
 		    t->valuedouble > 100000 ||
 		    t->valuedouble != floor(t->valuedouble)) {
-			snprintf(err, errlen, "pilot message: nodes[%d] must "
-			    "be an integer from 0 to 100000", m->nnodes);
+			snprintf(err, errlen, "pilot message: %s[%d] must "
+			    "be an integer from 0 to 100000", what, *n);
 			return -1;
 		}
-		m->nodes[m->nnodes++] = (int)t->valuedouble;
+		(*at)[(*n)++] = (int)t->valuedouble;
+	}
+	return 0;
+}
+
+/* The run's "nodes": an array of node indices (absent: none). */
+static int
+pilot_nodes(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
+{
+	const cJSON	*a = cJSON_GetObjectItemCaseSensitive(o, "nodes");
+
+	if (a == NULL)
+		return 0;
+	return pilot_indices(a, "nodes", 1, &m->nodes, &m->nnodes, err,
+	    errlen);
+}
+
+/*
+ * The hello's "running_nodes" (absent: none said): one array of node
+ * indices, maybe empty, for each of its "running" tokens, in order.
+ */
+static int
+pilot_running_nodes(const cJSON *o, struct pilot_msg *m, char *err,
+    size_t errlen)
+{
+	const cJSON	*a = cJSON_GetObjectItemCaseSensitive(o,
+			    "running_nodes");
+	const cJSON	*e;
+	char		 what[64];
+	int		 n = 0, i;
+
+	if (a == NULL)
+		return 0;
+	for (i = 0; m->running[i] != NULL; i++)
+		;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != i) {
+		snprintf(err, errlen, "pilot message: 'running_nodes' must be "
+		    "an array of %d arrays of node indices, one for each of "
+		    "'running'", i);
+		return -1;
+	}
+	if ((m->running_nodes = calloc((size_t)i + 1,
+	    sizeof(*m->running_nodes))) == NULL) {
+		snprintf(err, errlen, "pilot message: out of memory");
+		return -1;
+	}
+	cJSON_ArrayForEach(e, a) {
+		snprintf(what, sizeof(what), "running_nodes[%d]", n);
+		if (pilot_indices(e, what, 0, &m->running_nodes[n].at,
+		    &m->running_nodes[n].n, err, errlen) == -1)
+			return -1;
+		n++;
 	}
 	return 0;
 }
@@ -136,7 +190,8 @@ pilot_members(const cJSON *o, struct pilot_msg *m, char *err, size_t errlen)
 		m->slots = (int)j->valuedouble;
 		return pilot_str(o, "secret", 1, &m->secret, err, errlen) == -1 ||
 		    pilot_str(o, "pilot", 1, &m->pilot, err, errlen) == -1 ||
-		    pilot_running(o, m, err, errlen) == -1 ? -1 : 0;
+		    pilot_running(o, m, err, errlen) == -1 ||
+		    pilot_running_nodes(o, m, err, errlen) == -1 ? -1 : 0;
 	case PILOT_STARTED:
 		j = cJSON_GetObjectItemCaseSensitive(o, "time");
 		if (!cJSON_IsNumber(j) || !(j->valuedouble > 0) ||
@@ -224,6 +279,28 @@ pilot_add(cJSON *o, const char *key, const char *v)
 	    -1;
 }
 
+/* The hello's "running_nodes" into o: 0, or -1 (no memory). */
+static int
+pilot_render_running_nodes(cJSON *o, const struct pilot_msg *m)
+{
+	const struct pilot_nodes *pn;
+	cJSON		*a, *e;
+	size_t		 i;
+
+	if ((a = cJSON_AddArrayToObject(o, "running_nodes")) == NULL)
+		return -1;
+	for (i = 0; m->running != NULL && m->running[i] != NULL; i++) {
+		pn = &m->running_nodes[i];
+		e = pn->n > 0 ? cJSON_CreateIntArray(pn->at, pn->n) :
+		    cJSON_CreateArray();
+		if (e == NULL || !cJSON_AddItemToArray(a, e)) {
+			cJSON_Delete(e);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Render m as one line. */
 char *
 pilot_msg_render(const struct pilot_msg *m)
@@ -255,6 +332,8 @@ pilot_msg_render(const struct pilot_msg *m)
 			ok = cJSON_AddItemToArray(a,
 			    cJSON_CreateString(m->running[i]));
 	}
+	if (ok && m->op == PILOT_HELLO && m->running_nodes != NULL)
+		ok = pilot_render_running_nodes(o, m) == 0;
 	if (ok && m->op == PILOT_RUN && m->nnodes > 0)
 		ok = cJSON_AddItemToObject(o, "nodes",
 		    cJSON_CreateIntArray(m->nodes, m->nnodes));
@@ -278,8 +357,12 @@ pilot_msg_release(struct pilot_msg *m)
 
 	free(m->secret);
 	free(m->pilot);
-	for (i = 0; m->running != NULL && m->running[i] != NULL; i++)
+	for (i = 0; m->running != NULL && m->running[i] != NULL; i++) {
+		if (m->running_nodes != NULL)
+			free(m->running_nodes[i].at);
 		free(m->running[i]);
+	}
+	free(m->running_nodes);
 	free(m->running);
 	free(m->token);
 	free(m->host);

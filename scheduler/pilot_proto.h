@@ -4,7 +4,12 @@
  * line, each with an "op".
  *
  * agent -> hpod:
- *   {"op": "hello", "secret": S, "pilot": P, "slots": N, "running": [T...]}
+ *   {"op": "hello", "secret": S, "pilot": P, "slots": N, "running": [T...],
+ *    "running_nodes": [[I...]...]}      running_nodes (optional: an older
+ *                                           agent sends none): for each of
+ *                                           running, in order, the indices
+ *                                           of the pilot's nodes it runs on
+ *                                           as its run said ([]: none said)
  *   {"op": "next"}                          a slot is free
  *   {"op": "started", "token": T, "host": H, "time": t}
  *   {"op": "ended", "token": T, "ending": B} T's result.json is final;
@@ -39,6 +44,12 @@ enum pilot_op {
 	PILOT_RUN, PILOT_CANCEL, PILOT_DRAIN
 };
 
+/* Where a running job is: the indices of its pilot's nodes (n 0: unsaid). */
+struct pilot_nodes {
+	int		*at;
+	int		 n;
+};
+
 /* One message; strings are malloc'ed (pilot_msg_release frees them). */
 struct pilot_msg {
 	enum pilot_op	 op;
@@ -46,6 +57,8 @@ struct pilot_msg {
 	char		*pilot;		/* hello: the pilot's own token */
 	int		 slots;		/* hello: trials it runs at once */
 	char		**running;	/* hello: NULL-terminated tokens */
+	struct pilot_nodes *running_nodes; /* hello: one per running token,
+					   or NULL: not said (older agent) */
 	char		*token;		/* started, ended, run, cancel */
 	char		*host;		/* started */
 	double		 time;		/* started */

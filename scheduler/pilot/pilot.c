@@ -120,6 +120,38 @@ patt_unplace(struct pjob *p, struct patt *a)
 	a->at = NULL;
 }
 
+/*
+ * Job a of pilot p runs on the nodes its agent says (k indices at[]):
+ * counted there instead of where it was (a job taken back after a
+ * restart: on the first nodes).  Nodes that cannot be its (not as many
+ * as it holds, not ascending, beyond the pilot's) are warned about and
+ * the count stays.
+ */
+void
+patt_replace(struct pjob *p, struct patt *a, const int *at, int k)
+{
+	int	 i;
+
+	for (i = 0; i < k && k == a->nodes; i++)
+		if (at[i] < 0 || at[i] >= p->nodes || (i > 0 &&
+		    at[i] <= at[i - 1]))
+			break;
+	if (k != a->nodes || i < k) {
+		pilot_warn(p->ps, "pilot %s: its agent says job %s runs on "
+		    "nodes that cannot be its %d of the pilot's %d; counted "
+		    "where it was", p->job_id ? p->job_id : p->token, a->token,
+		    a->nodes, p->nodes);
+		return;
+	}
+	if (a->at != NULL && memcmp(a->at, at, (size_t)k * sizeof(*at)) == 0)
+		return;
+	patt_unplace(p, a);
+	if ((a->at = calloc((size_t)k, sizeof(*a->at))) == NULL)
+		pilot_nomem("placing a job taken back");
+	memcpy(a->at, at, (size_t)k * sizeof(*at));
+	pslots_hold(p->slots, k, a->cpus, a->gpus, a->at);
+}
+
 static void
 pev_free(struct pev *e)
 {
@@ -438,8 +470,11 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 		a->t_started = r.start;
 	TAILQ_INSERT_TAIL(&p->jobs, a, entry);
 	/*
-	 * Which of its pilot's nodes it runs on was not kept: counted on
-	 * the first, as many as it holds.
+	 * Which of its pilot's nodes it runs on, its agent's hello says
+	 * (pilot_hello, before the pilot is given any job): counted on the
+	 * first, as many as it holds, until then.  An agent older than
+	 * "running_nodes" never says: the count stays on the first nodes,
+	 * and a later job may be placed beside it on a node it fills.
 	 */
 	if ((a->at = calloc((size_t)a->nodes, sizeof(*a->at))) == NULL)
 		pilot_nomem("taking back a job");

@@ -146,6 +146,11 @@ struct pjob *pjob_new(struct psched *);
 void	 pjob_free(struct pjob *);
 /* Job a, taken back or ended, no longer uses its room in pilot p. */
 void	 patt_unplace(struct pjob *, struct patt *);
+/*
+ * Job a of pilot p runs on the k nodes at[] (its agent says, e.g. after a
+ * restart): counted there; nodes that cannot be its are warned about.
+ */
+void	 patt_replace(struct pjob *, struct patt *, const int *at, int k);
 struct pjob *pilot_find(struct psched *, const char *token);
 struct patt *pilot_job_find(struct pjob *, const char *token);
 int	 pilot_live_count(const struct psched *);
@@ -159,8 +164,12 @@ void	 pilot_grow(struct psched *);
 void	 pilot_inner_event(void *, const struct sched_event *);
 /* Hand queued jobs to pilots with free slots that asked for one. */
 void	 pilot_dispatch(struct psched *);
-/* A pilot's agent said hello (running: the tokens it still runs). */
-void	 pilot_hello(struct pjob *, char *const *running);
+/*
+ * A pilot's agent said hello (running: the tokens it still runs; nodes:
+ * where each runs, or NULL: not said).
+ */
+void	 pilot_hello(struct pjob *, char *const *running,
+	    const struct pilot_nodes *nodes);
 /* A pilot's job started / ended (its result.json is final). */
 void	 pilot_job_started(struct pjob *, const char *token,
 	    const char *host, double when);

@@ -141,7 +141,7 @@ pilot_on_hello(struct pconn *c, const struct pilot_msg *m)
 	c->pilot = p;
 	p->conn = c;
 	p->asked = 0;
-	pilot_hello(p, m->running);
+	pilot_hello(p, m->running, m->running_nodes);
 	return 0;
 }
 

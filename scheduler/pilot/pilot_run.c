@@ -393,17 +393,33 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 	}
 }
 
-/* An agent said hello: jobs given to it that it never heard of wait again. */
+/*
+ * An agent said hello: the jobs it runs are counted on the nodes it says
+ * (taken back after a restart, they were counted on the first); jobs
+ * given to it that it never heard of wait again.
+ */
 void
-pilot_hello(struct pjob *p, char *const *running)
+pilot_hello(struct pjob *p, char *const *running,
+    const struct pilot_nodes *nodes)
 {
 	struct psched	*ps = p->ps;
 	struct patt	*a, *next;
 	size_t		 i;
 
-	/* Its agent runs: the backend's poll may not have said so yet. */
-	if (p->state == PJ_SUBMITTED)
+	/*
+	 * Its agent runs: the backend's poll may not have said so yet (the
+	 * poll's back-off: up to slurm_poll_max).  The engine is told now,
+	 * so that the pilot's job id is in the ledger before its jobs' ids
+	 * (JOBID.pN): hpod killed before that poll could not take them back
+	 * after a restart, and they would run on unseen.  The poll's start,
+	 * when it comes, is told too: the ledger gets the host and Slurm's
+	 * start time.
+	 */
+	if (p->state == PJ_SUBMITTED) {
 		p->state = PJ_RUNNING;
+		if (p->job_id != NULL)
+			pilot_tell(ps, p, SCHED_PILOT_STARTED, NULL);
+	}
 	p->ran = 1;
 	p->called = 1;
 	for (a = TAILQ_FIRST(&p->jobs); a != NULL; a = next) {
@@ -411,8 +427,11 @@ pilot_hello(struct pjob *p, char *const *running)
 		for (i = 0; running != NULL && running[i] != NULL; i++)
 			if (strcmp(running[i], a->token) == 0)
 				break;
-		if (running != NULL && running[i] != NULL)
+		if (running != NULL && running[i] != NULL) {
+			if (nodes != NULL && nodes[i].n > 0)
+				patt_replace(p, a, nodes[i].at, nodes[i].n);
 			continue;
+		}
 		/*
 		 * Not running there: ended (what it ended while hpod was
 		 * away follows the hello; its result.json says it now), or

@@ -113,5 +113,38 @@ is "2 attempts: the retry" "$(sql "select count(*) from $(of pc)")" 2
 is "a replacement pilot of 2 nodes ran the retry" \
     "$(sql "select count(*) || ' ' || min(p.nodes) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pc' and p.started > 0")" "2 2"
 adds_up pc
+
+# hpod SIGKILLed while a pilot of 2 nodes x 1 CPU runs two one-node
+# trials, one on each node: the restarted daemon takes them back on the
+# nodes they run on.  The short one (node 0) ends, and the next trial
+# must go to node 0, not to node 1 where the long one still runs (a
+# restart that counted every trial taken back on the first node sent it
+# there: two trials on one CPU while node 0 idled).
+steps_campaign pn '12, 40, 4' 3 2 1 1 '{"count": 1, "nodes": 2, "cpus": 1}'
+jq '.search = {"algorithm": "grid"}' "$T/pn.json" >"$T/pn.grid" &&
+    mv "$T/pn.grid" "$T/pn.json"
+check "submit trials of 12 s and 40 s to a pilot of 2 nodes x 1 CPU" \
+    "$HPOCTL" submit "$T/pn.json"
+check "both run, one on each node" wait_sql "select count(distinct a.host) from $(of pn) and a.started > 0 and a.ended is null" 2 120
+check "the pilot's Slurm job id is in the ledger" wait_sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pn' and p.job_id is not null" 1 60
+kill -KILL "$DPID"
+wait "$DPID" 2>/dev/null || true
+DPID=
+is "the short one had not ended when hpod was killed" \
+    "$(sql "select count(*) from $(of pn) and a.ended is not null")" 0
+start_daemon
+check "the campaign finishes after the restart" wait_campaign pn 240
+is "its three trials completed, one attempt each" \
+    "$(sql "select count(*) from $(of pn) and a.state = 'completed'")" 3
+host_of() {
+	sql "select a.host from $(of pn) and t.number = $1 and a.state = 'completed'"
+}
+is "the short trial ran on the pilot's first node (its agent's)" \
+    "$(host_of 0)" "$(scontrol show hostnames "$(sql "select p.host from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pn'")" | head -n 1)"
+is "the third trial ran on the short one's node, not the long one's" \
+    "$(host_of 2)" "$(host_of 0)"
+is "no node ran two trials at once (1 CPU each)" \
+    "$(sql "select count(*) from $(of pn) and exists (select 1 from attempts b join trials t2 on t2.id = b.trial_id where t2.campaign_id = c.id and b.id != a.id and b.host = a.host and b.started < a.ended and a.started < b.ended)")" 0
+adds_up pn
 check "hpod stops cleanly" stop_daemon
 done_testing

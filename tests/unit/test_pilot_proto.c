@@ -57,6 +57,7 @@ test_messages(void)
 	struct pilot_msg m, r;
 	char		*running[] = { "tok-1", "tok-2", NULL };
 	int		 nodes[] = { 1, 3 };
+	struct pilot_nodes at[] = { { NULL, 0 }, { nodes, 2 } };
 
 	memset(&m, 0, sizeof(m));
 	m.op = PILOT_HELLO;
@@ -70,6 +71,14 @@ test_messages(void)
 	is_int(r.slots, 4, "hello: slots");
 	ok(r.running && r.running[0] && r.running[1] && !r.running[2] &&
 	    strcmp(r.running[1], "tok-2") == 0, "hello: running tokens");
+	pilot_msg_release(&r);
+	ok(r.running_nodes == NULL, "hello: no nodes said, none");
+	m.running_nodes = at;
+	is_int(round_trip(&m, &r), 0, "hello with its jobs' nodes: round trip");
+	ok(r.running_nodes != NULL && r.running_nodes[0].n == 0 &&
+	    r.running_nodes[0].at == NULL && r.running_nodes[1].n == 2 &&
+	    r.running_nodes[1].at[0] == 1 && r.running_nodes[1].at[1] == 3,
+	    "hello: where each running job is, [] for one not said");
 	pilot_msg_release(&r);
 
 	memset(&m, 0, sizeof(m));
@@ -137,6 +146,26 @@ test_bad(void)
 	refused("{\"op\": \"hello\", \"secret\": \"s\", \"pilot\": \"p\","
 	    " \"slots\": 1, \"running\": [\"t\", 2]}",
 	    "running[1] must be a non-empty string", "running[1] a number");
+	refused("{\"op\": \"hello\", \"secret\": \"s\", \"pilot\": \"p\","
+	    " \"slots\": 2, \"running\": [\"t\", \"u\"], \"running_nodes\": [[1]]}",
+	    "'running_nodes' must be an array of 2 arrays of node indices, "
+	    "one for each of 'running'", "running_nodes shorter than running");
+	refused("{\"op\": \"hello\", \"secret\": \"s\", \"pilot\": \"p\","
+	    " \"slots\": 1, \"running_nodes\": [[0]]}",
+	    "'running_nodes' must be an array of 0 arrays", "running_nodes "
+	    "without running");
+	refused("{\"op\": \"hello\", \"secret\": \"s\", \"pilot\": \"p\","
+	    " \"slots\": 1, \"running\": [\"t\"], \"running_nodes\": {}}",
+	    "'running_nodes' must be an array", "running_nodes an object");
+	refused("{\"op\": \"hello\", \"secret\": \"s\", \"pilot\": \"p\","
+	    " \"slots\": 1, \"running\": [\"t\"], \"running_nodes\": [1]}",
+	    "'running_nodes[0]' must be an array of 0 to 100000 node indices",
+	    "running_nodes[0] a number");
+	refused("{\"op\": \"hello\", \"secret\": \"s\", \"pilot\": \"p\","
+	    " \"slots\": 2, \"running\": [\"t\", \"u\"], "
+	    "\"running_nodes\": [[], [0, 1.5]]}",
+	    "running_nodes[1][1] must be an integer from 0 to 100000",
+	    "running_nodes[1][1] not an integer");
 	refused("{\"op\": \"started\", \"token\": \"t\"}",
 	    "'time' must be a positive number", "started without time");
 	/* 1e999 parses as infinity, which would render as null (fuzz_pilot) */
