@@ -11,6 +11,12 @@
  * prior weight and answered relative to the median: cost_model_log() is
  * 0 for a configuration of typical cost, log 2 for one twice as dear.
  *
+ * Bounded: what is known is kept between suggestions with the history's
+ * log (struct cost_keep), and beyond COST_CELLS trials with a cost they
+ * are merged into the cells of a grid of at most COST_CELLS cells, one
+ * kernel centre each, so a suggestion does not read every trial.  Up to
+ * COST_CELLS the model is the one above, bit for bit.
+ *
  * The rule: the cost per step decides only between suggestions of about
  * equal promise.  Of the candidates whose acquisition (log l/g) is
  * within a factor 2 of the best, cmtpe takes the cheapest; in the
@@ -101,9 +107,9 @@ cost_model_free(struct cost_model *cm)
 	free(cm);
 }
 
-/* Trial k's internal coordinates into y. */
+/* The internal coordinates of a trial at x into y. */
 static void
-cost_trial_internal(const struct space *sp, const double *x, double *y)
+cost_internal(const struct space *sp, const double *x, double *y)
 {
 	const struct param_def *p;
 	size_t i;
@@ -164,7 +170,7 @@ cost_model_exact(const struct space *sp, const struct history *h,
 		return NULL;
 	}
 	for (k = 0; k < n; k++) {
-		cost_trial_internal(sp, h->obs[idx[k]].x, cm->y + k * d);
+		cost_internal(sp, h->obs[idx[k]].x, cm->y + k * d);
 		cm->z[k] = sorted[k] = log(h->obs[idx[k]].step_s);
 	}
 	cm->n = n;
@@ -323,7 +329,7 @@ cost_keep_set(struct cost_keep *ck, const struct space *sp,
 	}
 	if (k >= ck->n)
 		ck->n = k + 1;
-	if (!(rate > 0))
+	if (!(rate > 0) || !isfinite(rate))
 		rate = 0;
 	if (ck->rate[k] == rate)
 		return 0;
@@ -526,17 +532,6 @@ cost_pick(const double *score, const double *cost, size_t n)
 		    score[i] > score[k])))
 			k = i;
 	return k;
-}
-
-/* The internal coordinates of point x. */
-static void
-cost_internal(const struct space *sp, const double *x, double *y)
-{
-	size_t i;
-
-	for (i = 0; i < sp->n; i++)
-		y[i] = sp->params[i].type == PARAM_CHOICE ? x[i] :
-		    tpe_to_internal(&sp->params[i], x[i]);
 }
 
 /*
