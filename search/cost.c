@@ -279,8 +279,11 @@ cost_cell(const struct cost_keep *ck, const struct space *sp,
 	return cell;
 }
 
-/* Add (sign 1) or take away (-1) trial k of cost rate from the cells. */
-static void
+/*
+ * Add (sign 1) or take away (-1) a trial at x of cost rate from the
+ * cells.  Return -1 out of memory.
+ */
+static int
 cost_keep_cell(struct cost_keep *ck, const struct space *sp,
     const double *x, double rate, int sign)
 {
@@ -288,10 +291,10 @@ cost_keep_cell(struct cost_keep *ck, const struct space *sp,
 	size_t d = sp->n, i, cell;
 
 	if (ck->ncells == 0)
-		return;
+		return 0;
 	pl = d <= 64 ? place : calloc(d, sizeof(int64_t));
 	if (pl == NULL)
-		return;
+		return -1;
 	cell = cost_cell(ck, sp, x, pl);
 	zf = (int64_t)llround(log(rate) * COST_FIX);
 	ck->cnt[cell] += sign;
@@ -301,6 +304,7 @@ cost_keep_cell(struct cost_keep *ck, const struct space *sp,
 		ck->sy[cell * d + i] += sign * pl[i];
 	if (pl != place)
 		free(pl);
+	return 0;
 }
 
 /* Trial k's cost seen as rate (0: unknown).  Return -1 out of memory. */
@@ -334,13 +338,15 @@ cost_keep_set(struct cost_keep *ck, const struct space *sp,
 	if (ck->rate[k] == rate)
 		return 0;
 	if (ck->rate[k] > 0) {
-		cost_keep_cell(ck, sp, h->obs[k].x, ck->rate[k], -1);
+		if (cost_keep_cell(ck, sp, h->obs[k].x, ck->rate[k], -1) != 0)
+			return -1;
 		j = ck->known[--ck->nknown];
 		ck->known[ck->pos[k]] = j;
 		ck->pos[j] = ck->pos[k];
 	}
 	if (rate > 0) {
-		cost_keep_cell(ck, sp, h->obs[k].x, rate, 1);
+		if (cost_keep_cell(ck, sp, h->obs[k].x, rate, 1) != 0)
+			return -1;
 		ck->pos[k] = ck->nknown;
 		ck->known[ck->nknown++] = k;
 	}
