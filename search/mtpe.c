@@ -139,6 +139,7 @@ mtpe_free(struct search *s)
 
 	if (st != NULL) {
 		tpe_fold_free(st->fold);
+		cost_keep_free(st->conf.cost);
 		free(st->reach);
 		free(st->curve);
 	}
@@ -354,6 +355,7 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	struct cost_model *cm = NULL;
 	struct observation *view = NULL;
 	struct history hv;
+	const struct history *h0 = h;
 	struct rng r;
 	size_t *below, *above = NULL, nb, na, d = s->space->n, i, k, c;
 	double *ys, *t, score[MTPE_CANDIDATES], cost[MTPE_CANDIDATES], *y;
@@ -399,7 +401,7 @@ mtpe_suggest(struct search *s, const struct history *h, double *x)
 	    sizeof(*t))) == NULL)
 		goto out;
 	if (conf->cost_aware)
-		cm = cost_model_new(s->space, h);
+		cm = cost_model_new(s->space, h0, &conf->cost, s->log);
 	rng_seed(&r, s->seed ^ UINT64_C(0x3a7e5), h->n);
 	for (c = 0; c < MTPE_CANDIDATES; c++) {
 		y = ys + c * d;

@@ -60,6 +60,7 @@ struct tpe_conf {
 	int		 liar;		/* running trials join the bad group */
 	size_t		 startup;	/* random suggestions before the model */
 	int		 cost_aware;	/* cmtpe: per unit of predicted cost */
+	struct cost_keep *cost;		/* cmtpe: the known costs kept */
 };
 
 /*
@@ -67,8 +68,19 @@ struct tpe_conf {
  * observations' step_s (cost.c): NULL while too few trials have one.
  */
 struct cost_model;
+struct cost_keep;
+/*
+ * With keep non-NULL, the known costs are kept in *keep between calls,
+ * following log (NULL: read every trial); free with cost_keep_free().
+ * Up to COST_CELLS trials with a cost the model has one centre each;
+ * beyond, one per cell of a grid of at most COST_CELLS cells.
+ */
+#define COST_CELLS	4096
 struct cost_model *cost_model_new(const struct space *,
-	    const struct history *);
+	    const struct history *, struct cost_keep **keep,
+	    const struct history_log *log);
+size_t	 cost_model_centres(const struct cost_model *);
+void	 cost_keep_free(struct cost_keep *);
 /* log(predicted seconds per step at internal y / the median's), or 0. */
 double	 cost_model_log(const struct cost_model *, const double *y);
 void	 cost_model_free(struct cost_model *);

@@ -5,7 +5,12 @@
  * uniform in [0.85, 0.95]); the history holds N completed trials at
  * pseudo-random points with a smooth objective, as a long campaign would.
  *
- *   tpe-suggest N [REPS [ALGORITHM]]
+ *   tpe-suggest N [REPS [ALGORITHM [costed]]]
+ *
+ * With "costed" every trial reports its seconds per step (cmtpe's cost
+ * model then reads them: a smooth function of the batch size and the
+ * learning rate with noise), as in a campaign whose trials all ran two
+ * epochs or more.
  *
  * prints "N median_ms min_ms first_ms" over REPS suggestions (default 5)
  * of ALGORITHM (default tpe; mtpe and cmtpe take the same history), as
@@ -18,6 +23,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "rng.h"
@@ -55,13 +61,15 @@ main(int argc, char **argv)
 	struct rng r;
 	double *xs, x[3], *t, t0, first;
 	size_t n, i, *changed;
-	int reps, k;
+	int reps, k, costed;
 
 	if (argc < 2 || (n = strtoul(argv[1], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: tpe-suggest N [REPS [ALGORITHM]]\n");
+		fprintf(stderr,
+		    "usage: tpe-suggest N [REPS [ALGORITHM [costed]]]\n");
 		return 1;
 	}
 	reps = argc > 2 ? atoi(argv[2]) : 5;
+	costed = argc > 4 && strcmp(argv[4], "costed") == 0;
 	if (reps < 1)
 		reps = 1;
 	sp = space_new();
@@ -86,6 +94,10 @@ main(int argc, char **argv)
 		obs[i].value = fabs(log(xs[3 * i] / 0.03)) * 0.1 +
 		    0.02 * xs[3 * i + 1] + fabs(xs[3 * i + 2] - 0.9) +
 		    0.01 * rng_uniform(&r);
+		if (costed)
+			obs[i].step_s = 10 * (1 + xs[3 * i + 1]) *
+			    (1 + 0.1 * log(xs[3 * i] / 0.001)) *
+			    (0.9 + 0.2 * rng_uniform(&r));
 	}
 	h.n = n;
 	h.obs = obs;
