@@ -103,11 +103,7 @@ for k in 1 2 3 4; do
 	1) set -- run -q "$T/md.json" ;;
 	*) set -- resume -q md ;;
 	esac
-	HPOD_TEST_PAUSE=after-mkdir "$HPOCTL" -f "$CONF" "$@" \
-	    >>"$T/crash.out" 2>>"$T/hpod.log" &
-	pid=$!
-	settle "$pid" && kill -KILL "$pid" && KILLED=$((KILLED + 1))
-	wait "$pid" 2>/dev/null || true
+	kill_at after-mkdir "$@" && KILLED=$((KILLED + 1))
 done
 is "md: hpoctl run/resume were SIGKILLed after-mkdir 4 times" "$KILLED" 4
 check "md: hpoctl resume finishes the campaign" \
@@ -135,12 +131,7 @@ cat >"$T/rp.json" <<JSON
  "budget": {"max_trials": 5, "max_parallel": 2},
  "backend": "replay", "replay": {"table": "$T/table.json"}}
 JSON
-HPOD_TEST_PAUSE=after-mkdir "$HPOCTL" -f "$CONF" run -q "$T/rp.json" \
-    >>"$T/crash.out" 2>>"$T/hpod.log" &
-pid=$!
-check "rp: hpoctl run paused after-mkdir" settle "$pid"
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+check "rp: hpoctl run paused after-mkdir" kill_at after-mkdir run -q "$T/rp.json"
 check "rp: hpoctl resume finishes the replay campaign" \
     "$HPOCTL" -f "$CONF" resume -q rp
 is "rp: it finished with its 5 trials, each completed once" \
@@ -153,12 +144,7 @@ is "rp: the lost attempt's directory was moved aside" \
 # made, its record not yet committed): nothing of the campaign is kept,
 # and running it again takes the empty directory it left.
 spec cl 2 1
-HPOD_TEST_PAUSE=after-claim "$HPOCTL" -f "$CONF" run -q "$T/cl.json" \
-    >>"$T/crash.out" 2>>"$T/hpod.log" &
-pid=$!
-check "cl: hpoctl run paused after-claim" settle "$pid"
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+check "cl: hpoctl run paused after-claim" kill_at after-claim run -q "$T/cl.json"
 is "cl: nothing of the campaign is recorded" "$(campaign_state cl)" ""
 check "cl: hpoctl run runs it again, in the empty directory left" \
     "$HPOCTL" -f "$CONF" run -q "$T/cl.json"
