@@ -170,7 +170,14 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 	ev.nodes = p->nodes;
 	ev.gpus = p->gpus * p->nodes;
 	ev.cpus = p->cpus * p->nodes;
-	if (iev != NULL && iev->type == SCHED_EV_STARTED) {
+	/*
+	 * A pilot asks for exactly its nodes.  Slurm's count is taken only
+	 * if it is not less: a pilot first seen ending (cancelled before the
+	 * poll saw it run; its agent's hello said it started) reports only
+	 * the nodes still completing, which would bill it short.
+	 */
+	if (iev != NULL && iev->type == SCHED_EV_STARTED &&
+	    iev->nodes >= p->nodes) {
 		ev.nodes = iev->nodes;
 		ev.gpus = iev->gpus;
 		ev.cpus = iev->cpus;
