@@ -19,6 +19,7 @@
 #include "lockfile.h"
 #include "log.h"
 #include "report.h"
+#include "report_alloc.h"
 #include "run.h"
 #include "slowreq.h"
 #include "trials_opts.h"
@@ -535,6 +536,7 @@ main(int argc, char *argv[])
 
 	memset(&d, 0, sizeof(d));
 	log_init("hpod", 1, 0);
+	report_alloc_init();	/* a report out of memory is its error */
 	cli_help_version(argc, argv, "hpod", HPOD_USAGE);
 	while ((ch = getopt(argc, argv, "df:nvV")) != -1) {
 		switch (ch) {
