@@ -11,28 +11,40 @@
 
 /*
  * A render runs on one thread from report_alloc_arm() on: the
- * allocations left before the one a test fails (0: none fails), and
- * whether one failed.
+ * allocations left before the one a test fails (0: none fails), whether
+ * cJSON's count, and whether one failed.
  */
 static _Thread_local long	 report_alloc_left;
+static _Thread_local int	 report_alloc_json_too;
 static _Thread_local int	 report_alloc_out;
 
-/* Read HPOD_TEST_FAIL_ALLOC ("report:N") for a new render. */
+/*
+ * Read HPOD_TEST_FAIL_ALLOC for a new render: "report:N" counts every
+ * allocation, "report-own:N" those of this module only.
+ */
 void
 report_alloc_arm(void)
 {
-	const char	*v = getenv("HPOD_TEST_FAIL_ALLOC");
+	const char	*v = getenv("HPOD_TEST_FAIL_ALLOC"), *num;
 	char		*end;
 	long		 n;
 
 	report_alloc_left = 0;
 	report_alloc_out = 0;
-	if (v == NULL || strncmp(v, "report:", 7) != 0)
+	if (v == NULL)
+		return;
+	if (strncmp(v, "report:", 7) == 0)
+		num = v + 7;
+	else if (strncmp(v, "report-own:", 11) == 0)
+		num = v + 11;
+	else
 		return;
 	errno = 0;
-	n = strtol(v + 7, &end, 10);
-	if (errno == 0 && *end == '\0' && n > 0)
+	n = strtol(num, &end, 10);
+	if (errno == 0 && *end == '\0' && n > 0) {
 		report_alloc_left = n;
+		report_alloc_json_too = num == v + 7;
+	}
 }
 
 /* Stop counting; 1 if the render ran out of memory. */
@@ -43,11 +55,12 @@ report_alloc_done(void)
 	return report_alloc_out;
 }
 
-/* 1 if the test fails this allocation (errno ENOMEM). */
+/* 1 if the test fails this allocation, cJSON's if json (errno ENOMEM). */
 static int
-report_alloc_fails(void)
+report_alloc_fails(int json)
 {
-	if (report_alloc_left == 0 || --report_alloc_left > 0)
+	if (report_alloc_left == 0 || (json && !report_alloc_json_too) ||
+	    --report_alloc_left > 0)
 		return 0;
 	errno = ENOMEM;
 	report_alloc_out = 1;
@@ -67,7 +80,7 @@ report_alloc_got(void *p)
 static void *
 report_alloc_json(size_t size)
 {
-	return report_alloc_fails() ? NULL : report_alloc_got(malloc(size));
+	return report_alloc_fails(1) ? NULL : report_alloc_got(malloc(size));
 }
 
 /* Install cJSON's hooks. */
@@ -83,7 +96,7 @@ report_alloc_init(void)
 void *
 report_calloc(size_t nmemb, size_t size)
 {
-	return report_alloc_fails() ? NULL :
+	return report_alloc_fails(0) ? NULL :
 	    report_alloc_got(calloc(nmemb, size));
 }
 
@@ -91,7 +104,7 @@ report_calloc(size_t nmemb, size_t size)
 void *
 report_reallocarray(void *p, size_t nmemb, size_t size)
 {
-	return report_alloc_fails() ? NULL :
+	return report_alloc_fails(0) ? NULL :
 	    report_alloc_got(reallocarray(p, nmemb, size));
 }
 
@@ -99,7 +112,7 @@ report_reallocarray(void *p, size_t nmemb, size_t size)
 char *
 report_strdup(const char *s)
 {
-	if (s == NULL || report_alloc_fails())
+	if (s == NULL || report_alloc_fails(0))
 		return NULL;
 	return report_alloc_got(strdup(s));
 }
@@ -110,7 +123,7 @@ report_memstream(char **buf, size_t *len)
 {
 	*buf = NULL;
 	*len = 0;
-	return report_alloc_fails() ? NULL :
+	return report_alloc_fails(0) ? NULL :
 	    report_alloc_got(open_memstream(buf, len));
 }
 

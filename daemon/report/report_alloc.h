@@ -9,8 +9,9 @@
  * whose thread ran out anywhere is an error (report_alloc_done()).
  *
  * For tests only: when the environment variable HPOD_TEST_FAIL_ALLOC is
- * "report:N", the Nth of these allocations of each render (counted on
- * its thread from report_alloc_arm()) fails as if memory ran out.
+ * "report:N", the Nth allocation of each render, cJSON's included
+ * (counted on its thread from report_alloc_arm()), fails as if memory
+ * ran out; "report-own:N" counts only those of this module.
  */
 #ifndef HPOD_REPORT_ALLOC_H
 #define HPOD_REPORT_ALLOC_H

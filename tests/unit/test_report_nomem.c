@@ -11,7 +11,12 @@
  * until N is past its last allocation; that run must give the same text
  * as the render with memory.  The campaign is a small scaling campaign
  * (a spec, confirmation runs, two batch sizes, hosts, curves), so that
- * every part of the guide, the JSON report and the HTML page is drawn.
+ * every part of the guide, the JSON report and the HTML page is drawn;
+ * a second one of 2,001 trials (HTML_ALL_TRIALS + 1), only 20 with
+ * parameters and curves, has the page draw densities and bands: of its
+ * 5,000 allocations, mostly cJSON's for each trial's parameters, each of
+ * the page's own is failed ("report-own:N"), cJSON's being swept on the
+ * small campaign.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,7 +44,11 @@ static const char spec[] = "{\"name\":\"nm\",\"workload\":\"minicosmo\","
     "\"budget\":{\"max_trials\":12},"
     "\"resources\":{\"tasks_per_node\":2},\"hardware\":\"rig\"}";
 
-/* Trial number of batch batch and role, its attempt from start; its id. */
+/*
+ * Trial number of campaign cid, of batch size batch and role, ended in
+ * state, its curve of epochs ending at last (none if epochs is 0, and no
+ * parameters then).
+ */
 static void
 fill_trial(struct ledger *l, int64_t cid, int number, long batch,
     const char *role, const char *state, double last, int epochs)
@@ -56,12 +65,12 @@ fill_trial(struct ledger *l, int64_t cid, int number, long batch,
 	snprintf(params, sizeof(params), "{\"lr\":%g,\"opt\":\"%s\","
 	    "\"batch_size\":%ld}", 0.01 * (number % 5 + 1), number % 2 ?
 	    "adam" : "sgd", batch);
-	t.params_json = params;
-	snprintf(tok, sizeof(tok), "tok-%d", number);
+	t.params_json = epochs > 0 ? params : NULL;
+	snprintf(tok, sizeof(tok), "tok-%lld-%d", (long long)cid, number);
 	a.token = tok;
-	if (ledger_trial_insert(l, &t, &tid) == -1 ||
+	if (ledger_trial_insert(l, &t, &tid) == -1 || (epochs > 0 &&
 	    ledger_trial_set_best(l, tid, last, epochs, reached,
-	    reached ? 1000 + 10.0 * epochs : 0) == -1)
+	    reached ? 1000 + 10.0 * epochs : 0) == -1))
 		printf("# trial %d: %s\n", number, ledger_error(l));
 	a.trial_id = tid;
 	if (ledger_attempt_insert(l, &a, &aid) == -1 ||
@@ -69,12 +78,37 @@ fill_trial(struct ledger *l, int64_t cid, int number, long batch,
 	    ledger_attempt_started(l, aid, NULL, 1000, 1, 2, 4, 0,
 	    number % 2 ? "node-b" : "node-a") == -1 ||
 	    (strcmp(state, "running") != 0 && ledger_attempt_finished(l, aid,
-	    state, 1000 + 10.0 * epochs, 0, 0, NULL) == -1))
+	    state, 1000 + 10.0 * epochs + 1, 0, 0, NULL) == -1))
 		printf("# attempt of %d: %s\n", number, ledger_error(l));
 	for (i = 1; i <= epochs; i++)
 		ledger_metric_insert(l, aid, i, "eval_error", i == epochs ?
 		    last : last + 0.1 * (epochs - i), 1000 + 10.0 * i);
-	ledger_metric_insert(l, aid, 0, "train_samples", 1000, 1000);
+	if (epochs > 0)
+		ledger_metric_insert(l, aid, 0, "train_samples", 1000, 1000);
+}
+
+/*
+ * The campaign "wide": 2,001 trials (the page draws the 500 best and
+ * the others as densities and bands), 20 with parameters and curves.
+ */
+static void
+fill_wide(struct ledger *l)
+{
+	struct ledger_campaign c = { .name = "wide", .workload = "minicosmo",
+	    .backend = "local", .metric = "eval_error", .started = 1000,
+	    .max_trials = 2001 };
+	int64_t	 cid = 0;
+	int	 i;
+
+	if (ledger_campaign_insert(l, &c, &cid) == -1 ||
+	    ledger_batch_open(l) == -1)
+		printf("# campaign: %s\n", ledger_error(l));
+	for (i = 0; i < 2001; i++)
+		fill_trial(l, cid, i, 16, "search", "completed",
+		    0.3 + 0.01 * (i % 7), i % 100 == 0 ? 2 + i % 3 : 0);
+	if (ledger_batch_flush(l) == -1 ||
+	    ledger_campaign_set_state(l, cid, "finished", 2000) == -1)
+		printf("# campaign: %s\n", ledger_error(l));
 }
 
 /*
@@ -113,6 +147,7 @@ struct render {
 	const char		*campaign;
 	enum report_format	 fmt;
 	const char		*trials;	/* a trials request, JSON */
+	const char		*hook;		/* "report-own": not cJSON's */
 };
 
 /* Render r; its rc, *out and err as the daemon gets them. */
@@ -163,7 +198,7 @@ same(char *a, char *b)
 static void
 sweep(struct ledger *l, const char *name, const struct render *r)
 {
-	char	 err[512], *ref, *out, arg[32];
+	char	 err[512], *ref, *out, arg[64];
 	long	 k;
 	int	 rc, bad = 0;
 
@@ -173,7 +208,8 @@ sweep(struct ledger *l, const char *name, const struct render *r)
 		return;
 	}
 	for (k = 1; k < 1000000; k++) {
-		snprintf(arg, sizeof(arg), "report:%ld", k);
+		snprintf(arg, sizeof(arg), "%s:%ld", r->hook ? r->hook :
+		    "report", k);
 		setenv("HPOD_TEST_FAIL_ALLOC", arg, 1);
 		if ((rc = render(l, r, &out, err, sizeof(err))) == 0)
 			break;
@@ -186,8 +222,8 @@ sweep(struct ledger *l, const char *name, const struct render *r)
 		free(out);
 	}
 	unsetenv("HPOD_TEST_FAIL_ALLOC");
-	ok(k > 1 && bad == 0, "%s: each of %ld allocations may fail", name,
-	    k - 1);
+	ok(k > 1 && bad == 0, "%s: each of %ld %sallocations may fail", name,
+	    k - 1, r->hook ? "own " : "");
 	ok(rc == 0 && out != NULL && same(out, ref),
 	    "%s: past them, the same text", name);
 	free(out);
@@ -198,25 +234,26 @@ int
 main(void)
 {
 	static const struct render renders[] = {
-		{ "report", "nm", REPORT_TEXT, NULL },
-		{ "report", "nm", REPORT_JSON, NULL },
-		{ "report", "nm", REPORT_CSV, NULL },
-		{ "report", "nm", REPORT_HTML, NULL },
-		{ "table", "nm", REPORT_TEXT, NULL },
-		{ "table", "nm", REPORT_JSON, NULL },
-		{ "table", "nm", REPORT_CSV, NULL },
-		{ "table", "nm", REPORT_MARKDOWN, NULL },
-		{ "table", "nm", REPORT_RCP, NULL },
-		{ "status", NULL, REPORT_TEXT, NULL },
-		{ "status", "nm", REPORT_JSON, NULL },
-		{ "status", NULL, REPORT_CSV, NULL },
-		{ "watch", "nm", REPORT_JSON, NULL },
-		{ "trials", "nm", REPORT_TEXT, "{}" },
-		{ "trials", "nm", REPORT_JSON, "{}" },
-		{ "trials", "nm", REPORT_CSV, "{\"state\":\"completed\"}" },
+		{ "report", "nm", REPORT_TEXT, NULL, NULL },
+		{ "report", "nm", REPORT_JSON, NULL, NULL },
+		{ "report", "nm", REPORT_CSV, NULL, NULL },
+		{ "report", "nm", REPORT_HTML, NULL, NULL },
+		{ "table", "nm", REPORT_TEXT, NULL, NULL },
+		{ "table", "nm", REPORT_JSON, NULL, NULL },
+		{ "table", "nm", REPORT_CSV, NULL, NULL },
+		{ "table", "nm", REPORT_MARKDOWN, NULL, NULL },
+		{ "table", "nm", REPORT_RCP, NULL, NULL },
+		{ "status", NULL, REPORT_TEXT, NULL, NULL },
+		{ "status", "nm", REPORT_JSON, NULL, NULL },
+		{ "status", NULL, REPORT_CSV, NULL, NULL },
+		{ "watch", "nm", REPORT_JSON, NULL, NULL },
+		{ "trials", "nm", REPORT_TEXT, "{}", NULL },
+		{ "trials", "nm", REPORT_JSON, "{}", NULL },
+		{ "trials", "nm", REPORT_CSV, "{\"state\":\"completed\"}", NULL },
 		{ "trials", "nm", REPORT_TEXT,
-		    "{\"fields\":\"trial,lr,best,host\"}" },
-		{ "trials", "nm", REPORT_TEXT, "{\"parsable\":true}" },
+		    "{\"fields\":\"trial,lr,best,host\"}", NULL },
+		{ "trials", "nm", REPORT_TEXT, "{\"parsable\":true}", NULL },
+		{ "report", "wide", REPORT_HTML, NULL, "report-own" },
 	};
 	static const char *const fmts[] = { "text", "json", "csv",
 		"markdown", "rcp", "html" };
@@ -229,8 +266,10 @@ main(void)
 	    NULL)
 		return 1;
 	fill(l);
+	fill_wide(l);
 	for (i = 0; i < sizeof(renders) / sizeof(renders[0]); i++) {
-		snprintf(name, sizeof(name), "%s %s%s%s", renders[i].cmd,
+		snprintf(name, sizeof(name), "%s %s %s%s%s", renders[i].cmd,
+		    renders[i].campaign ? renders[i].campaign : "(all)",
 		    fmts[renders[i].fmt], renders[i].trials ? " " : "",
 		    renders[i].trials ? renders[i].trials : "");
 		sweep(l, name, &renders[i]);
