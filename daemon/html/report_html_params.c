@@ -354,10 +354,7 @@ html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 	    NULL)
 		return -1;
 	for (i = 0; i < g->ntrials; i++) {
-		/* The engine's JSON: not parsed is memory run out. */
-		if ((h.params[i] = cJSON_Parse(g->trials[i].params_json)) ==
-		    NULL && g->trials[i].params_json != NULL)
-			goto out;
+		h.params[i] = cJSON_Parse(g->trials[i].params_json);
 		if (g->trials[i].has_best && isfinite(g->trials[i].best)) {
 			h.vlo = fmin(h.vlo, g->trials[i].best);
 			h.vhi = fmax(h.vhi, g->trials[i].best);

@@ -210,11 +210,8 @@ html_trials_table(FILE *f, const struct guide *g, const struct html_shown *sh)
 	if ((t.params = report_calloc(t.nrows + 1, sizeof(*t.params))) ==
 	    NULL)
 		return -1;
-	/* The engine's JSON: not parsed is memory run out. */
 	for (i = 0; i < t.nrows; i++)
-		if ((t.params[i] = cJSON_Parse(g->trials[t.src[i]].params_json))
-		    == NULL && g->trials[t.src[i]].params_json != NULL)
-			goto out;
+		t.params[i] = cJSON_Parse(g->trials[t.src[i]].params_json);
 	names = hs_names(&t);
 	t.ncols = 3 + (size_t)cJSON_GetArraySize(names) + 6;
 	t.heads = report_calloc(t.ncols, sizeof(*t.heads));

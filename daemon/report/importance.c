@@ -132,8 +132,8 @@ imp_names(const struct guide *g, cJSON **params)
 
 /*
  * Compute every parameter's share; -1 if memory ran out (imp is
- * released then).  A trial's parameters are the engine's JSON: one that
- * does not parse is memory run out, not a trial left out.
+ * released then).  A cJSON_Parse() out of memory is the render's error
+ * all the same (report_alloc_done()).
  */
 int
 importance_compute(const struct guide *g, struct importance *imp)
@@ -151,9 +151,7 @@ importance_compute(const struct guide *g, struct importance *imp)
 	if (params == NULL || val == NULL || grp == NULL)
 		goto out;
 	for (i = 0; i < g->ntrials; i++)
-		if (g->trials[i].params_json != NULL && (params[i] =
-		    cJSON_Parse(g->trials[i].params_json)) == NULL)
-			goto out;
+		params[i] = cJSON_Parse(g->trials[i].params_json);
 	names = imp_names(g, params);
 	nn = (size_t)cJSON_GetArraySize(names);
 	if ((imp->names = report_calloc(nn + 1, sizeof(*imp->names))) ==

@@ -233,10 +233,7 @@ report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
 		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
 		where[1] = la != NULL && la->host != NULL ? la->host : "";
 		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
-		/* The engine's JSON: not parsed is memory run out. */
-		if ((p = cJSON_Parse(t[i].params_json)) == NULL &&
-		    t[i].params_json != NULL)
-			return -1;
+		p = cJSON_Parse(t[i].params_json);
 		if (root != NULL) {
 			if (report_trial_json(root, &t[i], where, p) == -1) {
 				cJSON_Delete(p);
@@ -300,8 +297,7 @@ report_trials_opts(struct ledger *l, const char *name,
 	/* Column names come from the first trial's parameters. */
 	if (n > 0)
 		names = cJSON_Parse(t[0].params_json);
-	if ((root != NULL || f != NULL) && (names != NULL || n == 0 ||
-	    t[0].params_json == NULL)) {
+	if (root != NULL || f != NULL) {
 		if (f != NULL && !to->noheader)
 			report_trials_header(f, fmt, to->parsable, names,
 			    c.metric);

@@ -70,7 +70,8 @@ fields_split(const char *list, size_t *n)
 
 /*
  * Each row's parameters as a tree (the JSON form carries them raw, as
- * the ledger holds them); -1 if memory ran out.
+ * the ledger holds them; what does not parse is an empty object); -1 if
+ * memory ran out.
  */
 static int
 fields_parse_params(cJSON *rows)
