@@ -258,10 +258,16 @@ hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
 	reply_output(reply, msg);
 }
 
-/* Reply with a read command's output, or its error (rc != 0). */
+/*
+ * Reply with a read command's output, or its error (rc != 0); one of
+ * hpod's side (-1: the ledger, memory run out) is logged too, as
+ * slowreq.c does.
+ */
 static void
 hpod_reply(cJSON *reply, int rc, char *out, const char *err)
 {
+	if (rc == -1)
+		log_warnx("%s", err);
 	if (rc != 0)
 		reply_error(reply, err);
 	else

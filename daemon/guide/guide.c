@@ -296,7 +296,8 @@ guide_row_candidate(const struct guide *g, long key, const char **cand,
 {
 	const struct guide_run	*r;
 	const char		**pj = NULL, *chosen = NULL;
-	int			*ended = NULL, *ok = NULL, *all = NULL, rc = -1;
+	int			*ended = NULL, *ok = NULL, *all = NULL;
+	int			 rc = -1;
 	size_t			 i, k, nc = 0;
 	void			*q;
 

@@ -147,7 +147,7 @@ struct render {
 	const char		*campaign;
 	enum report_format	 fmt;
 	const char		*trials;	/* a trials request, JSON */
-	const char		*hook;		/* "report-own": not cJSON's */
+	const char		*hook;	/* "report-own": not cJSON's */
 };
 
 /* Render r; its rc, *out and err as the daemon gets them. */
@@ -249,7 +249,8 @@ main(void)
 		{ "watch", "nm", REPORT_JSON, NULL, NULL },
 		{ "trials", "nm", REPORT_TEXT, "{}", NULL },
 		{ "trials", "nm", REPORT_JSON, "{}", NULL },
-		{ "trials", "nm", REPORT_CSV, "{\"state\":\"completed\"}", NULL },
+		{ "trials", "nm", REPORT_CSV, "{\"state\":\"completed\"}",
+		    NULL },
 		{ "trials", "nm", REPORT_TEXT,
 		    "{\"fields\":\"trial,lr,best,host\"}", NULL },
 		{ "trials", "nm", REPORT_TEXT, "{\"parsable\":true}", NULL },
