@@ -96,4 +96,13 @@ is "the trial list's message" "$(cat "$T/err")" \
 is "the status's message" "$(cat "$T/err")" "hpoctl: status: out of memory"
 check "hpod exits 0" stop_daemon
 
+# hpoctl --ledger renders in its own process: the same error, exit 1.
+rc=0
+HPOD_TEST_FAIL_ALLOC=report:1 "$HPOCTL" report --ledger "$LEDGER" \
+    --format html big >/dev/null 2>"$T/err" || rc=$?
+is "report --ledger out of memory: exit 1" "$rc" 1
+is "report --ledger: the message" "$(cat "$T/err")" \
+    "hpoctl: report for campaign 'big': out of memory"
+is "the ledger is still as it was" "$(ledger_sum)" "$before"
+
 done_testing
