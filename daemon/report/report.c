@@ -524,7 +524,6 @@ report_command(struct ledger *l, const char *cmd, const char *campaign,
 {
 	const struct report_kind	*k;
 
-	report_alloc_arm();
 	for (k = report_kinds; k->cmd != NULL; k++)
 		if (strcmp(k->cmd, cmd) == 0)
 			break;
@@ -541,6 +540,7 @@ report_command(struct ledger *l, const char *cmd, const char *campaign,
 		snprintf(err, errlen, "unknown command '%s'", cmd);
 		return -2;
 	}
+	report_alloc_arm();
 	return report_alloc_check(strcmp(cmd, "table") == 0 ? "report" : cmd,
 	    campaign, k->fn(l, campaign, fmt, out, err, errlen), out, err,
 	    errlen);
