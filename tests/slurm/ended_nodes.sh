@@ -38,10 +38,10 @@ running() {
 	echo "$job"
 }
 
-# shrinks JOB: wait up to 5 s until Slurm shows job JOB on n01 alone (its
+# shrinks JOB: wait up to 10 s until Slurm shows job JOB on n01 alone (its
 # other node done, n01 still in its epilog).
 shrinks() {
-	for _ in $(seq 1 50); do
+	for _ in $(seq 1 100); do
 		[ "$(squeue -h -t all -j "$1" -o '%D %N')" = "1 n01" ] &&
 		    return 0
 		sleep 0.1
