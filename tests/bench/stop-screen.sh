@@ -3,11 +3,11 @@
 # one trial at a time under each rule by tests/bench/stop_screen.py (its
 # docstring says how and lists the rules), DRAWS seeds (default 10000)
 # per table, the same draws for every rule.  Before that, on each table
-# the helper's cost and stopper model is checked against the ledgers of
-# hpod's own random+target campaigns of the seeds CHECK_SEEDS (default
-# "0 1 5")
-# through the real engine and replay backend (hpoctl run, as
-# bench-search.sh does).
+# the helper's cost and stopper model (rule leader:2 from the epoch
+# after the warm-up, as target.c now stops) is checked against the
+# ledgers of hpod's own random+target campaigns of the seeds CHECK_SEEDS
+# (default "0 1 5") through the real engine and replay backend (hpoctl
+# run, as bench-search.sh does).
 #
 #   tests/bench/stop-screen.sh [BUILD]
 #
@@ -37,11 +37,13 @@ PY="python3 $TOP/tests/bench/stop_screen.py"
 
 for tb in $TABLES; do
 	profile "$tb"
-	grace=$(echo "$FIXED" | python3 -c 'import json, sys
-print(int(json.load(sys.stdin).get("warmup_epochs", 0)) + 3)')
+	warm=$(echo "$FIXED" | python3 -c 'import json, sys
+print(int(json.load(sys.stdin).get("warmup_epochs", 0)))')
+	grace=$((warm + 3))
 	for seed in $CHECK_SEEDS; do
 		hpod_run random+target "$seed" 1 >/dev/null
-		$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" "$grace"
+		$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" "$grace" \
+		    "leader:2@$((warm + 1))"
 	done
 	echo "table $tb: target eval_error <= $TARGET, budget $BUDGET GPU-s," \
 	    "$EPOCHS epochs, grace $grace, $DRAWS seeds of random one at a time"

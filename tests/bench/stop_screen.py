@@ -4,7 +4,7 @@ trial at a time, before any is built.
 
     stop_screen.py replay TABLE SPACE_JSON TARGET BUDGET_GPU_S LAST GRACE
                    [DRAWS [RULE...]]
-    stop_screen.py check TABLE LEDGER TARGET LAST GRACE
+    stop_screen.py check TABLE LEDGER TARGET LAST GRACE [RULE]
 
 Standard library only.  It uses search_bound.py's table, lookup, cost
 and random draws (the replay backend's: a job costs 1 GPU from its start
@@ -25,7 +25,9 @@ same order), so the rules are compared seed by seed.  The rules:
   oracle        every run that will not meet the target is stopped at
                 GRACE, every other one goes on: what a stopper that
                 judges from GRACE on and stops no winner saves at most;
-  target        the target stopper (auto's today);
+  target        target.c's extrapolation alone (auto's stopper before
+                its leader rule, which is leader:2@W, W the warm-up
+                epochs + 1);
   envelope      target, or, from GRACE on, the trial's best so far is
                 worse than every run of the table that will meet the
                 target had by then: the best a rule on the values by
@@ -62,9 +64,10 @@ trials per seed.
 check: the replay's cost and stopper model against a replayed campaign.
 The last campaign of LEDGER (bench-search.sh's random+target, one trial
 at a time) is replayed from its own trials' runs (found as the replay
-backend finds them) under the rule "target": every trial must have
-played the epochs the ledger holds, and the GPU-seconds to target must
-be the ledger's to within 10^-3 s.  Exits 1, naming the trial, if not.
+backend finds them) under RULE (default leader:2@1, the target stopper
+of a workload without warm-up): every trial must have played the epochs
+the ledger holds, and the GPU-seconds to target must be the ledger's to
+within 10^-3 s.  Exits 1, naming the trial, if not.
 """
 import bisect
 import math
@@ -301,9 +304,10 @@ def replay(argv):
 
 
 def check(argv):
-    if len(argv) != 5:
+    if len(argv) not in (5, 6):
         sys.exit(__doc__)
-    path, ledger, target, last, grace = argv
+    path, ledger, target, last, grace = argv[:5]
+    rule = parse_rule(argv[5] if len(argv) > 5 else "leader:2@1")
     target, last, grace = float(target), int(last), int(grace)
     table = search_bound.Table(path, target)
     db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
@@ -332,7 +336,8 @@ def check(argv):
         s = got[0] if got else \
             c["runs"][(-(seed + 1) if seed < 0 else seed) % len(c["runs"])]
         run = Run(s["run"], target, last, grace)
-        stop = rule_stop("target", None, run, hist, target, last, grace)
+        stop = rule_stop(rule[0], rule[1], run, hist, target, last, grace,
+                         rule[2])
         reached = stop is None and run.reach is not None
         played = run.reach if reached else (run.n if stop is None
                                              else stop)

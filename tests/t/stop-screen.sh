@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/bench/stop_screen.py, the offline stopper screen of the README's
 # "A stopper judged against the campaign's leader": its cost and stopper
-# model is the replay backend's and the target stopper's (checked on the
+# model is the replay backend's and the target stopper's with its
+# leader rule (checked on the
 # ledgers of real `hpoctl run` campaigns, and a ledger that disagrees is
 # refused naming the trial), its rules stop where the hand-worked curves
 # below say, and on a two-configuration table its medians are the ones
@@ -22,13 +23,16 @@ TARGET_SET= BUDGET_SET=
 . "$TOP/tests/bench/search.subr"
 
 # hpod's random with the target stopper on minicosmo's table, one at a
-# time (grace: warm-up 1 + 3 epochs).  Seed 5 draws a run that diverged
-# before its first epoch (it costs nothing, not its start_s) before the
-# winner; seed 1 stops its trial 1 at the grace epoch, so a grace of 3
-# or 5 disagrees with the ledger.
+# time (grace: warm-up 1 + 3 epochs; its leader rule, K 2, from the
+# epoch after the warm-up: leader:2@2).  Seed 5 draws a run that
+# diverged before its first epoch (it costs nothing, not its start_s)
+# before the winner; seed 1 stops its trial 1 at the grace epoch, so a
+# grace of 3 or 5 disagrees with the ledger, and its trial 2 at epoch 2
+# by the leader rule, so the rule without it (target) or judging from
+# epoch 3 disagrees too.
 profile minicosmo
 hpod_run random+target 5 1 >"$T/r.txt"
-if $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 >"$T/out" 2>&1; then
+if $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 leader:2@2 >"$T/out" 2>&1; then
 	ok "seed 5: the ledger's epochs and cost are the replay's"
 else
 	not_ok "seed 5: the ledger's epochs and cost are the replay's"
@@ -38,7 +42,7 @@ gpu=$(awk '{ printf "%.4f", $3 }' "$T/r.txt")
 has "the cost to target is bench-search.sh's ($gpu GPU-s)" \
     " $gpu GPU-seconds to target in both" "$T/out"
 hpod_run random+target 1 1 >"$T/r.txt"
-if $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 >"$T/out" 2>&1; then
+if $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 leader:2@2 >"$T/out" 2>&1; then
 	ok "seed 1: the ledger's epochs and cost are the replay's"
 else
 	not_ok "seed 1: the ledger's epochs and cost are the replay's"
@@ -49,17 +53,26 @@ has "it replayed every trial up to the winner ($n)" \
     ": $n trials replayed as the ledger played them" "$T/out"
 for g in 3 5; do
 	rc=0
-	$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" $g >"$T/out" 2>&1 ||
-	    rc=$?
+	$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" $g leader:2@2 \
+	    >"$T/out" 2>&1 || rc=$?
 	is "a grace of $g disagrees with the ledger" "$rc" 1
 	has "naming the trial and both epoch counts" \
-	    "trial 1: 4 epochs in the ledger, the replay plays" "$T/out"
+	    "trial 1: 4 epochs in the ledger, the replay plays $g" "$T/out"
+done
+for r in target leader:2@3 leader:3@2; do
+	rc=0
+	$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 $r >"$T/out" 2>&1 ||
+	    rc=$?
+	is "rule $r disagrees with the ledger" "$rc" 1
+	has "at trial 2, stopped at epoch 2 by the leader" \
+	    "trial 2: 2 epochs in the ledger, the replay plays 4" "$T/out"
 done
 cp "$T/l.db" "$T/cost.db"
 sqlite3 "$T/cost.db" "update attempts set ended = ended + 0.5 where id =
     (select min(id) from attempts where state = 'completed')"
 rc=0
-$PY check "$TABLE" "$T/cost.db" "$TARGET" "$EPOCHS" 4 >"$T/out" 2>&1 || rc=$?
+$PY check "$TABLE" "$T/cost.db" "$TARGET" "$EPOCHS" 4 leader:2@2 >"$T/out" \
+    2>&1 || rc=$?
 is "a ledger half a second dearer is refused" "$rc" 1
 has "naming both costs" \
     "GPU-seconds to target in the ledger, the replay says" "$T/out"
