@@ -258,9 +258,10 @@ def replay(argv):
     path, space_json, target, budget, last, grace = argv[:6]
     draws = int(argv[6]) if len(argv) > 6 else 10000
     names = argv[7:] or ["none", "target", "oracle", "envelope",
-                         "leader:1.5", "leader:2", "leader:3",
-                         "leadtime:2", "leadtime:3", "quantile:0.25",
-                         "quantile:0.5", "ratio:2", "drop:2"]
+                         "envelope@2", "leader:1.5", "leader:2",
+                         "leader:3", "leader:2@2", "leadtime:2",
+                         "leadtime:3", "quantile:0.25", "quantile:0.5",
+                         "quantile:0.5@2", "ratio:2", "drop:2"]
     rules = [parse_rule(r) for r in names]
     last, grace = int(last), int(grace)
     table, space, budget, _, _ = search_bound.replay_args(
