@@ -85,8 +85,9 @@ sp_target_bind(struct sp *sp, struct campaign_spec *s,
 			return sp_fail(sp, "search.stopper", "out of memory");
 		snprintf(s->stop_why, sizeof(s->stop_why), "target: the "
 		    "campaign has a target (%s %s %g) and trials end at %s "
-		    "%g, so a trial stops only when its curve cannot reach the "
-		    "target by then", s->metric, s->maximize ? ">=" : "<=",
+		    "%g, so a trial stops when its curve cannot reach the "
+		    "target by then or it is twice as slow as the campaign's "
+		    "leader", s->metric, s->maximize ? ">=" : "<=",
 		    s->target, strcmp(fid, "steps") == 0 ? "step" : "epoch",
 		    last);
 	}

@@ -64,7 +64,7 @@ is "every trial that ran to the end of a fast lr reached the target" \
 campaign auto auto ''
 "$HPOCTL" -f "$CONF" run "$T/auto.json" >"$T/auto.out" 2>&1
 check "auto says it chose the target stopper and why" \
-    grep -q "stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12" "$T/auto.out"
+    grep -q "stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12, so a trial stops when its curve cannot reach the target by then or it is twice as slow as the campaign's leader" "$T/auto.out"
 check "auto's trials are pruned by target" grep -q "pruned by target" "$T/auto.out"
 
 campaign ttt mtpe '{"algorithm": "target", "slack": 0.5}' time_to_target
