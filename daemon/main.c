@@ -21,6 +21,7 @@
 #include "report.h"
 #include "run.h"
 #include "slowreq.h"
+#include "testpause.h"
 #include "trials_opts.h"
 #include "version.h"
 #include "xmalloc.h"
@@ -38,6 +39,7 @@ struct hpod {
 	int		 lockfd;	/* the ledger's lock (lockfile.h) */
 	struct engine	**engines;
 	size_t		 nengines;
+	struct engine	*submitted;	/* a submit's, until its record commits */
 	uv_signal_t	 sigterm, sigint, sighup;
 	int		 stopping;
 };
@@ -58,21 +60,29 @@ hpod_progress(void *arg, struct engine *e, const char *line)
 	log_info("campaign %s: %s", engine_name(e), line);
 }
 
-/* A campaign ended: forget its engine. */
+/* Take an engine out of the running ones and free it. */
 static void
-hpod_done(void *arg, struct engine *e)
+hpod_forget(struct hpod *d, struct engine *e)
 {
-	struct hpod	*d = arg;
-	size_t		 i;
+	size_t	 i;
 
 	for (i = 0; i < d->nengines; i++)
 		if (d->engines[i] == e) {
 			d->engines[i] = d->engines[--d->nengines];
 			break;
 		}
+	engine_free(e);
+}
+
+/* A campaign ended: forget its engine. */
+static void
+hpod_done(void *arg, struct engine *e)
+{
+	struct hpod	*d = arg;
+
 	log_info("campaign %s (id %lld) %s", engine_name(e),
 	    (long long)engine_id(e), campaign_state_name(engine_state(e)));
-	engine_free(e);
+	hpod_forget(d, e);
 }
 
 /* Make an engine for a parsed spec; it takes the spec. */
@@ -184,6 +194,7 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 		reply_error(reply, err);
 		return;
 	}
+	d->submitted = e;
 	snprintf(out, sizeof(out), "campaign '%s' submitted as id %lld\n",
 	    engine_name(e), (long long)engine_id(e));
 	reply_output(reply, out);
@@ -297,51 +308,77 @@ hpod_read(struct hpod *d, const char *campaign, enum report_format fmt,
 
 /*
  * The requests of the control protocol, whether each needs "campaign",
- * and whether it is answered off the loop when it can be (reading the
- * ledger may take long: slowreq.c).  The last entry takes every other
- * command: report_command() renders it or says it is unknown.
+ * whether it is answered off the loop when it can be (reading the
+ * ledger may take long: slowreq.c), and whether it writes to the ledger.
+ * The last entry takes every other command: report_command() renders it
+ * or says it is unknown.
  */
 static const struct hpod_req {
 	const char	*cmd;
 	int		 campaign;
 	int		 offloop;
+	int		 writes;
 	void		(*fn)(struct hpod *, const char *, enum report_format,
 			    const cJSON *, cJSON *);
 } hpod_reqs[] = {
-	{ "ping", 0, 0, hpod_ping },
-	{ "submit", 0, 0, hpod_submit_request },
-	{ "status", 0, 1, hpod_read },
-	{ "budget", 1, 0, hpod_engine_request },
-	{ "cancel", 1, 0, hpod_cancel },
-	{ "trials", 1, 1, hpod_trials },
-	{ "report", 1, 1, hpod_read },
-	{ NULL, 1, 0, hpod_read }
+	{ "ping", 0, 0, 0, hpod_ping },
+	{ "submit", 0, 0, 1, hpod_submit_request },
+	{ "status", 0, 1, 0, hpod_read },
+	{ "budget", 1, 0, 1, hpod_engine_request },
+	{ "cancel", 1, 0, 1, hpod_cancel },
+	{ "trials", 1, 1, 0, hpod_trials },
+	{ "report", 1, 1, 0, hpod_read },
+	{ NULL, 1, 0, 0, hpod_read }
 };
 
 /*
- * What a reply reports must be in the ledger before the client reads it.
- * The ledger is shared: an engine may have opened a batch earlier in this
- * loop iteration (engine_flush.c commits it only before the loop waits),
- * and the request's own writes (a new campaign, a budget, a cancelled
- * trial's end) joined it, so it is committed here, before control.c
- * queues the reply.  No batch open (read requests): nothing is done.  If
- * the commit fails, the reply says so instead of success: what the
- * request did is then in hpod's memory but perhaps not in the ledger, and
- * a client told "done" would trust it after a crash.
+ * A request that writes does so in a transaction of its own, so that its
+ * reply can say whether its writes are in the ledger: what the engines
+ * left open in this loop iteration is committed first (a failure there
+ * is theirs, logged as engine_flush() does), then a batch is opened that
+ * the request's writes join (its ledger_begin()s become savepoints).
+ */
+static void
+hpod_begin(struct hpod *d)
+{
+	if (ledger_batch_flush(d->ledger) == -1)
+		log_warnx("control: %s", ledger_error(d->ledger));
+	if (ledger_batch_open(d->ledger) == -1)
+		log_warnx("control: %s", ledger_error(d->ledger));
+}
+
+/*
+ * What a reply reports must be in the ledger before the client reads it:
+ * the open batch (the request's, or one an engine opened earlier in this
+ * loop iteration, which a read request answered on the loop may have
+ * read) is committed here, before control.c queues the reply.  If that
+ * commit fails (a full disk, an I/O error: SQLite then rolls the whole
+ * transaction back), the reply is that error and nothing else, never
+ * the success (an "id", a "submitted as id N") the request had written
+ * into it: a client told "done" would trust it after a crash.  A
+ * campaign the request submitted is stopped too: its record is gone, and
+ * its engine would write under an id the ledger gives the next campaign.
  */
 static void
 hpod_commit(struct hpod *d, cJSON *reply)
 {
-	char	 msg[1024];
+	struct engine	*e = d->submitted;
+	char		 msg[1024];
 
+	d->submitted = NULL;
 	if (ledger_batch_flush(d->ledger) == 0)
 		return;
-	snprintf(msg, sizeof(msg), "%s: commit failed: %s; what this "
-	    "request did may not be recorded (see hpoctl status)",
-	    d->cfg.ledger, ledger_error(d->ledger));
+	if (e != NULL) {
+		snprintf(msg, sizeof(msg), "campaign '%s' not submitted: %s; "
+		    "nothing of it is recorded and it does not run",
+		    engine_name(e), ledger_error(d->ledger));
+		hpod_forget(d, e);
+	} else
+		snprintf(msg, sizeof(msg), "%s; what this request did is not "
+		    "recorded (see hpoctl status)", ledger_error(d->ledger));
 	log_warnx("control: %s", msg);
-	cJSON_DeleteItemFromObject(reply, "ok");
-	cJSON_DeleteItemFromObject(reply, "error");
+	while (reply->child != NULL)
+		cJSON_Delete(cJSON_DetachItemViaPointer(reply, reply->child));
 	reply_error(reply, msg);
 }
 
@@ -376,7 +413,11 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	if (r->offloop && slowreq_start(d->loop, d->control,
 	    ledger_path(d->ledger), req, fmt) == 0)
 		return;
+	if (r->writes)
+		hpod_begin(d);
 	r->fn(d, c != NULL ? c->valuestring : NULL, fmt, req, reply);
+	if (r->writes)
+		testpause_at("before-commit");
 	hpod_commit(d, reply);
 }
 

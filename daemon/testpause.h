@@ -11,8 +11,11 @@
  * "after-submit" (the backend says it submitted the job, which the local
  * backend has started if it had the CPUs; its job id is not recorded yet)
  * "after-end" (an attempt's end is written, its trial's new state not
- * yet) and "after-reply" (hpod queued a reply on the control socket,
- * which libuv has written already if the socket took it).  Never set it outside a test.
+ * yet), "before-commit" (hpod ran a submit, budget or cancel request,
+ * whose writes are not committed yet: a test may fill the ledger's file
+ * system there) and "after-reply" (hpod queued a reply on the control
+ * socket, which libuv has written already if the socket took it).
+ * Never set it outside a test.
  */
 #ifndef HPOD_TESTPAUSE_H
 #define HPOD_TESTPAUSE_H

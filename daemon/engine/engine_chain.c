@@ -14,7 +14,10 @@
  * restart are linked into their lanes again: a retry or a new trial then
  * queues behind a lane's last as before, never beside it.
  */
+#include <stdlib.h>
+
 #include "engine_int.h"
+#include "xmalloc.h"
 
 /* The lane heads among the active attempts other than but. */
 static int
@@ -112,6 +115,73 @@ engine_chain_adopt(struct engine *e, struct attempt *a, int64_t after_id)
 		return;
 	p->then = a;
 	a->after = p;
+}
+
+/* Attempts in submission order: their ledger ids increase with it. */
+static int
+chain_by_id(const void *x, const void *y)
+{
+	const struct attempt	*a = *(struct attempt *const *)x;
+	const struct attempt	*b = *(struct attempt *const *)y;
+
+	return (a->attempt_id > b->attempt_id) - (a->attempt_id < b->attempt_id);
+}
+
+/*
+ * A ledger older than attempts.after_id (schema 8) upgraded under a
+ * running chained campaign has no lane for the jobs queued then; taken
+ * back as heads, more than max_parallel of them would seem to run, and
+ * a retry could go behind a head that ended while hpod was down and run
+ * at once, beside the job that was queued behind it.  Neither the ledger
+ * nor Slurm says who was behind whom (a job's dependency is gone once its
+ * predecessor ended), so the lanes are rebuilt as engine_chain_place()
+ * made them: in submission order, the first max_parallel head lanes, each
+ * later one goes behind a head with nobody behind it, the earliest
+ * started first.  Every job queued behind another was submitted after
+ * max_parallel lanes were full and after the one it waits for, so the
+ * number of lanes comes out right (never more heads than max_parallel),
+ * though two lanes' queued jobs may come out swapped: the swap lasts
+ * until one of their heads ends.  Only when no attempt taken back has an
+ * after_id and more than max_parallel are unfinished: a ledger that
+ * records lanes has one for every job queued behind another.
+ */
+void
+engine_chain_infer(struct engine *e, struct attempt **made, size_t n)
+{
+	struct attempt	**a, *p;
+	size_t		 m = 0, i, j;
+	int		 heads, linked = 0;
+
+	if (!e->spec->chain)
+		return;
+	a = xcalloc(n + 1, sizeof(*a));
+	for (i = 0; i < n; i++)
+		if (made[i] != NULL)
+			a[m++] = made[i];
+	if (m <= (size_t)e->spec->max_parallel) {
+		free(a);
+		return;
+	}
+	qsort(a, m, sizeof(*a), chain_by_id);
+	for (i = 0; i < m; i++) {
+		for (heads = 0, p = NULL, j = 0; j < i; j++) {
+			if (a[j]->after != NULL)
+				continue;
+			heads++;
+			if (a[j]->then == NULL && (p == NULL || (a[j]->started &&
+			    (!p->started || a[j]->t_started < p->t_started))))
+				p = a[j];
+		}
+		if (heads < e->spec->max_parallel || p == NULL)
+			continue;
+		p->then = a[i];
+		a[i]->after = p;
+		linked++;
+	}
+	free(a);
+	engine_say(e, "lanes not in the ledger (attempts older than its "
+	    "schema 8): %d of %zu unfinished attempts taken as queued behind "
+	    "the earlier ones, in submission order", linked, m);
 }
 
 /*

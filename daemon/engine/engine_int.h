@@ -174,6 +174,11 @@ void	 engine_chain_unlink(struct attempt *);
  */
 void	 engine_chain_adopt(struct engine *, struct attempt *,
 	    int64_t after_id);
+/*
+ * The n attempts taken back (NULLs skipped) of a ledger that recorded no
+ * lane for any of them: lanes inferred from their submission order.
+ */
+void	 engine_chain_infer(struct engine *, struct attempt **, size_t n);
 /* Cancel the attempts still queued behind another: the campaign stops. */
 void	 engine_chain_cancel(struct engine *);
 

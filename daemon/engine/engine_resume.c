@@ -118,7 +118,7 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	struct ledger_attempt	*at = NULL;
 	struct attempt		*a, **made = NULL;
 	size_t			 nt = 0, na = 0, i, j;
-	int			 rc = -1;
+	int			 rc = -1, lanes;
 
 	memset(&c, 0, sizeof(c));
 	if (ledger_campaign_get(e->env.ledger, id, &c) != 0 ||
@@ -167,9 +167,13 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		for (j = 0; j < nt; j++)
 			if (t[j].id == at[i].trial_id)
 				made[i] = engine_adopt_new(e, &at[i], &t[j]);
-	for (i = 0; i < na; i++)
-		if (made[i] != NULL)
+	for (i = 0, lanes = 0; i < na; i++)
+		if (made[i] != NULL) {
 			engine_chain_adopt(e, made[i], at[i].after_id);
+			lanes |= at[i].after_id != 0;
+		}
+	if (!lanes)
+		engine_chain_infer(e, made, na);
 	for (i = 0; i < na; i++)
 		if (made[i] != NULL)
 			engine_adopt(e, made[i], at[i].job_id);

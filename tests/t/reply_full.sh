@@ -1,0 +1,180 @@
+#!/bin/sh
+# A control request whose writes cannot be committed is answered with
+# that failure, never with a success: hpod's ledger is on a small tmpfs,
+# and hpod runs with HPOD_TEST_PAUSE=before-commit, so that it stops
+# itself after each submit, budget or cancel request has done its work
+# and before its writes are committed.  The test fills the file system
+# right there, then lets hpod go on: the COMMIT cannot append to the WAL.
+# The reply must be ok:false naming the ledger, with no "submitted as id
+# N"; the campaign must not run (its id is the next campaign's once space
+# returns); hpod must answer on, and submit again once space is back; what
+# was committed before (a running campaign, its trial, its attempt) must
+# all be there, after a restart too.
+. "$(dirname "$0")/lib.subr"
+
+if [ "$(id -u)" != 0 ]; then
+	ok "disk full at commit # skip needs root (mount)"
+	done_testing
+	exit
+fi
+mkdir -p "$T/small" "$T/wl" "$T/bin"
+mount -t tmpfs -o size=8m tmpfs "$T/small"
+# hpod holds the ledger open: it stops before the file system goes.
+trap 'if [ -n "$DPID" ]; then kill -KILL "$DPID" 2>/dev/null || true;
+	wait "$DPID" 2>/dev/null || true; DPID=; fi
+	umount "$T/small" 2>/dev/null || true; cleanup' EXIT
+LEDGER="$T/small/ledger.db"
+sed "s|^ledger = .*|ledger = $LEDGER|" "$T/hpod.conf" >"$T/small.conf"
+printf 'min_free = 0\nlocal_cpus = 4\n' >>"$T/small.conf"
+CONF="$T/small.conf"
+
+# A workload that sleeps long and says nothing: no ledger writes while
+# the file system is full but those of the requests.
+export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
+echo 'sleep 300' >"$T/bin/nap.sh"
+cat >"$T/wl/nap.json" <<JSON
+{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
+ "defaults": {"value": 1}}
+JSON
+for c in kept lost after; do
+	cat >"$T/$c.json" <<JSON
+{"name": "$c", "workload": "nap",
+ "objective": {"metric": "eval_error", "goal": "min", "target": 0.2},
+ "space": {"value": {"type": "choice", "values": [1]}},
+ "search": {"algorithm": "random", "seed": 1},
+ "budget": {"max_trials": 1, "max_parallel": 1},
+ "resources": {"cpus_per_task": 1}}
+JSON
+done
+
+HPOD_TEST_PAUSE=before-commit "$HPOD" -d -v -f "$CONF" 2>>"$T/hpod.log" &
+DPID=$!
+
+# Each request: send it; a write request stops hpod at before-commit,
+# where fill() runs if asked, then hpod goes on.  Prints each reply as
+# "NAME<TAB>LINE"; writes the kept campaign's rows before the fill.
+python3 - "$SOCK" "$LEDGER" "$DPID" "$T" >"$T/replies" <<'PY'
+import json, os, signal, socket, sqlite3, sys, time
+path, ledger, pid, tdir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+
+def stopped():
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()[0] == "T"
+
+def fill():
+    with open(tdir + "/small/filler", "wb", buffering=0) as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+        except OSError:
+            pass
+        try:
+            while True:
+                f.write(b"\0")
+        except OSError:
+            pass
+
+def query(q):
+    db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
+    try:
+        return db.execute(q).fetchall()
+    finally:
+        db.close()
+
+for _ in range(200):
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        break
+    except OSError:
+        time.sleep(0.05)
+f = s.makefile("rb")
+
+def ask(name, req, write=True, between=None):
+    s.sendall((json.dumps(req) + "\n").encode())
+    if write:
+        for _ in range(10000):
+            if stopped():
+                break
+            time.sleep(0.002)
+        else:
+            print(name + "\tnot stopped at before-commit", flush=True)
+            return
+        if between:
+            between()
+        os.kill(pid, signal.SIGCONT)
+    print(name + "\t" + f.readline().decode().rstrip("\n"), flush=True)
+
+def spec(c):
+    return json.load(open(tdir + "/" + c + ".json"))
+
+ask("kept", {"cmd": "submit", "spec": spec("kept")})
+for _ in range(300):
+    if query("select count(*) from attempts where started > 0")[0][0]:
+        break
+    time.sleep(0.1)
+with open(tdir + "/before", "w") as b:
+    for r in query("select c.name, t.number, t.state, a.number, a.state, "
+                   "printf('%.3f', a.started) from campaigns c join trials t on "
+                   "t.campaign_id = c.id join attempts a on a.trial_id = "
+                   "t.id order by a.id"):
+        print("|".join(map(str, r)), file=b)
+ask("lost", {"cmd": "submit", "spec": spec("lost")}, between=fill)
+ask("budget", {"cmd": "budget", "campaign": "kept", "max_trials": 1})
+ask("ping-full", {"cmd": "ping"}, write=False)
+os.unlink(tdir + "/small/filler")
+ask("after", {"cmd": "submit", "spec": spec("after")})
+ask("ping", {"cmd": "ping"}, write=False)
+PY
+sed 's/^/# /' "$T/replies"
+
+# reply NAME: the reply to request NAME.
+reply() {
+	awk -F '\t' -v n="$1" '$1 == n { print $2 }' "$T/replies"
+}
+is "a submit before the disk is full succeeds" \
+    "$(reply kept | jq -r .output)" "campaign 'kept' submitted as id 1"
+is "the submit whose commit fails gets ok: false" \
+    "$(reply lost | jq -r .ok)" false
+err=$(reply lost | jq -r .error)
+echo "# $err"
+is "its error names the ledger and says the campaign is not submitted" \
+    "$(printf '%s' "$err" | grep -cF "campaign 'lost' not submitted: ledger '$LEDGER'")" 1
+is "and the reply holds nothing else: no output, no id" \
+    "$(reply lost | jq -c 'keys')" '["error","ok"]'
+is "no client is told it was submitted" \
+    "$(grep -c "'lost' submitted as id" "$T/replies")" 0
+is "a budget whose commit fails gets ok: false naming the ledger" \
+    "$(reply budget | jq -r '.ok, ((.error // "") | contains("ledger '"'$LEDGER'"'"))' | tr '\n' ' ')" \
+    "false true "
+is "the daemon answers while the disk is full: kept is the one campaign running" \
+    "$(reply ping-full | jq -r .output | grep -o '[0-9]* campaigns running')" \
+    "1 campaigns running"
+is "a submit once space is back succeeds" \
+    "$(reply after | jq -r .output)" "campaign 'after' submitted as id 2"
+is "then two campaigns run: kept and after, not lost" \
+    "$(reply ping | jq -r .output | grep -o '[0-9]* campaigns running')" \
+    "2 campaigns running"
+is "the ledger holds kept and after, not lost" \
+    "$(sql "select group_concat(n, ' ') from (select id || ':' || name || ':' || state as n from campaigns order by id)")" \
+    "1:kept:running 2:after:running"
+check "lost's run directory holds no trial" \
+    test -z "$(ls -A "$RUNS/2-lost" 2>/dev/null)"
+is "kept's trial and attempt committed before the failure are intact" \
+    "$(sql "select c.name, t.number, t.state, a.number, a.state, printf('%.3f', a.started) from campaigns c join trials t on t.campaign_id = c.id join attempts a on a.trial_id = t.id where c.name = 'kept' order by a.id")" \
+    "$(cat "$T/before")"
+check "kept's trial was running before the failure" grep -q '^kept|0|running|0|' "$T/before"
+check "hpod logged the failed commits" \
+    test "$(grep -c "control: .*database or disk is full" "$T/hpod.log")" -ge 2
+wait_count 2 30 "select count(*) from attempts where started > 0"
+check "hpod stops cleanly" stop_daemon
+is "the ledger is intact" "$(sql "pragma integrity_check")" ok
+
+start_daemon
+is "after a restart, kept and after are taken back, nothing else" \
+    "$("$HPOCTL" ping | grep -o '[0-9]* campaigns running')" \
+    "2 campaigns running"
+is "and their trials are those committed: one each" \
+    "$(sql "select group_concat(n, ' ') from (select c.name || ':' || (select count(*) from trials t where t.campaign_id = c.id) as n from campaigns c order by c.id)")" \
+    "kept:1 after:1"
+done_testing
