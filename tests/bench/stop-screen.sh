@@ -20,23 +20,25 @@
 # stopper today), the seeds cheaper / dearer than under it, and the mean
 # trials per seed.
 #
-# PARALLEL (default 1) > 1 replays `random` PARALLEL trials at a time
-# (asynchronously) with tests/bench/stop_async.py instead, DRAWS default
-# 2000, and checks against hpod's random+target campaigns at PARALLEL at
-# once (stop_async.py check: the trials whose epochs differ, and the
-# GPU-seconds to target of the ledger and of the replay).
+# PARALLEL, when set (1 included), replays `random` PARALLEL trials at a
+# time (asynchronously) with tests/bench/stop_async.py instead, DRAWS
+# default 2000, and checks against hpod's random+target campaigns at
+# PARALLEL at once (stop_async.py check: the trials whose epochs differ,
+# and the GPU-seconds to target of the ledger and of the replay).  A
+# rule of RULES written =RULE is then the reference of every line's
+# paired ratio.
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TABLES=${TABLES:-"minicosmo cifar10-cnn"}
-PARALLEL=${PARALLEL:-1}
-if [ "$PARALLEL" -gt 1 ]; then
+if [ -n "${PARALLEL:-}" ]; then
 	DRAWS=${DRAWS:-2000}
 	PY="python3 $TOP/tests/bench/stop_async.py"
 else
 	DRAWS=${DRAWS:-10000}
 	PY="python3 $TOP/tests/bench/stop_screen.py"
 fi
+P=${PARALLEL:-}
 CHECK_SEEDS=${CHECK_SEEDS:-"0 1 5"}
 RULES=${RULES:-}
 HPOCTL=$TOP/$BUILD/hpoctl
@@ -53,15 +55,15 @@ for tb in $TABLES; do
 print(int(json.load(sys.stdin).get("warmup_epochs", 0)))')
 	grace=$((warm + 3))
 	for seed in $CHECK_SEEDS; do
-		hpod_run random+target "$seed" "$PARALLEL" >/dev/null
+		hpod_run random+target "$seed" "${P:-1}" >/dev/null
 		# shellcheck disable=SC2086
 		$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" "$grace" \
-		    $([ "$PARALLEL" -gt 1 ] && echo "$PARALLEL") \
+		    $P \
 		    "leader:2@$((warm + 1))"
 	done
 	echo "table $tb: target eval_error <= $TARGET, budget $BUDGET GPU-s," \
-	    "$EPOCHS epochs, grace $grace, $DRAWS seeds of random $PARALLEL at a time"
+	    "$EPOCHS epochs, grace $grace, $DRAWS seeds of random ${P:-1} at a time"
 	# shellcheck disable=SC2086
 	$PY replay "$TABLE" "$SPACE" "$TARGET" "$BUDGET" "$EPOCHS" "$grace" \
-	    $([ "$PARALLEL" -gt 1 ] && echo "$PARALLEL") "$DRAWS" $RULES
+	    $P "$DRAWS" $RULES
 done

@@ -38,12 +38,23 @@ for a trial stopped before e / K); and
 A leader or wave rule may end in /done: its leader is then the best of
 the trials that have ended (stopped or played out) only, not of the
 running ones; or in /at: the best of the trials that played epoch
-e / K (stop_screen.py's history).  "@G" as in stop_screen.py.
+e / K (stop_screen.py's history); or in /run:K2: the ended trials
+judged at K, the running ones at K2 (a trial stops when its best so far
+is worse than a running trial's best by epoch e / K2).  One at a time
+no other trial runs, so /done and /run:K2 are the rule itself there.
+"@G" as in stop_screen.py; for K > 1, @1 is @2 (epoch 1 / K < 1).
+The default RULES: none, target, leader:K@2 for K 1.5, 1.75, 2 (the
+reference), 2.5, 3 and 4, leader:2@2 /done, /at, /run:3 and /run:4,
+leadtime:2 and 3, wave:2@1 and wave:2@2.
 
 replay: DRAWS seeds (default 2000; seed i draws the same runs in the
 same order under every rule, from a pool of max(DRAWS, 10000) random
 points, stop_screen.py's at 10,000); prints stop_screen.py's line per
-rule.
+rule.  A RULE written =RULE is the reference: then for every other rule
+a line follows with the ratio of its median GPU-hours to the
+reference's, a bootstrap 90% interval of that ratio (1000 resamples of
+the seeds, the same for both: paired), and the seeds cheaper / dearer
+than under the reference.
 
 check: the last campaign of LEDGER (bench-search.sh's random+target at
 P at once) replayed from its own trials' runs, in the order the engine
@@ -58,6 +69,7 @@ import math
 import os
 import random
 import sqlite3
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -248,7 +260,14 @@ def replay(argv):
         sys.exit(__doc__)
     path, space_json, target, budget, last, grace, p = argv[:7]
     draws = int(argv[7]) if len(argv) > 7 else 2000
-    names = argv[8:] or ["none", "target", "leader:2@1", "leader:2@2"]
+    names = argv[8:] or ["none", "target", "leader:1.5@2",
+                         "leader:1.75@2", "=leader:2@2", "leader:2.5@2",
+                         "leader:3@2", "leader:4@2", "leader:2@2/done",
+                         "leader:2@2/at", "leader:2@2/run:3",
+                         "leader:2@2/run:4", "leadtime:2", "leadtime:3",
+                         "wave:2@1", "wave:2@2"]
+    ref = next((n[1:] for n in names if n.startswith("=")), None)
+    names = [n.lstrip("=") for n in names]
     rules = [parse_rule(r) for r in names]
     last, grace, p = int(last), int(grace), int(p)
     if p < 1:
@@ -277,6 +296,30 @@ def replay(argv):
                                 budget))
         results[name] = out
     stop_screen.report(names, results)
+    if ref is not None:
+        for name in names:
+            if name != ref:
+                paired(name, results[name], ref, results[ref])
+
+
+def paired(name, got, ref, base, resamples=1000):
+    """The ratio of name's median GPU-seconds to ref's, with a bootstrap
+    90% interval over the seeds resampled alike for both (paired), and
+    the seeds cheaper / dearer than under ref."""
+    got, base = [c for c, _ in got], [c for c, _ in base]
+    rng = random.Random(1)
+    n = len(got)
+    rs = []
+    for _ in range(resamples):
+        idx = [rng.randrange(n) for _ in range(n)]
+        rs.append(statistics.median(got[i] for i in idx) /
+                  statistics.median(base[i] for i in idx))
+    rs.sort()
+    print("%-14s x%.3f [%.3f-%.3f] %s (paired)  cheaper/dearer %d/%d" % (
+        name, statistics.median(got) / statistics.median(base),
+        rs[int(resamples * 0.05)], rs[int(resamples * 0.95) - 1], ref,
+        sum(a < b for a, b in zip(got, base)),
+        sum(a > b for a, b in zip(got, base))))
 
 
 def check(argv):

@@ -84,14 +84,20 @@ cat >"$T/two.json" <<'JSON'
  ]}
 JSON
 SP='{"lr": {"type": "float", "min": 0.01, "max": 1000, "scale": "log"}}'
-$PY replay "$T/two.json" "$SP" 0.2 5000 10 2 1 2000 none target leader:2 \
+$PY replay "$T/two.json" "$SP" 0.2 5000 10 2 1 2000 none =target leader:2 \
     >"$T/out"
 sed 's/^/# /' "$T/out"
 secs() {
-	awk -v r="$1" '$1 == r { printf "%.0f", $5 * 3600 }' "$T/out"
+	awk -v r="$1" '$1 == r && $2 == "reach" { printf "%.0f", $5 * 3600 }' "$T/out"
 }
 is "one at a time: medians none, target, leader:2 (s)" \
     "$(secs none) $(secs target) $(secs leader:2)" "350 320 320"
+has "paired with the reference target: leader:2 alike in every seed" \
+    "^leader:2 *x1.000 \[1.000-1.000\] target (paired)  cheaper/dearer 0/0$" \
+    "$T/out"
+has "none: dearer in the seeds where B ran to its end" \
+    "^none *x1.094 \[1.[0-9]*-1.[0-9]*\] target (paired)  cheaper/dearer 0/[1-9]" \
+    "$T/out"
 
 # Bad input is refused naming it.
 rc=0
