@@ -36,7 +36,11 @@ same order), so the rules are compared seed by seed.  The rules:
   leader:K      target, or, from GRACE on, the trial's best so far is
                 worse than the best value any earlier trial had by epoch
                 floor(e / K) (it is K times slower than the campaign's
-                leader, which has not met the target either);
+                leader, which has not met the target either), counting
+                only earlier trials that played that epoch: target.c
+                counts one stopped before it with its best so far, which
+                on the tuning tables changes no seed's cost one at a
+                time (stop_async.py's leader:K and leader:K/at at P 1);
   leadtime:K    target, or the trial's best so far after t GPU-seconds
                 is worse than the best value any earlier trial had after
                 t / K (the leader in GPU-seconds, not epochs);
