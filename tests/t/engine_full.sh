@@ -11,6 +11,8 @@
 # finish.  Every attempt that ran (a run directory with a result.json)
 # must be in the ledger once, with its end and cost as result.json says;
 # the report's node-hours are their sum; hpod answered throughout.
+# Then the same for `hpoctl run`, which stops with exit status 1 at the
+# failed commit and says to `hpoctl resume` the campaign.
 . "$(dirname "$0")/lib.subr"
 
 if [ "$(id -u)" != 0 ]; then
@@ -34,7 +36,7 @@ CONF="$T/small.conf"
 export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
 cat >"$T/bin/nap.sh" <<'SH'
 case $PWD in
-*/trial-0001/*) sleep 10 ;;
+*/1-nap/trial-0001/*) sleep 10 ;;
 *) sleep 1 ;;
 esac
 printf ':::MLLOG {"namespace": "", "time_ms": 0, "event_type": "POINT_IN_TIME", "key": "eval_error", "value": %s, "metadata": {"file": "t", "epoch_num": 1}}\n' "$1"
@@ -175,4 +177,66 @@ check "the report's node-hours are the sum of the attempts' elapsed time" \
     python3 -c "import sys; sys.exit(abs($nh * 3600 - $el) > 0.01)"
 check "hpod stops cleanly" stop_daemon
 is "the ledger is intact" "$(sql "pragma integrity_check")" ok
+
+# hpoctl run: fill the file system at its second launch (trial 1, when
+# trial 0 ended); it must stop, exit 1, and have started nothing more.
+LEDGER="$T/small/fg.db"
+sed 's/"name": "nap", "workload"/"name": "fgnap", "workload"/;
+    s/"max_parallel": 2/"max_parallel": 1/; s/"max_trials": 4/"max_trials": 3/' \
+    "$T/nap.json" >"$T/fgnap.json"
+HPOD_TEST_PAUSE=before-launch-commit "$HPOCTL" -f "$CONF" run --ledger "$LEDGER" \
+    --run-dir "$T/fgruns" "$T/fgnap.json" >/dev/null 2>"$T/fg.err" &
+FPID=$!
+python3 - "$FPID" "$T" <<'PY'
+import os, signal, sys, time
+pid, tdir = int(sys.argv[1]), sys.argv[2]
+pauses, deadline = 0, time.time() + 30
+while time.time() < deadline:
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            st = f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        break
+    if st == "Z":
+        break
+    if st == "T":
+        pauses += 1
+        if pauses == 2:
+            with open(tdir + "/small/filler", "wb", buffering=0) as f:
+                for size in (65536, 1):
+                    try:
+                        while True:
+                            f.write(b"\0" * size)
+                    except OSError:
+                        pass
+        os.kill(pid, signal.SIGCONT)
+    time.sleep(0.01)
+else:
+    os.kill(pid, signal.SIGKILL)
+PY
+rc=0
+wait "$FPID" || rc=$?
+sed 's/^/# /' "$T/fg.err"
+rm -f "$T/small/filler"
+is "hpoctl run: a failed commit stops it with exit status 1" "$rc" 1
+check "hpoctl run: it says why and to resume the campaign" \
+    grep -q "campaign 'fgnap': ledger '$LEDGER': .*database or disk is full; stopped, its running trials go on: once the ledger can be written, .hpoctl resume fgnap. takes it back" "$T/fg.err"
+check "hpoctl run: nothing of trial 1 was made" \
+    test ! -e "$T/fgruns/1-fgnap/trial-0001"
+"$HPOCTL" -f "$CONF" resume --ledger "$LEDGER" --run-dir "$T/fgruns" fgnap \
+    >/dev/null 2>"$T/resume.err" || true
+is "hpoctl resume: the campaign finished" \
+    "$(sql "select state from campaigns")" finished
+ran=$(cd "$T/fgruns" && find . -name result.json | sed 's|^\./||; s|/result.json$||' | sort)
+recorded=$(sql "select dir from attempts order by dir" | sed "s|^$T/fgruns/||")
+is "hpoctl run + resume: every attempt that ran is in the ledger, nothing else" \
+    "$recorded" "$ran"
+is "hpoctl run + resume: three trials, one attempt each, all completed" \
+    "$(sql "select group_concat(t.number || ':' || a.number || ':' || a.state, ' ') from attempts a join trials t on t.id = a.trial_id")" \
+    "0:0:completed 1:0:completed 2:0:completed"
+for d in $ran; do
+	is "$d: its end is result.json's" \
+	    "$(sql "select printf('%.3f', ended) from attempts where dir = '$T/fgruns/$d'")" \
+	    "$(printf '%.3f' "$(jq -r .end "$T/fgruns/$d/result.json")")"
+done
 done_testing
