@@ -19,6 +19,7 @@
 #include "lockfile.h"
 #include "log.h"
 #include "report.h"
+#include "report_alloc.h"
 #include "run.h"
 #include "slowreq.h"
 #include "testpause.h"
@@ -327,10 +328,16 @@ hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
 	reply_output(reply, msg);
 }
 
-/* Reply with a read command's output, or its error (rc != 0). */
+/*
+ * Reply with a read command's output, or its error (rc != 0); one of
+ * hpod's side (-1: the ledger, memory run out) is logged too, as
+ * slowreq.c does.
+ */
 static void
 hpod_reply(cJSON *reply, int rc, char *out, const char *err)
 {
+	if (rc == -1)
+		log_warnx("%s", err);
 	if (rc != 0)
 		reply_error(reply, err);
 	else
@@ -677,6 +684,7 @@ main(int argc, char *argv[])
 
 	memset(&d, 0, sizeof(d));
 	log_init("hpod", 1, 0);
+	report_alloc_init();	/* a report out of memory is its error */
 	cli_help_version(argc, argv, "hpod", HPOD_USAGE);
 	while ((ch = getopt(argc, argv, "df:nvV")) != -1) {
 		switch (ch) {

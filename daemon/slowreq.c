@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ledger.h"
+#include "log.h"
 #include "report.h"
 #include "slowreq.h"
 #include "trials_opts.h"
@@ -55,13 +56,19 @@ slowreq_run(uv_work_t *w)
 	ledger_close(l);
 }
 
-/* Back on the loop thread: send the reply, free the request. */
+/*
+ * Back on the loop thread: send the reply, free the request.  A failure
+ * of the daemon's side (the ledger, memory run out) is logged too; the
+ * daemon goes on.
+ */
 static void
 slowreq_done(uv_work_t *w, int status)
 {
 	struct slowreq	*r = w->data;
 	cJSON		*reply;
 
+	if (status == 0 && r->rc == -1)
+		log_warnx("%s", r->err);
 	reply = xneed(cJSON_CreateObject(), "control: a reply");
 	if (status != 0 || r->rc != 0) {
 		cJSON_AddFalseToObject(reply, "ok");

@@ -39,8 +39,15 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 	case SCHED_PILOT_STARTED:
 		rc = ledger_pilot_started(l, ev->token, ev->job_id, ev->time,
 		    ev->nodes, ev->gpus, ev->cpus, ev->host);
-		engine_say(e, "pilot %s started on %s", ev->job_id ?
-		    ev->job_id : ev->token, ev->host ? ev->host : "?");
+		/*
+		 * Said once, with its host: an agent that calls before the
+		 * poll has seen its pilot start has it told without one
+		 * (its job id for the ledger), and the poll tells it again
+		 * with the host.
+		 */
+		if (ev->host != NULL)
+			engine_say(e, "pilot %s started on %s", ev->job_id ?
+			    ev->job_id : ev->token, ev->host);
 		break;
 	case SCHED_PILOT_ENDED:
 		rc = ledger_pilot_ended(l, ev->token, ev->start, ev->time,

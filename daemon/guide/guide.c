@@ -12,9 +12,9 @@
 
 #include "guide_int.h"
 #include "invoke.h"
+#include "report_alloc.h"
 #include "spec.h"
 #include "state.h"
-#include "xmalloc.h"
 
 /* What guide_compute() reads besides trials and attempts. */
 struct guide_points {
@@ -24,18 +24,22 @@ struct guide_points {
 	size_t			 ngroups;
 };
 
-/* Duplicate a string (NULL stays NULL). */
-static char *
-guide_strdup(const char *s)
+/* Duplicate s into *d (NULL stays NULL); -1 if memory ran out. */
+static int
+guide_strdup(char **d, const char *s)
 {
-	return s != NULL ? xstrdup(s) : NULL;
+	*d = report_strdup(s);
+	return s != NULL && *d == NULL ? -1 : 0;
 }
 
-/* Grow an array to hold n + 1 elements of size. */
+/*
+ * Grow an array of n elements of size to hold n + 1; NULL (p kept) if
+ * memory ran out.
+ */
 static void *
 guide_grow(void *p, size_t n, size_t size)
 {
-	return xreallocarray(p, n + 1, size);
+	return report_reallocarray(p, n + 1, size);
 }
 
 /* The run of trial number, or NULL. */
@@ -54,9 +58,9 @@ guide_run_of(const struct guide *g, int number)
  * What the spec and the workload say: the scaling plan, the hardware, the
  * global batch parameter, the FLOPs per sample, and the batch size of
  * trials that have none recorded (the spec's fixed value, else the
- * workload's default; 0 if neither says).
+ * workload's default; 0 if neither says).  -1 if memory ran out.
  */
-static void
+static int
 guide_spec(struct guide *g)
 {
 	const struct ledger_campaign *c = &g->c;
@@ -65,19 +69,26 @@ guide_spec(struct guide *g)
 	char			 err[512];
 	size_t			 i;
 
+	err[0] = '\0';
 	if (c->spec_json != NULL && (s = spec_parse(c->spec_json,
 	    strlen(c->spec_json), c->spec_path ? c->spec_path : "spec", err,
 	    sizeof(err))) != NULL) {
 		g->spec = s;
-		g->hardware = guide_strdup(s->hardware);
+		if (guide_strdup(&g->hardware, s->hardware) == -1)
+			return -1;
 		if (s->scaling.nbatch > 0) {
 			g->scaling = 1;
 			g->lr_rule = spec_lr_rule_name(s->scaling.lr_rule);
-			g->lr_param = guide_strdup(s->scaling.lr_param);
+			if (guide_strdup(&g->lr_param, s->scaling.lr_param) ==
+			    -1)
+				return -1;
 			g->seeds = s->scaling.seeds;
 			g->min_successes = s->scaling.min_successes;
 		}
 	}
+	/* A spec this build cannot read has none; memory out is an error. */
+	if (strstr(err, "out of memory") != NULL)
+		return -1;
 	if (c->workload_json != NULL)
 		w = cJSON_Parse(c->workload_json);
 	j = cJSON_GetObjectItemCaseSensitive(w, "flops_per_sample");
@@ -85,8 +96,11 @@ guide_spec(struct guide *g)
 		g->flops_per_sample = j->valuedouble;
 	j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    w, "batch"), "global");
-	g->batch_param = guide_strdup(cJSON_IsString(j) ? j->valuestring :
-	    "batch_size");
+	if (guide_strdup(&g->batch_param, cJSON_IsString(j) ?
+	    j->valuestring : "batch_size") == -1) {
+		cJSON_Delete(w);
+		return -1;
+	}
 	j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    w, "defaults"), g->batch_param);
 	if (cJSON_IsNumber(j))
@@ -96,6 +110,7 @@ guide_spec(struct guide *g)
 			g->default_batch = strtol(g->spec->fixed[i].value,
 			    NULL, 10);
 	cJSON_Delete(w);
+	return 0;
 }
 
 /* Whether a trial's state is an end that counts as a run. */
@@ -177,14 +192,19 @@ guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
 		r->samples_per_s = r->train_samples * r->epochs_run / r->run_s;
 }
 
-/* One run per trial, walking trials, attempts and points in step. */
-static void
+/*
+ * One run per trial, walking trials, attempts and points in step; -1 if
+ * memory ran out.
+ */
+static int
 guide_runs(struct guide *g, const struct guide_points *pt)
 {
 	size_t	 i, a0 = 0, a1, p0 = 0, p1;
 	int	 num;
 
-	g->runs = xcalloc(g->ntrials ? g->ntrials : 1, sizeof(*g->runs));
+	if ((g->runs = report_calloc(g->ntrials ? g->ntrials : 1,
+	    sizeof(*g->runs))) == NULL)
+		return -1;
 	for (i = 0; i < g->ntrials; i++) {
 		num = g->trials[i].number;
 		while (a0 < g->nattempts && g->attempts[a0].trial_number < num)
@@ -201,22 +221,27 @@ guide_runs(struct guide *g, const struct guide_points *pt)
 		a0 = a1;
 		p0 = p1;
 	}
+	return 0;
 }
 
-/* Add a batch size to a sorted set of them. */
-static void
+/* Add a batch size to a sorted set of them; -1 if memory ran out. */
+static int
 guide_key_add(long **keys, size_t *n, long k)
 {
+	long	*grown;
 	size_t	 i;
 
 	for (i = 0; i < *n && (*keys)[i] < k; i++)
 		;
 	if (i < *n && (*keys)[i] == k)
-		return;
-	*keys = guide_grow(*keys, *n, sizeof(**keys));
+		return 0;
+	if ((grown = guide_grow(*keys, *n, sizeof(**keys))) == NULL)
+		return -1;
+	*keys = grown;
 	memmove(*keys + i + 1, *keys + i, (*n - i) * sizeof(**keys));
 	(*keys)[i] = k;
 	(*n)++;
+	return 0;
 }
 
 /*
@@ -262,15 +287,19 @@ guide_row_ranks(const struct guide *g, struct guide_row *row)
  * The configuration whose confirmation runs make a row of a scaling
  * campaign: each configuration confirmed is a candidate; the one that
  * passed (seeds runs ended, min_successes on target), else the last one
- * tried.  Its parameters (borrowed), or NULL; *n is the candidates.
+ * tried.  *cand is its parameters (borrowed), or NULL; *n is the
+ * candidates.  -1 if memory ran out.
  */
-static const char *
-guide_row_candidate(const struct guide *g, long key, int *n)
+static int
+guide_row_candidate(const struct guide *g, long key, const char **cand,
+    int *n)
 {
 	const struct guide_run	*r;
 	const char		**pj = NULL, *chosen = NULL;
 	int			*ended = NULL, *ok = NULL, *all = NULL;
+	int			 rc = -1;
 	size_t			 i, k, nc = 0;
+	void			*q;
 
 	for (i = 0; i < g->ntrials; i++) {
 		r = &g->runs[i];
@@ -281,10 +310,18 @@ guide_row_candidate(const struct guide *g, long key, int *n)
 		    k++)
 			;
 		if (k == nc) {
-			pj = guide_grow(pj, nc, sizeof(*pj));
-			ended = guide_grow(ended, nc, sizeof(*ended));
-			ok = guide_grow(ok, nc, sizeof(*ok));
-			all = guide_grow(all, nc, sizeof(*all));
+			if ((q = guide_grow(pj, nc, sizeof(*pj))) == NULL)
+				goto out;
+			pj = q;
+			if ((q = guide_grow(ended, nc, sizeof(*ended))) == NULL)
+				goto out;
+			ended = q;
+			if ((q = guide_grow(ok, nc, sizeof(*ok))) == NULL)
+				goto out;
+			ok = q;
+			if ((q = guide_grow(all, nc, sizeof(*all))) == NULL)
+				goto out;
+			all = q;
 			pj[nc] = g->trials[i].params_json;
 			ended[nc] = ok[nc] = all[nc] = 0;
 			nc++;
@@ -301,19 +338,22 @@ guide_row_candidate(const struct guide *g, long key, int *n)
 	if (chosen == NULL && nc > 0)
 		chosen = pj[nc - 1];
 	*n = (int)nc;
+	*cand = chosen;
+	rc = 0;
+ out:
 	free(pj);
 	free(ended);
 	free(ok);
 	free(all);
-	return chosen;
+	return rc;
 }
 
 /*
  * The configuration a row shows: that of the tuning trial the confirmed
  * configuration cand came from, or else of best (its first confirmation
- * run, or its best tuning trial).
+ * run, or its best tuning trial).  -1 if memory ran out.
  */
-static void
+static int
 guide_row_params(const struct guide *g, struct guide_row *row,
     const char *cand, const struct guide_run *best)
 {
@@ -328,25 +368,34 @@ guide_row_params(const struct guide *g, struct guide_row *row,
 		}
 	if (best != NULL) {
 		row->params_trial = best->trial;
-		for (i = 0; i < g->ntrials; i++)
-			if (g->trials[i].number == best->trial)
-				row->params_json = guide_strdup(
-				    g->trials[i].params_json);
+		for (i = 0; i < g->ntrials; i++) {
+			if (g->trials[i].number != best->trial)
+				continue;
+			free(row->params_json);
+			if (guide_strdup(&row->params_json,
+			    g->trials[i].params_json) == -1)
+				return -1;
+		}
 	}
+	return 0;
 }
 
-/* The runs of a row: its confirmation runs, or (ordinary) its trials. */
-static void
+/*
+ * The runs of a row: its confirmation runs, or (ordinary) its trials.
+ * -1 if memory ran out.
+ */
+static int
 guide_row_runs(const struct guide *g, struct guide_row *row)
 {
 	const struct guide_run	*r, *best = NULL, *first_confirm = NULL;
 	const char		*cand = NULL;
-	double			*ttt = NULL, sps = 0;
+	double			*ttt = NULL, *grown, sps = 0;
 	size_t			 i, nttt = 0, nsps = 0, nconf = 0;
 	int			 all_ended = 1;
 
-	if (g->scaling)
-		cand = guide_row_candidate(g, row->key, &row->candidates);
+	if (g->scaling && guide_row_candidate(g, row->key, &cand,
+	    &row->candidates) == -1)
+		return -1;
 	for (i = 0; i < g->ntrials; i++) {
 		r = &g->runs[i];
 		if (r->batch != row->key)
@@ -385,17 +434,23 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 			continue;
 		row->successes++;
 		if (isfinite(r->epochs)) {
-			row->epochs_list = guide_grow(row->epochs_list,
-			    row->nepochs, sizeof(double));
+			if ((grown = guide_grow(row->epochs_list, row->nepochs,
+			    sizeof(double))) == NULL)
+				goto fail;
+			row->epochs_list = grown;
 			row->epochs_list[row->nepochs++] = r->epochs;
 		}
 		if (isfinite(r->ttt_s)) {
-			ttt = guide_grow(ttt, nttt, sizeof(double));
+			if ((grown = guide_grow(ttt, nttt, sizeof(double))) ==
+			    NULL)
+				goto fail;
+			ttt = grown;
 			ttt[nttt++] = r->ttt_s;
 		}
 	}
-	guide_row_params(g, row, cand, first_confirm != NULL ? first_confirm :
-	    best);
+	if (guide_row_params(g, row, cand, first_confirm != NULL ?
+	    first_confirm : best) == -1)
+		goto fail;
 	row->success_rate = guide_rate(row->successes, row->runs);
 	guide_ci_wilson(row->successes, row->runs, GUIDE_Z, &row->rate_low,
 	    &row->rate_high);
@@ -411,25 +466,37 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 		row->done_at = 0;
 		row->done_trial = -1;
 	}
+	return 0;
+ fail:
+	free(ttt);
+	return -1;
 }
 
-/* The rows: every batch size of the spec, of the trials, of the cost. */
-static void
+/*
+ * The rows: every batch size of the spec, of the trials, of the cost.
+ * -1 if memory ran out.
+ */
+static int
 guide_rows(struct guide *g, const struct guide_points *pt)
 {
 	struct guide_row	*row;
 	long			*keys = NULL, dflt;
 	size_t			 nkeys = 0, i, j;
 
-	if (g->scaling)
-		for (i = 0; i < g->spec->scaling.nbatch; i++)
-			guide_key_add(&keys, &nkeys,
-			    g->spec->scaling.batch_sizes[i]);
+	for (i = 0; g->scaling && i < g->spec->scaling.nbatch; i++)
+		if (guide_key_add(&keys, &nkeys,
+		    g->spec->scaling.batch_sizes[i]) == -1)
+			goto fail;
 	for (i = 0; i < g->ntrials; i++)
-		guide_key_add(&keys, &nkeys, g->trials[i].batch_size);
+		if (guide_key_add(&keys, &nkeys, g->trials[i].batch_size) == -1)
+			goto fail;
 	for (i = 0; i < pt->ngroups; i++)
-		guide_key_add(&keys, &nkeys, pt->groups[i].batch_size);
-	g->rows = xcalloc(nkeys ? nkeys : 1, sizeof(*g->rows));
+		if (guide_key_add(&keys, &nkeys, pt->groups[i].batch_size) ==
+		    -1)
+			goto fail;
+	if ((g->rows = report_calloc(nkeys ? nkeys : 1, sizeof(*g->rows))) ==
+	    NULL)
+		goto fail;
 	g->nrows = nkeys;
 	dflt = g->default_batch;
 	for (i = 0; i < nkeys; i++) {
@@ -438,7 +505,8 @@ guide_rows(struct guide *g, const struct guide_points *pt)
 		row->batch_size = keys[i] > 0 ? keys[i] : dflt;
 		row->params_trial = row->done_trial = -1;
 		guide_row_ranks(g, row);
-		guide_row_runs(g, row);
+		if (guide_row_runs(g, row) == -1)
+			goto fail;
 		for (j = 0; j < pt->ngroups; j++) {
 			if (pt->groups[j].batch_size != row->key)
 				continue;
@@ -450,13 +518,18 @@ guide_rows(struct guide *g, const struct guide_points *pt)
 		}
 	}
 	free(keys);
+	return 0;
+ fail:
+	free(keys);
+	return -1;
 }
 
-/* The distinct hosts the attempts ran on, sorted. */
-static void
+/* The distinct hosts the attempts ran on, sorted; -1 if out of memory. */
+static int
 guide_hosts(struct guide *g)
 {
 	const char	*h;
+	char		**grown;
 	size_t		 i, j;
 
 	for (i = 0; i < g->nattempts; i++) {
@@ -466,12 +539,20 @@ guide_hosts(struct guide *g)
 			;
 		if (j < g->nhosts && strcmp(g->hosts[j], h) == 0)
 			continue;
-		g->hosts = guide_grow(g->hosts, g->nhosts, sizeof(char *));
+		if ((grown = guide_grow(g->hosts, g->nhosts,
+		    sizeof(char *))) == NULL)
+			return -1;
+		g->hosts = grown;
 		memmove(g->hosts + j + 1, g->hosts + j,
 		    (g->nhosts - j) * sizeof(char *));
-		g->hosts[j] = guide_strdup(h);
+		if (guide_strdup(&g->hosts[j], h) == -1) {
+			memmove(g->hosts + j, g->hosts + j + 1,
+			    (g->nhosts - j) * sizeof(char *));
+			return -1;
+		}
 		g->nhosts++;
 	}
+	return 0;
 }
 
 /* Compute everything for campaign c at time now. */
@@ -503,17 +584,21 @@ guide_compute(struct ledger *l, const struct ledger_campaign *c, double now,
 	    -1 || ledger_summary_list(l, c->id, metric, g->c.has_target,
 	    g->c.maximize, g->c.target, &pt.sum, &pt.nsum) == -1)
 		goto fail;
-	guide_spec(g);
-	guide_runs(g, &pt);
-	guide_rows(g, &pt);
-	guide_hosts(g);
-	guide_solution(g);
+	if (guide_spec(g) == -1 || guide_runs(g, &pt) == -1 ||
+	    guide_rows(g, &pt) == -1 || guide_hosts(g) == -1 ||
+	    guide_solution(g) == -1) {
+		snprintf(err, errlen, "report for campaign '%s': out of memory",
+		    g->c.name);
+		guide_release(g);
+		goto out;
+	}
 	rc = 0;
  fail:
 	if (rc == -1) {
 		snprintf(err, errlen, "%s", ledger_error(l));
 		guide_release(g);
 	}
+ out:
 	free(pt.sum);
 	free(pt.groups);
 	return rc;

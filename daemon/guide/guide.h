@@ -156,8 +156,8 @@ struct guide {
 
 /*
  * Compute everything for campaign c at time now.  Return 0, or -1 with err
- * (a ledger error); a spec that does not parse any more leaves the
- * scaling figures out.
+ * (a ledger error, or memory ran out: report_alloc.h); a spec that does
+ * not parse any more leaves the scaling figures out.
  */
 int	 guide_compute(struct ledger *, const struct ledger_campaign *c,
 	    double now, struct guide *, char *err, size_t errlen);
@@ -226,7 +226,7 @@ void	 guide_report_csv_row(FILE *, const struct guide *);
 
 /*
  * Render the table (guide_format.c): text, csv, json, markdown or rcp;
- * the result is malloc'ed.
+ * the result is malloc'ed, NULL if memory ran out (report_alloc.h).
  */
 char	*guide_table(const struct guide *, enum report_format);
 /* The table as the tree `--table --format json` prints; cJSON_Delete() it. */

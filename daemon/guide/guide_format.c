@@ -14,7 +14,7 @@
 #include "rcp.h"
 #include "report_int.h"
 #include "space.h"
-#include "xmalloc.h"
+#include "report_alloc.h"
 
 /* The cost of a set of attempts in hours (see guide_int.h). */
 cJSON *
@@ -53,7 +53,7 @@ guide_json_row(const struct guide *g, const struct guide_row *r)
 	report_json_number(o, "ranks", r->ranks > 0, r->ranks);
 	report_json_number(o, "local_batch", r->ranks > 0,
 	    (double)r->local_batch);
-	cJSON_AddItemToObject(o, "params", guide_json_params(r));
+	report_json_add(o, "params", guide_json_params(r));
 	cJSON_AddBoolToObject(o, "confirmed", r->confirmed);
 	if (g->scaling) {
 		cJSON_AddNumberToObject(o, "candidates", r->candidates);
@@ -95,9 +95,9 @@ guide_json_row(const struct guide *g, const struct guide_row *r)
 	cJSON_AddNumberToObject(s, "tuning", r->trials_tuning);
 	cJSON_AddNumberToObject(s, "confirm", r->trials_confirm);
 	s = cJSON_AddObjectToObject(o, "cost");
-	cJSON_AddItemToObject(s, "tuning", guide_json_cost(&r->tuning, 0));
-	cJSON_AddItemToObject(s, "confirm", guide_json_cost(&r->confirm, 0));
-	cJSON_AddItemToObject(s, "total", guide_json_cost(&r->total, 0));
+	report_json_add(s, "tuning", guide_json_cost(&r->tuning, 0));
+	report_json_add(s, "confirm", guide_json_cost(&r->confirm, 0));
+	report_json_add(s, "total", guide_json_cost(&r->total, 0));
 	return o;
 }
 
@@ -145,7 +145,7 @@ guide_table_json(const struct guide *g)
 	cJSON_AddStringToObject(o, "success_rate", "wilson");
 	rows = cJSON_AddArrayToObject(root, "rows");
 	for (i = 0; i < g->nrows; i++)
-		cJSON_AddItemToArray(rows, guide_json_row(g, &g->rows[i]));
+		report_json_add(rows, NULL, guide_json_row(g, &g->rows[i]));
 	if (g->published) {
 		cJSON_AddNullToObject(root, "total");
 		return root;
@@ -169,17 +169,17 @@ guide_json_pair(cJSON *o, const char *k, int has, double lo, double hi)
 		return;
 	}
 	a = cJSON_AddArrayToObject(o, k);
-	cJSON_AddItemToArray(a, cJSON_CreateNumber(lo));
-	cJSON_AddItemToArray(a, cJSON_CreateNumber(hi));
+	report_json_add(a, NULL, cJSON_CreateNumber(lo));
+	report_json_add(a, NULL, cJSON_CreateNumber(hi));
 }
 
 /*
  * The statistics of an RCP entry: those rcp_checker derives from the
  * epochs (RCP Mean, RCP Stdev, Min Epochs and Max Speedup for as many
  * submission runs as the row has), and the table's own figures under
- * "hpod": runs, success rate and the intervals.
+ * "hpod": runs, success rate and the intervals.  -1 if memory ran out.
  */
-static void
+static int
 guide_rcp_stats(cJSON *o, const struct guide_row *r)
 {
 	struct rcp_point	 p;
@@ -187,7 +187,8 @@ guide_rcp_stats(cJSON *o, const struct guide_row *r)
 
 	memset(&p, 0, sizeof(p));
 	p.n = r->nepochs;
-	p.epochs = xcalloc(p.n + 1, sizeof(double));
+	if ((p.epochs = report_calloc(p.n + 1, sizeof(double))) == NULL)
+		return -1;
 	memcpy(p.epochs, r->epochs_list, p.n * sizeof(double));
 	rcp_point_stats(&p, r->runs > 3 ? r->runs : 3);
 	free(p.epochs);
@@ -211,12 +212,13 @@ guide_rcp_stats(cJSON *o, const struct guide_row *r)
 	cJSON_AddNumberToObject(h, "level", GUIDE_LEVEL);
 	cJSON_AddStringToObject(h, "intervals", "success rate: Wilson; "
 	    "epochs and time to target: Student t of the mean");
+	return 0;
 }
 
 /*
  * The table in MLCommons' RCP form: one entry per batch size with runs
  * that reached the target (a scaling campaign: confirmed ones only),
- * keyed "<benchmark>_hpod_<BS>".
+ * keyed "<benchmark>_hpod_<BS>".  NULL if memory ran out.
  */
 static char *
 guide_rcp(const struct guide *g)
@@ -238,19 +240,22 @@ guide_rcp(const struct guide *g)
 		a = cJSON_AddArrayToObject(o, "Epochs to converge");
 		for (j = 0; j < r->nepochs; j++) {
 			space_shortest(r->epochs_list[j], num, sizeof(num));
-			cJSON_AddItemToArray(a, cJSON_CreateRaw(num));
+			report_json_add(a, NULL, cJSON_CreateRaw(num));
 		}
-		guide_rcp_stats(o, r);
+		if (guide_rcp_stats(o, r) == -1) {
+			cJSON_Delete(root);
+			return NULL;
+		}
 		h = cJSON_AddObjectToObject(o, "Hyperparams");
 		cJSON_AddNumberToObject(h, "global_batch_size",
 		    (double)r->batch_size);
 		p = guide_json_params(r);
-		while ((v = p->child) != NULL) {
+		while (p != NULL && (v = p->child) != NULL) {
 			cJSON_DetachItemViaPointer(p, v);
 			if (strcmp(v->string, g->batch_param) == 0)
 				cJSON_Delete(v);
 			else
-				cJSON_AddItemToObject(h, v->string, v);
+				report_json_add(h, v->string, v);
 		}
 		cJSON_Delete(p);
 	}
@@ -447,16 +452,18 @@ guide_foot(const struct guide *g, FILE *f)
 		    g->acct.prior_source);
 }
 
-/* The table as aligned text. */
+/* The table as aligned text; NULL if memory ran out. */
 static char *
 guide_text(const struct guide *g)
 {
 	struct guide_cells	 c;
-	char			*buf = NULL, hdr[32];
-	size_t			 len = 0, i;
-	FILE			*f = open_memstream(&buf, &len);
+	char			*buf, hdr[32];
+	size_t			 len, i;
+	FILE			*f;
 	int			 which = 2;
 
+	if ((f = report_memstream(&buf, &len)) == NULL)
+		return NULL;
 	snprintf(hdr, sizeof(hdr), "%s(T+C)", g->published ? "COST" :
 	    guide_unit(g, &which));
 	guide_head(g, f, "");
@@ -473,21 +480,26 @@ guide_text(const struct guide *g)
 		fputc('\n', f);
 	}
 	guide_foot(g, f);
-	fclose(f);
+	report_memstream_close(f, &buf);
 	return buf;
 }
 
-/* The table in Markdown, with the header as a paragraph. */
+/*
+ * The table in Markdown, with the header as a paragraph; NULL if memory
+ * ran out.
+ */
 static char *
 guide_markdown(const struct guide *g)
 {
 	struct guide_cells	 c;
-	char			*buf = NULL;
-	size_t			 len = 0, i;
-	FILE			*f = open_memstream(&buf, &len);
+	char			*buf;
+	size_t			 len, i;
+	FILE			*f;
 	const char		*unit;
 	int			 which = 2;
 
+	if ((f = report_memstream(&buf, &len)) == NULL)
+		return NULL;
 	unit = g->published ? "cost" : guide_unit(g, &which);
 	guide_head(g, f, "");
 	fprintf(f, "\n| batch | ranks x local | confirmed | reached/runs | "
@@ -506,7 +518,7 @@ guide_markdown(const struct guide *g)
 	}
 	fputc('\n', f);
 	guide_foot(g, f);
-	fclose(f);
+	report_memstream_close(f, &buf);
 	return buf;
 }
 
@@ -527,16 +539,18 @@ guide_csv_cost(FILE *f, const struct account_cost *c)
 	    c->gpu_seconds / 3600, c->cpu_seconds / 3600);
 }
 
-/* The table as CSV: a header and one line per batch size. */
+/* The table as CSV: a header and one line per batch size (NULL: out). */
 static char *
 guide_csv(const struct guide *g)
 {
 	const struct guide_row	*r;
-	char			*buf = NULL;
-	size_t			 len = 0, i;
-	FILE			*f = open_memstream(&buf, &len);
+	char			*buf;
+	size_t			 len, i;
+	FILE			*f;
 	const char		*s;
 
+	if ((f = report_memstream(&buf, &len)) == NULL)
+		return NULL;
 	if (g->published)
 		fputs("benchmark,", f);
 	fprintf(f, "batch_size,ranks,local_batch,confirmed,candidates,"
@@ -593,7 +607,7 @@ guide_csv(const struct guide *g)
 		}
 		fputs("\"\n", f);
 	}
-	fclose(f);
+	report_memstream_close(f, &buf);
 	return buf;
 }
 

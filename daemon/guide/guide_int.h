@@ -10,8 +10,11 @@
 
 /* The run of trial number, or NULL. */
 const struct guide_run *guide_run_of(const struct guide *, int number);
-/* Fill the time to solution, winner, MLPerf figures and checklist. */
-void	 guide_solution(struct guide *);
+/*
+ * Fill the time to solution, winner, MLPerf figures and checklist; -1
+ * if memory ran out.
+ */
+int	 guide_solution(struct guide *);
 /* A cost in hours as JSON, after its number of attempts if attempts. */
 struct cJSON;
 struct cJSON *guide_json_cost(const struct account_cost *, int attempts);

@@ -13,6 +13,7 @@
 
 #include "guide.h"
 #include "guide_int.h"
+#include "report_alloc.h"
 #include "report_int.h"
 #include "space.h"
 
@@ -86,19 +87,19 @@ guide_report_json(cJSON *root, const struct guide *g)
 	o = cJSON_GetObjectItemCaseSensitive(root, "cost");
 	b = cJSON_AddObjectToObject(o, "by_outcome");
 	for (i = 0; i < ACCT_NOUTCOMES; i++)
-		cJSON_AddItemToObject(b, account_outcome_names[i],
+		report_json_add(b, account_outcome_names[i],
 		    guide_json_cost(&g->acct.by_outcome[i], 1));
 	report_json_number(root, "time_to_solution_batch_size",
 	    g->tts_row != NULL, g->tts_row ? (double)g->tts_row->batch_size :
 	    0);
-	cJSON_AddItemToObject(root, "winner", guide_report_winner(g));
+	report_json_add(root, "winner", guide_report_winner(g));
 	if (g->overhead > 0) {
 		o = cJSON_AddObjectToObject(root, "tuning_overhead");
 		report_json_number(o, "ratio", 1, g->overhead);
 		cJSON_AddStringToObject(o, "unit", g->overhead_unit);
 	} else
 		cJSON_AddNullToObject(root, "tuning_overhead");
-	cJSON_AddItemToObject(root, "mlperf", guide_report_mlperf(g));
+	report_json_add(root, "mlperf", guide_report_mlperf(g));
 	if (g->scaling) {
 		cJSON_AddStringToObject(root, "lr_rule", g->lr_rule);
 		cJSON_AddStringToObject(root, "lr_param", g->lr_param);
@@ -112,7 +113,7 @@ guide_report_json(cJSON *root, const struct guide *g)
 		cJSON_AddStringToObject(o, "item", g->checks[i].item);
 		cJSON_AddBoolToObject(o, "ok", g->checks[i].ok);
 		cJSON_AddStringToObject(o, "detail", g->checks[i].detail);
-		cJSON_AddItemToArray(b, o);
+		report_json_add(b, NULL, o);
 	}
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "guide_int.h"
-#include "xmalloc.h"
+#include "report_alloc.h"
 
 /* Time to solution; a scaling campaign's needs a confirmed batch size. */
 static void
@@ -103,15 +103,18 @@ guide_overhead(struct guide *g)
  * MLPerf-style figures: the olympic mean of the time to train (to target)
  * of the confirmation runs of the time-to-solution batch size, else of
  * every run that reached the target; models per minute; Valid FLOPS.
+ * -1 if memory ran out.
  */
-static void
+static int
 guide_mlperf(struct guide *g)
 {
 	const struct guide_run	*r, *w = g->winner;
 	double			*v, lo = 0, hi = 0, end;
 	size_t			 i, n = 0;
 
-	v = xcalloc(g->ntrials ? g->ntrials : 1, sizeof(*v));
+	if ((v = report_calloc(g->ntrials ? g->ntrials : 1, sizeof(*v))) ==
+	    NULL)
+		return -1;
 	g->ttt_from = g->tts_row != NULL ? "confirm" : "reached";
 	for (i = 0; i < g->ntrials; i++) {
 		r = &g->runs[i];
@@ -135,7 +138,7 @@ guide_mlperf(struct guide *g)
 		g->models_per_min = g->reached_runs / ((hi - lo) / 60);
 	if (g->flops_per_sample <= 0 || w == NULL || w->train_samples <= 0 ||
 	    w->epochs_run <= 0 || w->run_s <= 0)
-		return;
+		return 0;
 	g->has_flops = 1;
 	g->flops = g->flops_per_sample * w->train_samples * w->epochs_run /
 	    w->run_s;
@@ -144,6 +147,7 @@ guide_mlperf(struct guide *g)
 		    g->c.target);
 		g->valid_flops = guide_valid_flops(g->flops, g->quality_ratio);
 	}
+	return 0;
 }
 
 /* Whether a metric names a validation or test set. */
@@ -210,13 +214,18 @@ guide_checklist(struct guide *g)
 		    o[ACCT_OUT_RETRIED].attempts);
 }
 
-/* Fill the time to solution, winner, MLPerf figures and checklist. */
-void
+/*
+ * Fill the time to solution, winner, MLPerf figures and checklist; -1
+ * if memory ran out.
+ */
+int
 guide_solution(struct guide *g)
 {
 	guide_tts(g);
 	guide_winner(g);
 	guide_overhead(g);
-	guide_mlperf(g);
+	if (guide_mlperf(g) == -1)
+		return -1;
 	guide_checklist(g);
+	return 0;
 }

@@ -464,7 +464,8 @@ mllog_table(char **dirs, int n, const struct mllog_opts *o)
 		if (o->format == REPORT_JSON)
 			cJSON_AddItemToArray(all, guide_table_json(&g[i]));
 		else if (o->format == REPORT_RCP) {
-			text = guide_table(&g[i], REPORT_RCP);
+			text = xneed(guide_table(&g[i], REPORT_RCP),
+			    "hpoctl mllog: the table");
 			t = cJSON_Parse(text);
 			free(text);
 			while (t != NULL && (e = t->child) != NULL) {
@@ -473,7 +474,8 @@ mllog_table(char **dirs, int n, const struct mllog_opts *o)
 			}
 			cJSON_Delete(t);
 		} else {
-			text = guide_table(&g[i], o->format);
+			text = xneed(guide_table(&g[i], o->format),
+			    "hpoctl mllog: the table");
 			body = text;
 			/* One CSV header for all the tables. */
 			if (o->format == REPORT_CSV && i > 0 &&

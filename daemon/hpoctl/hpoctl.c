@@ -24,6 +24,7 @@
 #include "rcpcmd.h"
 #include "render.h"
 #include "report.h"
+#include "report_alloc.h"
 #include "request.h"
 #include "run.h"
 #include "spec.h"
@@ -551,6 +552,7 @@ main(int argc, char *argv[])
 	int			 ch, rc;
 
 	log_init("hpoctl", 1, 0);
+	report_alloc_init();	/* a report out of memory is its error */
 	while ((ch = getopt_long(argc, argv, "+f:s:V", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {

@@ -16,10 +16,10 @@
 #include <cjson/cJSON.h>
 
 #include "guide.h"
+#include "report_alloc.h"
 #include "report_html.h"
 #include "report_html_trials.h"
 #include "svg.h"
-#include "xmalloc.h"
 
 /* One curve of the progress plot: the best value so far of a batch size. */
 struct series {
@@ -252,27 +252,44 @@ html_trial_batch(const struct ledger_trial *t, size_t n, int number)
 	return 0;
 }
 
-/* The series of a batch size, added if new. */
+/* The series of a batch size, added if new; NULL if memory ran out. */
 static struct series *
 html_series_of(struct series **ss, size_t *ns, long batch)
 {
-	size_t	 i;
+	struct series	*grown;
+	size_t		 i;
 
 	for (i = 0; i < *ns; i++)
 		if ((*ss)[i].batch == batch)
 			return &(*ss)[i];
-	*ss = xreallocarray(*ss, *ns + 1, sizeof(**ss));
+	if ((grown = report_reallocarray(*ss, *ns + 1, sizeof(**ss))) == NULL)
+		return NULL;
+	*ss = grown;
 	memset(&(*ss)[*ns], 0, sizeof(**ss));
 	(*ss)[*ns].batch = batch;
 	return &(*ss)[(*ns)++];
 }
 
+/* Free n series. */
+static void
+html_series_free(struct series *ss, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(ss[i].x);
+		free(ss[i].y);
+	}
+	free(ss);
+}
+
 /*
  * The best value so far against the cumulative cost of each batch size
  * (one series if the campaign has one batch size): ended attempts in the
- * order they ended, each adding its cost and its best value.
+ * order they ended, each adding its cost and its best value.  -1 if
+ * memory ran out (nothing to free then).
  */
-static void
+static int
 html_series(struct page *p, const struct guide *g, struct series **out,
     size_t *nout)
 {
@@ -284,14 +301,16 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 	size_t			 nt = g->ntrials, na = g->nattempts;
 	size_t			 nm = g->npoints, nab = 0, ne = 0;
 	size_t			 i, nb;
-	double			 v;
+	double			 v, *grown;
 	int			 gpu = strcmp(p->unit, "gpu_hours") == 0;
 	long			 first = 0;
 
 	*out = NULL;
 	*nout = 0;
 	/* Each attempt's best value (the points come attempt by attempt). */
-	ab = xcalloc(nm + 1, sizeof(*ab));
+	byend = NULL;
+	if ((ab = report_calloc(nm + 1, sizeof(*ab))) == NULL)
+		goto fail;
 	for (i = 0; i < nm; i++) {
 		if (nab == 0 || ab[nab - 1].id != m[i].attempt_id) {
 			ab[nab].id = m[i].attempt_id;
@@ -309,14 +328,17 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 			else
 				nb = 2;
 		}
-	byend = xcalloc(na + 1, sizeof(*byend));
+	if ((byend = report_calloc(na + 1, sizeof(*byend))) == NULL)
+		goto fail;
 	for (i = 0; i < na; i++)
 		if (g->attempts[i].ended > 0)
 			byend[ne++] = &g->attempts[i];
 	qsort(byend, ne, sizeof(*byend), html_ended_cmp);
 	for (i = 0; i < ne; i++) {
-		s = html_series_of(&ss, nout, nb > 1 ? html_trial_batch(t, nt,
-		    byend[i]->trial_number) : 0);
+		if ((s = html_series_of(&ss, nout, nb > 1 ?
+		    html_trial_batch(t, nt, byend[i]->trial_number) : 0)) ==
+		    NULL)
+			goto fail;
 		if (byend[i]->started > 0 &&
 		    byend[i]->ended > byend[i]->started)
 			s->cost += (byend[i]->ended - byend[i]->started) *
@@ -332,14 +354,27 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 		}
 		if (!s->has_best)
 			continue;
-		s->x = xreallocarray(s->x, s->n + 1, sizeof(*s->x));
-		s->y = xreallocarray(s->y, s->n + 1, sizeof(*s->y));
+		if ((grown = report_reallocarray(s->x, s->n + 1,
+		    sizeof(*s->x))) == NULL)
+			goto fail;
+		s->x = grown;
+		if ((grown = report_reallocarray(s->y, s->n + 1,
+		    sizeof(*s->y))) == NULL)
+			goto fail;
+		s->y = grown;
 		s->x[s->n] = s->cost;
 		s->y[s->n++] = s->best;
 	}
 	free(byend);
 	free(ab);
 	*out = ss;
+	return 0;
+ fail:
+	html_series_free(ss, *nout);
+	*nout = 0;
+	free(byend);
+	free(ab);
+	return -1;
 }
 
 /*
@@ -369,8 +404,8 @@ html_series_cmp(const void *a, const void *b)
 	return (x->batch > y->batch) - (x->batch < y->batch);
 }
 
-/* Plot (a): the best value so far against the cost. */
-static void
+/* Plot (a): the best value so far against the cost; -1 if out of memory. */
+static int
 html_plot_progress(struct page *p, const struct guide *g)
 {
 	struct series	*ss;
@@ -379,7 +414,8 @@ html_plot_progress(struct page *p, const struct guide *g)
 	double		 x1 = 0, y0 = INFINITY, y1 = -INFINITY, pad;
 	char		 label[256], title[256];
 
-	html_series(p, g, &ss, &ns);
+	if (html_series(p, g, &ss, &ns) == -1)
+		return -1;
 	qsort(ss, ns, sizeof(*ss), html_series_cmp);
 	for (i = 0; p->shown.limited && i < ns; i++)
 		html_series_thin(&ss[i]);
@@ -393,8 +429,8 @@ html_plot_progress(struct page *p, const struct guide *g)
 	if (!isfinite(y0)) {
 		fprintf(p->f, "<p class=\"muted\">No attempt has ended with a "
 		    "value of the objective yet.</p>\n");
-		free(ss);
-		return;
+		html_series_free(ss, ns);
+		return 0;
 	}
 	pad = (y1 - y0) * 0.05;
 	snprintf(title, sizeof(title), "best %s so far against cumulative %s",
@@ -420,35 +456,38 @@ html_plot_progress(struct page *p, const struct guide *g)
 	fprintf(p->f, "<figcaption>Attempts in the order they ended; each "
 	    "adds its %s and may improve the best value so far.</figcaption>"
 	    "\n</figure>\n", p->unit_name);
-	for (i = 0; i < ns; i++) {
-		free(ss[i].x);
-		free(ss[i].y);
-	}
-	free(ss);
+	html_series_free(ss, ns);
+	return 0;
 }
 
-/* Render the page of the guide's campaign. */
+/* Render the page of the guide's campaign; NULL if memory ran out. */
 char *
 report_html(const struct guide *g)
 {
 	struct page	 p;
-	char		*buf = NULL, when[64];
-	size_t		 len = 0;
+	char		*buf, when[64];
+	size_t		 len;
 	time_t		 now = time(NULL);
 	struct tm	 tm;
+	int		 rc;
 
 	memset(&p, 0, sizeof(p));
 	p.c = &g->c;
 	p.unit = html_gpu(g) ? "gpu_hours" : "cpu_hours";
 	p.unit_name = html_gpu(g) ? "GPU-hours" : "CPU-hours";
-	p.f = xneed(open_memstream(&buf, &len), "report: the HTML page");
+	if ((p.f = report_memstream(&buf, &len)) == NULL)
+		return NULL;
 	fprintf(p.f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n<title>hpod report: ");
 	svg_escape(p.f, g->c.name);
 	fprintf(p.f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 	    html_style);
 	html_header(p.f, g);
-	html_shown_pick(g, &p.shown);
+	if (html_shown_pick(g, &p.shown) == -1) {
+		fclose(p.f);
+		free(buf);
+		return NULL;
+	}
 	if (p.shown.limited)
 		fprintf(p.f, "<p id=\"shown\">This campaign has %zu trials: "
 		    "the page draws the %zu best one by one and the others as "
@@ -456,20 +495,27 @@ report_html(const struct guide *g)
 		    "trials</code> and the JSON report.</p>\n", p.shown.total,
 		    p.shown.n);
 	html_headline(p.f, g);
-	html_plot_progress(&p, g);
-	html_trials_plots(p.f, g, &p.shown);
-	html_params_plots(p.f, g, &p.shown);
-	html_outcomes(p.f, g);
-	html_cost_plot(p.f, g);
-	if (!g->published)
-		html_guideline(p.f, g);
-	html_trials_table(p.f, g, &p.shown);
+	/* The parts in order, up to one that ran out of memory. */
+	if ((rc = html_plot_progress(&p, g)) == 0 &&
+	    (rc = html_trials_plots(p.f, g, &p.shown)) == 0 &&
+	    (rc = html_params_plots(p.f, g, &p.shown)) == 0) {
+		html_outcomes(p.f, g);
+		rc = html_cost_plot(p.f, g);
+	}
+	if (rc == 0) {
+		if (!g->published)
+			html_guideline(p.f, g);
+		rc = html_trials_table(p.f, g, &p.shown);
+	}
 	html_shown_release(&p.shown);
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	fprintf(p.f, "<p class=\"muted\">Written by hpoctl from the ledger, "
 	    "%s.</p>\n</body>\n</html>\n", when);
-	fclose(p.f);
+	if (report_memstream_close(p.f, &buf) == 0 && rc == -1) {
+		free(buf);
+		buf = NULL;
+	}
 	return buf;
 }
 

@@ -17,7 +17,7 @@ struct guide;
  * (data-key="cost.gpu_hours", data-key="table.rows.0.runs") and its exact
  * value (data-value).  The curves of the best value against the cost come
  * from the attempts and objective points the guide read from the ledger.
- * Return the page (malloc'ed).
+ * Return the page (malloc'ed), or NULL if memory ran out.
  */
 char	*report_html(const struct guide *g);
 

@@ -16,7 +16,7 @@
 #include "guide.h"
 #include "report_html_trials.h"
 #include "svg.h"
-#include "xmalloc.h"
+#include "report_alloc.h"
 
 #define HC_GROUPS	5
 /*
@@ -111,9 +111,9 @@ hc_step_cmp(const void *a, const void *b)
  * t, into v: one sweep over the attempts' starts and ends in time order,
  * the cost growing by the running allocations between them (what
  * hc_cost_at() gives at one instant, without going over every attempt for
- * each instant).
+ * each instant).  -1 if memory ran out.
  */
-static void
+static int
 hc_sweep(const struct guide *g, int k, int gpu, const double *t, size_t n,
     double *v)
 {
@@ -122,7 +122,8 @@ hc_sweep(const struct guide *g, int k, int gpu, const double *t, size_t n,
 	double				 end, cost = 0, slope = 0, at;
 	size_t				 i, j, ns = 0;
 
-	st = xcalloc(2 * g->nattempts + 1, sizeof(*st));
+	if ((st = report_calloc(2 * g->nattempts + 1, sizeof(*st))) == NULL)
+		return -1;
 	for (i = 0; i < g->nattempts; i++) {
 		a = &g->attempts[i];
 		if (!(a->started > 0) || (k >= 0 && hc_group(a->state) != k))
@@ -147,18 +148,22 @@ hc_sweep(const struct guide *g, int k, int gpu, const double *t, size_t n,
 		    cost / 3600;
 	}
 	free(st);
+	return 0;
 }
 
-/* One cumulative line (k: group, -1: total). */
-static void
+/* One cumulative line (k: group, -1: total); -1 if out of memory. */
+static int
 hc_line(struct svg_plot *pl, const struct guide *g, const double *t,
     size_t n, int k, int gpu)
 {
 	double	*v;
 	size_t	 i;
 
-	v = xcalloc(n, sizeof(*v));
-	hc_sweep(g, k, gpu, t, n, v);
+	if ((v = report_calloc(n, sizeof(*v))) == NULL ||
+	    hc_sweep(g, k, gpu, t, n, v) == -1) {
+		free(v);
+		return -1;
+	}
 	fprintf(pl->f, "<polyline class=\"cost-%s\" fill=\"none\" stroke=\"%s\""
 	    " stroke-width=\"%s\" points=\"", k < 0 ? "total" : hc_groups[k],
 	    k < 0 ? "#222" : html_state_color(hc_groups[k]), k < 0 ? "2.5" :
@@ -169,6 +174,7 @@ hc_line(struct svg_plot *pl, const struct guide *g, const double *t,
 		    svg_y(pl, v[i]));
 	fprintf(pl->f, "\"/>\n");
 	free(v);
+	return 0;
 }
 
 /* The time to solution as a vertical line, its number marked. */
@@ -192,8 +198,8 @@ hc_tts(struct svg_plot *pl, const struct guide *g)
 	    g->tts_s, num);
 }
 
-/* Write the cost over wall time. */
-void
+/* Write the cost over wall time; -1 if memory ran out. */
+int
 html_cost_plot(FILE *f, const struct guide *g)
 {
 	struct svg_plot	 pl;
@@ -204,7 +210,8 @@ html_cost_plot(FILE *f, const struct guide *g)
 
 	for (k = 0; k < g->nattempts; k++)
 		gpu |= g->attempts[k].gpus > 0;
-	t = xcalloc(2 * g->nattempts + 2, sizeof(*t));
+	if ((t = report_calloc(2 * g->nattempts + 2, sizeof(*t))) == NULL)
+		return -1;
 	n = hc_instants(g, t);
 	sampled = n > HC_INSTANTS;
 	if (sampled) {
@@ -222,8 +229,12 @@ html_cost_plot(FILE *f, const struct guide *g)
 	    "CPU-hours (no GPUs used)");
 	svg_axes(&pl, "hours since the campaign started", label, 1);
 	for (k = 0; k < HC_GROUPS; k++)
-		hc_line(&pl, g, t, n, (int)k, gpu);
-	hc_line(&pl, g, t, n, -1, gpu);
+		if (hc_line(&pl, g, t, n, (int)k, gpu) == -1)
+			break;
+	if (k < HC_GROUPS || hc_line(&pl, g, t, n, -1, gpu) == -1) {
+		free(t);
+		return -1;
+	}
 	hc_tts(&pl, g);
 	svg_end(&pl);
 	fprintf(f, "<p class=\"legend\"><span style=\"color:#222\">&#9644;"
@@ -238,6 +249,7 @@ html_cost_plot(FILE *f, const struct guide *g)
 	    sampled ? "; the lines go through evenly spaced instants, two a "
 	    "pixel, not through every start and end" : "");
 	free(t);
+	return 0;
 }
 
 /* The cost by outcome: a bar each in the campaign's unit, and a table. */

@@ -16,7 +16,7 @@
 #include "report_html_trials.h"
 #include "spec.h"
 #include "svg.h"
-#include "xmalloc.h"
+#include "report_alloc.h"
 
 /* A parameter's axis. */
 struct hp_axis {
@@ -65,8 +65,11 @@ hp_pos(const struct hp_axis *a, const cJSON *v)
 	return (x - a->lo) / (a->hi - a->lo);
 }
 
-/* The axes: the first trial's parameters, typed by the spec's space. */
-static void
+/*
+ * The axes: the first trial's parameters, typed by the spec's space; -1
+ * if memory ran out.
+ */
+static int
 hp_axes(struct hp *h)
 {
 	const struct space	*sp = h->g->spec ? h->g->spec->space : NULL;
@@ -78,19 +81,24 @@ hp_axes(struct hp *h)
 	for (i = 0; i < h->g->ntrials && names == NULL; i++)
 		if (cJSON_GetArraySize(h->params[i]) > 0)
 			names = h->params[i];
-	h->ax = xcalloc((size_t)cJSON_GetArraySize(names) + 1, sizeof(*h->ax));
+	if ((h->ax = report_calloc((size_t)cJSON_GetArraySize(names) + 1,
+	    sizeof(*h->ax))) == NULL)
+		return -1;
 	cJSON_ArrayForEach(n, names) {
 		a = &h->ax[h->nax++];
 		a->name = n->string;
 		k = sp != NULL ? space_find(sp, n->string) : -1;
 		a->categorical = k >= 0 && sp->params[k].type == PARAM_CHOICE;
 		a->log = k >= 0 && sp->params[k].scale == SCALE_LOG;
-		a->cats = cJSON_CreateArray();
+		if ((a->cats = cJSON_CreateArray()) == NULL)
+			return -1;
 		for (i = 0; a->categorical && i < sp->params[k].nchoices; i++)
-			cJSON_AddItemToArray(a->cats,
+			if (report_json_add(a->cats, NULL,
 			    sp->params[k].choices[i].is_string ?
 			    cJSON_CreateString(sp->params[k].choices[i].str) :
-			    cJSON_CreateNumber(sp->params[k].choices[i].num));
+			    cJSON_CreateNumber(sp->params[k].choices[i].num)) ==
+			    -1)
+				return -1;
 		a->lo = INFINITY;
 		a->hi = -INFINITY;
 		for (i = 0; i < h->g->ntrials; i++) {
@@ -104,11 +112,13 @@ hp_axes(struct hp *h)
 				a->lo = fmin(a->lo, v->valuedouble);
 				a->hi = fmax(a->hi, v->valuedouble);
 			}
-			if (a->categorical && isnan(hp_pos(a, v)))
-				cJSON_AddItemToArray(a->cats,
-				    cJSON_Duplicate(v, 1));
+			if (a->categorical && isnan(hp_pos(a, v)) &&
+			    report_json_add(a->cats, NULL,
+			    cJSON_Duplicate(v, 1)) == -1)
+				return -1;
 		}
 	}
+	return 0;
 }
 
 /* A value's colour: dark blue for the best, pale for the worst. */
@@ -137,27 +147,30 @@ hp_slice_x(const struct hp_axis *a, const cJSON *v)
 	    v->valuedouble;
 }
 
-/* The density of every trial's value against parameter a. */
-static void
+/* The density of every trial's value against parameter a (-1: out). */
+static int
 hp_slice_density(struct hp *h, const struct hp_axis *a, struct svg_plot *pl)
 {
 	double	*x, *y;
 	size_t	 i;
+	int	 rc = -1;
 
-	x = xcalloc(h->g->ntrials + 1, sizeof(*x));
-	y = xcalloc(h->g->ntrials + 1, sizeof(*y));
-	for (i = 0; i < h->g->ntrials; i++) {
+	x = report_calloc(h->g->ntrials + 1, sizeof(*x));
+	y = report_calloc(h->g->ntrials + 1, sizeof(*y));
+	for (i = 0; x != NULL && y != NULL && i < h->g->ntrials; i++) {
 		x[i] = hp_slice_x(a, cJSON_GetObjectItemCaseSensitive(
 		    h->params[i], a->name));
 		y[i] = h->g->trials[i].has_best ? h->g->trials[i].best : NAN;
 	}
-	svg_density(pl, x, y, h->g->ntrials, "#888");
+	if (x != NULL && y != NULL)
+		rc = svg_density(pl, x, y, h->g->ntrials, "#888");
 	free(x);
 	free(y);
+	return rc;
 }
 
-/* One slice: the trials' values against parameter a. */
-static void
+/* One slice: the trials' values against parameter a; -1 if out. */
+static int
 hp_slice(struct hp *h, const struct hp_axis *a)
 {
 	const struct ledger_trial *t;
@@ -186,8 +199,8 @@ hp_slice(struct hp *h, const struct hp_axis *a)
 		svg_number(buf, sizeof(buf), c->valuedouble);
 		svg_xlabel(&pl, j++, cJSON_IsString(c) ? c->valuestring : buf);
 	}
-	if (h->sh->limited)
-		hp_slice_density(h, a, &pl);
+	if (h->sh->limited && hp_slice_density(h, a, &pl) == -1)
+		return -1;
 	for (i = 0; i < h->g->ntrials; i++) {
 		t = &h->g->trials[i];
 		if (!h->sh->is[i])
@@ -203,6 +216,7 @@ hp_slice(struct hp *h, const struct hp_axis *a)
 	}
 	svg_end(&pl);
 	fprintf(h->f, "</figure>\n");
+	return 0;
 }
 
 /* Parallel coordinates: an axis per parameter and one for the value. */
@@ -262,8 +276,11 @@ hp_parallel(struct hp *h)
 		    "that did not complete.</figcaption>\n</figure>\n");
 }
 
-/* The importance bars, from IMPORTANCE_MIN_TRIALS completed trials on. */
-static void
+/*
+ * The importance bars, from IMPORTANCE_MIN_TRIALS completed trials on;
+ * -1 if memory ran out.
+ */
+static int
 hp_importance(struct hp *h)
 {
 	struct importance imp;
@@ -271,13 +288,14 @@ hp_importance(struct hp *h)
 	char		 key[256];
 	size_t		 k;
 
-	importance_compute(h->g, &imp);
+	if (importance_compute(h->g, &imp) == -1)
+		return -1;
 	if (imp.trials < IMPORTANCE_MIN_TRIALS) {
 		fprintf(h->f, "<p class=\"muted\">Parameter importance needs "
 		    "at least %d completed trials with a value; there are %zu."
 		    "</p>\n", IMPORTANCE_MIN_TRIALS, imp.trials);
 		importance_release(&imp);
-		return;
+		return 0;
 	}
 	fprintf(h->f, "<figure id=\"plot-importance\">\n");
 	svg_begin(&pl, h->f, 320 + 40 * imp.n, 240, -0.5, imp.n - 0.5, 0, 1,
@@ -312,14 +330,19 @@ hp_importance(struct hp *h)
 	    "with few trials it is noisy and biased upward.</figcaption>\n"
 	    "</figure>\n");
 	importance_release(&imp);
+	return 0;
 }
 
-/* Write the slices, the parallel coordinates and the importance. */
-void
+/*
+ * Write the slices, the parallel coordinates and the importance; -1 if
+ * memory ran out.
+ */
+int
 html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 {
 	struct hp	 h;
 	size_t		 i;
+	int		 rc = -1;
 
 	memset(&h, 0, sizeof(h));
 	h.f = f;
@@ -327,7 +350,9 @@ html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 	h.sh = sh;
 	h.vlo = INFINITY;
 	h.vhi = -INFINITY;
-	h.params = xcalloc(g->ntrials + 1, sizeof(*h.params));
+	if ((h.params = report_calloc(g->ntrials + 1, sizeof(*h.params))) ==
+	    NULL)
+		return -1;
 	for (i = 0; i < g->ntrials; i++) {
 		h.params[i] = cJSON_Parse(g->trials[i].params_json);
 		if (g->trials[i].has_best && isfinite(g->trials[i].best)) {
@@ -335,7 +360,8 @@ html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 			h.vhi = fmax(h.vhi, g->trials[i].best);
 		}
 	}
-	hp_axes(&h);
+	if (hp_axes(&h) == -1)
+		goto out;
 	fprintf(f, "<h2 id=\"parameters\">Parameters</h2>\n");
 	if (h.nax == 0 || !isfinite(h.vlo))
 		fprintf(f, "<p class=\"muted\">No trial with parameters and "
@@ -343,7 +369,8 @@ html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 	else {
 		fprintf(f, "<div class=\"figs\">\n");
 		for (i = 0; i < h.nax; i++)
-			hp_slice(&h, &h.ax[i]);
+			if (hp_slice(&h, &h.ax[i]) == -1)
+				goto out;
 		fprintf(f, "</div>\n");
 		if (sh->limited)
 			fprintf(f, "<p class=\"muted\">Each slice shows the "
@@ -351,12 +378,16 @@ html_params_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 			    "density of all %zu (grey).</p>\n", sh->n,
 			    sh->total);
 		hp_parallel(&h);
-		hp_importance(&h);
+		if (hp_importance(&h) == -1)
+			goto out;
 	}
-	for (i = 0; i < h.nax; i++)
+	rc = 0;
+ out:
+	for (i = 0; h.ax != NULL && i < h.nax; i++)
 		cJSON_Delete(h.ax[i].cats);
 	free(h.ax);
 	for (i = 0; i < g->ntrials; i++)
 		cJSON_Delete(h.params[i]);
 	free(h.params);
+	return rc;
 }

@@ -9,9 +9,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "report_alloc.h"
 #include "report_html_trials.h"
-#include "xmalloc.h"
 
 /* Order trial indexes: a value before none, the better value, the number. */
 static int
@@ -41,16 +42,23 @@ shown_index_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Choose the trials the page draws one by one. */
-void
+/* Choose the trials the page draws one by one; -1 if out of memory. */
+int
 html_shown_pick(const struct guide *g, struct html_shown *s)
 {
 	size_t	 i, *all;
 
+	memset(s, 0, sizeof(*s));
 	s->total = g->ntrials;
 	s->limited = g->ntrials > HTML_ALL_TRIALS;
-	s->is = xcalloc(g->ntrials + 1, 1);
-	all = xcalloc(g->ntrials + 1, sizeof(*all));
+	s->is = report_calloc(g->ntrials + 1, 1);
+	all = report_calloc(g->ntrials + 1, sizeof(*all));
+	if (s->is == NULL || all == NULL) {
+		free(s->is);
+		free(all);
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
 	for (i = 0; i < g->ntrials; i++)
 		all[i] = i;
 	if (s->limited)
@@ -61,6 +69,7 @@ html_shown_pick(const struct guide *g, struct html_shown *s)
 	for (i = 0; i < s->n; i++)
 		s->is[all[i]] = 1;
 	s->idx = all;
+	return 0;
 }
 
 /* Free what html_shown_pick() allocated. */

@@ -18,7 +18,7 @@
 #include "report_html_trials.h"
 #include "svg.h"
 #include "trial_cost.h"
-#include "xmalloc.h"
+#include "report_alloc.h"
 
 /* A cell: its sort key (a number, NAN if none, or a string) and text. */
 struct hs_cell {
@@ -192,30 +192,34 @@ hs_write(FILE *f, struct hs_table *t, size_t *idx, size_t *rank)
 	fprintf(f, "</div></div>\n");
 }
 
-/* Write the table of trials. */
-void
+/* Write the table of trials; -1 if memory ran out. */
+int
 html_trials_table(FILE *f, const struct guide *g, const struct html_shown *sh)
 {
 	static const char *const tail[] = { "value", "epochs", "attempts",
 	    NULL, "job id", "host" };
 	struct hs_table	 t;
 	const cJSON	*names, *n;
-	size_t		 i, k, *idx, *rank;
-	int		 gpu;
+	size_t		 i, k, *idx = NULL, *rank = NULL;
+	int		 gpu, rc = -1;
 
 	memset(&t, 0, sizeof(t));
 	gpu = html_gpu(g);
 	t.nrows = sh->n;
 	t.src = sh->idx;
-	t.params = xcalloc(t.nrows + 1, sizeof(*t.params));
+	if ((t.params = report_calloc(t.nrows + 1, sizeof(*t.params))) ==
+	    NULL)
+		return -1;
 	for (i = 0; i < t.nrows; i++)
 		t.params[i] = cJSON_Parse(g->trials[t.src[i]].params_json);
 	names = hs_names(&t);
 	t.ncols = 3 + (size_t)cJSON_GetArraySize(names) + 6;
-	t.heads = xcalloc(t.ncols, sizeof(*t.heads));
-	t.cells = xcalloc(t.nrows * t.ncols + 1, sizeof(*t.cells));
-	idx = xcalloc(t.nrows + 1, sizeof(*idx));
-	rank = xcalloc(t.nrows * t.ncols + 1, sizeof(*rank));
+	t.heads = report_calloc(t.ncols, sizeof(*t.heads));
+	t.cells = report_calloc(t.nrows * t.ncols + 1, sizeof(*t.cells));
+	idx = report_calloc(t.nrows + 1, sizeof(*idx));
+	rank = report_calloc(t.nrows * t.ncols + 1, sizeof(*rank));
+	if (t.heads == NULL || t.cells == NULL || idx == NULL || rank == NULL)
+		goto out;
 	t.heads[0] = "trial";
 	t.heads[1] = "role";
 	t.heads[2] = "state";
@@ -237,6 +241,8 @@ html_trials_table(FILE *f, const struct guide *g, const struct html_shown *sh)
 		    "the JSON report (<code>hpoctl report --format json</code>)."
 		    "</p>\n", sh->n, sh->total);
 	hs_write(f, &t, idx, rank);
+	rc = 0;
+ out:
 	for (i = 0; i < t.nrows; i++)
 		cJSON_Delete(t.params[i]);
 	free(t.params);
@@ -244,4 +250,5 @@ html_trials_table(FILE *f, const struct guide *g, const struct html_shown *sh)
 	free(t.cells);
 	free(idx);
 	free(rank);
+	return rc;
 }

@@ -19,7 +19,7 @@
 
 #include "report_html_trials.h"
 #include "svg.h"
-#include "xmalloc.h"
+#include "report_alloc.h"
 
 /* The colour of a trial or attempt state. */
 const char *
@@ -106,30 +106,36 @@ ht_value_range(const struct guide *g, double *y0, double *y1)
 
 /*
  * The density of the trials' values by trial number, under the points of
- * the trials shown, when not every trial is.
+ * the trials shown, when not every trial is.  -1 if memory ran out.
  */
-static void
+static int
 ht_history_density(struct svg_plot *pl, const struct guide *g,
     const struct html_shown *sh)
 {
 	double	*x, *y;
 	size_t	 i;
+	int	 rc = -1;
 
 	if (!sh->limited)
-		return;
-	x = xcalloc(g->ntrials + 1, sizeof(*x));
-	y = xcalloc(g->ntrials + 1, sizeof(*y));
-	for (i = 0; i < g->ntrials; i++) {
+		return 0;
+	x = report_calloc(g->ntrials + 1, sizeof(*x));
+	y = report_calloc(g->ntrials + 1, sizeof(*y));
+	for (i = 0; x != NULL && y != NULL && i < g->ntrials; i++) {
 		x[i] = g->trials[i].number;
 		y[i] = g->trials[i].has_best ? g->trials[i].best : NAN;
 	}
-	svg_density(pl, x, y, g->ntrials, "#888");
+	if (x != NULL && y != NULL)
+		rc = svg_density(pl, x, y, g->ntrials, "#888");
 	free(x);
 	free(y);
+	return rc;
 }
 
-/* The optimization history: value by trial, best so far, target. */
-static void
+/*
+ * The optimization history: value by trial, best so far, target; -1 if
+ * memory ran out.
+ */
+static int
 ht_history(FILE *f, const struct guide *g, const struct html_shown *sh,
     double y0, double y1)
 {
@@ -139,8 +145,10 @@ ht_history(FILE *f, const struct guide *g, const struct html_shown *sh,
 	size_t		 i, nb = 0;
 	char		 title[256];
 
-	bx = xcalloc(g->ntrials + 1, sizeof(*bx));
-	by = xcalloc(g->ntrials + 1, sizeof(*by));
+	bx = report_calloc(g->ntrials + 1, sizeof(*bx));
+	by = report_calloc(g->ntrials + 1, sizeof(*by));
+	if (bx == NULL || by == NULL)
+		goto fail;
 	snprintf(title, sizeof(title), "%s of each trial by trial number",
 	    g->c.metric);
 	fprintf(f, "<figure id=\"plot-history\">\n");
@@ -148,7 +156,8 @@ ht_history(FILE *f, const struct guide *g, const struct html_shown *sh,
 	    g->trials[g->ntrials - 1].number + 0.5 : 0.5, y0, y1, title);
 	svg_axes(&pl, "trial", g->c.metric, 1);
 	ht_target(&pl, g);
-	ht_history_density(&pl, g, sh);
+	if (ht_history_density(&pl, g, sh) == -1)
+		goto fail;
 	for (i = 0; i < g->ntrials; i++) {
 		t = &g->trials[i];
 		if (!t->has_best || !isfinite(t->best))
@@ -189,6 +198,11 @@ ht_history(FILE *f, const struct guide *g, const struct html_shown *sh,
 		    "line the target.</figcaption>\n</figure>\n");
 	free(bx);
 	free(by);
+	return 0;
+ fail:
+	free(bx);
+	free(by);
+	return -1;
 }
 
 /*
@@ -348,25 +362,29 @@ ht_band_side(FILE *f, const double *x, const double *y, size_t n, int back)
  * Every attempt's curve at one batch size (all: -1) as bands, for a page
  * that draws the curves of the shown trials only: at each epoch (each
  * 2-pixel column of the plot) the lowest to highest value, the 10th to
- * 90th percentile and the median.
+ * 90th percentile and the median.  -1 if memory ran out.
  */
-static void
+static int
 ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 {
 	static const double qs[5] = { 0, 0.1, 0.5, 0.9, 1 };
 	double		*v, *x, *q[5];
 	size_t		*first, *at, ncol, n, c, nc = 0, i, k, lo, r;
-	int		*col;
+	int		*col, rc = -1;
 
 	/* The values in 2-pixel columns, counted, placed, then ranked. */
 	ncol = (size_t)pl->w / 2 + 1;
-	col = xcalloc(g->npoints + 1, sizeof(*col));
-	v = xcalloc(g->npoints + 1, sizeof(*v));
-	first = xcalloc(ncol + 1, sizeof(*first));
-	at = xcalloc(ncol + 1, sizeof(*at));
-	x = xcalloc(ncol, sizeof(*x));
+	col = report_calloc(g->npoints + 1, sizeof(*col));
+	v = report_calloc(g->npoints + 1, sizeof(*v));
+	first = report_calloc(ncol + 1, sizeof(*first));
+	at = report_calloc(ncol + 1, sizeof(*at));
+	x = report_calloc(ncol, sizeof(*x));
 	for (k = 0; k < 5; k++)
-		q[k] = xcalloc(ncol, sizeof(double));
+		q[k] = report_calloc(ncol, sizeof(double));
+	if (col == NULL || v == NULL || first == NULL || at == NULL ||
+	    x == NULL || q[0] == NULL || q[1] == NULL || q[2] == NULL ||
+	    q[3] == NULL || q[4] == NULL)
+		goto out;
 	for (i = 0; i < g->npoints; i++) {
 		col[i] = -1;
 		if (isfinite(g->points[i].value) && (batch < 0 ||
@@ -410,6 +428,8 @@ ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 		ht_band_side(pl->f, x, q[2], nc, 0);
 		fprintf(pl->f, "\"/>\n");
 	}
+	rc = 0;
+ out:
 	for (k = 0; k < 5; k++)
 		free(q[k]);
 	free(x);
@@ -417,6 +437,7 @@ ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 	free(first);
 	free(v);
 	free(col);
+	return rc;
 }
 
 /* Whether the point i's trial is one the page shows. */
@@ -428,8 +449,11 @@ ht_shown(const struct guide *g, const struct html_shown *sh, size_t i)
 	return !sh->limited || (t != NULL && sh->is[t - g->trials]);
 }
 
-/* The learning curves of the attempts at one batch size (all: batch -1). */
-static void
+/*
+ * The learning curves of the attempts at one batch size (all: batch -1);
+ * -1 if memory ran out.
+ */
+static int
 ht_curves(FILE *f, const struct guide *g, const struct html_shown *sh,
     long batch, double y0, double y1)
 {
@@ -451,8 +475,8 @@ ht_curves(FILE *f, const struct guide *g, const struct html_shown *sh,
 	svg_begin(&pl, f, 640, 360, 0, x1 * 1.02, y0, y1, title);
 	svg_axes(&pl, "epoch (step)", g->c.metric, 1);
 	ht_target(&pl, g);
-	if (sh->limited)
-		ht_bands(&pl, g, batch);
+	if (sh->limited && ht_bands(&pl, g, batch) == -1)
+		return -1;
 	for (i = 0; i < g->npoints; i = j) {
 		for (j = i + 1; j < g->npoints &&
 		    g->points[j].attempt_id == g->points[i].attempt_id; j++)
@@ -477,6 +501,7 @@ ht_curves(FILE *f, const struct guide *g, const struct html_shown *sh,
 		fprintf(f, ": every attempt, coloured by how it ended; a cross "
 		    "marks where early stopping cut a pruned one, confirmation "
 		    "runs are dashed.</figcaption>\n</figure>\n");
+	return 0;
 }
 
 /* Order batch sizes. */
@@ -488,24 +513,26 @@ ht_long_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Write the history and the learning curves. */
-void
+/* Write the history and the learning curves; -1 if memory ran out. */
+int
 html_trials_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 {
 	long	*sizes;
 	size_t	 i, j, n = 0;
 	double	 y0, y1;
+	int	 rc = 0;
 
 	fprintf(f, "<h2 id=\"history\">Optimization history and learning "
 	    "curves</h2>\n");
 	if (ht_value_range(g, &y0, &y1) == -1) {
 		fprintf(f, "<p class=\"muted\">No evaluation of the objective "
 		    "has been recorded yet.</p>\n");
-		return;
+		return 0;
 	}
 	fprintf(f, "<div class=\"figs\">\n");
-	ht_history(f, g, sh, y0, y1);
-	sizes = xcalloc(g->ntrials + 1, sizeof(*sizes));
+	if (ht_history(f, g, sh, y0, y1) == -1 ||
+	    (sizes = report_calloc(g->ntrials + 1, sizeof(*sizes))) == NULL)
+		return -1;
 	for (i = 0; i < g->ntrials; i++) {
 		for (j = 0; j < n && sizes[j] != g->trials[i].batch_size; j++)
 			;
@@ -514,10 +541,11 @@ html_trials_plots(FILE *f, const struct guide *g, const struct html_shown *sh)
 	}
 	qsort(sizes, n, sizeof(*sizes), ht_long_cmp);
 	if (g->scaling && n > 1)
-		for (i = 0; i < n; i++)
-			ht_curves(f, g, sh, sizes[i], y0, y1);
+		for (i = 0; i < n && rc == 0; i++)
+			rc = ht_curves(f, g, sh, sizes[i], y0, y1);
 	else
-		ht_curves(f, g, sh, -1, y0, y1);
+		rc = ht_curves(f, g, sh, -1, y0, y1);
 	free(sizes);
 	fprintf(f, "</div>\n");
+	return rc;
 }

@@ -26,13 +26,17 @@ struct html_shown {
 	size_t		 total;		/* g->ntrials */
 	int		 limited;	/* n < total */
 };
-void	 html_shown_pick(const struct guide *, struct html_shown *);
+/* -1 if memory ran out (nothing to release then). */
+int	 html_shown_pick(const struct guide *, struct html_shown *);
 void	 html_shown_release(struct html_shown *);
 
 /* The colour of a trial or attempt state. */
 const char	*html_state_color(const char *state);
-/* Write the history and the learning curves of the guide's campaign. */
-void	 html_trials_plots(FILE *, const struct guide *,
+/*
+ * Write the history and the learning curves of the guide's campaign.
+ * Each part that allocates returns -1 if memory ran out.
+ */
+int	 html_trials_plots(FILE *, const struct guide *,
 	    const struct html_shown *);
 /*
  * Write the table of trials; its numbers are marked with the paths of
@@ -40,17 +44,17 @@ void	 html_trials_plots(FILE *, const struct guide *,
  * the member best of its fourth element), and its epochs and cost with
  * those of the report's "per_trial".
  */
-void	 html_trials_table(FILE *, const struct guide *,
+int	 html_trials_table(FILE *, const struct guide *,
 	    const struct html_shown *);
 
 /*
  * Write value against each parameter, parallel coordinates and the
  * parameters' importance (report_html_params.c).
  */
-void	 html_params_plots(FILE *, const struct guide *,
+int	 html_params_plots(FILE *, const struct guide *,
 	    const struct html_shown *);
 /* Write the cost over wall time by outcome (report_html_cost.c). */
-void	 html_cost_plot(FILE *, const struct guide *);
+int	 html_cost_plot(FILE *, const struct guide *);
 /* Write the cost by outcome, a chart and a table (report_html_cost.c). */
 void	 html_outcomes(FILE *, const struct guide *);
 /* Write the scaling plots and the guideline table (report_html_guide.c). */

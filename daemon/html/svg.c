@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "svg.h"
-#include "xmalloc.h"
+#include "report_alloc.h"
 
 /* Colours that stay apart for the colour-blind (Okabe and Ito). */
 static const char *const svg_palette[] = {
@@ -215,9 +215,10 @@ svg_point(struct svg_plot *p, double x, double y, const char *color,
 
 /*
  * The density of n points: the plot area in cells of SVG_CELL pixels,
- * each holding a point shaded by the logarithm of its count.
+ * each holding a point shaded by the logarithm of its count.  -1 if
+ * memory ran out.
  */
-void
+int
 svg_density(struct svg_plot *p, const double *x, const double *y, size_t n,
     const char *color)
 {
@@ -226,7 +227,8 @@ svg_density(struct svg_plot *p, const double *x, const double *y, size_t n,
 
 	nx = (p->w - p->left - p->right) / SVG_CELL + 1;
 	ny = (p->h - p->top - p->bottom) / SVG_CELL + 1;
-	count = xcalloc((size_t)nx * ny, sizeof(*count));
+	if ((count = report_calloc((size_t)nx * ny, sizeof(*count))) == NULL)
+		return -1;
 	for (i = 0; i < n; i++) {
 		if (!isfinite(x[i]) || !isfinite(y[i]))
 			continue;
@@ -248,6 +250,7 @@ svg_density(struct svg_plot *p, const double *x, const double *y, size_t n,
 			    0.15 + 0.6 * log1p(count[k]) / log1p(max));
 	fprintf(p->f, "</g>\n");
 	free(count);
+	return 0;
 }
 
 /* A vertical range bar with caps. */

@@ -52,9 +52,10 @@ void	 svg_point(struct svg_plot *, double x, double y, const char *color,
 /*
  * The density of n points (x, y): cells of SVG_CELL pixels shaded by the
  * logarithm of how many fall in each; for the points too many to draw.
+ * -1 if memory ran out.
  */
 #define SVG_CELL	8
-void	 svg_density(struct svg_plot *, const double *x, const double *y,
+int	 svg_density(struct svg_plot *, const double *x, const double *y,
 	    size_t n, const char *color);
 /* A vertical bar from lo to hi at x, with caps. */
 void	 svg_range(struct svg_plot *, double x, double lo, double hi,

@@ -9,9 +9,9 @@
 
 #include "guide.h"
 #include "importance.h"
+#include "report_alloc.h"
 #include "report_int.h"
 #include "spec.h"
-#include "xmalloc.h"
 
 /* Order doubles. */
 static int
@@ -35,11 +35,12 @@ imp_is_choice(const struct guide *g, const char *name)
 /*
  * The group of each completed trial's value of parameter name: the index
  * of its distinct value (a choice, or anything not a number), or its
- * quarter of the trials (a number).  Return the count of values.
+ * quarter of the trials (a number).  Set *np to the count of values;
+ * -1 if memory ran out.
  */
-static size_t
+static int
 imp_groups(const struct guide *g, cJSON **params, const char *name,
-    double *val, int *grp)
+    double *val, int *grp, size_t *np)
 {
 	const struct ledger_trial *t;
 	const cJSON	*v, **seen;
@@ -47,8 +48,13 @@ imp_groups(const struct guide *g, cJSON **params, const char *name,
 	size_t		 i, j, n = 0, nseen = 0;
 	int		 cat = imp_is_choice(g, name);
 
-	pos = xcalloc(2 * g->ntrials + 1, sizeof(*pos));
-	seen = xcalloc(g->ntrials + 1, sizeof(*seen));
+	pos = report_calloc(2 * g->ntrials + 1, sizeof(*pos));
+	seen = report_calloc(g->ntrials + 1, sizeof(*seen));
+	if (pos == NULL || seen == NULL) {
+		free(pos);
+		free(seen);
+		return -1;
+	}
 	for (i = 0; i < g->ntrials; i++) {
 		t = &g->trials[i];
 		v = cJSON_GetObjectItemCaseSensitive(params[i], name);
@@ -82,7 +88,8 @@ imp_groups(const struct guide *g, cJSON **params, const char *name,
 	}
 	free(seen);
 	free(pos);
-	return n;
+	*np = n;
+	return 0;
 }
 
 /* The share of the variance of values grouped by grp (0..63). */
@@ -123,39 +130,55 @@ imp_names(const struct guide *g, cJSON **params)
 	return NULL;
 }
 
-/* Compute every parameter's share. */
-void
+/*
+ * Compute every parameter's share; -1 if memory ran out (imp is
+ * released then).  A cJSON_Parse() out of memory is the render's error
+ * all the same (report_alloc_done()).
+ */
+int
 importance_compute(const struct guide *g, struct importance *imp)
 {
 	cJSON		**params;
 	const cJSON	*names, *m;
 	double		*val;
-	int		*grp;
-	size_t		 i, n = 0;
+	int		*grp, rc = -1;
+	size_t		 i, n = 0, nn;
 
 	memset(imp, 0, sizeof(*imp));
-	params = xcalloc(g->ntrials + 1, sizeof(*params));
-	val = xcalloc(g->ntrials + 1, sizeof(*val));
-	grp = xcalloc(g->ntrials + 1, sizeof(*grp));
+	params = report_calloc(g->ntrials + 1, sizeof(*params));
+	val = report_calloc(g->ntrials + 1, sizeof(*val));
+	grp = report_calloc(g->ntrials + 1, sizeof(*grp));
+	if (params == NULL || val == NULL || grp == NULL)
+		goto out;
 	for (i = 0; i < g->ntrials; i++)
 		params[i] = cJSON_Parse(g->trials[i].params_json);
 	names = imp_names(g, params);
-	imp->names = xcalloc((size_t)cJSON_GetArraySize(names) + 1,
-	    sizeof(*imp->names));
-	imp->share = xcalloc((size_t)cJSON_GetArraySize(names) + 1,
-	    sizeof(*imp->share));
+	nn = (size_t)cJSON_GetArraySize(names);
+	if ((imp->names = report_calloc(nn + 1, sizeof(*imp->names))) ==
+	    NULL || (imp->share = report_calloc(nn + 1,
+	    sizeof(*imp->share))) == NULL)
+		goto out;
 	cJSON_ArrayForEach(m, names) {
-		imp->names[imp->n] = xstrdup(m->string);
-		n = imp_groups(g, params, m->string, val, grp);
+		if ((imp->names[imp->n] = report_strdup(m->string)) == NULL ||
+		    imp_groups(g, params, m->string, val, grp, &n) == -1)
+			goto out;
 		imp->share[imp->n++] = n >= IMPORTANCE_MIN_TRIALS ?
 		    importance_eta2(val, grp, n) : NAN;
 		imp->trials = n > imp->trials ? n : imp->trials;
 	}
-	for (i = 0; i < g->ntrials; i++)
+	rc = 0;
+ out:
+	for (i = 0; params != NULL && i < g->ntrials; i++)
 		cJSON_Delete(params[i]);
 	free(params);
 	free(val);
 	free(grp);
+	if (rc == -1) {
+		if (imp->names != NULL)
+			free(imp->names[imp->n]);
+		importance_release(imp);
+	}
+	return rc;
 }
 
 void

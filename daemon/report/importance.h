@@ -33,9 +33,10 @@ struct importance {
 
 /*
  * Compute the importance of g's parameters: the shares are NAN under
- * IMPORTANCE_MIN_TRIALS completed trials with a value.
+ * IMPORTANCE_MIN_TRIALS completed trials with a value.  -1 if memory ran
+ * out (nothing to release then).
  */
-void	 importance_compute(const struct guide *g, struct importance *);
+int	 importance_compute(const struct guide *g, struct importance *);
 void	 importance_release(struct importance *);
 /*
  * Add "importance": {"method", "min_trials", "trials", "params": {name:

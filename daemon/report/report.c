@@ -14,6 +14,7 @@
 #include "guide.h"
 #include "importance.h"
 #include "report.h"
+#include "report_alloc.h"
 #include "report_int.h"
 #include "report_html.h"
 #include "space.h"
@@ -123,16 +124,18 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 	return root;
 }
 
-/* The report as text. */
+/* The report as text; NULL if memory ran out. */
 static char *
 report_text(const struct ledger_campaign *c, const struct account *a,
     const struct guide *g)
 {
-	char	*buf = NULL, d[64];
-	size_t	 len = 0;
-	FILE	*f = open_memstream(&buf, &len);
+	char	*buf, d[64];
+	size_t	 len;
+	FILE	*f;
 	int	 i;
 
+	if ((f = report_memstream(&buf, &len)) == NULL)
+		return NULL;
 	fprintf(f, "campaign %s (id %lld): workload %s, %s backend, %s\n",
 	    c->name, (long long)c->id, c->workload, c->backend, c->state);
 	fprintf(f, "objective: %s, goal %s", c->metric, c->maximize ? "max" :
@@ -176,20 +179,22 @@ report_text(const struct ledger_campaign *c, const struct account *a,
 	else
 		fprintf(f, "best: none (no trial reported %s)\n", c->metric);
 	guide_report_text(f, g);
-	fclose(f);
+	report_memstream_close(f, &buf);
 	return buf;
 }
 
-/* The report as CSV: a header line and one row. */
+/* The report as CSV: a header line and one row; NULL if out of memory. */
 static char *
 report_csv(const struct ledger_campaign *c, const struct account *a,
     const struct guide *g)
 {
-	char	*buf = NULL;
-	size_t	 len = 0;
-	FILE	*f = open_memstream(&buf, &len);
+	char	*buf;
+	size_t	 len;
+	FILE	*f;
 	int	 i;
 
+	if ((f = report_memstream(&buf, &len)) == NULL)
+		return NULL;
 	fprintf(f, "campaign_id,campaign,workload,state,metric,goal,target,"
 	    "trials");
 	for (i = 0; i < TRIAL_NSTATES; i++)
@@ -219,7 +224,7 @@ report_csv(const struct ledger_campaign *c, const struct account *a,
 		fprintf(f, ",");
 	guide_report_csv_row(f, g);
 	fprintf(f, "\n");
-	fclose(f);
+	report_memstream_close(f, &buf);
 	return buf;
 }
 
@@ -247,15 +252,23 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 		ledger_campaign_release(&c);
 		return -1;
 	}
+	*out = NULL;
 	switch (fmt) {
 	case REPORT_JSON:
 		root = report_tree(&c, &g.acct);
 		guide_report_json(root, &g);
-		importance_compute(&g, &imp);
-		importance_json(root, &imp);
-		importance_release(&imp);
-		trial_cost_json(root, &g);
-		*out = report_json_text(root);
+		if (importance_compute(&g, &imp) == 0) {
+			importance_json(root, &imp);
+			importance_release(&imp);
+		} else {
+			cJSON_Delete(root);
+			root = NULL;
+		}
+		if (root != NULL && trial_cost_json(root, &g) == -1) {
+			cJSON_Delete(root);
+			root = NULL;
+		}
+		*out = report_json_text(root);	/* NULL: out of memory */
 		break;
 	case REPORT_HTML:
 		if (guide_load_points(l, &g, err, errlen) == -1) {
@@ -270,6 +283,11 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 	default:
 		*out = report_text(&c, &g.acct, &g);
 		break;
+	}
+	if (rc == 0 && *out == NULL) {
+		snprintf(err, errlen, "report for campaign '%s': out of memory",
+		    c.name);
+		rc = -1;
 	}
 	guide_release(&g);
 	ledger_campaign_release(&c);
@@ -288,40 +306,58 @@ report_table(struct ledger *l, const char *name, enum report_format fmt,
 	memset(&c, 0, sizeof(c));
 	if ((rc = report_find(l, name, &c, err, errlen)) != 0)
 		return rc;
-	rc = guide_compute(l, &c, report_now(), &g, err, errlen);
-	ledger_campaign_release(&c);
-	if (rc == -1)
+	if (guide_compute(l, &c, report_now(), &g, err, errlen) == -1) {
+		ledger_campaign_release(&c);
 		return -1;
-	*out = guide_table(&g, fmt);
+	}
+	if ((*out = guide_table(&g, fmt)) == NULL) {
+		snprintf(err, errlen, "report for campaign '%s': out of memory",
+		    c.name);
+		rc = -1;
+	}
 	guide_release(&g);
-	return 0;
+	ledger_campaign_release(&c);
+	return rc;
 }
 
-/* One campaign's status as a JSON object. */
+/*
+ * One campaign's status as a JSON object; NULL if memory ran out (the
+ * rows read these members back).
+ */
 static cJSON *
 report_status_one(struct ledger *l, const struct ledger_campaign *c)
 {
 	struct account	 a;
 	cJSON		*o = cJSON_CreateObject();
+	int		 bad;
 
-	cJSON_AddNumberToObject(o, "id", (double)c->id);
-	cJSON_AddStringToObject(o, "name", c->name);
-	cJSON_AddStringToObject(o, "workload", c->workload);
-	cJSON_AddStringToObject(o, "state", c->state);
-	cJSON_AddNumberToObject(o, "max_trials", c->max_trials);
+	if (cJSON_AddNumberToObject(o, "id", (double)c->id) == NULL ||
+	    cJSON_AddStringToObject(o, "name", c->name) == NULL ||
+	    cJSON_AddStringToObject(o, "workload", c->workload) == NULL ||
+	    cJSON_AddStringToObject(o, "state", c->state) == NULL ||
+	    cJSON_AddNumberToObject(o, "max_trials", c->max_trials) == NULL) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	if (account_campaign(l, c, report_now(), &a) == -1)
 		return o;
-	cJSON_AddNumberToObject(o, "trials", a.trials_total);
-	cJSON_AddNumberToObject(o, "running", a.trials[TRIAL_RUNNING] +
-	    a.trials[TRIAL_PENDING]);
-	cJSON_AddNumberToObject(o, "done", a.trials_total -
-	    a.trials[TRIAL_RUNNING] - a.trials[TRIAL_PENDING]);
-	cJSON_AddNumberToObject(o, "reached_target", a.reached);
-	report_json_number(o, "best", a.has_best, a.best_value);
-	cJSON_AddNumberToObject(o, "node_hours", a.node_seconds / 3600);
-	cJSON_AddNumberToObject(o, "gpu_hours", a.gpu_seconds / 3600);
-	cJSON_AddNumberToObject(o, "wall_s", a.wall_seconds);
+	bad = cJSON_AddNumberToObject(o, "trials", a.trials_total) == NULL ||
+	    cJSON_AddNumberToObject(o, "running", a.trials[TRIAL_RUNNING] +
+	    a.trials[TRIAL_PENDING]) == NULL ||
+	    cJSON_AddNumberToObject(o, "done", a.trials_total -
+	    a.trials[TRIAL_RUNNING] - a.trials[TRIAL_PENDING]) == NULL ||
+	    cJSON_AddNumberToObject(o, "reached_target", a.reached) == NULL ||
+	    report_json_number(o, "best", a.has_best, a.best_value) == -1 ||
+	    cJSON_AddNumberToObject(o, "node_hours", a.node_seconds / 3600) ==
+	    NULL ||
+	    cJSON_AddNumberToObject(o, "gpu_hours", a.gpu_seconds / 3600) ==
+	    NULL ||
+	    cJSON_AddNumberToObject(o, "wall_s", a.wall_seconds) == NULL;
 	account_release(&a);
+	if (bad) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -379,6 +415,23 @@ report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
 	    w);
 }
 
+/* The status of campaigns arr as CSV or a text table. */
+static void
+report_status_table(FILE *f, const cJSON *arr, enum report_format fmt)
+{
+	const cJSON	*o;
+
+	if (fmt == REPORT_CSV)
+		fprintf(f, "id,name,workload,state,trials,max_trials,running,"
+		    "reached_target,best,node_hours,gpu_hours,wall_s\n");
+	else
+		fprintf(f, "%4s  %-20s  %-12s  %-9s  %9s  %4s  %10s  %10s  "
+		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",
+		    "BEST", "NODE-H", "WALL");
+	cJSON_ArrayForEach(o, arr)
+		report_status_row(f, o, fmt);
+}
+
 /* Campaign status: one campaign, or all of them. */
 int
 report_status(struct ledger *l, const char *name, enum report_format fmt,
@@ -386,8 +439,8 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 {
 	struct ledger_campaign	*cs = NULL, one;
 	cJSON			*arr, *o;
-	char			*buf = NULL;
-	size_t			 n = 0, i, len = 0;
+	char			*buf;
+	size_t			 n = 0, i, len;
 	FILE			*f;
 	int			 rc;
 
@@ -402,34 +455,37 @@ report_status(struct ledger *l, const char *name, enum report_format fmt,
 		return -1;
 	}
 	arr = cJSON_CreateArray();
-	for (i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, report_status_one(l, &cs[i]));
+	for (i = 0; arr != NULL && i < n; i++)
+		if ((o = report_status_one(l, &cs[i])) == NULL ||
+		    !cJSON_AddItemToArray(arr, o)) {
+			cJSON_Delete(o);
+			cJSON_Delete(arr);
+			arr = NULL;
+		}
 	if (name != NULL)
 		ledger_campaign_release(&one);
 	else
 		ledger_campaign_list_free(cs, n);
-	if (fmt == REPORT_JSON) {
+	*out = NULL;
+	if (arr != NULL && fmt == REPORT_JSON) {
 		if (name != NULL) {
 			o = cJSON_DetachItemFromArray(arr, 0);
 			cJSON_Delete(arr);
 			arr = o;
 		}
 		*out = report_json_text(arr);
-		return 0;
+		arr = NULL;
+	} else if (arr != NULL && (f = report_memstream(&buf, &len)) !=
+	    NULL) {
+		report_status_table(f, arr, fmt);
+		if (report_memstream_close(f, &buf) == 0)
+			*out = buf;
 	}
-	f = open_memstream(&buf, &len);
-	if (fmt == REPORT_CSV)
-		fprintf(f, "id,name,workload,state,trials,max_trials,running,"
-		    "reached_target,best,node_hours,gpu_hours,wall_s\n");
-	else
-		fprintf(f, "%4s  %-20s  %-12s  %-9s  %9s  %4s  %10s  %10s  "
-		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",
-		    "BEST", "NODE-H", "WALL");
-	cJSON_ArrayForEach(o, arr)
-		report_status_row(f, o, fmt);
-	fclose(f);
 	cJSON_Delete(arr);
-	*out = buf;
+	if (*out == NULL) {
+		snprintf(err, errlen, "status: out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -484,5 +540,29 @@ report_command(struct ledger *l, const char *cmd, const char *campaign,
 		snprintf(err, errlen, "unknown command '%s'", cmd);
 		return -2;
 	}
-	return k->fn(l, campaign, fmt, out, err, errlen);
+	report_alloc_arm();
+	return report_alloc_check(strcmp(cmd, "table") == 0 ? "report" : cmd,
+	    campaign, k->fn(l, campaign, fmt, out, err, errlen), out, err,
+	    errlen);
+}
+
+/*
+ * rc, what a render of cmd returned, or -1 if memory ran out anywhere
+ * in it (a member cJSON left out included): *out is freed then and err
+ * says so.
+ */
+int
+report_alloc_check(const char *cmd, const char *campaign, int rc,
+    char **out, char *err, size_t errlen)
+{
+	if (!report_alloc_done() || rc != 0)
+		return rc;
+	free(*out);
+	*out = NULL;
+	if (campaign != NULL)
+		snprintf(err, errlen, "%s for campaign '%s': out of memory",
+		    cmd, campaign);
+	else
+		snprintf(err, errlen, "%s: out of memory", cmd);
+	return -1;
 }

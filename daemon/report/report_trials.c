@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "report.h"
+#include "report_alloc.h"
 #include "report_int.h"
 #include "space.h"
 #include "state.h"
@@ -129,26 +130,31 @@ report_trials_header(FILE *f, enum report_format fmt, int parsable,
 /*
  * One trial of `trials` as a JSON object added to root; where[] is its
  * last attempt's job id, host and directory, p its parsed parameters.
+ * -1 if memory ran out.
  */
-static void
+static int
 report_trial_json(cJSON *root, const struct ledger_trial *t,
     const char *const where[3], const cJSON *p)
 {
 	cJSON	*o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "trial", t->number);
-	cJSON_AddStringToObject(o, "state", t->state);
-	cJSON_AddStringToObject(o, "role", t->role);
-	cJSON_AddNumberToObject(o, "attempts", t->attempts);
-	cJSON_AddNumberToObject(o, "seed", (double)t->seed);
-	report_json_number(o, "best", t->has_best, t->best);
-	report_json_number(o, "best_step", t->has_best, t->best_step);
-	cJSON_AddBoolToObject(o, "reached", t->reached);
-	cJSON_AddStringToObject(o, "job_id", where[0]);
-	cJSON_AddStringToObject(o, "host", where[1]);
-	cJSON_AddStringToObject(o, "dir", where[2]);
-	cJSON_AddRawToObject(o, "params", p ? t->params_json : "{}");
-	cJSON_AddItemToArray(root, o);
+	if (cJSON_AddNumberToObject(o, "trial", t->number) == NULL ||
+	    cJSON_AddStringToObject(o, "state", t->state) == NULL ||
+	    cJSON_AddStringToObject(o, "role", t->role) == NULL ||
+	    cJSON_AddNumberToObject(o, "attempts", t->attempts) == NULL ||
+	    cJSON_AddNumberToObject(o, "seed", (double)t->seed) == NULL ||
+	    report_json_number(o, "best", t->has_best, t->best) == -1 ||
+	    report_json_number(o, "best_step", t->has_best, t->best_step) ==
+	    -1 || cJSON_AddBoolToObject(o, "reached", t->reached) == NULL ||
+	    cJSON_AddStringToObject(o, "job_id", where[0]) == NULL ||
+	    cJSON_AddStringToObject(o, "host", where[1]) == NULL ||
+	    cJSON_AddStringToObject(o, "dir", where[2]) == NULL ||
+	    cJSON_AddRawToObject(o, "params", p ? t->params_json : "{}") ==
+	    NULL || !cJSON_AddItemToArray(root, o)) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	return 0;
 }
 
 /* One trial of `trials` as a CSV row (parsable: '|' and no quotes). */
@@ -206,9 +212,10 @@ report_trial_text(FILE *f, const struct ledger_trial *t,
 
 /*
  * The trials t[n] in the states to asks for, each with its last attempt
- * (of a[na]): into JSON array root if not NULL, else onto f in fmt.
+ * (of a[na]): into JSON array root if not NULL, else onto f in fmt.  -1
+ * if memory ran out.
  */
-static void
+static int
 report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
     const struct trials_opts *to, const struct ledger_trial *t, size_t n,
     const struct ledger_attempt *a, size_t na, const cJSON *names)
@@ -227,15 +234,19 @@ report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
 		where[1] = la != NULL && la->host != NULL ? la->host : "";
 		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
 		p = cJSON_Parse(t[i].params_json);
-		if (root != NULL)
-			report_trial_json(root, &t[i], where, p);
-		else if (fmt == REPORT_CSV)
+		if (root != NULL) {
+			if (report_trial_json(root, &t[i], where, p) == -1) {
+				cJSON_Delete(p);
+				return -1;
+			}
+		} else if (fmt == REPORT_CSV)
 			report_trial_csv(f, &t[i], where, p, names,
 			    to->parsable);
 		else
 			report_trial_text(f, &t[i], where, p);
 		cJSON_Delete(p);
 	}
+	return 0;
 }
 
 /* The trial list, filtered and shaped as to says (NULL: defaults). */
@@ -251,7 +262,7 @@ report_trials_opts(struct ledger *l, const char *name,
 	struct ledger_attempt	*a = NULL;
 	cJSON			*root = NULL, *names = NULL;
 	char			*buf = NULL;
-	size_t			 n = 0, na = 0, len = 0;
+	size_t			 n = 0, na = 0, len;
 	FILE			*f = NULL;
 	int			 rc;
 
@@ -277,28 +288,39 @@ report_trials_opts(struct ledger *l, const char *name,
 		ledger_campaign_release(&c);
 		return -1;
 	}
+	*out = NULL;
+	rc = -1;
 	if (fmt == REPORT_JSON)
 		root = cJSON_CreateArray();
 	else
-		f = open_memstream(&buf, &len);
+		f = report_memstream(&buf, &len);
 	/* Column names come from the first trial's parameters. */
 	if (n > 0)
 		names = cJSON_Parse(t[0].params_json);
-	if (f != NULL && !to->noheader)
-		report_trials_header(f, fmt, to->parsable, names, c.metric);
-	report_trials_rows(f, root, fmt, to, t, n, a, na, names);
+	if (root != NULL || f != NULL) {
+		if (f != NULL && !to->noheader)
+			report_trials_header(f, fmt, to->parsable, names,
+			    c.metric);
+		rc = report_trials_rows(f, root, fmt, to, t, n, a, na, names);
+	}
 	cJSON_Delete(names);
-	rc = 0;
-	if (root != NULL && to->fields != NULL) {
+	if (f != NULL && report_memstream_close(f, &buf) == 0 && rc == 0)
+		*out = buf;
+	else if (f != NULL)
+		free(buf);
+	else if (rc == 0 && to->fields != NULL) {
 		rc = trials_fields_render(root, to->fields, ffmt, to->noheader,
 		    to->parsable, out, err, errlen);
-		cJSON_Delete(root);
-	} else if (root != NULL)
+	} else if (rc == 0) {
 		*out = report_json_text(root);
-	else {
-		fclose(f);
-		*out = buf;
+		root = NULL;
 	}
+	cJSON_Delete(root);
+	if (rc == 0 && *out == NULL)
+		rc = -1;
+	if (rc == -1 && *out == NULL)
+		snprintf(err, errlen, "trials for campaign '%s': out of memory",
+		    c.name);
 	ledger_attempt_list_free(a, na);
 	ledger_trial_list_free(t, n);
 	ledger_campaign_release(&c);
@@ -363,5 +385,7 @@ trials_request(struct ledger *l, const char *campaign,
 	o.noheader = cJSON_IsTrue(nh);
 	o.parsable = cJSON_IsTrue(pa);
 	o.fields = fi != NULL ? fi->valuestring : NULL;
-	return report_trials_opts(l, campaign, fmt, &o, out, err, errlen);
+	report_alloc_arm();
+	return report_alloc_check("trials", campaign, report_trials_opts(l,
+	    campaign, fmt, &o, out, err, errlen), out, err, errlen);
 }

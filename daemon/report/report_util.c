@@ -4,14 +4,15 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "report_alloc.h"
 #include "report_int.h"
 #include "space.h"
-#include "xmalloc.h"
 
-/* Set a number member, or null. */
-void
+/* Set a number member, or null; -1 if memory ran out. */
+int
 report_json_number(cJSON *o, const char *k, int has, double v)
 {
 	char	 num[64];
@@ -22,22 +23,36 @@ report_json_number(cJSON *o, const char *k, int has, double v)
 		j = cJSON_CreateRaw(num);
 	} else
 		j = cJSON_CreateNull();
-	xneed(j, "report: a number");
-	if (cJSON_GetObjectItemCaseSensitive(o, k) != NULL)
-		cJSON_ReplaceItemInObjectCaseSensitive(o, k, j);
-	else
-		cJSON_AddItemToObject(o, k, j);
+	if (j == NULL)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, k) != NULL ?
+	    !cJSON_ReplaceItemInObjectCaseSensitive(o, k, j) :
+	    !cJSON_AddItemToObject(o, k, j)) {
+		cJSON_Delete(j);
+		return -1;
+	}
+	return 0;
 }
 
-/* Hand a cJSON tree back as text, freeing the tree. */
+/*
+ * Hand a cJSON tree back as text, freeing the tree; NULL if root is NULL
+ * or memory ran out.
+ */
 char *
 report_json_text(cJSON *root)
 {
-	char	*s = cJSON_Print(root);
-	char	*out;
+	char	*s = root != NULL ? cJSON_Print(root) : NULL;
+	char	*out = NULL;
+	size_t	 n;
 
 	cJSON_Delete(root);
-	out = xasprintf("%s\n", (char *)xneed(s, "report: the JSON text"));
+	if (s != NULL) {
+		n = strlen(s);
+		if ((out = report_calloc(n + 2, 1)) != NULL) {
+			memcpy(out, s, n);
+			out[n] = '\n';
+		}
+	}
 	cJSON_free(s);
 	return out;
 }

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "guide.h"
+#include "report_alloc.h"
 #include "report_int.h"
 #include "space.h"
 #include "trial_cost.h"
-#include "xmalloc.h"
 
 /*
  * Sum the attempts of trial i.  g->attempts is in the order of their
@@ -61,16 +61,20 @@ trial_cost_number(FILE *f, const char *key, int has, double v, int last)
  * cJSON_Print() lays out an array of objects one level down, and added
  * raw: a cJSON object of six members per trial (a dozen allocations and
  * as many frees each) was a quarter of the JSON report at 10^5 trials.
+ * -1 if memory ran out.
  */
-void
+int
 trial_cost_json(cJSON *root, const struct guide *g)
 {
 	struct account_cost	 c;
-	char			*buf = NULL;
-	size_t			 len = 0, i;
-	FILE			*f = xneed(open_memstream(&buf, &len),
-				    "report: per_trial");
+	char			*buf;
+	size_t			 len, i;
+	FILE			*f;
 	double			 e;
+	int			 rc;
+
+	if ((f = report_memstream(&buf, &len)) == NULL)
+		return -1;
 
 	fputc('[', f);
 	for (i = 0; i < g->ntrials; i++) {
@@ -86,7 +90,8 @@ trial_cost_json(cJSON *root, const struct guide *g)
 		fputs("\t\t}", f);
 	}
 	fputc(']', f);
-	xneed(fclose(f) == 0 ? cJSON_AddRawToObject(root, "per_trial", buf) :
-	    NULL, "report: per_trial");
+	rc = report_memstream_close(f, &buf) == 0 &&
+	    cJSON_AddRawToObject(root, "per_trial", buf) != NULL ? 0 : -1;
 	free(buf);
+	return rc;
 }

@@ -22,8 +22,9 @@ void	 trial_cost(const struct guide *g, size_t i, struct account_cost *);
 double	 trial_epochs(const struct guide *g, size_t i);
 /*
  * Add "per_trial": [{"trial", "epochs", "attempts", "node_hours",
- * "gpu_hours", "cpu_hours"}], in the order of `hpoctl trials`.
+ * "gpu_hours", "cpu_hours"}], in the order of `hpoctl trials`; -1 if
+ * memory ran out.
  */
-void	 trial_cost_json(cJSON *root, const struct guide *g);
+int	 trial_cost_json(cJSON *root, const struct guide *g);
 
 #endif

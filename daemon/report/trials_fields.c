@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_alloc.h"
 #include "trials_opts.h"
-#include "xmalloc.h"
 
 /* The trial list's own columns, in the order of its CSV form. */
 static const char *const trials_columns[] = { "trial", "state", "role",
@@ -29,7 +29,20 @@ fields_own(const char *name)
 	return 0;
 }
 
-/* Split a comma-separated list into names (NULL-terminated); n set. */
+static void
+fields_free(char **v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * Split a comma-separated list into names (NULL-terminated); n set.
+ * NULL if memory ran out.
+ */
 static char **
 fields_split(const char *list, size_t *n)
 {
@@ -38,30 +51,29 @@ fields_split(const char *list, size_t *n)
 
 	for (p = (char *)list; *p; p++)
 		cap += *p == ',';
-	v = xcalloc(cap + 1, sizeof(*v));
-	copy = xstrdup(list);
 	*n = 0;
-	for (tok = copy; tok != NULL; tok = p) {
+	v = report_calloc(cap + 1, sizeof(*v));
+	copy = report_strdup(list);
+	for (tok = copy; v != NULL && tok != NULL; tok = p) {
 		if ((p = strchr(tok, ',')) != NULL)
 			*p++ = '\0';
-		v[(*n)++] = xstrdup(tok);
+		if ((v[(*n)++] = report_strdup(tok)) == NULL)
+			break;
+	}
+	if (copy == NULL || (v != NULL && v[*n - 1] == NULL)) {
+		fields_free(v, *n);
+		v = NULL;
 	}
 	free(copy);
 	return v;
 }
 
-static void
-fields_free(char **v, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* Each row's parameters as a tree (the JSON form carries them raw). */
-static void
+/*
+ * Each row's parameters as a tree (the JSON form carries them raw, as
+ * the ledger holds them; what does not parse is an empty object); -1 if
+ * memory ran out.
+ */
+static int
 fields_parse_params(cJSON *rows)
 {
 	cJSON	*row, *p, *tree;
@@ -72,8 +84,13 @@ fields_parse_params(cJSON *rows)
 			continue;
 		if ((tree = cJSON_Parse(p->valuestring)) == NULL)
 			tree = cJSON_CreateObject();
-		cJSON_ReplaceItemInObjectCaseSensitive(row, "params", tree);
+		if (tree == NULL || !cJSON_ReplaceItemInObjectCaseSensitive(row,
+		    "params", tree)) {
+			cJSON_Delete(tree);
+			return -1;
+		}
 	}
+	return 0;
 }
 
 /* Check every name against the columns and the rows' parameters. */
@@ -174,7 +191,7 @@ trials_fields_render(cJSON *rows, const char *list,
 {
 	const cJSON	*row;
 	char		**names, cell[512];
-	size_t		 n, i, len = 0, *width;
+	size_t		 n, i, len, *width;
 	FILE		*f;
 	int		 text = fmt == REPORT_TEXT && !parsable;
 
@@ -183,13 +200,20 @@ trials_fields_render(cJSON *rows, const char *list,
 		    "and CSV (the JSON form has every key)");
 		return -2;
 	}
-	fields_parse_params(rows);
-	names = fields_split(list, &n);
+	*out = NULL;
+	if (fields_parse_params(rows) == -1 ||
+	    (names = fields_split(list, &n)) == NULL)
+		return -1;
 	if (fields_check(names, n, rows, err, errlen) == -1) {
 		fields_free(names, n);
 		return -2;
 	}
-	width = xcalloc(n, sizeof(*width));
+	if ((width = report_calloc(n, sizeof(*width))) == NULL ||
+	    (f = report_memstream(out, &len)) == NULL) {
+		free(width);
+		fields_free(names, n);
+		return -1;
+	}
 	for (i = 0; text && i < n; i++) {
 		width[i] = noheader ? 0 : strlen(names[i]);
 		cJSON_ArrayForEach(row, rows) {
@@ -198,7 +222,6 @@ trials_fields_render(cJSON *rows, const char *list,
 				width[i] = strlen(cell);
 		}
 	}
-	f = xneed(open_memstream(out, &len), "report: --fields");
 	for (i = 0; !noheader && i < n; i++) {
 		if (text) {
 			fields_header(names[i], cell, sizeof(cell));
@@ -224,8 +247,7 @@ trials_fields_render(cJSON *rows, const char *list,
 		}
 		fputc('\n', f);
 	}
-	fclose(f);
 	free(width);
 	fields_free(names, n);
-	return 0;
+	return report_memstream_close(f, out);
 }

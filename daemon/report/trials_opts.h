@@ -23,7 +23,8 @@ int	 trials_request(struct ledger *, const char *campaign,
  * trials_fields.c: render rows (the trial list's JSON form, whose params
  * it parses in place) as the comma-separated columns of list, in text
  * (padded, a header in capitals), CSV or parsable form; *out is the
- * caller's.  Return 0, or -2 with err for an unknown column or JSON.
+ * caller's.  Return 0, -1 if memory ran out (the caller says so), or
+ * -2 with err for an unknown column or JSON.
  */
 int	 trials_fields_render(cJSON *rows, const char *list,
 	    enum report_format, int noheader, int parsable, char **out,

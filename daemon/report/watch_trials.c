@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "report_alloc.h"
 #include "watch_trials.h"
 #include "state.h"
 
@@ -65,7 +66,8 @@ wt_row(const struct ledger_trial *t, const struct ledger_attempt *a,
 		cJSON_AddNumberToObject(o, "value", t->best);
 	else
 		cJSON_AddNullToObject(o, "value");
-	cJSON_AddItemToObject(o, "params", cJSON_Parse(t->params_json));
+	if (t->params_json != NULL)
+		report_json_add(o, "params", cJSON_Parse(t->params_json));
 	return o;
 }
 
@@ -92,7 +94,7 @@ watch_trials_json(struct ledger *l, const struct ledger_campaign *c,
 	arr = cJSON_AddArrayToObject(root, "recent");
 	k = wt_pick(t, nt, pick);
 	for (i = 0; i < k; i++)
-		cJSON_AddItemToArray(arr, wt_row(&t[pick[i]], a, na, m, nm,
+		report_json_add(arr, NULL, wt_row(&t[pick[i]], a, na, m, nm,
 		    now));
 	rc = 0;
  done:

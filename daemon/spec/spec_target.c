@@ -61,7 +61,8 @@ sp_target_var(const struct campaign_spec *s, const struct workload *w,
  * the target stopper, and the target stopper's target, last step
  * (max_resource: the fixed or default epochs, or steps, of a trial) and
  * grace period (warmup_steps: the warm-up epochs + 3, so that two points
- * past the first one after the warm-up give a rate).
+ * past the first one after the warm-up give a rate), and the first step
+ * its leader rule may stop at (leader_steps: the one after the warm-up).
  */
 int
 sp_target_bind(struct sp *sp, struct campaign_spec *s,
@@ -84,8 +85,9 @@ sp_target_bind(struct sp *sp, struct campaign_spec *s,
 			return sp_fail(sp, "search.stopper", "out of memory");
 		snprintf(s->stop_why, sizeof(s->stop_why), "target: the "
 		    "campaign has a target (%s %s %g) and trials end at %s "
-		    "%g, so a trial stops only when its curve cannot reach the "
-		    "target by then", s->metric, s->maximize ? ">=" : "<=",
+		    "%g, so a trial stops when its curve cannot reach the "
+		    "target by then or it is twice as slow as the campaign's "
+		    "leader", s->metric, s->maximize ? ">=" : "<=",
 		    s->target, strcmp(fid, "steps") == 0 ? "step" : "epoch",
 		    last);
 	}
@@ -95,13 +97,12 @@ sp_target_bind(struct sp *sp, struct campaign_spec *s,
 	s->stop.target = s->target;
 	if (!s->stop_has_max && has_last)
 		s->stop.max_resource = last;
-	if (!s->stop_has_grace) {
-		if (strcmp(fid, "epochs") != 0 ||
-		    sp_target_var(s, w, "warmup_epochs", &warm) == -1 ||
-		    warm < 0)
-			warm = 0;
+	if (strcmp(fid, "epochs") != 0 ||
+	    sp_target_var(s, w, "warmup_epochs", &warm) == -1 || warm < 0)
+		warm = 0;
+	if (!s->stop_has_grace)
 		s->stop.warmup_steps = warm + 3;
-	}
+	s->stop.leader_steps = warm + 1;
 	if (!(s->stop.max_resource > 0))
 		return sp_fail(sp, "search.stopper.max_resource", "required "
 		    "for target (the %s a trial ends at; fixed.%s does not "

@@ -198,9 +198,15 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	 */
 	if (r->eligible > 0)
 		j->eligible = (double)r->eligible;
-	/* A job cancelled while pending gets a start time but no nodes. */
-	if (r->start > 0 && !j->started && (st->running ||
-	    (st->terminal && r->nodes != NULL))) {
+	/*
+	 * A job cancelled while pending gets a start time but no nodes.  A
+	 * job first seen ended starts from its final record: while Slurm
+	 * completes it, its record shows only the nodes still completing
+	 * (fewer nodes, a shorter list), which would bill it short.
+	 */
+	if (r->start > 0 && !j->started && (st->terminal ?
+	    slurm_rec_final(r) && (st->running || r->nodes != NULL) :
+	    st->running)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SCHED_EV_STARTED;
 		/* Slurm counts whole seconds; never start before submit. */

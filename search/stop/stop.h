@@ -3,7 +3,8 @@
  * (epochs or steps): asynchronous successive halving (asha), Hyperband
  * brackets over it (hyperband), the median stopping rule (median) and the
  * target-aware stopper (target: stops a trial only when it is unlikely to
- * reach the campaign's target by its last step).
+ * reach the campaign's target by its last step, or when it is far slower
+ * than the campaign's leader).
  *
  * A stopper is asked after every new point of a trial's learning curve
  * whether the trial should go on.  Its verdict is a pure function of its
@@ -33,6 +34,12 @@ struct stop_params {
 	double		 warmup_steps;	/* median, target: first step it may
 					   stop (the grace period), 0 */
 	double		 slack;		/* target: safety margin, >= 0, 0 */
+	double		 leader;	/* target: a trial stops when its best
+					   so far is worse than the best any
+					   other trial had by step / leader;
+					   0 = off (default), else >= 1 */
+	double		 leader_steps;	/* target: first step the leader
+					   rule may stop, 0 */
 	int		 has_target;	/* target: the campaign's target */
 	double		 target;
 	uint64_t	 seed;		/* hyperband: bracket of each trial */

@@ -20,6 +20,17 @@
  *   the same step (theirs at their last point when they ended before it),
  *   by more than slack times that worst one's distance to the target.
  *
+ * and, from leader_steps on (the step after the warm-up, not the grace
+ * period), when leader (K, 2 by the spec's default) is set:
+ *
+ * - the leader: its best value so far is worse than the best value any
+ *   other trial had by step / K.  It is K times slower than the
+ *   campaign's leader, which may not have met the target either; an
+ *   offline screen (tests/bench/stop_screen.py, README "A stopper judged
+ *   against the campaign's leader") found that it saves a third of the
+ *   GPU-hours to target of the extrapolation alone on CIFAR-10 and a
+ *   fifth on minicosmo, reaching the target as often.
+ *
  * Pure code; the verdict is a function of the parameters and the history.
  */
 #include <math.h>
@@ -131,18 +142,48 @@ target_reference(const struct stopper *s, const struct history *h,
 	return worst;
 }
 
-/* Stop the trial when neither rule leaves it a chance. */
+/*
+ * The leader: the best value any other trial had by step / leader, NaN
+ * when none had reported by then.
+ */
+static double
+target_leader(const struct stopper *s, const struct history *h,
+    size_t trial, double step)
+{
+	double lead = NAN, v;
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		if (i == trial)
+			continue;
+		v = target_best_upto(&h->obs[i], h->maximize,
+		    step / s->p.leader);
+		if (!isnan(v) && (isnan(lead) || (h->maximize ? v > lead :
+		    v < lead)))
+			lead = v;
+	}
+	return lead;
+}
+
+/* Stop the trial when no rule leaves it a chance. */
 static enum stop_verdict
 target_decide(const struct stopper *s, const struct history *h, size_t trial,
     double step, double value)
 {
 	const struct observation *o = &h->obs[trial];
-	double best, bound, ref, margin;
+	double best, bound, ref, margin, lead;
 
-	if (step < s->p.warmup_steps || step >= s->p.max_resource)
+	if (step >= s->p.max_resource)
 		return STOP_CONTINUE;
 	best = target_best_upto(o, h->maximize, step);
 	if (isnan(best) || target_met(s, h->maximize, best))
+		return STOP_CONTINUE;
+	if (s->p.leader > 0 && step >= s->p.leader_steps) {
+		lead = target_leader(s, h, trial, step);
+		if (!isnan(lead) && (h->maximize ? best < lead : best > lead))
+			return STOP_PRUNE;
+	}
+	if (step < s->p.warmup_steps)
 		return STOP_CONTINUE;
 	bound = target_extrapolate(s, o, h->maximize, step);
 	if (!isnan(bound) && !target_met(s, h->maximize, bound))
@@ -168,6 +209,10 @@ target_init(struct stopper *s, char *err, size_t errlen)
 		    "step a trial ends at) must be > 0");
 	if (!(s->p.slack >= 0) || !isfinite(s->p.slack))
 		return search_error(err, errlen, "target: slack must be >= 0");
+	if (!(s->p.leader == 0 || s->p.leader >= 1) ||
+	    !isfinite(s->p.leader))
+		return search_error(err, errlen, "target: leader must be 0 "
+		    "(off) or >= 1");
 	if (s->p.warmup_trials < 1)
 		return search_error(err, errlen, "target: warmup_trials must "
 		    "be >= 1");

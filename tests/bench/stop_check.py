@@ -5,6 +5,7 @@ many epochs it saves on the runs that never reach it.
 
     python3 tests/bench/stop_check.py TABLE TARGET LAST GRACE [RULE [SLACK]]
     python3 tests/bench/stop_check.py ledger TABLE LEDGER TARGET LAST GRACE
+                                         [LEADER [FROM]]
 
 TABLE is a hpod-replay-1 table (goal "min"), TARGET the campaign's
 target, LAST the epoch a trial ends at (the stopper's max_resource),
@@ -32,7 +33,10 @@ last campaign of LEDGER, replayed one trial at a time from TABLE with
 the stopper "target" (auto's), each trial up to the one that was fifth
 to reach the target (after it the reference rule may act) must have
 been stopped at the epoch the rule gives for its run (found by its
-values), or not at all.  Uses python3's standard library only.
+values), or by target.c's leader rule, or not at all.  The leader rule
+(LEADER, default 2; 0 = off) stops a trial at epoch e >= FROM (default
+1: the epoch after a warm-up of 0) when its best so far is worse than
+the best any earlier trial had by epoch e / LEADER.  Uses python3's standard library only.
 """
 import json
 import math
@@ -81,6 +85,19 @@ def stop_epoch(values, target, last, grace, rule, slack):
     return None
 
 
+def leader_epoch(values, env, target, last, k, start):
+    """Epoch the leader rule stops the run at, None if never: env[j] is
+    the best any earlier trial had by epoch j."""
+    for e in range(max(start, 1), min(len(values), last - 1) + 1):
+        b = best_upto(values, e - 1)
+        if not math.isnan(b) and b <= target:
+            return None
+        j = int(e // k) if k > 0 else 0
+        if j >= 1 and j < len(env) and not math.isnan(b) and b > env[j]:
+            return e
+    return None
+
+
 def runs_of(path):
     """The runs' values of a goal-"min" table, NaN for null."""
     with open(path) as f:
@@ -93,11 +110,14 @@ def runs_of(path):
 
 def ledger(argv):
     """Compare the rule with the stopper's verdicts in a ledger."""
-    if len(argv) != 7:
+    if len(argv) not in (7, 8, 9):
         sys.exit("usage: stop_check.py ledger TABLE LEDGER TARGET LAST "
-                 "GRACE")
+                 "GRACE [LEADER [FROM]]")
     runs = runs_of(argv[2])
     target, last, grace = float(argv[4]), int(argv[5]), int(argv[6])
+    k = float(argv[7]) if len(argv) > 7 else 2.0
+    start = int(argv[8]) if len(argv) > 8 else 1
+    env = [math.inf] * (last + 1)
     db = sqlite3.connect("file:%s?mode=ro" % argv[3], uri=True)
     trials = db.execute(
         "select t.id, t.number, t.state, t.reached from trials t "
@@ -116,6 +136,14 @@ def ledger(argv):
             sys.exit("stop_check.py: %s: trial %d: no run of %s has its "
                      "values" % (argv[3], number, argv[2]))
         want = stop_epoch(match[0], target, last, grace, "target", 0.0)
+        lead = leader_epoch(match[0], env, target, last, k, start) \
+            if k > 0 else None
+        if lead is not None and (want is None or lead < want):
+            want = lead
+        for e in range(1, min(len(values), last) + 1):
+            b = best_upto(values, e - 1)
+            if not math.isnan(b):
+                env[e] = min(env[e], b)
         got = len(values) if state == "pruned" else None
         compared += 1
         if want == got:

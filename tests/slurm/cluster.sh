@@ -11,7 +11,8 @@
 #				survives in DIR/ctld)
 #
 # HPOD_SLURM_MINJOBAGE and HPOD_SLURM_MAXARRAY set MinJobAge (default 300)
-# and MaxArraySize (1001) of a new cluster.
+# and MaxArraySize (1001) of a new cluster; HPOD_SLURM_EPILOG, an absolute
+# path, its Epilog (default none).
 #
 # Everything (ports, munge socket, spool, state, logs) is private to DIR, so
 # two clusters never collide and nothing outside DIR is touched.  Needs
@@ -93,6 +94,7 @@ MessageTimeout=5
 OverTimeLimit=0
 MinJobAge=${HPOD_SLURM_MINJOBAGE:-300}
 MaxArraySize=${HPOD_SLURM_MAXARRAY:-1001}
+${HPOD_SLURM_EPILOG:+Epilog=$HPOD_SLURM_EPILOG}
 # A cluster-wide license for tests/slurm/extra.sh (sbatch --licenses).
 Licenses=hpodlic:4
 SchedulerType=sched/backfill

@@ -31,6 +31,13 @@ is "the trial was taken back: one attempt, completed" \
 check "re-adopted, not lost" grep -q "trial 0 attempt 0: re-adopted" "$T/hpod.log"
 is "its attempt ran in the pilot, as PILOT.p1" \
     "$(sql "select count(*) from attempts a join pilots p on a.job_id = p.job_id || '.p1'")" 1
+pj=$(sql "select job_id from pilots")
+# Its agent's hello told of its start before the poll, without its host.
+is "the pilot's start is logged once" \
+    "$(grep -c "pilot $pj started on " "$T/hpod.log")" 1
+is "with its host, Slurm's" \
+    "$(sed -n "s/.*pilot $pj started on //p" "$T/hpod.log")" \
+    "$(squeue -h -t all -j "$pj" -o '%N')"
 "$HPOCTL" report --ledger "$LEDGER" --format json pe >"$T/pe.out"
 cost_adds_up "$T/pe.out" pe gpu
 check "hpod stops cleanly" stop_daemon

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The target stopper and the time-to-target ranking through the real
 # engine on the replay backend: trials stuck at chance or too slow to
-# reach the target are stopped, none that would have reached it is; auto
+# reach the target are stopped, none that would have reached it is (nor
+# before the grace period with the leader rule off); auto
 # picks the target stopper when the campaign has a target and says why;
 # objective.rank time_to_target runs; bad keys are refused by name.
 . "$(dirname "$0")/lib.subr"
@@ -38,15 +39,32 @@ np=$(count tgt "state = 'pruned'")
 check "the stuck and slow trials are stopped ($np pruned)" test "$np" -ge 5
 is "none that would reach the target is stopped" \
     "$(count tgt "state = 'pruned' and json_extract(params_json, '\$.lr') >= 0.024")" 0
-is "none stopped before the grace period (warm-up 1 + 3 epochs)" \
-    "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $(cid tgt) and t.state = 'pruned' and (select max(step) from metrics m where m.attempt_id = a.id and m.key = 'eval_error') < 4")" 0
+# pruned_before NAME STEP: trials of campaign NAME pruned before STEP.
+pruned_before() {
+	sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $(cid "$1") and t.state = 'pruned' and (select max(step) from metrics m where m.attempt_id = a.id and m.key = 'eval_error') < $2"
+}
+# The leader rule (leader 2 by default) may stop a trial from the epoch
+# after the warm-up (2) on, when it is worse than another trial was by
+# half its epoch: a stuck one (0.9) at epoch 2 behind a slow one's 0.87
+# at epoch 1.
+is "none stopped before the epoch after the warm-up (2)" \
+    "$(pruned_before tgt 2)" 0
+np=$(pruned_before tgt 4)
+check "the leader rule stops some before the grace period ($np)" \
+    test "$np" -ge 1
+campaign tgt0 random '{"algorithm": "target", "leader": 0}'
+"$HPOCTL" -f "$CONF" run -q "$T/tgt0.json" >/dev/null 2>&1
+is "leader 0: none stopped before the grace period (warm-up 1 + 3 epochs)" \
+    "$(pruned_before tgt0 4)" 0
+is "leader 0: none that would reach the target is stopped" \
+    "$(count tgt0 "state = 'pruned' and json_extract(params_json, '\$.lr') >= 0.024")" 0
 is "every trial that ran to the end of a fast lr reached the target" \
     "$(count tgt "state = 'completed' and json_extract(params_json, '\$.lr') >= 0.024 and reached = 0")" 0
 
 campaign auto auto ''
 "$HPOCTL" -f "$CONF" run "$T/auto.json" >"$T/auto.out" 2>&1
 check "auto says it chose the target stopper and why" \
-    grep -q "stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12" "$T/auto.out"
+    grep -q "stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12, so a trial stops when its curve cannot reach the target by then or it is twice as slow as the campaign's leader" "$T/auto.out"
 check "auto's trials are pruned by target" grep -q "pruned by target" "$T/auto.out"
 
 campaign ttt mtpe '{"algorithm": "target", "slack": 0.5}' time_to_target
@@ -67,6 +85,9 @@ refused "an unknown objective.rank" \
     'objective.rank: expected "value" or "time_to_target", got "fastest"'
 campaign bad random '{"algorithm": "target", "slack": -1}'
 refused "a negative slack" 'search.stopper.slack: -1 is out of range'
+campaign bad random '{"algorithm": "target", "leader": 0.5}'
+refused "a leader between 0 and 1" \
+    'search.stopper.leader: must be 0 (off) or >= 1, got 0.5'
 sed 's/"fixed": {"epochs": 12}/"fixed": {}/; s/"batch_size": {"type"/"epochs": {"type": "choice", "values": [6, 12]}, "batch_size": {"type"/' \
     "$T/tgt.json" >"$T/bad.json"
 refused "target with tuned epochs and no max_resource" \

@@ -2,8 +2,8 @@
  * test_search_target.c: unit tests of the target-aware stopper's decision
  * rule on hand-made learning curves: its refusals, the grace period, the
  * extrapolation (rate since the first point and over the recent window,
- * slack), the reference curves of trials that reached the target, and
- * both goals.
+ * slack), the reference curves of trials that reached the target, the
+ * leader rule, and both goals.
  */
 #include <math.h>
 #include <stdint.h>
@@ -215,6 +215,85 @@ test_reference(void)
 	stop_free(lax);
 }
 
+/* A target stopper with the leader rule: K, from step from on. */
+static struct stopper *
+leader_new(double k, double from)
+{
+	struct stop_params p;
+
+	stop_defaults(&p);
+	p.has_target = 1;
+	p.target = 0.2;
+	p.max_resource = 40;
+	p.warmup_steps = 3;
+	p.leader = k;
+	p.leader_steps = from;
+	return stop_new("target", &p, NULL, 0);
+}
+
+/*
+ * The leader rule: from leader_steps on (before the grace period too), a
+ * trial whose best so far is worse than the best any other trial had by
+ * step / K stops, though its own rate would reach the target; not when
+ * it is as good, when no other trial reported by then, at the last step,
+ * nor once on target.  K 0 turns it off; K in (0, 1) is refused.
+ */
+static void
+test_leader(void)
+{
+	struct stopper *s = leader_new(2, 2), *off = leader_new(0, 2),
+	    *late = leader_new(2, 5), *k3 = leader_new(3, 2);
+	const double lead[4] = { 0.6, 0.3, 0.29, 0.28 };
+	struct stop_params p;
+	struct hand_curves c;
+	char err[128];
+	size_t t;
+
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	hand_curves_next(s, &c, t, 0.9);
+	ok(hand_curves_next(s, &c, t, 0.7) == STOP_CONTINUE,
+	    "no other trial: the leader rule cannot act");
+	hand_curves_add(&c, OBS_PRUNED, 4, NULL, lead);
+	/* Step 2: the leader's best by step 1 is 0.6; 0.7 is worse. */
+	ok(stop_decide(s, &c.h, t, 2, 0.7) == STOP_PRUNE,
+	    "0.7 at step 2, the leader had 0.6 by step 1: stopped before the "
+	    "grace period");
+	ok(stop_decide(off, &c.h, t, 2, 0.7) == STOP_CONTINUE,
+	    "leader 0: off");
+	ok(stop_decide(late, &c.h, t, 2, 0.7) == STOP_CONTINUE,
+	    "before leader_steps: goes on");
+	ok(stop_decide(k3, &c.h, t, 2, 0.7) == STOP_CONTINUE,
+	    "K 3: nobody had reported by step 2/3");
+	/* Its rate (0.2 an epoch) reaches the target: only the leader stops. */
+	hand_curves_next(s, &c, t, 0.5);
+	ok(stop_decide(s, &c.h, t, 4, 0.5) == STOP_PRUNE,
+	    "0.5 at step 4, the leader had 0.3 by step 2: stopped");
+	ok(stop_decide(off, &c.h, t, 4, 0.5) == STOP_CONTINUE,
+	    "without the leader rule its rate keeps it");
+	ok(stop_decide(k3, &c.h, t, 4, 0.5) == STOP_CONTINUE,
+	    "K 3: the leader had 0.6 by step 4/3: goes on");
+	hand_curves_next(s, &c, t, 0.3);
+	ok(stop_decide(s, &c.h, t, 5, 0.3) == STOP_CONTINUE,
+	    "0.3 at step 5, as good as the leader by step 2.5: goes on");
+	ok(stop_decide(s, &c.h, t, 40, 0.3) == STOP_CONTINUE,
+	    "at the last step: nothing to save");
+	hand_curves_next(s, &c, t, 0.19);
+	ok(stop_decide(s, &c.h, t, 6, 0.19) == STOP_CONTINUE,
+	    "on target: never stopped");
+	stop_defaults(&p);
+	p.has_target = 1;
+	p.target = 0.2;
+	p.max_resource = 40;
+	p.leader = 0.5;
+	ok(stop_new("target", &p, err, sizeof(err)) == NULL &&
+	    strstr(err, "leader") != NULL, "leader 0.5: %s", err);
+	stop_free(s);
+	stop_free(off);
+	stop_free(late);
+	stop_free(k3);
+}
+
 /* Run every group of checks and report the TAP plan. */
 int
 main(void)
@@ -225,5 +304,6 @@ main(void)
 	test_recent();
 	test_maximize();
 	test_reference();
+	test_leader();
 	return tap_done();
 }
