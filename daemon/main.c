@@ -43,13 +43,18 @@ struct hpod {
 	struct engine	*submitted;	/* a submit's, until its record commits */
 	uv_signal_t	 sigterm, sigint, sighup;
 	uv_timer_t	 retake;	/* hpod_retake(), while lost */
+	uint64_t	 retake_ms;	/* its period now */
 	int		 lost;		/* campaigns wait to be taken back */
 	unsigned	 nlost;		/* failed commits so far */
 	int		 stopping;
 };
 
-/* Time between tries to take back campaigns a failed commit dropped. */
-#define HPOD_RETAKE_MS	2000
+/*
+ * Time between tries to take back campaigns a failed commit dropped:
+ * doubled after each failed try, up to the maximum.
+ */
+#define HPOD_RETAKE_MS		2000
+#define HPOD_RETAKE_MAX_MS	60000
 
 #define HPOD_USAGE	"hpod [-dnvV] [-f file] [--help] [--version]"
 
@@ -177,10 +182,11 @@ hpod_lost(struct hpod *d, const char *why)
 	d->nengines = n;
 	if (!d->lost && i == 0)
 		log_warnx("control: %s", why);
+	if (!d->lost && !d->stopping) {
+		d->retake_ms = HPOD_RETAKE_MS;
+		uv_timer_start(&d->retake, hpod_retake, d->retake_ms, 0);
+	}
 	d->lost = 1;
-	if (!d->stopping)
-		uv_timer_start(&d->retake, hpod_retake, HPOD_RETAKE_MS,
-		    HPOD_RETAKE_MS);
 }
 
 /* An engine's commit failed: see hpod_lost(). */
@@ -536,7 +542,7 @@ hpod_resume(struct hpod *d)
 /*
  * Take back the campaigns that a failed commit dropped (hpod_lost), as
  * a start does, in one batch: if that cannot be committed either, they
- * are dropped again and tried again later.
+ * are dropped again and tried again later, after twice as long.
  */
 static void
 hpod_retake(uv_timer_t *t)
@@ -546,15 +552,21 @@ hpod_retake(uv_timer_t *t)
 
 	if (d->stopping)
 		return;
-	if (ledger_batch_open(d->ledger) == -1)
+	if (ledger_batch_open(d->ledger) != -1) {
+		hpod_resume(d);
+		if (ledger_batch_flush(d->ledger) == -1)
+			hpod_lost(d, ledger_error(d->ledger));
+	} else
+		d->nlost++;
+	if (d->nlost != nlost) {
+		if (!d->stopping) {
+			d->retake_ms = d->retake_ms * 2 > HPOD_RETAKE_MAX_MS ?
+			    HPOD_RETAKE_MAX_MS : d->retake_ms * 2;
+			uv_timer_start(t, hpod_retake, d->retake_ms, 0);
+		}
 		return;
-	hpod_resume(d);
-	if (ledger_batch_flush(d->ledger) == -1)
-		hpod_lost(d, ledger_error(d->ledger));
-	if (d->nlost != nlost)
-		return;
+	}
 	d->lost = 0;
-	uv_timer_stop(t);
 	log_info("ledger %s can be written again: campaigns taken back",
 	    d->cfg.ledger);
 }
