@@ -42,8 +42,19 @@ struct hpod {
 	size_t		 nengines;
 	struct engine	*submitted;	/* a submit's, until its record commits */
 	uv_signal_t	 sigterm, sigint, sighup;
+	uv_timer_t	 retake;	/* hpod_retake(), while lost */
+	uint64_t	 retake_ms;	/* its period now */
+	int		 lost;		/* campaigns wait to be taken back */
+	unsigned	 nlost;		/* failed commits so far */
 	int		 stopping;
 };
+
+/*
+ * Time between tries to take back campaigns a failed commit dropped:
+ * doubled after each failed try, up to the maximum.
+ */
+#define HPOD_RETAKE_MS		2000
+#define HPOD_RETAKE_MAX_MS	60000
 
 #define HPOD_USAGE	"hpod [-dnvV] [-f file] [--help] [--version]"
 
@@ -86,6 +97,9 @@ hpod_done(void *arg, struct engine *e)
 	hpod_forget(d, e);
 }
 
+static void	hpod_engine_lost(void *, struct engine *, const char *);
+static void	hpod_retake(uv_timer_t *);
+
 /* Make an engine for a parsed spec; it takes the spec. */
 static struct engine *
 hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
@@ -121,6 +135,7 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 	drv.name = "daemon";
 	drv.progress = hpod_progress;
 	drv.done = hpod_done;
+	drv.lost = hpod_engine_lost;
 	drv.arg = d;
 	if ((e = run_engine(&drv, strcmp(s->backend, "slurm") == 0 ?
 	    d->slurm : d->local, s, w, err, errlen)) == NULL)
@@ -129,6 +144,56 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 	    sizeof(*d->engines));
 	d->engines[d->nengines++] = e;
 	return e;
+}
+
+/*
+ * A commit of the ledger failed (a full disk, an I/O error): SQLite
+ * rolled the batch back, and with it what every engine wrote in it (they
+ * share the batch).  For the campaigns that is a crash at this point, and
+ * they are recovered as after one: each engine is dropped, its jobs left
+ * running (engine_drop, as at hpod's exit), and hpod_retake() takes the
+ * campaigns back from the ledger, as a start does, once it can be
+ * written.  An engine whose backend cannot hand its jobs over (Slurm,
+ * pilots) stays, detached, until hpod's next start.  Said once per spell.
+ */
+static void
+hpod_lost(struct hpod *d, const char *why)
+{
+	struct engine	*e;
+	size_t		 i, n = 0;
+
+	d->nlost++;
+	for (i = 0; i < d->nengines; i++) {
+		e = d->engines[i];
+		if (engine_drop(e) == 0) {
+			if (!d->lost)
+				log_warnx("campaign '%s': %s; taken back from "
+				    "the ledger when it can be written",
+				    engine_name(e), why);
+			engine_free(e);
+			continue;
+		}
+		if (!d->lost)
+			log_warnx("campaign '%s': %s; its backend cannot hand "
+			    "its jobs over: taken back from the ledger at the "
+			    "next start of hpod", engine_name(e), why);
+		d->engines[n++] = e;
+	}
+	d->nengines = n;
+	if (!d->lost && i == 0)
+		log_warnx("control: %s", why);
+	if (!d->lost && !d->stopping) {
+		d->retake_ms = HPOD_RETAKE_MS;
+		uv_timer_start(&d->retake, hpod_retake, d->retake_ms, 0);
+	}
+	d->lost = 1;
+}
+
+/* An engine's commit failed: see hpod_lost(). */
+static void
+hpod_engine_lost(void *arg, struct engine *e, const char *why)
+{
+	hpod_lost(arg, why);
 }
 
 /* Find a running campaign by name or id. */
@@ -349,7 +414,7 @@ static void
 hpod_begin(struct hpod *d)
 {
 	if (ledger_batch_flush(d->ledger) == -1)
-		log_warnx("control: %s", ledger_error(d->ledger));
+		hpod_lost(d, ledger_error(d->ledger));
 	if (ledger_batch_open(d->ledger) == -1)
 		log_warnx("control: %s", ledger_error(d->ledger));
 }
@@ -365,9 +430,11 @@ hpod_begin(struct hpod *d)
  * into it: a client told "done" would trust it after a crash.  A
  * campaign the request submitted is stopped too: its record is gone, and
  * its engine would write under an id the ledger gives the next campaign.
+ * The batch of a request that does not write is the engines': its
+ * failure is theirs (hpod_lost).
  */
 static void
-hpod_commit(struct hpod *d, cJSON *reply)
+hpod_commit(struct hpod *d, cJSON *reply, int writes)
 {
 	struct engine	*e = d->submitted;
 	char		 msg[1024];
@@ -375,6 +442,10 @@ hpod_commit(struct hpod *d, cJSON *reply)
 	d->submitted = NULL;
 	if (ledger_batch_flush(d->ledger) == 0)
 		return;
+	if (!writes) {
+		hpod_lost(d, ledger_error(d->ledger));
+		return;
+	}
 	if (e != NULL) {
 		snprintf(msg, sizeof(msg), "campaign '%s' not submitted: %s; "
 		    "nothing of it is recorded and it does not run",
@@ -425,7 +496,7 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	r->fn(d, c != NULL ? c->valuestring : NULL, fmt, req, reply);
 	if (r->writes)
 		testpause_at("before-commit");
-	hpod_commit(d, reply);
+	hpod_commit(d, reply, r->writes);
 }
 
 /* Resume every campaign the ledger says is running. */
@@ -435,7 +506,7 @@ hpod_resume(struct hpod *d)
 	struct ledger_campaign	*cs = NULL;
 	struct campaign_spec	*s;
 	struct engine		*e;
-	size_t			 n = 0, i;
+	size_t			 n = 0, i, j;
 	char			 err[1024];
 
 	if (ledger_campaign_list(d->ledger,
@@ -446,6 +517,12 @@ hpod_resume(struct hpod *d)
 	for (i = 0; i < n; i++) {
 		/* A foreground run is its own master, even if it died. */
 		if (cs[i].driver != NULL && strcmp(cs[i].driver, "daemon") != 0)
+			continue;
+		/* Taking back after a failed commit: those still followed. */
+		for (j = 0; j < d->nengines; j++)
+			if (engine_id(d->engines[j]) == cs[i].id)
+				break;
+		if (j < d->nengines)
 			continue;
 		s = spec_parse(cs[i].spec_json, strlen(cs[i].spec_json),
 		    cs[i].spec_path ? cs[i].spec_path : cs[i].name, err,
@@ -460,6 +537,38 @@ hpod_resume(struct hpod *d)
 		    (long long)cs[i].id);
 	}
 	ledger_campaign_list_free(cs, n);
+}
+
+/*
+ * Take back the campaigns that a failed commit dropped (hpod_lost), as
+ * a start does, in one batch: if that cannot be committed either, they
+ * are dropped again and tried again later, after twice as long.
+ */
+static void
+hpod_retake(uv_timer_t *t)
+{
+	struct hpod	*d = t->data;
+	unsigned	 nlost = d->nlost;
+
+	if (d->stopping)
+		return;
+	if (ledger_batch_open(d->ledger) != -1) {
+		hpod_resume(d);
+		if (ledger_batch_flush(d->ledger) == -1)
+			hpod_lost(d, ledger_error(d->ledger));
+	} else
+		d->nlost++;
+	if (d->nlost != nlost) {
+		if (!d->stopping) {
+			d->retake_ms = d->retake_ms * 2 > HPOD_RETAKE_MAX_MS ?
+			    HPOD_RETAKE_MAX_MS : d->retake_ms * 2;
+			uv_timer_start(t, hpod_retake, d->retake_ms, 0);
+		}
+		return;
+	}
+	d->lost = 0;
+	log_info("ledger %s can be written again: campaigns taken back",
+	    d->cfg.ledger);
 }
 
 /* A backend is closed; after the last, free the engines and signals. */
@@ -477,6 +586,7 @@ hpod_sched_closed(void *arg)
 	uv_close((uv_handle_t *)&d->sigterm, NULL);
 	uv_close((uv_handle_t *)&d->sigint, NULL);
 	uv_close((uv_handle_t *)&d->sighup, NULL);
+	uv_close((uv_handle_t *)&d->retake, NULL);
 }
 
 /* SIGTERM/SIGINT: stop taking requests, leave jobs running, exit. */
@@ -488,6 +598,7 @@ hpod_stop(struct hpod *d)
 	if (d->stopping)
 		return;
 	d->stopping = 1;
+	uv_timer_stop(&d->retake);
 	log_info("shutting down; running trials are left to run and will be "
 	    "re-adopted at the next start");
 	control_close(d->control);
@@ -569,6 +680,8 @@ hpod_start(struct hpod *d)
 	uv_signal_start(&d->sigterm, hpod_signal, SIGTERM);
 	uv_signal_start(&d->sigint, hpod_signal, SIGINT);
 	uv_signal_start(&d->sighup, hpod_signal, SIGHUP);
+	uv_timer_init(d->loop, &d->retake);
+	d->retake.data = d;
 	signal(SIGPIPE, SIG_IGN);
 	hpod_resume(d);
 }

@@ -13,7 +13,9 @@
  * "after-end" (an attempt's end is written, its trial's new state not
  * yet), "before-commit" (hpod ran a submit, budget or cancel request,
  * whose writes are not committed yet: a test may fill the ledger's file
- * system there) and "after-reply" (hpod queued a reply on the control
+ * system there), "before-launch-commit" (an engine wrote a new attempt
+ * in its batch and commits it next, before anything of the attempt
+ * exists: a test may fill the file system there) and "after-reply" (hpod queued a reply on the control
  * socket, which libuv has written already if the socket took it).
  * Never set it outside a test.
  */

@@ -5,6 +5,9 @@
  * one set of file locks and one append of each changed page to the WAL.
  * Explicit transactions inside a batch become savepoints (ledger.c).
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "ledger_int.h"
 
 /* Begin a batch unless a batch or another transaction is open (1 if begun). */
@@ -21,19 +24,33 @@ ledger_batch_open(struct ledger *l)
 	return 1;
 }
 
-/* Commit the open batch, if any. */
+/*
+ * Commit the open batch, if any.  A failed COMMIT may leave the
+ * transaction open, or roll it back: it is rolled back here if SQLite did
+ * not, so that a failed batch is always lost as a whole (what its writers
+ * did is then as a crash at that point left it), never committed later
+ * with writes of another.
+ */
 int
 ledger_batch_flush(struct ledger *l)
 {
-	int rc;
+	size_t n;
 
 	if (!l->batch)
 		return 0;
 	if (l->nest > 0)
 		return ledger_errorf(l, "commit batch: %d savepoints open",
 		    l->nest);
-	rc = ledger_control(l, LQ_COMMIT, "COMMIT", "commit batch");
-	/* A failed COMMIT may leave the transaction open, or roll it back. */
+	if (ledger_control(l, LQ_COMMIT, "COMMIT", "commit batch") == 0) {
+		l->batch = 0;
+		return 0;
+	}
+	if (!sqlite3_get_autocommit(l->db) &&
+	    sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) {
+		n = strlen(l->err);
+		snprintf(l->err + n, sizeof(l->err) - n, "; rollback: %s",
+		    sqlite3_errmsg(l->db));
+	}
 	l->batch = !sqlite3_get_autocommit(l->db);
-	return rc;
+	return -1;
 }

@@ -54,7 +54,8 @@ int	 ledger_rollback(struct ledger *);
  * until it is flushed: the caller flushes before anything outside the
  * process may depend on a write (a job submitted for a recorded attempt)
  * and before waiting; ledger_close() flushes too.  A flush fails inside a
- * ledger_begin() of the batch.
+ * ledger_begin() of the batch.  A batch whose COMMIT fails (a full disk)
+ * is rolled back whole: -1, and none of its writes is in the ledger.
  */
 int	 ledger_batch_open(struct ledger *);
 int	 ledger_batch_flush(struct ledger *);

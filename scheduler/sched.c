@@ -39,6 +39,15 @@ sched_adopt(struct sched *s, const char *token, const char *job_id,
 	return s->ops->adopt(s, token, job_id, dir, cb, arg);
 }
 
+/* Hand a job over to a later sched_adopt() (see sched.h). */
+int
+sched_release(struct sched *s, const char *token)
+{
+	if (s->ops->release == NULL)
+		return -1;
+	return s->ops->release(s, token);
+}
+
 /* Return the number of jobs the backend is tracking. */
 int
 sched_active(const struct sched *s)

@@ -102,6 +102,8 @@ struct sched_ops {
 			    sched_event_cb, void *arg);
 	int		(*active)(const struct sched *);
 	void		(*close)(struct sched *, void (*done)(void *), void *);
+	/* May be NULL: the backend cannot hand a job over (sched_release). */
+	int		(*release)(struct sched *, const char *token);
 	/* The backend's clock; NULL: the wall clock. */
 	double		(*now)(const struct sched *);
 	/*
@@ -129,6 +131,13 @@ int	 sched_cancel(struct sched *, const char *token);
  */
 int	 sched_adopt(struct sched *, const char *token, const char *job_id,
 	    const char *dir, sched_event_cb, void *arg);
+/*
+ * Stop reporting token's events: its owner is gone, and the job runs on
+ * until a later sched_adopt() of token takes it back, with the events
+ * held for it since, as a restarted process would.  -1 if the backend
+ * cannot (it has no release; its jobs' events go to their owner).
+ */
+int	 sched_release(struct sched *, const char *token);
 /* Number of jobs the backend is tracking. */
 int	 sched_active(const struct sched *);
 /* Close all handles; done(arg) runs once everything is released. */

@@ -296,10 +296,16 @@ attempt_launch(struct engine *e, int64_t trial_id, int trial_number,
 	 * would leave the next process to record the trial again and find
 	 * its directory taken.  A job that cannot outlive this process
 	 * (replay) is not worth a commit each: attempt_mkdir() moves the
-	 * directory of such a lost attempt aside.
+	 * directory of such a lost attempt aside.  If that commit fails,
+	 * nothing of the attempt is recorded: nothing is started either.
 	 */
 	if (!e->env.sched->ops->in_process)
-		engine_flush(e);
+		testpause_at("before-launch-commit");
+	if (!e->env.sched->ops->in_process && (engine_flush(e) == -1 ||
+	    e->detached)) {
+		attempt_forget(e, a);
+		return -1;
+	}
 	if (attempt_mkdir(e, a, err, sizeof(err)) == -1) {
 		attempt_submit_failed(e, a, err);
 		goto out;

@@ -435,11 +435,15 @@ engine_tick(uv_timer_t *t)
 		engine_cancel_all(e, CANCEL_BUDGET, 1);
 	if (e->spec->chain && (e->stop_reason != NULL || e->cancelled))
 		engine_chain_cancel(e);
-	while (!e->cancelled && e->stop_reason == NULL && !e->exhausted &&
+	while (!e->detached && !e->cancelled && e->stop_reason == NULL &&
+	    !e->exhausted &&
 	    e->ntrials < e->spec->max_trials &&
 	    engine_chain_room(e) && !diskfull_wait(e))
 		if ((rc = engine_new_trial(e)) == -1 || rc == 2)
 			break;
+	/* A failed commit dropped it (env.lost): it decides nothing more. */
+	if (e->detached)
+		return;
 	/* Waiting with nothing running would wait forever. */
 	if (rc == 2 && e->nactive == 0 && engine_new_trial(e) == 2) {
 		log_warnx("campaign '%s': scaling plan stuck with nothing "
@@ -584,4 +588,20 @@ engine_detach(struct engine *e)
 {
 	e->detached = 1;
 	uv_timer_stop(&e->timer);
+}
+
+/* Stop, and hand the campaign's jobs over to a later engine_resume(). */
+int
+engine_drop(struct engine *e)
+{
+	struct attempt	*a;
+	int		 rc = 0;
+
+	engine_detach(e);
+	if (e->pilot != NULL)
+		return -1;
+	for (a = e->active; a != NULL; a = a->next)
+		if (sched_release(e->env.sched, a->token) == -1)
+			rc = -1;
+	return rc;
 }

@@ -37,6 +37,15 @@ struct engine_env {
 	void		(*progress)(void *arg, struct engine *, const char *);
 	/* The campaign ended (finished or cancelled); may free the engine. */
 	void		(*done)(void *arg, struct engine *);
+	/*
+	 * A commit of a batch holding the engine's writes failed (a full
+	 * disk): the ledger no longer has what the engine holds, as after a
+	 * crash at that point.  The engine submits nothing more; the owner
+	 * drops it (engine_drop) and takes the campaign back from the
+	 * ledger (engine_resume) once it can be written.  why: the ledger's
+	 * error.  May free the engine (engine_free).  NULL: only logged.
+	 */
+	void		(*lost)(void *arg, struct engine *, const char *why);
 	void		*arg;
 };
 
@@ -90,6 +99,14 @@ int		 engine_set_budget(struct engine *, const struct engine_budget *,
  * Its backend is closed before engine_free() (no pilot's event comes).
  */
 void		 engine_detach(struct engine *);
+/*
+ * Stop as engine_detach() does, and hand its jobs over to whoever adopts
+ * them next (sched_release): a new engine taking the campaign back from
+ * the ledger (engine_resume) follows them on.  -1 if its backend cannot
+ * hand them over (Slurm, pilots): they are then left to this engine,
+ * detached, until the daemon's next start.
+ */
+int		 engine_drop(struct engine *);
 /* Release the engine (asynchronously: closes its timer). */
 void		 engine_free(struct engine *);
 

@@ -13,13 +13,22 @@
 #include "engine_int.h"
 #include "log.h"
 
-/* Commit the engine's batch, if one is open. */
-void
+/*
+ * Commit the engine's batch, if one is open.  A commit that fails rolls
+ * the batch back (ledger_batch_flush): the campaign is then as a crash
+ * at this point left it, and the owner takes it back so (env.lost).
+ */
+int
 engine_flush(struct engine *e)
 {
-	if (ledger_batch_flush(e->env.ledger) == -1)
+	if (ledger_batch_flush(e->env.ledger) == 0)
+		return 0;
+	if (e->env.lost != NULL)
+		e->env.lost(e->env.arg, e, ledger_error(e->env.ledger));
+	else
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
+	return -1;
 }
 
 /* Open a batch for the writes that follow, unless one is open. */
@@ -62,10 +71,15 @@ engine_flush_init(struct engine *e, uv_loop_t *loop)
 	e->nopen++;
 }
 
-/* Flush what is left and close the handle; cb runs when it is closed. */
+/*
+ * Flush what is left and close the handle; cb runs when it is closed.
+ * The engine is going: a failure is only logged.
+ */
 void
 engine_flush_close(struct engine *e, uv_close_cb cb)
 {
-	engine_flush(e);
+	if (ledger_batch_flush(e->env.ledger) == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
 	uv_close((uv_handle_t *)&e->flush_prep, cb);
 }

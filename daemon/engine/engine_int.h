@@ -117,7 +117,8 @@ void	 engine_point(struct attempt *, const char *key, double step,
 void	 engine_flush_init(struct engine *, uv_loop_t *);
 void	 engine_flush_close(struct engine *, uv_close_cb);
 void	 engine_batch(struct engine *);
-void	 engine_flush(struct engine *);
+/* 0, or -1 with env.lost told (the batch is rolled back). */
+int	 engine_flush(struct engine *);
 
 /* attempt.c */
 /*

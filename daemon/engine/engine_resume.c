@@ -62,6 +62,9 @@ engine_adopt(struct engine *e, struct attempt *a, const char *job_id)
 {
 	struct sched_event	 ev;
 
+	/* A failed commit dropped the engine meanwhile (env.lost). */
+	if (e->detached)
+		return;
 	if (sched_adopt(e->env.sched, a->token, job_id, a->dir,
 	    engine_event, a) == 0) {
 		engine_say(e, "trial %d attempt %d: re-adopted (%s)",

@@ -144,6 +144,7 @@ run_engine(const struct run_driver *d, struct sched *sched,
 	env.min_free = d->cfg->min_free;
 	env.progress = d->progress;
 	env.done = d->done;
+	env.lost = d->lost;
 	env.arg = d->arg;
 	return engine_new(&env, s, w, err, errlen);
 }

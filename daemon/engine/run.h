@@ -50,10 +50,12 @@ struct run_driver {
 	const struct config	*cfg;		/* run_dir, poll_interval,
 						   min_free */
 	const char		*name;		/* "daemon" or "foreground" */
-	/* As engine_env's progress, done and arg. */
+	/* As engine_env's progress, done, lost and arg. */
 	void			(*progress)(void *, struct engine *,
 				    const char *);
 	void			(*done)(void *, struct engine *);
+	void			(*lost)(void *, struct engine *,
+				    const char *);
 	void			*arg;
 };
 

@@ -24,6 +24,8 @@ struct fg {
 	uv_signal_t	 sigint, sigterm;
 	int		 quiet;
 	int		 interrupts;
+	int		 lost;		/* a commit failed: fg_lost() */
+	int		 following;	/* in fg_follow(), signals set */
 };
 
 /* Progress lines of the foreground engine go to stderr. */
@@ -51,6 +53,27 @@ fg_done(void *arg, struct engine *e)
 	uv_close((uv_handle_t *)&fg->sigint, NULL);
 	uv_close((uv_handle_t *)&fg->sigterm, NULL);
 	sched_close(fg->sched, fg_sched_closed, fg);
+}
+
+/*
+ * A commit of the ledger failed (a full disk): what the engine holds is
+ * no longer what the ledger has, as after a crash at this point.  The
+ * run stops as a crash would leave it, its trials running on, and exits
+ * 1: `hpoctl resume` takes the campaign back from the ledger.
+ */
+static void
+fg_lost(void *arg, struct engine *e, const char *why)
+{
+	struct fg	*fg = arg;
+
+	if (fg->lost++)
+		return;
+	log_warnx("campaign '%s': %s; stopped, its running trials go on: "
+	    "once the ledger can be written, `hpoctl resume %s` takes it "
+	    "back from the ledger", engine_name(e), why, engine_name(e));
+	engine_detach(e);
+	if (fg->following)
+		fg_done(fg, e);
 }
 
 /* SIGINT/SIGTERM: cancel the campaign; a second one stops waiting. */
@@ -122,16 +145,21 @@ fg_follow(struct fg *fg, struct config *cfg, struct ledger *l, int cancel,
 	fg->sigint.data = fg->sigterm.data = fg;
 	uv_signal_start(&fg->sigint, fg_signal, SIGINT);
 	uv_signal_start(&fg->sigterm, fg_signal, SIGTERM);
+	fg->following = 1;
+	if (fg->lost)
+		fg_done(fg, fg->engine);
 	uv_run(fg->loop, UV_RUN_DEFAULT);
 
 	snprintf(id, sizeof(id), "%lld", (long long)engine_id(fg->engine));
-	rc = engine_state(fg->engine) == (cancel ? CAMPAIGN_CANCELLED :
-	    CAMPAIGN_FINISHED) ? 0 : 2;
+	rc = fg->lost ? 1 : engine_state(fg->engine) == (cancel ?
+	    CAMPAIGN_CANCELLED : CAMPAIGN_FINISHED) ? 0 : 2;
 	resume_unlock(lockfd, cfg->ledger, engine_id(fg->engine));
 	engine_free(fg->engine);
 	uv_run(fg->loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(fg->loop) != 0)
 		log_warnx("event loop closed with handles still open");
+	if (fg->lost)
+		return rc;
 	if (report_campaign(l, id, fmt, &out, err, sizeof(err)) != 0) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		rc = 1;
@@ -192,6 +220,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 	drv.name = "foreground";
 	drv.progress = fg_progress;
 	drv.done = fg_done;
+	drv.lost = fg_lost;
 	drv.arg = &fg;
 	if ((fg.engine = run_engine(&drv, fg.sched, s, w, err,
 	    sizeof(err))) != NULL &&

@@ -78,12 +78,76 @@ local_deliver(uv_timer_t *h)
 
 	while (!l->closing && (e = TAILQ_FIRST(&l->events)) != NULL) {
 		TAILQ_REMOVE(&l->events, e, entry);
+		/* A released job's: held until it is adopted again. */
+		if (e->cb == NULL) {
+			TAILQ_INSERT_TAIL(&l->held, e, entry);
+			continue;
+		}
 		if (e->ev.type == SCHED_EV_END ||
 		    e->ev.type == SCHED_EV_SUBMIT_FAILED)
 			l->nactive--;
 		e->cb(e->arg, &e->ev);
 		lev_free(e);
 	}
+}
+
+/* Stop reporting token's events; they are held for a later adopt(). */
+int
+local_release(struct sched *s, const char *token)
+{
+	struct local *l = (struct local *)s;
+	struct ljob *j;
+	struct lev *e;
+
+	TAILQ_FOREACH(e, &l->events, entry)
+		if (e->token != NULL && strcmp(e->token, token) == 0)
+			e->cb = NULL;
+	TAILQ_FOREACH(j, &l->jobs, entry)
+		if (strcmp(j->token, token) == 0) {
+			j->cb = NULL;
+			j->arg = NULL;
+		}
+	return 0;
+}
+
+/*
+ * If token was released: hand its job and its held events to cb(arg),
+ * and return 1; else 0.
+ */
+int
+local_rebind(struct local *l, const char *token, sched_event_cb cb,
+    void *arg)
+{
+	struct ljob *j;
+	struct lev *e, *next;
+	int found = 0;
+
+	TAILQ_FOREACH(j, &l->jobs, entry)
+		if (strcmp(j->token, token) == 0 && j->cb == NULL) {
+			j->cb = cb;
+			j->arg = arg;
+			found = 1;
+		}
+	for (e = TAILQ_FIRST(&l->held); e != NULL; e = next) {
+		next = TAILQ_NEXT(e, entry);
+		if (e->token == NULL || strcmp(e->token, token) != 0)
+			continue;
+		TAILQ_REMOVE(&l->held, e, entry);
+		e->cb = cb;
+		e->arg = arg;
+		TAILQ_INSERT_TAIL(&l->events, e, entry);
+		found = 1;
+	}
+	TAILQ_FOREACH(e, &l->events, entry)
+		if (e->cb == NULL && e->token != NULL &&
+		    strcmp(e->token, token) == 0) {
+			e->cb = cb;
+			e->arg = arg;
+			found = 1;
+		}
+	if (found)
+		uv_timer_start(&l->defer, local_deliver, 0, 0);
+	return found;
 }
 
 /*
@@ -500,6 +564,10 @@ local_close(struct sched *s, void (*done)(void *), void *arg)
 		TAILQ_REMOVE(&l->events, e, entry);
 		lev_free(e);
 	}
+	while ((e = TAILQ_FIRST(&l->held)) != NULL) {
+		TAILQ_REMOVE(&l->held, e, entry);
+		lev_free(e);
+	}
 	for (j = TAILQ_FIRST(&l->jobs); j != NULL; j = next) {
 		next = TAILQ_NEXT(j, entry);
 		if (j->state == LJOB_QUEUED || j->state == LJOB_ADOPTED) {
@@ -520,7 +588,8 @@ static const struct sched_ops local_ops = {
 	.cancel = local_cancel,
 	.adopt = local_adopt,
 	.active = local_active,
-	.close = local_close
+	.close = local_close,
+	.release = local_release
 };
 
 /* Create the local backend, running jobs through the wrapper at path. */
@@ -563,6 +632,7 @@ sched_local_new(uv_loop_t *loop, const char *path, int cpus, char *err,
 		snprintf(l->host, sizeof(l->host), "localhost");
 	TAILQ_INIT(&l->jobs);
 	TAILQ_INIT(&l->events);
+	TAILQ_INIT(&l->held);
 	uv_timer_init(loop, &l->defer);
 	uv_timer_init(loop, &l->watch);
 	l->defer.data = l->watch.data = l;

@@ -195,8 +195,12 @@ local_adopt(struct sched *s, const char *token, const char *job_id,
 	char err[PATH_MAX + 128], reason[320];
 	int rc;
 
-	if (l->closing || token == NULL || dir == NULL || cb == NULL ||
-	    local_find(l, token) != NULL)
+	if (l->closing || token == NULL || dir == NULL || cb == NULL)
+		return -1;
+	/* Released by an engine of this process: it follows it on. */
+	if (local_rebind(l, token, cb, arg))
+		return 0;
+	if (local_find(l, token) != NULL)
 		return -1;
 	if ((j = local_job_new(l, token, dir, cb, arg)) == NULL)
 		return -1;

@@ -69,6 +69,7 @@ struct local {
 	int		 nactive;	/* jobs whose END is not yet delivered */
 	TAILQ_HEAD(, ljob) jobs;	/* in submission order */
 	TAILQ_HEAD(, lev) events;	/* waiting for delivery */
+	TAILQ_HEAD(, lev) held;		/* of released jobs, for adopt() */
 	uv_timer_t	 defer;		/* delivers events */
 	uv_timer_t	 watch;		/* polls adopted jobs */
 	int		 nopen;
@@ -88,6 +89,14 @@ struct ljob	*local_find(struct local *, const char *token);
 struct ljob	*local_job_new(struct local *, const char *token,
 		    const char *dir, sched_event_cb, void *arg);
 void		 ljob_free(struct ljob *);
+/* Stop reporting token's events, holding them (sched_release()). */
+int		 local_release(struct sched *, const char *token);
+/*
+ * If token was released: hand its job and its held events to cb(arg)
+ * and return 1; else 0 (local_adopt() takes it back so).
+ */
+int		 local_rebind(struct local *, const char *token,
+		    sched_event_cb, void *arg);
 /* Exit callback of a job's wrapper: read its result.json, end the job. */
 void		 local_exited(uv_process_t *, int64_t status, int sig);
 

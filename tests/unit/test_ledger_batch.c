@@ -1,8 +1,9 @@
 /*
  * test_ledger_batch.c: batched writes (ledger/batch.c).  A batch holds
  * its writes back from other readers until it is flushed, keeps an
- * explicit transaction inside it all or nothing (a savepoint), and is
- * flushed, not lost, when the ledger is closed.
+ * explicit transaction inside it all or nothing (a savepoint), is
+ * flushed, not lost, when the ledger is closed, and is rolled back whole
+ * when its COMMIT fails.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "ledger.h"
+#include "ledger_int.h"
 #include "tap.h"
 
 static char tmpdir[64];
@@ -100,6 +102,28 @@ main(void)
 	is_int(ledger_batch_open(l), 0, "no batch inside it");
 	ok(campaign(l, "e") > 0 && ledger_commit(l) == 0, "commit it");
 	is_int(rows("campaigns"), 4, "committed by its own commit");
+
+	/*
+	 * A COMMIT that fails rolls the whole batch back, even where SQLite
+	 * leaves the transaction open (a deferred foreign key: an event of
+	 * no campaign): nothing of it is committed later with another's.
+	 */
+	ok(sqlite3_exec(l->db, "PRAGMA defer_foreign_keys = ON", NULL, NULL,
+	    NULL) == SQLITE_OK, "defer foreign keys to the commit");
+	is_int(ledger_batch_open(l), 1, "open a batch");
+	ok(campaign(l, "g") > 0, "a good write in it");
+	ok(ledger_event(l, 999, "progress", "of no campaign") == 0,
+	    "a write that fails at the commit");
+	ok(ledger_batch_flush(l) == -1, "its flush fails");
+	like(ledger_error(l), "commit batch", "the error says what failed");
+	ok(sqlite3_get_autocommit(l->db), "no transaction is left open");
+	is_int(ledger_batch_open(l), 1, "a new batch opens");
+	ok(campaign(l, "h") > 0, "a write in it");
+	ok(ledger_batch_flush(l) == 0, "and it commits");
+	is_int(rows("campaigns WHERE name IN ('g', 'h')"), 1,
+	    "of the two, only the new batch's write is in the ledger");
+	sqlite3_exec(l->db, "PRAGMA defer_foreign_keys = OFF", NULL, NULL,
+	    NULL);
 
 	/* Closing the ledger keeps what a batch holds. */
 	is_int(ledger_batch_open(l), 1, "open another batch");

@@ -576,6 +576,47 @@ test_adopt(struct ctx *c, struct sched *s)
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "  hpo-trial exit 0");
 }
 
+/*
+ * A released job (sched_release: its engine dropped after a failed
+ * commit) runs on, its events held, and a later adopt() of its token
+ * gets them all, whether the job ended meanwhile or still runs.
+ */
+static void
+test_release(struct ctx *c, struct sched *s)
+{
+	static const char *const sleep1[] = { "/bin/sleep", "1", NULL };
+	static const char *const sleep30[] = { "/bin/sleep", "30", NULL };
+	struct tjob a, a2, b, b2;
+
+	tjob_init(c, &a, "released", sleep1, NULL);
+	is_int(submit(s, &a), 0, "submit sleep 1");
+	is_int(sched_release(s, a.token), 0, "  release it at once");
+	run_for(c, 2.5);
+	is_int(a.nsubmitted + a.nstarted + a.nend, 0,
+	    "  its first owner gets no event");
+	a2 = a;
+	a2.nsubmitted = a2.nstarted = a2.nend = 0;
+	is_int(adopt(s, &a2, NULL), 0, "  adopt it again");
+	ok(run_until(c, &a2.nend, 1, 10), "  the new owner gets its end");
+	is_int(a2.nsubmitted, 1, "  and its SUBMITTED");
+	is_int(a2.nstarted, 1, "  and its STARTED");
+	is_int((int)a2.state, SCHED_COMPLETED, "  completed");
+	ok(a2.start > 0 && a2.end >= a2.start, "  its start and end");
+	is_int(sched_active(s), 0, "  active 0 after END");
+
+	tjob_init(c, &b, "released-running", sleep30, NULL);
+	is_int(submit(s, &b), 0, "submit sleep 30");
+	ok(run_until(c, &b.nstarted, 1, 10), "  started");
+	is_int(sched_release(s, b.token), 0, "  release it");
+	b2 = b;
+	b2.nsubmitted = b2.nstarted = b2.nend = 0;
+	is_int(adopt(s, &b2, NULL), 0, "  adopt it again while it runs");
+	is_int(cancel(s, &b2), 0, "  cancel it");
+	ok(run_until(c, &b2.nend, 1, 10), "  the new owner gets its end");
+	is_int((int)b2.state, SCHED_CANCELLED, "  cancelled");
+	is_int(b.nend, 0, "  the first owner got none");
+}
+
 /* hpo-trial refuses a bad command line with exit status 64. */
 static void
 test_usage(struct ctx *c)
@@ -637,6 +678,7 @@ main(void)
 	test_stop(&c, s);
 	test_queue(&c, s1);
 	test_adopt(&c, s);
+	test_release(&c, s);
 	test_usage(&c);
 	is_int(c.sync_events, 0, "no event was delivered inside a call");
 
