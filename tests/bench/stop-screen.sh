@@ -19,11 +19,26 @@
 # to target [bootstrap 90% interval], the ratio to rule "target" (auto's
 # stopper today), the seeds cheaper / dearer than under it, and the mean
 # trials per seed.
+#
+# PARALLEL, when set (1 included), replays `random` PARALLEL trials at a
+# time (asynchronously) with tests/bench/stop_async.py instead, DRAWS
+# default 2000, and checks against hpod's random+target campaigns at
+# PARALLEL at once (stop_async.py check: the trials whose epochs differ,
+# and the GPU-seconds to target of the ledger and of the replay).  A
+# rule of RULES written =RULE is then the reference of every line's
+# paired ratio.
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TABLES=${TABLES:-"minicosmo cifar10-cnn"}
-DRAWS=${DRAWS:-10000}
+if [ -n "${PARALLEL:-}" ]; then
+	DRAWS=${DRAWS:-2000}
+	PY="python3 $TOP/tests/bench/stop_async.py"
+else
+	DRAWS=${DRAWS:-10000}
+	PY="python3 $TOP/tests/bench/stop_screen.py"
+fi
+P=${PARALLEL:-}
 CHECK_SEEDS=${CHECK_SEEDS:-"0 1 5"}
 RULES=${RULES:-}
 HPOCTL=$TOP/$BUILD/hpoctl
@@ -31,7 +46,6 @@ TARGET_SET=${TARGET:-} BUDGET_SET=${BUDGET:-}
 T=$(mktemp -d /tmp/hpod-screen.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export HPOD_WORKLOAD_PATH=$TOP/workloads:$TOP/tests/bench/workloads
-PY="python3 $TOP/tests/bench/stop_screen.py"
 
 . "$TOP/tests/bench/search.subr"
 
@@ -41,13 +55,15 @@ for tb in $TABLES; do
 print(int(json.load(sys.stdin).get("warmup_epochs", 0)))')
 	grace=$((warm + 3))
 	for seed in $CHECK_SEEDS; do
-		hpod_run random+target "$seed" 1 >/dev/null
+		hpod_run random+target "$seed" "${P:-1}" >/dev/null
+		# shellcheck disable=SC2086
 		$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" "$grace" \
+		    $P \
 		    "leader:2@$((warm + 1))"
 	done
 	echo "table $tb: target eval_error <= $TARGET, budget $BUDGET GPU-s," \
-	    "$EPOCHS epochs, grace $grace, $DRAWS seeds of random one at a time"
+	    "$EPOCHS epochs, grace $grace, $DRAWS seeds of random ${P:-1} at a time"
 	# shellcheck disable=SC2086
 	$PY replay "$TABLE" "$SPACE" "$TARGET" "$BUDGET" "$EPOCHS" "$grace" \
-	    "$DRAWS" $RULES
+	    $P "$DRAWS" $RULES
 done

@@ -36,7 +36,11 @@ same order), so the rules are compared seed by seed.  The rules:
   leader:K      target, or, from GRACE on, the trial's best so far is
                 worse than the best value any earlier trial had by epoch
                 floor(e / K) (it is K times slower than the campaign's
-                leader, which has not met the target either);
+                leader, which has not met the target either), counting
+                only earlier trials that played that epoch: target.c
+                counts one stopped before it with its best so far, which
+                on the tuning tables changes no seed's cost one at a
+                time (stop_async.py's leader:K and leader:K/at at P 1);
   leadtime:K    target, or the trial's best so far after t GPU-seconds
                 is worse than the best value any earlier trial had after
                 t / K (the leader in GPU-seconds, not epochs);
@@ -58,8 +62,9 @@ from epoch G (the target rule's part still from GRACE on); leader:2@2.
 Prints one line per rule: the rule, the fraction of seeds that met the
 target, the median GPU-hours to target with its bootstrap 90% interval
 (search_bound.median_ci), the ratio of that median to rule "target"'s,
-the seeds (of DRAWS) cheaper / dearer than under "target", and the mean
-trials per seed.
+the seeds (of DRAWS) cheaper / dearer than under "target", the mean
+trials per seed, and the mean GPU-hours to target of the seeds that met
+it.
 
 check: the replay's cost and stopper model against a replayed campaign.
 The last campaign of LEDGER (bench-search.sh's random+target, one trial
@@ -286,6 +291,12 @@ def replay(argv):
             out.append(replay_seed(runs, rule, target, last, grace, budget,
                                    order(), wenv))
         results[name] = out
+    report(names, results)
+
+
+def report(names, results):
+    """One line per rule of results (name: (GPU-seconds, trials) per
+    seed), compared seed by seed with rule "target" where it ran."""
     ref = results.get("target")
     for name in names:
         cost = [c for c, _ in results[name]]
@@ -301,6 +312,9 @@ def replay(argv):
                 sum(a > b for a, b in zip(cost, rc)))
         line += "  trials %.1f" % (sum(t for _, t in results[name]) /
                                    len(cost))
+        done = [c for c in cost if c < math.inf]
+        if done:
+            line += "  mean %.4g" % (statistics.mean(done) / 3600)
         print(line)
 
 
