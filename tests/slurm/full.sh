@@ -165,7 +165,7 @@ PY
 		job=$1
 		check "$name: $d: its job $job is one Slurm ran" \
 		    grep -q "^$job COMPLETED " "$T/jobs"
-		scontrol show job -o "$job" >"$T/rec" 2>/dev/null
+		scontrol show job -o "$job" >"$T/rec" 2>/dev/null || true
 		n=${d#*/trial-}; n=${n%%/*}; n=${n#"${n%%[1-9]*}"}
 		if grep -q "campaign $name: trial ${n:-0} attempt 0: re-adopted" \
 		    "$T/hpod.log"; then
