@@ -153,8 +153,8 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
  * they are recovered as after one: each engine is dropped, its jobs left
  * running (engine_drop, as at hpod's exit), and hpod_retake() takes the
  * campaigns back from the ledger, as a start does, once it can be
- * written.  An engine whose backend cannot hand its jobs over (Slurm,
- * pilots) stays, detached, until hpod's next start.  Said once per spell.
+ * written.  An engine whose backend cannot hand its jobs over (pilots)
+ * stays, detached, until hpod's next start.  Said once per spell.
  */
 static void
 hpod_lost(struct hpod *d, const char *why)

@@ -134,7 +134,10 @@ int	 sched_adopt(struct sched *, const char *token, const char *job_id,
 /*
  * Stop reporting token's events: its owner is gone, and the job runs on
  * until a later sched_adopt() of token takes it back, with the events
- * held for it since, as a restarted process would.  -1 if the backend
+ * held for it since (local), or its state from the controller's view as
+ * after a restart (Slurm: STARTED again while it runs, SUBMITTED first
+ * if the adopter has no job id).  A token the backend does not hold is no
+ * error: its adopt finds it as after a restart.  -1 if the backend
  * cannot (it has no release; its jobs' events go to their owner).
  */
 int	 sched_release(struct sched *, const char *token);

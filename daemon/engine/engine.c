@@ -590,7 +590,11 @@ engine_detach(struct engine *e)
 	uv_timer_stop(&e->timer);
 }
 
-/* Stop, and hand the campaign's jobs over to a later engine_resume(). */
+/*
+ * Stop, and hand the campaign's jobs over to a later engine_resume().
+ * -1 with pilots: their backend is the engine's own (the agents'
+ * listener, the pilots' accounting), so that the engine stays, detached.
+ */
 int
 engine_drop(struct engine *e)
 {

@@ -53,11 +53,14 @@ slurm_job_free(struct slurm *b, struct slurm_job *j)
 	free(j);
 }
 
-/* Deliver an event for j (never from inside an sched_* call). */
+/*
+ * Deliver an event for j (never from inside an sched_* call); a released
+ * job's go nowhere: its adopter learns its state from the controller.
+ */
 void
 slurm_emit(struct slurm *b, struct slurm_job *j, struct sched_event *ev)
 {
-	if (b->closing)
+	if (b->closing || j->cb == NULL)
 		return;
 	ev->token = j->token;
 	ev->job_id = j->job_id[0] ? j->job_id : NULL;
@@ -397,7 +400,52 @@ slurm_parse_id(const char *s, uint32_t *id, uint32_t *task)
 	return 1;
 }
 
-/* sched_adopt(): follow a job an earlier process submitted. */
+/*
+ * sched_release(): the job's owner is gone.  The job stays in the table,
+ * followed as before (its submit, kill or poll may be in flight), but its
+ * events go nowhere; its END forgets it.  A later adopt of its token takes
+ * it back (slurm_rebind), or, once it is forgotten, finds it again in the
+ * controller's records or its result.json as after a restart.
+ */
+static int
+slurm_release(struct sched *s, const char *token)
+{
+	struct slurm_job	*j;
+
+	if ((j = slurm_lookup((struct slurm *)s, token)) != NULL) {
+		j->cb = NULL;
+		j->arg = NULL;
+	}
+	return 0;
+}
+
+/*
+ * If token's job was released: hand it to cb(arg) and return 1, else 0.
+ * Its adopter hears from the controller's view again: STARTED from the
+ * next record that shows it running, SUBMITTED first when the adopter
+ * has no job id (the one it was told was in a lost ledger batch).
+ */
+static int
+slurm_rebind(struct slurm *b, const char *token, const char *job_id,
+    sched_event_cb cb, void *arg)
+{
+	struct slurm_job	*j;
+
+	TAILQ_FOREACH(j, &b->jobs, entry)
+		if (j->cb == NULL && strcmp(j->token, token) == 0)
+			break;
+	if (j == NULL)
+		return 0;
+	j->cb = cb;
+	j->arg = arg;
+	j->started = 0;
+	j->resend = j->state == SJ_LIVE && job_id == NULL;
+	b->interval = b->opts.poll_min;
+	slurm_arm(b);
+	return 1;
+}
+
+/* sched_adopt(): follow a job an earlier process (or engine) submitted. */
 static int
 slurm_adopt(struct sched *s, const char *token, const char *job_id,
     const char *dir, sched_event_cb cb, void *arg)
@@ -406,8 +454,10 @@ slurm_adopt(struct sched *s, const char *token, const char *job_id,
 	struct slurm_job	*j;
 	uint32_t		 id = 0, task = SLURM_NO_TASK;
 
-	if (b->closing || token == NULL || dir == NULL)
+	if (b->closing || token == NULL || dir == NULL || cb == NULL)
 		return -1;
+	if (slurm_rebind(b, token, job_id, cb, arg))
+		return 0;
 	j = slurm_calloc(1, sizeof(*j));
 	j->token = slurm_strdup(token);
 	j->name = slurm_strdup(token);
@@ -490,6 +540,7 @@ static const struct sched_ops slurm_ops = {
 	.adopt = slurm_adopt,
 	.active = slurm_active,
 	.close = slurm_close,
+	.release = slurm_release,
 };
 
 /* Create the Slurm backend. */

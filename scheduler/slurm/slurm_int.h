@@ -132,7 +132,9 @@ struct slurm_job {
 	int		 hinted;	/* its end marker was seen */
 	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
 					   only from polls after this */
-	sched_event_cb	 cb;
+	int		 resend;	/* adopted again after a release: tell
+					   it SUBMITTED at the next record */
+	sched_event_cb	 cb;		/* NULL: released (sched_release) */
 	void		*arg;
 };
 

@@ -192,6 +192,13 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	double			 end;
 	int			 code, sig;
 
+	if (j->resend) {
+		j->resend = 0;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = SCHED_EV_SUBMITTED;
+		ev.time = j->submitted > 0 ? j->submitted : (double)r->submit;
+		slurm_emit(b, j, &ev);
+	}
 	/*
 	 * Its queue wait counts from when it could start: a chained job's
 	 * eligible time is when its predecessor's end met its dependency.
