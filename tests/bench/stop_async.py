@@ -68,7 +68,6 @@ import heapq
 import math
 import os
 import random
-import sqlite3
 import statistics
 import sys
 
@@ -272,29 +271,17 @@ def replay(argv):
     last, grace, p = int(last), int(grace), int(p)
     if p < 1:
         die("P must be >= 1, got %d" % p)
-    table, space, budget, _, _ = search_bound.replay_args(
-        [path, space_json, target, budget, "1", str(draws)])
-    target = float(target)
-    runs = {}
-    for c in table.configs:
-        for s in c["runs"]:
-            runs[id(s)] = stop_screen.Run(s["run"], target, last, grace)
+    table, space, budget, target, runs = stop_screen.table_runs(
+        path, space_json, target, budget, draws, last, grace)
     # The pool of random points is stop_screen.py's at 10,000 draws or
     # more: fewer seeds do not shrink the space to a few configurations.
     _, pool = search_bound.random_pool(table, space, max(draws, 10000))
     results = {}
     for name, rule in zip(names, rules):
-        out = []
-        for seed in range(draws):
-            rng = random.Random(seed)
-
-            def order():
-                while True:
-                    c = table.configs[rng.choice(pool)]
-                    yield runs[id(rng.choice(c["runs"]))]
-            out.append(simulate(order(), p, rule, target, last, grace,
-                                budget))
-        results[name] = out
+        results[name] = [
+            simulate(stop_screen.seed_order(table, pool, runs, seed), p,
+                     rule, target, last, grace, budget)
+            for seed in range(draws)]
     stop_screen.report(names, results)
     if ref is not None:
         for name in names:
@@ -330,11 +317,7 @@ def check(argv):
     target, last, grace, p = float(target), int(last), int(grace), int(p)
     table = search_bound.Table(path, target)
     metric = stop_screen.table_metric(path)
-    db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
-    rows = db.execute(
-        "select t.id, t.number, t.params_json, t.seed from trials t"
-        " where t.campaign_id = (select max(id) from campaigns)"
-        " order by t.number").fetchall()
+    db, rows = stop_screen.ledger_trials(ledger)
     if not rows:
         die("%s: no trials in the last campaign" % ledger)
     first = db.execute(
@@ -342,20 +325,11 @@ def check(argv):
         " (select max(id) from campaigns) and reached = 1").fetchone()[0]
     if first is None:
         die("%s: no trial met the target" % ledger)
-    want = db.execute(
-        "select total(max(0, min(a.ended, ?) - a.started) * a.gpus)"
-        " from attempts a join trials t on t.id = a.trial_id where"
-        " t.campaign_id = (select max(id) from campaigns) and"
-        " a.started > 0", (first,)).fetchone()[0]
+    want = stop_screen.ledger_cost(db, first)
     order, played = [], []
-    for tid, number, pj, seed in rows:
-        params = search_bound.json.loads(pj)
-        x = [float(params[n]) for n in table.names]
-        c = table.configs[table.nearest(x)]
-        got = [s for s in c["runs"] if s["seed"] == seed]
-        s = got[0] if got else \
-            c["runs"][(-(seed + 1) if seed < 0 else seed) % len(c["runs"])]
-        order.append(stop_screen.Run(s["run"], target, last, grace))
+    for tid, number, pj, seed, _ in rows:
+        order.append(stop_screen.Run(stop_screen.ledger_run(table, pj, seed),
+                                     target, last, grace))
         played.append(db.execute(
             "select count(*) from metrics m join attempts a on a.id ="
             " m.attempt_id where a.trial_id = ? and m.key = ? and"
@@ -377,12 +351,5 @@ def check(argv):
                        cost / want))
 
 
-def main():
-    modes = {"replay": replay, "check": check}
-    if len(sys.argv) < 2 or sys.argv[1] not in modes:
-        sys.exit(__doc__)
-    modes[sys.argv[1]](sys.argv[2:])
-
-
 if __name__ == "__main__":
-    main()
+    stop_screen.main(__doc__, {"replay": replay, "check": check})

@@ -269,6 +269,22 @@ def replay(argv):
                          "quantile:0.5@2", "ratio:2", "drop:2"]
     rules = [parse_rule(r) for r in names]
     last, grace = int(last), int(grace)
+    table, space, budget, target, runs = table_runs(
+        path, space_json, target, budget, draws, last, grace)
+    _, pool = search_bound.random_pool(table, space, draws)
+    wenv = winner_envelope(runs.values(), target, last)
+    results = {}
+    for name, rule in zip(names, rules):
+        results[name] = [
+            replay_seed(runs, rule, target, last, grace, budget,
+                        seed_order(table, pool, runs, seed), wenv)
+            for seed in range(draws)]
+    report(names, results)
+
+
+def table_runs(path, space_json, target, budget, draws, last, grace):
+    """(table, space, budget, target, runs) of replay's arguments: runs
+    maps the id of each run record of the table to its Run."""
     table, space, budget, _, _ = search_bound.replay_args(
         [path, space_json, target, budget, "1", str(draws)])
     target = float(target)
@@ -276,22 +292,16 @@ def replay(argv):
     for c in table.configs:
         for s in c["runs"]:
             runs[id(s)] = Run(s["run"], target, last, grace)
-    _, pool = search_bound.random_pool(table, space, draws)
-    wenv = winner_envelope(runs.values(), target, last)
-    results = {}
-    for name, rule in zip(names, rules):
-        out = []
-        for seed in range(draws):
-            rng = random.Random(seed)
+    return table, space, budget, target, runs
 
-            def order():
-                while True:
-                    c = table.configs[rng.choice(pool)]
-                    yield runs[id(rng.choice(c["runs"]))]
-            out.append(replay_seed(runs, rule, target, last, grace, budget,
-                                   order(), wenv))
-        results[name] = out
-    report(names, results)
+
+def seed_order(table, pool, runs, seed):
+    """The Runs `random` with seed draws, one after another: a point of
+    pool, then one of its configuration's runs."""
+    rng = random.Random(seed)
+    while True:
+        c = table.configs[rng.choice(pool)]
+        yield runs[id(rng.choice(c["runs"]))]
 
 
 def report(names, results):
@@ -325,32 +335,18 @@ def check(argv):
     rule = parse_rule(argv[5] if len(argv) > 5 else "leader:2@1")
     target, last, grace = float(target), int(last), int(grace)
     table = search_bound.Table(path, target)
-    db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
-    rows = db.execute(
-        "select t.id, t.number, t.params_json, t.seed, t.reached_at"
-        " from trials t where t.campaign_id ="
-        " (select max(id) from campaigns) order by t.number").fetchall()
+    db, rows = ledger_trials(ledger)
     if not rows:
         die("%s: no trials in the last campaign" % ledger)
     first = min((r[4] for r in rows if r[4] is not None), default=None)
     if first is None:
         die("%s: no trial met the target" % ledger)
-    want = db.execute(
-        "select total(max(0, min(a.ended, ?) - a.started) * a.gpus)"
-        " from attempts a join trials t on t.id = a.trial_id where"
-        " t.campaign_id = (select max(id) from campaigns) and"
-        " a.started > 0", (first,)).fetchone()[0]
+    want = ledger_cost(db, first)
     hist = History(last)
     spent, count = 0.0, 0
     for tid, number, pj, seed, _ in rows:
         count += 1
-        params = search_bound.json.loads(pj)
-        x = [float(params[n]) for n in table.names]
-        c = table.configs[table.nearest(x)]
-        got = [s for s in c["runs"] if s["seed"] == seed]
-        s = got[0] if got else \
-            c["runs"][(-(seed + 1) if seed < 0 else seed) % len(c["runs"])]
-        run = Run(s["run"], target, last, grace)
+        run = Run(ledger_run(table, pj, seed), target, last, grace)
         stop = rule_stop(rule[0], rule[1], run, hist, target, last, grace,
                          rule[2])
         reached = stop is None and run.reach is not None
@@ -377,15 +373,49 @@ def check(argv):
           "GPU-seconds to target in both" % (ledger, count, spent))
 
 
+def ledger_trials(ledger):
+    """(db, rows): ledger opened read-only, and the id, number,
+    params_json, seed and reached_at of each trial of its last campaign,
+    by number."""
+    db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
+    return db, db.execute(
+        "select t.id, t.number, t.params_json, t.seed, t.reached_at"
+        " from trials t where t.campaign_id ="
+        " (select max(id) from campaigns) order by t.number").fetchall()
+
+
+def ledger_cost(db, first):
+    """The GPU-seconds to target of the last campaign of ledger db, whose
+    first trial met the target at time first (bench-search.sh's)."""
+    return db.execute(
+        "select total(max(0, min(a.ended, ?) - a.started) * a.gpus)"
+        " from attempts a join trials t on t.id = a.trial_id where"
+        " t.campaign_id = (select max(id) from campaigns) and"
+        " a.started > 0", (first,)).fetchone()[0]
+
+
+def ledger_run(table, params_json, seed):
+    """The recorded run of table a trial of params_json and seed played,
+    found as the replay backend finds it."""
+    params = search_bound.json.loads(params_json)
+    x = [float(params[n]) for n in table.names]
+    c = table.configs[table.nearest(x)]
+    got = [s for s in c["runs"] if s["seed"] == seed]
+    s = got[0] if got else \
+        c["runs"][(-(seed + 1) if seed < 0 else seed) % len(c["runs"])]
+    return s["run"]
+
+
 def table_metric(path):
     with open(path) as f:
         return search_bound.json.load(f).get("metric", "eval_error")
 
 
-def main():
-    modes = {"replay": replay, "check": check}
+def main(doc=__doc__, modes=None):
+    """Run the mode sys.argv[1] names of modes (replay and check)."""
+    modes = modes or {"replay": replay, "check": check}
     if len(sys.argv) < 2 or sys.argv[1] not in modes:
-        sys.exit(__doc__)
+        sys.exit(doc)
     modes[sys.argv[1]](sys.argv[2:])
 
 

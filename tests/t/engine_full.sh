@@ -14,26 +14,12 @@
 # Then the same for `hpoctl run`, which stops with exit status 1 at the
 # failed commit and says to `hpoctl resume` the campaign.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/tmpfs.subr"
 
-if [ "$(id -u)" != 0 ]; then
-	ok "engine commit on a full disk # skip needs root (mount)"
-	done_testing
-	exit
-fi
-mkdir -p "$T/small" "$T/wl" "$T/bin"
-mount -t tmpfs -o size=8m tmpfs "$T/small"
-trap 'if [ -n "$DPID" ]; then kill -CONT "$DPID" 2>/dev/null || true;
-	kill -KILL "$DPID" 2>/dev/null || true;
-	wait "$DPID" 2>/dev/null || true; DPID=; fi
-	umount "$T/small" 2>/dev/null || true; cleanup' EXIT
-LEDGER="$T/small/ledger.db"
-sed "s|^ledger = .*|ledger = $LEDGER|" "$T/hpod.conf" >"$T/small.conf"
-printf 'min_free = 0\nlocal_cpus = 4\n' >>"$T/small.conf"
-CONF="$T/small.conf"
+small_ledger "engine commit on a full disk"
 
 # Trial 1 runs long (it runs on while its engine is dropped and taken
 # back), the others a second; each says one eval_error.
-export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
 cat >"$T/bin/nap.sh" <<'SH'
 case $PWD in
 */1-nap/trial-0001/*) sleep 10 ;;
@@ -41,10 +27,6 @@ case $PWD in
 esac
 printf ':::MLLOG {"namespace": "", "time_ms": 0, "event_type": "POINT_IN_TIME", "key": "eval_error", "value": %s, "metadata": {"file": "t", "epoch_num": 1}}\n' "$1"
 SH
-cat >"$T/wl/nap.json" <<JSON
-{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
- "defaults": {"value": 1}}
-JSON
 cat >"$T/nap.json" <<JSON
 {"name": "nap", "workload": "nap",
  "objective": {"metric": "eval_error", "goal": "min", "target": 0.01},
@@ -62,30 +44,15 @@ DPID=$!
 # while it is full, free it, and go on until the campaign has ended.
 python3 - "$SOCK" "$LEDGER" "$DPID" "$T" "$T/nap.json" >"$T/drive" <<'PY'
 import json, os, signal, socket, sqlite3, sys, time
+from paused import fill, query, stopped
 path, ledger, pid, tdir, specf = sys.argv[1:6]
 pid = int(pid)
 
-def stopped():
-    with open("/proc/%d/stat" % pid) as f:
-        return f.read().rsplit(")", 1)[1].split()[0] == "T"
-
-def fill():
-    with open(tdir + "/small/filler", "wb", buffering=0) as f:
-        for size in (65536, 1):
-            try:
-                while True:
-                    f.write(b"\0" * size)
-            except OSError:
-                pass
-
-def query(q):
-    db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
+def finished():
     try:
-        return db.execute(q).fetchall()
+        return query(ledger, "select state from campaigns") == [("finished",)]
     except sqlite3.Error:
-        return []
-    finally:
-        db.close()
+        return False
 
 def ask(req):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -107,10 +74,10 @@ print("submit\t" + str(ask({"cmd": "submit",
       flush=True)
 pauses, pings, full_until, deadline = 0, 0, None, time.time() + 120
 while time.time() < deadline:
-    if stopped():
+    if stopped(pid):
         pauses += 1
         if pauses == 3:
-            fill()
+            fill(tdir + "/small/filler")
             full_until = time.time() + 3
             print("filled", flush=True)
         os.kill(pid, signal.SIGCONT)
@@ -125,7 +92,7 @@ while time.time() < deadline:
             print("freed", flush=True)
         time.sleep(0.5)
         continue
-    if query("select state from campaigns") == [("finished",)]:
+    if finished():
         break
     time.sleep(0.01)
 print("pauses\t%d" % pauses, flush=True)
@@ -190,12 +157,12 @@ HPOD_TEST_PAUSE=before-launch-commit "$HPOCTL" -f "$CONF" run --ledger "$LEDGER"
 FPID=$!
 python3 - "$FPID" "$T" <<'PY'
 import os, signal, sys, time
+from paused import fill, state
 pid, tdir = int(sys.argv[1]), sys.argv[2]
 pauses, deadline = 0, time.time() + 30
 while time.time() < deadline:
     try:
-        with open("/proc/%d/stat" % pid) as f:
-            st = f.read().rsplit(")", 1)[1].split()[0]
+        st = state(pid)
     except OSError:
         break
     if st == "Z":
@@ -203,13 +170,7 @@ while time.time() < deadline:
     if st == "T":
         pauses += 1
         if pauses == 2:
-            with open(tdir + "/small/filler", "wb", buffering=0) as f:
-                for size in (65536, 1):
-                    try:
-                        while True:
-                            f.write(b"\0" * size)
-                    except OSError:
-                        pass
+            fill(tdir + "/small/filler")
         os.kill(pid, signal.SIGCONT)
     time.sleep(0.01)
 else:

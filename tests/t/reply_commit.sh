@@ -37,13 +37,11 @@ DPID=$!
 # Each request is answered with the daemon stopped at after-reply: take
 # the write lock from here (no waiting), then let it go on.  Prints one
 # line per request: its command, "free" or "held", the reply's ok.
-python3 - "$SOCK" "$LEDGER" "$DPID" "$T" "$ROUNDS" >"$T/rounds" <<'PY'
-import json, os, signal, socket, sqlite3, sys, time
+PYTHONPATH="$TOP/tests/t" python3 - "$SOCK" "$LEDGER" "$DPID" "$T" "$ROUNDS" \
+    >"$T/rounds" <<'PY'
+import json, os, signal, sqlite3, sys, time
+from paused import connect, stopped
 path, ledger, pid, tdir, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
-
-def stopped():
-    with open("/proc/%d/stat" % pid) as f:
-        return f.read().rsplit(")", 1)[1].split()[0] == "T"
 
 def lock():
     db = sqlite3.connect(ledger, timeout=0, isolation_level=None)
@@ -56,18 +54,12 @@ def lock():
     finally:
         db.close()
 
-for _ in range(200):
-    try:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
-        break
-    except OSError:
-        time.sleep(0.05)
+s = connect(path)
 f = s.makefile("rb")
 
 def ask(req):
     s.sendall((json.dumps(req) + "\n").encode())
-    while not stopped():
+    while not stopped(pid):
         time.sleep(0.002)
     held = lock()
     os.kill(pid, signal.SIGCONT)
@@ -92,15 +84,10 @@ is "the submit and every budget request succeeded" \
 # submit_paused NAME: submit campaign NAME to the daemon $DPID, which
 # stops itself after the reply; print the reply.
 submit_paused() {
-	python3 - "$SOCK" "$T/$1.json" "$DPID" <<'PY'
-import json, socket, sys, time
-for _ in range(200):
-    try:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(sys.argv[1])
-        break
-    except OSError:
-        time.sleep(0.05)
+	PYTHONPATH="$TOP/tests/t" python3 - "$SOCK" "$T/$1.json" "$DPID" <<'PY'
+import json, sys
+from paused import connect
+s = connect(sys.argv[1])
 s.sendall((json.dumps({"cmd": "submit", "spec": json.load(open(sys.argv[2]))}) + "\n").encode())
 print(s.makefile("rb").readline().decode().strip())
 PY

@@ -11,31 +11,13 @@
 # was committed before (a running campaign, its trial, its attempt) must
 # all be there, after a restart too.
 . "$(dirname "$0")/lib.subr"
+. "$(dirname "$0")/tmpfs.subr"
 
-if [ "$(id -u)" != 0 ]; then
-	ok "disk full at commit # skip needs root (mount)"
-	done_testing
-	exit
-fi
-mkdir -p "$T/small" "$T/wl" "$T/bin"
-mount -t tmpfs -o size=8m tmpfs "$T/small"
-# hpod holds the ledger open: it stops before the file system goes.
-trap 'if [ -n "$DPID" ]; then kill -KILL "$DPID" 2>/dev/null || true;
-	wait "$DPID" 2>/dev/null || true; DPID=; fi
-	umount "$T/small" 2>/dev/null || true; cleanup' EXIT
-LEDGER="$T/small/ledger.db"
-sed "s|^ledger = .*|ledger = $LEDGER|" "$T/hpod.conf" >"$T/small.conf"
-printf 'min_free = 0\nlocal_cpus = 4\n' >>"$T/small.conf"
-CONF="$T/small.conf"
+small_ledger "disk full at commit"
 
 # A workload that sleeps long and says nothing: no ledger writes while
 # the file system is full but those of the requests.
-export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
 echo 'sleep 300' >"$T/bin/nap.sh"
-cat >"$T/wl/nap.json" <<JSON
-{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
- "defaults": {"value": 1}}
-JSON
 for c in kept lost after; do
 	cat >"$T/$c.json" <<JSON
 {"name": "$c", "workload": "nap",
@@ -54,47 +36,24 @@ DPID=$!
 # where fill() runs if asked, then hpod goes on.  Prints each reply as
 # "NAME<TAB>LINE"; writes the kept campaign's rows before the fill.
 python3 - "$SOCK" "$LEDGER" "$DPID" "$T" >"$T/replies" <<'PY'
-import json, os, signal, socket, sqlite3, sys, time
+import json, os, signal, sys, time
+import paused
 path, ledger, pid, tdir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 
-def stopped():
-    with open("/proc/%d/stat" % pid) as f:
-        return f.read().rsplit(")", 1)[1].split()[0] == "T"
-
 def fill():
-    with open(tdir + "/small/filler", "wb", buffering=0) as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-        except OSError:
-            pass
-        try:
-            while True:
-                f.write(b"\0")
-        except OSError:
-            pass
+    paused.fill(tdir + "/small/filler")
 
 def query(q):
-    db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
-    try:
-        return db.execute(q).fetchall()
-    finally:
-        db.close()
+    return paused.query(ledger, q)
 
-for _ in range(200):
-    try:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
-        break
-    except OSError:
-        time.sleep(0.05)
+s = paused.connect(path)
 f = s.makefile("rb")
 
 def ask(name, req, write=True, between=None):
     s.sendall((json.dumps(req) + "\n").encode())
     if write:
         for _ in range(10000):
-            if stopped():
+            if paused.stopped(pid):
                 break
             time.sleep(0.002)
         else:

@@ -6,30 +6,15 @@
 # bounds, floor and replay of random are the figures worked out by hand
 # below.
 . "$(dirname "$0")/lib.subr"
-export HPOD_WORKLOAD_PATH="$TOP/workloads:$TOP/tests/bench/workloads"
+. "$(dirname "$0")/benchpy.subr"
 PY="python3 $TOP/tests/bench/search_bound.py"
-# has DESCRIPTION PATTERN FILE: pass when FILE holds PATTERN.
-has() {
-	if grep -q "$2" "$3"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		sed 's/^/#   /' "$3"
-	fi
-}
-TARGET_SET= BUDGET_SET=
-. "$TOP/tests/bench/search.subr"
 
 # hpod's random on minicosmo's table (start_s 0.052 s: a model without
 # it is off by that much), 8 at a time, through the replay backend.
 profile minicosmo
 hpod_run random 0 8 >"$T/r.txt"
-if $PY check "$TABLE" "$T/l.db" "$TARGET" >"$T/out" 2>&1; then
-	ok "the ledger's costs and values are the helper's"
-else
-	not_ok "the ledger's costs and values are the helper's"
-	sed 's/^/#   /' "$T/out"
-fi
+passes "the ledger's costs and values are the helper's" \
+    $PY check "$TABLE" "$T/l.db" "$TARGET"
 has "it compared every attempt" \
     ' [1-9][0-9]* attempts ended at their last played epoch' "$T/out"
 n=$(sqlite3 "$T/l.db" "select count(*) from attempts where started > 0")

@@ -8,19 +8,8 @@
 # not, and disagrees with that ledger), and on hand-worked curves two
 # at a time it stops where worked out below.
 . "$(dirname "$0")/lib.subr"
-export HPOD_WORKLOAD_PATH="$TOP/workloads:$TOP/tests/bench/workloads"
+. "$(dirname "$0")/benchpy.subr"
 PY="python3 $TOP/tests/bench/stop_async.py"
-# has DESCRIPTION PATTERN FILE: pass when FILE holds PATTERN.
-has() {
-	if grep -q "$2" "$3"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		sed 's/^/#   /' "$3"
-	fi
-}
-TARGET_SET= BUDGET_SET=
-. "$TOP/tests/bench/search.subr"
 
 # hpod's random with the target stopper on CIFAR-10's table eight at a
 # time (grace 3, no warm-up: leader:2@1).  In seed 2 the trials 2, 43,
@@ -74,16 +63,7 @@ is "the rules cost and stop as worked out" "$(tr '\n' ';' <"$T/out")" \
 
 # One at a time it is stop_screen.py's replay (its two-configuration
 # table, worked out in tests/t/stop-screen.sh: 350, 320, 320 s).
-cat >"$T/two.json" <<'JSON'
-{"format": "hpod-replay-1", "workload": "minicosmo",
- "metric": "eval_error", "goal": "min",
- "params": [{"name": "lr", "scale": "log"}], "fixed": {},
- "runs": [
-  {"x": [0.01], "seed": 0, "status": 0, "start_s": 0, "epoch_s": [10, 10, 10, 10, 10, 10, 10, 10, 10, 10], "values": [0.9, 0.5, 0.4, 0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]},
-  {"x": [1], "seed": 0, "status": 0, "start_s": 0, "epoch_s": [10, 10, 10, 10, 10, 10, 10, 10, 10, 10], "values": [0.9, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3]}
- ]}
-JSON
-SP='{"lr": {"type": "float", "min": 0.01, "max": 1000, "scale": "log"}}'
+two_table
 $PY replay "$T/two.json" "$SP" 0.2 5000 10 2 1 2000 none =target leader:2 \
     >"$T/out"
 sed 's/^/# /' "$T/out"

@@ -8,19 +8,8 @@
 # below say, and on a two-configuration table its medians are the ones
 # worked out by hand.
 . "$(dirname "$0")/lib.subr"
-export HPOD_WORKLOAD_PATH="$TOP/workloads:$TOP/tests/bench/workloads"
+. "$(dirname "$0")/benchpy.subr"
 PY="python3 $TOP/tests/bench/stop_screen.py"
-# has DESCRIPTION PATTERN FILE: pass when FILE holds PATTERN.
-has() {
-	if grep -q "$2" "$3"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		sed 's/^/#   /' "$3"
-	fi
-}
-TARGET_SET= BUDGET_SET=
-. "$TOP/tests/bench/search.subr"
 
 # hpod's random with the target stopper on minicosmo's table, one at a
 # time (grace: warm-up 1 + 3 epochs; its leader rule, K 2, from the
@@ -32,22 +21,14 @@ TARGET_SET= BUDGET_SET=
 # epoch 3 disagrees too.
 profile minicosmo
 hpod_run random+target 5 1 >"$T/r.txt"
-if $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 leader:2@2 >"$T/out" 2>&1; then
-	ok "seed 5: the ledger's epochs and cost are the replay's"
-else
-	not_ok "seed 5: the ledger's epochs and cost are the replay's"
-	sed 's/^/#   /' "$T/out"
-fi
+passes "seed 5: the ledger's epochs and cost are the replay's" \
+    $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 leader:2@2
 gpu=$(awk '{ printf "%.4f", $3 }' "$T/r.txt")
 has "the cost to target is bench-search.sh's ($gpu GPU-s)" \
     " $gpu GPU-seconds to target in both" "$T/out"
 hpod_run random+target 1 1 >"$T/r.txt"
-if $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 leader:2@2 >"$T/out" 2>&1; then
-	ok "seed 1: the ledger's epochs and cost are the replay's"
-else
-	not_ok "seed 1: the ledger's epochs and cost are the replay's"
-	sed 's/^/#   /' "$T/out"
-fi
+passes "seed 1: the ledger's epochs and cost are the replay's" \
+    $PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 4 leader:2@2
 n=$(sqlite3 "$T/l.db" "select min(number) + 1 from trials where reached")
 has "it replayed every trial up to the winner ($n)" \
     ": $n trials replayed as the ledger played them" "$T/out"
@@ -118,16 +99,7 @@ is "the rules stop where worked out" "$(tr '\n' ';' <"$T/out")" \
 # is target in every seed (B never trails B, and A never trails B's
 # value at half its epoch); leader:1 stops A behind B at epoch 2 (0.5
 # against 0.3), so only seeds whose first draw is A (20%) reach it.
-cat >"$T/two.json" <<'JSON'
-{"format": "hpod-replay-1", "workload": "minicosmo",
- "metric": "eval_error", "goal": "min",
- "params": [{"name": "lr", "scale": "log"}], "fixed": {},
- "runs": [
-  {"x": [0.01], "seed": 0, "status": 0, "start_s": 0, "epoch_s": [10, 10, 10, 10, 10, 10, 10, 10, 10, 10], "values": [0.9, 0.5, 0.4, 0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]},
-  {"x": [1], "seed": 0, "status": 0, "start_s": 0, "epoch_s": [10, 10, 10, 10, 10, 10, 10, 10, 10, 10], "values": [0.9, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3]}
- ]}
-JSON
-SP='{"lr": {"type": "float", "min": 0.01, "max": 1000, "scale": "log"}}'
+two_table
 $PY replay "$T/two.json" "$SP" 0.2 5000 10 2 2000 none target oracle \
     envelope leader:2 leader:1 >"$T/out"
 sed 's/^/# /' "$T/out"

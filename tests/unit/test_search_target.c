@@ -15,17 +15,27 @@
 #include "stop.h"
 #include "tap.h"
 
-/* A target stopper: target, last step 40, grace period 3, slack. */
+/*
+ * The parameters of a target stopper: target, last step 40, grace period
+ * 3, the rest stop_defaults()'.
+ */
+static void
+target_params(struct stop_params *p, double target)
+{
+	stop_defaults(p);
+	p->has_target = 1;
+	p->target = target;
+	p->max_resource = 40;
+	p->warmup_steps = 3;
+}
+
+/* A target stopper: target_params() with slack and warm-up trials. */
 static struct stopper *
 target_new(double target, double slack, int warmup_trials)
 {
 	struct stop_params p;
 
-	stop_defaults(&p);
-	p.has_target = 1;
-	p.target = target;
-	p.max_resource = 40;
-	p.warmup_steps = 3;
+	target_params(&p, target);
 	p.slack = slack;
 	p.warmup_trials = warmup_trials;
 	return stop_new("target", &p, NULL, 0);
@@ -221,11 +231,7 @@ leader_new(double k, double from)
 {
 	struct stop_params p;
 
-	stop_defaults(&p);
-	p.has_target = 1;
-	p.target = 0.2;
-	p.max_resource = 40;
-	p.warmup_steps = 3;
+	target_params(&p, 0.2);
 	p.leader = k;
 	p.leader_steps = from;
 	return stop_new("target", &p, NULL, 0);
