@@ -54,75 +54,12 @@ scenario() {
 	    2>>"$T/hpod.log" &
 	DPID=$!
 
-	python3 - "$SOCK" "$LEDGER" "$DPID" "$T" "$T/$name.json" >"$T/drive" <<'PY'
-import json, os, signal, socket, sqlite3, sys, time
+	PYTHONPATH="$TOP/tests/t" python3 - "$SOCK" "$LEDGER" "$DPID" "$T" \
+	    "$T/$name.json" >"$T/drive" <<'PY'
+import sys
+from paused import drive_full
 path, ledger, pid, tdir, specf = sys.argv[1:6]
-pid = int(pid)
-
-def stopped():
-    with open("/proc/%d/stat" % pid) as f:
-        return f.read().rsplit(")", 1)[1].split()[0] == "T"
-
-def fill():
-    with open(tdir + "/small/filler", "wb", buffering=0) as f:
-        for size in (65536, 1):
-            try:
-                while True:
-                    f.write(b"\0" * size)
-            except OSError:
-                pass
-
-def query(q):
-    db = sqlite3.connect("file:%s?mode=ro" % ledger, uri=True)
-    try:
-        return db.execute(q).fetchall()
-    except sqlite3.Error:
-        return []
-    finally:
-        db.close()
-
-def ask(req):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(30)
-    s.connect(path)
-    s.sendall((json.dumps(req) + "\n").encode())
-    line = s.makefile("rb").readline().decode()
-    s.close()
-    return json.loads(line)
-
-for _ in range(200):
-    try:
-        ask({"cmd": "ping"})
-        break
-    except OSError:
-        time.sleep(0.05)
-print("submit\t" + str(ask({"cmd": "submit",
-                             "spec": json.load(open(specf))})["ok"]),
-      flush=True)
-pauses, pings, full_until, deadline = 0, 0, None, time.time() + 180
-while time.time() < deadline:
-    if stopped():
-        pauses += 1
-        if pauses == 3:
-            fill()
-            full_until = time.time() + 3
-            print("filled\t%.3f" % time.time(), flush=True)
-        os.kill(pid, signal.SIGCONT)
-        continue
-    if full_until is not None:
-        r = ask({"cmd": "ping"})
-        print("ping-full\t%s" % r["ok"], flush=True)
-        pings += 1
-        if time.time() >= full_until and pings >= 3:
-            os.unlink(tdir + "/small/filler")
-            full_until = None
-            print("freed\t%.3f" % time.time(), flush=True)
-        time.sleep(0.5)
-        continue
-    if query("select state from campaigns") == [("finished",)]:
-        break
-    time.sleep(0.01)
-print("pauses\t%d" % pauses, flush=True)
+drive_full(path, ledger, int(pid), specf, tdir + "/small/filler", 180)
 PY
 	sed 's/^/# /' "$T/drive"
 

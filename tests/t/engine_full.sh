@@ -43,65 +43,16 @@ DPID=$!
 # Let hpod on at each pause; fill the tmpfs at the third, ping hpod
 # while it is full, free it, and go on until the campaign has ended.
 python3 - "$SOCK" "$LEDGER" "$DPID" "$T" "$T/nap.json" >"$T/drive" <<'PY'
-import json, os, signal, socket, sqlite3, sys, time
-from paused import fill, query, stopped
+import sys
+from paused import drive_full
 path, ledger, pid, tdir, specf = sys.argv[1:6]
-pid = int(pid)
-
-def finished():
-    try:
-        return query(ledger, "select state from campaigns") == [("finished",)]
-    except sqlite3.Error:
-        return False
-
-def ask(req):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(30)
-    s.connect(path)
-    s.sendall((json.dumps(req) + "\n").encode())
-    line = s.makefile("rb").readline().decode()
-    s.close()
-    return json.loads(line)
-
-for _ in range(200):
-    try:
-        ask({"cmd": "ping"})
-        break
-    except OSError:
-        time.sleep(0.05)
-print("submit\t" + str(ask({"cmd": "submit",
-                             "spec": json.load(open(specf))})["ok"]),
-      flush=True)
-pauses, pings, full_until, deadline = 0, 0, None, time.time() + 120
-while time.time() < deadline:
-    if stopped(pid):
-        pauses += 1
-        if pauses == 3:
-            fill(tdir + "/small/filler")
-            full_until = time.time() + 3
-            print("filled", flush=True)
-        os.kill(pid, signal.SIGCONT)
-        continue
-    if full_until is not None:
-        r = ask({"cmd": "ping"})
-        print("ping-full\t%s" % r["ok"], flush=True)
-        pings += 1
-        if time.time() >= full_until and pings >= 3:
-            os.unlink(tdir + "/small/filler")
-            full_until = None
-            print("freed", flush=True)
-        time.sleep(0.5)
-        continue
-    if finished():
-        break
-    time.sleep(0.01)
-print("pauses\t%d" % pauses, flush=True)
+drive_full(path, ledger, int(pid), specf, tdir + "/small/filler", 120)
 PY
 sed 's/^/# /' "$T/drive"
 
 is "the campaign was submitted" "$(grep '^submit' "$T/drive" | cut -f2)" True
 check "the ledger's file system was filled at the third launch" \
-    grep -qx filled "$T/drive"
+    grep -q '^filled' "$T/drive"
 is "hpod answered every ping while the disk was full" \
     "$(grep '^ping-full' "$T/drive" | sort -u | cut -f2)" True
 check "and was pinged at least three times then" \

@@ -2,6 +2,9 @@
 at an HPOD_TEST_PAUSE point from Python share (tests/t/engine_full.sh,
 reply_full.sh, reply_commit.sh: their heredocs run with PYTHONPATH set
 to tests/t).  Standard library only."""
+import json
+import os
+import signal
 import socket
 import sqlite3
 import time
@@ -51,3 +54,58 @@ def connect(path):
             s.close()
             time.sleep(0.05)
     raise OSError("%s: hpod does not answer" % path)
+
+
+def ask(path, req):
+    """hpod's reply at control socket path to request req."""
+    s = connect(path)
+    try:
+        s.settimeout(30)
+        s.sendall((json.dumps(req) + "\n").encode())
+        return json.loads(s.makefile("rb").readline().decode())
+    finally:
+        s.close()
+
+
+def drive_full(path, ledger, pid, specf, filler, limit):
+    """Submit the spec in file specf to the hpod (pid, paused at
+    before-launch-commit) at path; let it on at each pause, fill the file
+    system of filler at the third, ping hpod while it is full (3 s and at
+    least 3 pings), free it, and go on until the campaign of ledger has
+    finished or limit seconds have passed.  Prints what happened, one
+    line each: submit OK, filled TIME, ping-full OK, freed TIME, pauses N
+    (tab-separated)."""
+    def finished():
+        try:
+            return query(ledger, "select state from campaigns") == \
+                [("finished",)]
+        except sqlite3.Error:
+            return False
+
+    print("submit\t" + str(ask(path, {"cmd": "submit",
+                                      "spec": json.load(open(specf))})["ok"]),
+          flush=True)
+    pauses, pings, full_until, deadline = 0, 0, None, time.time() + limit
+    while time.time() < deadline:
+        if stopped(pid):
+            pauses += 1
+            if pauses == 3:
+                fill(filler)
+                full_until = time.time() + 3
+                print("filled\t%.3f" % time.time(), flush=True)
+            os.kill(pid, signal.SIGCONT)
+            continue
+        if full_until is not None:
+            print("ping-full\t%s" % ask(path, {"cmd": "ping"})["ok"],
+                  flush=True)
+            pings += 1
+            if time.time() >= full_until and pings >= 3:
+                os.unlink(filler)
+                full_until = None
+                print("freed\t%.3f" % time.time(), flush=True)
+            time.sleep(0.5)
+            continue
+        if finished():
+            break
+        time.sleep(0.01)
+    print("pauses\t%d" % pauses, flush=True)
