@@ -268,6 +268,26 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "name", engine_name(e));
 }
 
+/*
+ * Reply that no campaign of that name or id runs; while a failed commit
+ * keeps the campaigns dropped (hpod_lost), say so.
+ */
+static void
+hpod_missing(struct hpod *d, const char *campaign, cJSON *reply)
+{
+	char	 msg[1024];
+
+	if (d->lost)
+		snprintf(msg, sizeof(msg), "no running campaign '%s' followed "
+		    "now: ledger '%s' cannot be written; the campaigns it "
+		    "holds as running are taken back once it can", campaign,
+		    d->cfg.ledger);
+	else
+		snprintf(msg, sizeof(msg), "no running campaign '%s'",
+		    campaign);
+	reply_error(reply, msg);
+}
+
 /* budget and cancel --trial: a running campaign's request to its engine. */
 static void
 hpod_engine_request(struct hpod *d, const char *campaign,
@@ -276,11 +296,9 @@ hpod_engine_request(struct hpod *d, const char *campaign,
 	struct engine	*e;
 	char		 msg[512];
 
-	if ((e = hpod_find(d, campaign)) == NULL) {
-		snprintf(msg, sizeof(msg), "no running campaign '%s'",
-		    campaign);
-		reply_error(reply, msg);
-	} else if (engine_request(e, req, msg, sizeof(msg)) == -1)
+	if ((e = hpod_find(d, campaign)) == NULL)
+		hpod_missing(d, campaign, reply);
+	else if (engine_request(e, req, msg, sizeof(msg)) == -1)
 		reply_error(reply, msg);
 	else
 		reply_output(reply, msg);
@@ -294,8 +312,9 @@ hpod_ping(struct hpod *d, const char *campaign, enum report_format fmt,
 	char	 out[1024];
 
 	snprintf(out, sizeof(out), "hpod %s, pid %ld, %zu campaigns running, "
-	    "ledger %s\n", HPOD_VERSION, (long)getpid(), d->nengines,
-	    d->cfg.ledger);
+	    "ledger %s%s\n", HPOD_VERSION, (long)getpid(), d->nengines,
+	    d->cfg.ledger, d->lost ? " (cannot be written now: the campaigns "
+	    "it holds as running are taken back once it can)" : "");
 	reply_output(reply, out);
 }
 
@@ -323,9 +342,7 @@ hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
 		return;
 	}
 	if ((e = hpod_find(d, campaign)) == NULL) {
-		snprintf(msg, sizeof(msg), "no running campaign '%s'",
-		    campaign);
-		reply_error(reply, msg);
+		hpod_missing(d, campaign, reply);
 		return;
 	}
 	snprintf(msg, sizeof(msg), "campaign '%s' (id %lld): cancelling\n",
@@ -430,34 +447,41 @@ hpod_begin(struct hpod *d)
  * into it: a client told "done" would trust it after a crash.  A
  * campaign the request submitted is stopped too: its record is gone, and
  * its engine would write under an id the ledger gives the next campaign.
- * The batch of a request that does not write is the engines': its
- * failure is theirs (hpod_lost).
+ * What the request changed in a running campaign (a budget, a cancel,
+ * which the engine sends only at its next tick) is undone as the crash
+ * it is: the campaigns are dropped and taken back from the ledger as it
+ * has them (hpod_lost), so that they run as the reply says and as they
+ * would after a restart.  The batch of a request that does not write is
+ * the engines': its failure is theirs (hpod_lost) too.
  */
 static void
 hpod_commit(struct hpod *d, cJSON *reply, int writes)
 {
 	struct engine	*e = d->submitted;
-	char		 msg[1024];
+	char		 msg[1024], why[512];
 
 	d->submitted = NULL;
 	if (ledger_batch_flush(d->ledger) == 0)
 		return;
+	snprintf(why, sizeof(why), "%s", ledger_error(d->ledger));
 	if (!writes) {
-		hpod_lost(d, ledger_error(d->ledger));
+		hpod_lost(d, why);
 		return;
 	}
 	if (e != NULL) {
 		snprintf(msg, sizeof(msg), "campaign '%s' not submitted: %s; "
 		    "nothing of it is recorded and it does not run",
-		    engine_name(e), ledger_error(d->ledger));
+		    engine_name(e), why);
 		hpod_forget(d, e);
 	} else
 		snprintf(msg, sizeof(msg), "%s; what this request did is not "
-		    "recorded (see hpoctl status)", ledger_error(d->ledger));
+		    "recorded and not done: the campaigns run on as the "
+		    "ledger has them (see hpoctl status)", why);
 	log_warnx("control: %s", msg);
 	while (reply->child != NULL)
 		cJSON_Delete(cJSON_DetachItemViaPointer(reply, reply->child));
 	reply_error(reply, msg);
+	hpod_lost(d, why);
 }
 
 /* A request from the control socket (control.c checked "cmd"). */
