@@ -208,7 +208,8 @@ int	 ledger_pilot_ended(struct ledger *, const char *token, double started,
 struct ledger_pilot {
 	char		*token, *job_id, *dir;
 	double		 started;	/* 0: not seen running */
-	int		 attempts;	/* attempts it was given so far */
+	int		 seq;		/* the largest N of its attempts'
+					   job ids PILOT.pN, 0: none */
 	double		 busy_node_s, busy_gpu_s;	/* its attempts that
 							   ended were charged */
 	double		 idle_node_s, idle_gpu_s;	/* its idle time at now,

@@ -262,7 +262,8 @@ struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
  * Take back a pilot submitted by an earlier process (after a restart):
  * the inner backend follows its job again, its agent is taken when it
  * calls, and its jobs (sched_adopt) are found by their job id's pilot.
- * seq: the jobs it was given so far; busy_node_s, busy_gpu_s: what those
+ * seq: the largest N of the job ids PILOT.pN its jobs were given (the
+ * next is one past it, never one recorded already); busy_node_s, busy_gpu_s: what those
  * that ended were charged (its ENDED event's busy_* include them).  -1 if
  * the inner backend refuses.
  */
