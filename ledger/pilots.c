@@ -102,8 +102,9 @@ static const struct ledger_rowtype pilot_row = {
  * The campaign's pilots not yet ended, with the largest N of the job ids
  * PILOT.pN their attempts recorded (not their count: an id handed out
  * whose record a crash lost leaves a gap, and the count would hand out
- * the largest recorded one again), what those that ended were charged, and each pilot's idle time at now
- * as account_pilots() counts it (its running attempts charged to now).
+ * the largest recorded one again), what those that ended were charged,
+ * and each pilot's idle time at now as account_pilots() counts it (its
+ * running attempts charged to now).
  */
 int
 ledger_pilot_list(struct ledger *l, int64_t campaign_id, double now,
