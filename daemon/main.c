@@ -40,7 +40,7 @@ struct hpod {
 	int		 lockfd;	/* the ledger's lock (lockfile.h) */
 	struct engine	**engines;
 	size_t		 nengines;
-	struct engine	**stale;	/* dropped but kept: pilots (hpod_lost) */
+	struct engine	**stale;	/* dropped but kept (hpod_lost) */
 	size_t		 nstale;
 	struct engine	*submitted;	/* a submit's, until its record commits */
 	uv_signal_t	 sigterm, sigint, sighup;
@@ -155,9 +155,10 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
  * they are recovered as after one: each engine is dropped, its jobs left
  * running (engine_drop, as at hpod's exit), and hpod_retake() takes the
  * campaigns back from the ledger, as a start does, once it can be
- * written.  An engine whose backend cannot hand its jobs over (pilots)
- * is kept, detached, among the stale ones until hpod's next start: no
- * request reaches it (hpod_missing).  Said once per spell.
+ * written (pilots too: sched_pilot_release).  An engine whose backend
+ * cannot hand its jobs over (none of hpod's now) is kept, detached,
+ * among the stale ones until hpod's next start: no request reaches it
+ * (hpod_missing).  Said once per spell.
  */
 static void
 hpod_lost(struct hpod *d, const char *why)
@@ -291,8 +292,8 @@ hpod_missing(struct hpod *d, const char *campaign, cJSON *reply)
 
 	if ((e = hpod_find_in(d->stale, d->nstale, campaign)) != NULL)
 		snprintf(msg, sizeof(msg), "campaign '%s' (id %lld) is stopped "
-		    "since a commit of ledger '%s' failed: its pilots cannot "
-		    "hand their jobs over (they run on), so it is taken back "
+		    "since a commit of ledger '%s' failed: its backend cannot "
+		    "hand its jobs over (they run on), so it is taken back "
 		    "only at the next start of hpod; restart hpod to act on "
 		    "it", engine_name(e), (long long)engine_id(e),
 		    d->cfg.ledger);
@@ -567,7 +568,7 @@ hpod_resume(struct hpod *d)
 			continue;
 		/*
 		 * Taking back after a failed commit: not those still
-		 * followed, nor the stale ones (pilots).
+		 * followed, nor the stale ones.
 		 */
 		for (j = 0; j < d->nengines; j++)
 			if (engine_id(d->engines[j]) == cs[i].id)

@@ -276,6 +276,15 @@ int		 sched_pilot_adopt(struct sched *, const char *token,
  * its END).
  */
 void		 sched_pilot_forget(struct sched *);
+/*
+ * Hand every pilot not ended over to a later sched_pilot_adopt() of
+ * another pilot backend (a failed ledger commit: the engine is dropped
+ * and its campaign taken back): the inner backend holds each pilot's job
+ * for whoever adopts its token (sched_release), and sched_close() then
+ * frees every pilot, closing its agent's connection; the agents call the
+ * next backend, as after a restart.  -1 if the inner backend cannot.
+ */
+int		 sched_pilot_release(struct sched *);
 /* The pilots not yet ended. */
 int		 sched_pilot_live(const struct sched *);
 /*

@@ -606,8 +606,10 @@ engine_detach(struct engine *e)
 
 /*
  * Stop, and hand the campaign's jobs over to a later engine_resume().
- * -1 with pilots: their backend is the engine's own (the agents'
- * listener, the pilots' accounting), so that the engine stays, detached.
+ * With pilots, the pilots' jobs are handed over (sched_pilot_release):
+ * their backend is the engine's own (the agents' listener, the pilots'
+ * accounting) and goes with it; the trials in them are taken back by
+ * the next engine's, from the agents' hellos, as after a restart.
  */
 int
 engine_drop(struct engine *e)
@@ -617,7 +619,7 @@ engine_drop(struct engine *e)
 
 	engine_detach(e);
 	if (e->pilot != NULL)
-		return -1;
+		return sched_pilot_release(e->pilot);
 	for (a = e->active; a != NULL; a = a->next)
 		if (sched_release(e->env.sched, a->token) == -1)
 			rc = -1;

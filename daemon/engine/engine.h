@@ -107,9 +107,9 @@ int		 engine_set_budget(struct engine *, const struct engine_budget *,
 void		 engine_detach(struct engine *);
 /*
  * Stop as engine_detach() does, and hand its jobs over to whoever adopts
- * them next (sched_release): a new engine taking the campaign back from
- * the ledger (engine_resume) follows them on.  -1 if its backend cannot
- * hand them over (Slurm, pilots): they are then left to this engine,
+ * them next (sched_release, sched_pilot_release): a new engine taking the
+ * campaign back from the ledger (engine_resume) follows them on.  -1 if
+ * its backend cannot hand them over: they are then left to this engine,
  * detached, until the daemon's next start.
  */
 int		 engine_drop(struct engine *);
