@@ -307,5 +307,8 @@ int	 ledger_prior_count(struct ledger *, int64_t campaign_id, int *n,
 /* The event log; campaign_id 0 for daemon-wide events. */
 int	 ledger_event(struct ledger *, int64_t campaign_id, const char *kind,
 	    const char *message);
+/* How many events of kind campaign_id's log holds; -1 on error. */
+int	 ledger_event_count(struct ledger *, int64_t campaign_id,
+	    const char *kind);
 
 #endif

@@ -121,7 +121,7 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	struct ledger_attempt	*at = NULL;
 	struct attempt		*a, **made = NULL;
 	size_t			 nt = 0, na = 0, i, j;
-	int			 rc = -1, lanes;
+	int			 rc = -1, lanes, n;
 
 	memset(&c, 0, sizeof(c));
 	if (ledger_campaign_get(e->env.ledger, id, &c) != 0 ||
@@ -140,6 +140,24 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	}
 	e->id = id;
 	e->started = c.started;
+	/*
+	 * A cancel is recorded before it is acted on (engine_cancel): one
+	 * in the ledger holds after a crash too, as its reply said.  One
+	 * asked of this engine before (hpoctl cancel --ledger) is recorded
+	 * here.
+	 */
+	if ((n = ledger_event_count(e->env.ledger, id, "cancel")) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
+	if (n > 0 && !e->cancelled) {
+		e->cancelled = 1;
+		if (e->stop_reason == NULL)
+			e->stop_reason = "cancelled";
+	} else if (n == 0 && e->cancelled)
+		ledger_event(e->env.ledger, id, "cancel",
+		    "campaign cancelled on request");
 	if (engine_pilot_start(e, err, errlen) == -1)
 		goto out;
 	e->ntrials = (int)nt;

@@ -24,7 +24,7 @@ engine_cancel_trial(struct engine *e, int number)
 		a->cancel_due = 1;
 		snprintf(msg, sizeof(msg), "trial %d cancelled on request",
 		    number);
-		ledger_event(e->env.ledger, e->id, "cancel", msg);
+		ledger_event(e->env.ledger, e->id, "cancel_trial", msg);
 		engine_kick(e);
 		return 0;
 	}
