@@ -310,5 +310,11 @@ int	 ledger_event(struct ledger *, int64_t campaign_id, const char *kind,
 /* How many events of kind campaign_id's log holds; -1 on error. */
 int	 ledger_event_count(struct ledger *, int64_t campaign_id,
 	    const char *kind);
+/*
+ * Call fn(arg, message) for each event of kind in campaign_id's log,
+ * oldest first; fn must not use the ledger.  0, or -1 on error.
+ */
+int	 ledger_event_each(struct ledger *, int64_t campaign_id,
+	    const char *kind, void (*fn)(void *, const char *), void *arg);
 
 #endif

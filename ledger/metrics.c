@@ -141,3 +141,29 @@ ledger_event_count(struct ledger *l, int64_t campaign_id, const char *kind)
 	ledger_stmt_done(st);
 	return rc == SQLITE_ROW ? n : -1;
 }
+
+/*
+ * Call fn(arg, message) for each event of kind in campaign_id's log,
+ * oldest first; fn must not use the ledger.  0, or -1 on error.
+ */
+int
+ledger_event_each(struct ledger *l, int64_t campaign_id, const char *kind,
+    void (*fn)(void *, const char *), void *arg)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((st = ledger_stmt(l, LQ_EVENT_EACH, "SELECT message FROM events"
+	    " WHERE campaign_id = ? AND kind = ? ORDER BY id")) == NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, campaign_id);
+	ledger_bind_text(l, st, 2, kind);
+	while ((rc = ledger_step(l, st)) == SQLITE_ROW)
+		if (sqlite3_column_text(st, 0) != NULL)
+			fn(arg, (const char *)sqlite3_column_text(st, 0));
+	if (rc != SQLITE_DONE)
+		ledger_fail(l, "read '%s' events of campaign %lld", kind,
+		    (long long)campaign_id);
+	ledger_stmt_done(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}

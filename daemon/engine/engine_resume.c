@@ -11,6 +11,7 @@
 
 #include "account.h"
 #include "engine_int.h"
+#include "log.h"
 #include "obsbook.h"
 #include "params.h"
 #include "xmalloc.h"
@@ -110,6 +111,27 @@ engine_spent_load(struct engine *e, struct ledger_campaign *c,
 		e->spent_gpu_s -= el * at[i].gpus;
 	}
 	return 0;
+}
+
+/*
+ * A trial's cancel recorded before it was sent (engine_cancel_trial,
+ * "trial N cancelled on request"): its attempt taken back is cancelled,
+ * at the next tick, as the reply said.
+ */
+static void
+engine_resume_cancel_trial(void *arg, const char *message)
+{
+	struct engine	*e = arg;
+	struct attempt	*a;
+	int		 number;
+
+	if (sscanf(message, "trial %d ", &number) != 1)
+		return;
+	for (a = e->active; a != NULL; a = a->next)
+		if (a->trial_number == number && a->cancel_as == CANCEL_NONE) {
+			a->cancel_as = CANCEL_USER;
+			a->cancel_due = 1;
+		}
 }
 
 /* Take over a campaign left running by an earlier process. */
@@ -216,6 +238,10 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	}
 	if (e->cancelled)
 		engine_cancel_all(e, CANCEL_USER, 0);
+	else if (ledger_event_each(e->env.ledger, id, "cancel_trial",
+	    engine_resume_cancel_trial, e) == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
 	engine_kick(e);
 	rc = 0;
 out:

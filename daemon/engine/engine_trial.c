@@ -22,6 +22,7 @@ engine_cancel_trial(struct engine *e, int number)
 			continue;
 		a->cancel_as = CANCEL_USER;	/* ends cancelled, no retry */
 		a->cancel_due = 1;
+		/* engine_resume reads the number back after a crash. */
 		snprintf(msg, sizeof(msg), "trial %d cancelled on request",
 		    number);
 		ledger_event(e->env.ledger, e->id, "cancel_trial", msg);

@@ -8,7 +8,8 @@
 # trial is cancelled, nothing more is submitted, the campaign ends
 # cancelled.  Before, it took the campaign back running, and the trial
 # the client was told was being cancelled ran on.  A cancel --trial is
-# recorded as kind "cancel_trial", which cancels no campaign.
+# recorded as kind "cancel_trial", which cancels no campaign, but that
+# trial, also when hpod was killed before it was sent.
 . "$(dirname "$0")/lib.subr"
 
 mkdir -p "$T/wl" "$T/bin"
@@ -27,16 +28,20 @@ cat >"$T/ck.json" <<JSON
  "resources": {"cpus_per_task": 1}}
 JSON
 
-HPOD_TEST_PAUSE=after-reply "$HPOD" -d -v -f "$CONF" 2>>"$T/hpod.log" &
-DPID=$!
-
-# Each request: send it, let hpod on from after-reply (the cancel's:
-# SIGKILL it there instead), print the reply.
-PYTHONPATH="$TOP/tests/t" python3 - "$SOCK" "$LEDGER" "$DPID" "$T" \
-    >"$T/replies" <<'PY'
+# kill_at_cancel NAME REQUEST: start hpod with HPOD_TEST_PAUSE=after-reply,
+# submit $T/NAME.json, let hpod on at the submit's reply, wait for its
+# trial to start, send the cancel REQUEST (JSON) and SIGKILL hpod at its
+# reply instead.  The replies go to $T/replies, "submit<TAB>LINE" and
+# "cancel<TAB>LINE".
+kill_at_cancel() {
+	HPOD_TEST_PAUSE=after-reply "$HPOD" -d -v -f "$CONF" 2>>"$T/hpod.log" &
+	DPID=$!
+	PYTHONPATH="$TOP/tests/t" python3 - "$SOCK" "$LEDGER" "$DPID" \
+	    "$T/$1.json" "$2" >"$T/replies" <<'PY'
 import json, os, signal, sys, time
 import paused
-path, ledger, pid, tdir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+path, ledger, pid, specf, cancel = sys.argv[1:6]
+pid = int(pid)
 s = paused.connect(path)
 f = s.makefile("rb")
 
@@ -52,17 +57,34 @@ def ask(name, req, sig=signal.SIGCONT):
     print(name + "\t" + f.readline().decode().rstrip("\n"), flush=True)
     os.kill(pid, sig)
 
-ask("submit", {"cmd": "submit", "spec": json.load(open(tdir + "/ck.json"))})
+spec = json.load(open(specf))
+ask("submit", {"cmd": "submit", "spec": spec})
+q = "select count(*) from attempts a join trials t on t.id = a.trial_id " \
+    "join campaigns c on c.id = t.campaign_id where c.name = '%s' and " \
+    "a.started > 0" % spec["name"]
 for _ in range(300):
-    if paused.query(ledger, "select count(*) from attempts where started > 0")[0][0]:
+    if paused.query(ledger, q)[0][0]:
         break
     time.sleep(0.1)
-ask("cancel", {"cmd": "cancel", "campaign": "ck"}, signal.SIGKILL)
+ask("cancel", json.loads(cancel), signal.SIGKILL)
 PY
-wait "$DPID" 2>/dev/null || true
-DPID=
-sed 's/^/# /' "$T/replies"
+	wait "$DPID" 2>/dev/null || true
+	DPID=
+	sed 's/^/# /' "$T/replies"
+}
 
+kill_at_cancel ck '{"cmd": "cancel", "campaign": "ck"}'
+
+
+# until_count N SECONDS QUERY: wait_count, failing if the count never
+# gets to N.
+until_count() {
+	for _ in $(seq 1 $(( $2 * 10 ))); do
+		[ "$(sql "$3")" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 reply() {
 	awk -F '\t' -v n="$1" '$1 == n { print $2 }' "$T/replies"
 }
@@ -94,9 +116,9 @@ cat >"$T/ct.json" <<JSON
 JSON
 start_daemon
 check "a second campaign is submitted" "$HPOCTL" submit "$T/ct.json"
-check "its trial 0 starts" wait_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and a.started > 0"
+check "its trial 0 starts" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and a.started > 0"
 check "cancel --trial 0" "$HPOCTL" cancel --trial 0 ct
-check "its trial 1 starts" wait_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and t.number = 1 and a.started > 0"
+check "its trial 1 starts" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and t.number = 1 and a.started > 0"
 is "recorded as cancel_trial" \
     "$(sql "select e.kind || ' ' || e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'ct' and e.kind like 'cancel%'")" \
     "cancel_trial trial 0 cancelled on request"
@@ -110,4 +132,22 @@ is "and hpod follows it" "$("$HPOCTL" ping | grep -o '[0-9]* campaigns running')
 "$HPOCTL" cancel ct >/dev/null
 check "ct ends once cancelled" wait_campaign ct 30
 check "hpod stops cleanly again" stop_daemon
+
+# A trial's cancel answered, then hpod killed before it was sent: the
+# restarted hpod cancels that trial, and the campaign goes on.
+sed 's/"ct"/"cx"/' "$T/ct.json" >"$T/cx.json"
+kill_at_cancel cx '{"cmd": "cancel", "campaign": "cx", "trial": 0}'
+is "cx: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
+    "campaign 'cx' (id 3): cancelling trial 0"
+is "cx: hpod was killed before it was sent: trial 0 runs" \
+    "$(sql "select t.state from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 0")" \
+    running
+start_daemon
+check "cx: the restarted hpod starts trial 1" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 1 and a.started > 0"
+is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
+    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx'")" \
+    "running 0:cancelled 1:running"
+"$HPOCTL" cancel cx >/dev/null
+check "cx ends once cancelled" wait_campaign cx 30
+check "hpod stops cleanly at last" stop_daemon
 done_testing
