@@ -263,9 +263,9 @@ struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
  * the inner backend follows its job again, its agent is taken when it
  * calls, and its jobs (sched_adopt) are found by their job id's pilot.
  * seq: the largest N of the job ids PILOT.pN its jobs were given (the
- * next is one past it, never one recorded already); busy_node_s, busy_gpu_s: what those
- * that ended were charged (its ENDED event's busy_* include them).  -1 if
- * the inner backend refuses.
+ * next is one past it, never one recorded already); busy_node_s,
+ * busy_gpu_s: what those that ended were charged (its ENDED event's
+ * busy_* include them).  -1 if the inner backend refuses.
  */
 int		 sched_pilot_adopt(struct sched *, const char *token,
 		    const char *job_id, const char *dir, double started,
