@@ -40,6 +40,8 @@ struct hpod {
 	int		 lockfd;	/* the ledger's lock (lockfile.h) */
 	struct engine	**engines;
 	size_t		 nengines;
+	struct engine	**stale;	/* dropped but kept (hpod_lost) */
+	size_t		 nstale;
 	struct engine	*submitted;	/* a submit's, until its record commits */
 	uv_signal_t	 sigterm, sigint, sighup;
 	uv_timer_t	 retake;	/* hpod_retake(), while lost */
@@ -153,14 +155,16 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
  * they are recovered as after one: each engine is dropped, its jobs left
  * running (engine_drop, as at hpod's exit), and hpod_retake() takes the
  * campaigns back from the ledger, as a start does, once it can be
- * written.  An engine whose backend cannot hand its jobs over (pilots)
- * stays, detached, until hpod's next start.  Said once per spell.
+ * written (pilots too: sched_pilot_release).  An engine whose backend
+ * cannot hand its jobs over (none of hpod's now) is kept, detached,
+ * among the stale ones until hpod's next start: no request reaches it
+ * (hpod_missing).  Said once per spell.
  */
 static void
 hpod_lost(struct hpod *d, const char *why)
 {
 	struct engine	*e;
-	size_t		 i, n = 0;
+	size_t		 i;
 
 	d->nlost++;
 	for (i = 0; i < d->nengines; i++) {
@@ -177,9 +181,11 @@ hpod_lost(struct hpod *d, const char *why)
 			log_warnx("campaign '%s': %s; its backend cannot hand "
 			    "its jobs over: taken back from the ledger at the "
 			    "next start of hpod", engine_name(e), why);
-		d->engines[n++] = e;
+		d->stale = xreallocarray(d->stale, d->nstale + 1,
+		    sizeof(*d->stale));
+		d->stale[d->nstale++] = e;
 	}
-	d->nengines = n;
+	d->nengines = 0;
 	if (!d->lost && i == 0)
 		log_warnx("control: %s", why);
 	if (!d->lost && !d->stopping) {
@@ -196,21 +202,27 @@ hpod_engine_lost(void *arg, struct engine *e, const char *why)
 	hpod_lost(arg, why);
 }
 
-/* Find a running campaign by name or id. */
+/* Find a campaign by name or id among the n engines of v. */
 static struct engine *
-hpod_find(struct hpod *d, const char *name)
+hpod_find_in(struct engine **v, size_t n, const char *name)
 {
 	char	 id[32];
 	size_t	 i;
 
-	for (i = d->nengines; i-- > 0;) {
-		snprintf(id, sizeof(id), "%lld",
-		    (long long)engine_id(d->engines[i]));
+	for (i = n; i-- > 0;) {
+		snprintf(id, sizeof(id), "%lld", (long long)engine_id(v[i]));
 		if (strcmp(id, name) == 0 ||
-		    strcmp(engine_name(d->engines[i]), name) == 0)
-			return d->engines[i];
+		    strcmp(engine_name(v[i]), name) == 0)
+			return v[i];
 	}
 	return NULL;
+}
+
+/* Find a running campaign by name or id. */
+static struct engine *
+hpod_find(struct hpod *d, const char *name)
+{
+	return hpod_find_in(d->engines, d->nengines, name);
 }
 
 /* Set a reply's error. */
@@ -268,6 +280,34 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	cJSON_AddStringToObject(reply, "name", engine_name(e));
 }
 
+/*
+ * Reply that no campaign of that name or id runs; if a failed commit
+ * dropped it (hpod_lost), say so, and when it is taken back.
+ */
+static void
+hpod_missing(struct hpod *d, const char *campaign, cJSON *reply)
+{
+	struct engine	*e;
+	char		 msg[1024];
+
+	if ((e = hpod_find_in(d->stale, d->nstale, campaign)) != NULL)
+		snprintf(msg, sizeof(msg), "campaign '%s' (id %lld) is stopped "
+		    "since a commit of ledger '%s' failed: its backend cannot "
+		    "hand its jobs over (they run on), so it is taken back "
+		    "only at the next start of hpod; restart hpod to act on "
+		    "it", engine_name(e), (long long)engine_id(e),
+		    d->cfg.ledger);
+	else if (d->lost)
+		snprintf(msg, sizeof(msg), "no running campaign '%s' followed "
+		    "now: ledger '%s' cannot be written; the campaigns it "
+		    "holds as running are taken back once it can", campaign,
+		    d->cfg.ledger);
+	else
+		snprintf(msg, sizeof(msg), "no running campaign '%s'",
+		    campaign);
+	reply_error(reply, msg);
+}
+
 /* budget and cancel --trial: a running campaign's request to its engine. */
 static void
 hpod_engine_request(struct hpod *d, const char *campaign,
@@ -276,11 +316,9 @@ hpod_engine_request(struct hpod *d, const char *campaign,
 	struct engine	*e;
 	char		 msg[512];
 
-	if ((e = hpod_find(d, campaign)) == NULL) {
-		snprintf(msg, sizeof(msg), "no running campaign '%s'",
-		    campaign);
-		reply_error(reply, msg);
-	} else if (engine_request(e, req, msg, sizeof(msg)) == -1)
+	if ((e = hpod_find(d, campaign)) == NULL)
+		hpod_missing(d, campaign, reply);
+	else if (engine_request(e, req, msg, sizeof(msg)) == -1)
 		reply_error(reply, msg);
 	else
 		reply_output(reply, msg);
@@ -291,11 +329,16 @@ static void
 hpod_ping(struct hpod *d, const char *campaign, enum report_format fmt,
     const cJSON *req, cJSON *reply)
 {
-	char	 out[1024];
+	char	 out[1024], stale[64] = "";
 
-	snprintf(out, sizeof(out), "hpod %s, pid %ld, %zu campaigns running, "
-	    "ledger %s\n", HPOD_VERSION, (long)getpid(), d->nengines,
-	    d->cfg.ledger);
+	if (d->nstale > 0)
+		snprintf(stale, sizeof(stale), ", %zu stopped until hpod "
+		    "restarts", d->nstale);
+	snprintf(out, sizeof(out), "hpod %s, pid %ld, %zu campaigns "
+	    "running%s, ledger %s%s\n", HPOD_VERSION, (long)getpid(),
+	    d->nengines, stale, d->cfg.ledger, d->lost ? " (cannot be "
+	    "written now: the campaigns it holds as running are taken back "
+	    "once it can)" : "");
 	reply_output(reply, out);
 }
 
@@ -323,9 +366,7 @@ hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
 		return;
 	}
 	if ((e = hpod_find(d, campaign)) == NULL) {
-		snprintf(msg, sizeof(msg), "no running campaign '%s'",
-		    campaign);
-		reply_error(reply, msg);
+		hpod_missing(d, campaign, reply);
 		return;
 	}
 	snprintf(msg, sizeof(msg), "campaign '%s' (id %lld): cancelling\n",
@@ -430,34 +471,41 @@ hpod_begin(struct hpod *d)
  * into it: a client told "done" would trust it after a crash.  A
  * campaign the request submitted is stopped too: its record is gone, and
  * its engine would write under an id the ledger gives the next campaign.
- * The batch of a request that does not write is the engines': its
- * failure is theirs (hpod_lost).
+ * What the request changed in a running campaign (a budget, a cancel,
+ * which the engine sends only at its next tick) is undone as the crash
+ * it is: the campaigns are dropped and taken back from the ledger as it
+ * has them (hpod_lost), so that they run as the reply says and as they
+ * would after a restart.  The batch of a request that does not write is
+ * the engines': its failure is theirs (hpod_lost) too.
  */
 static void
 hpod_commit(struct hpod *d, cJSON *reply, int writes)
 {
 	struct engine	*e = d->submitted;
-	char		 msg[1024];
+	char		 msg[1024], why[512];
 
 	d->submitted = NULL;
 	if (ledger_batch_flush(d->ledger) == 0)
 		return;
+	snprintf(why, sizeof(why), "%s", ledger_error(d->ledger));
 	if (!writes) {
-		hpod_lost(d, ledger_error(d->ledger));
+		hpod_lost(d, why);
 		return;
 	}
 	if (e != NULL) {
 		snprintf(msg, sizeof(msg), "campaign '%s' not submitted: %s; "
 		    "nothing of it is recorded and it does not run",
-		    engine_name(e), ledger_error(d->ledger));
+		    engine_name(e), why);
 		hpod_forget(d, e);
 	} else
 		snprintf(msg, sizeof(msg), "%s; what this request did is not "
-		    "recorded (see hpoctl status)", ledger_error(d->ledger));
+		    "recorded and not done: the campaigns run on as the "
+		    "ledger has them (see hpoctl status)", why);
 	log_warnx("control: %s", msg);
 	while (reply->child != NULL)
 		cJSON_Delete(cJSON_DetachItemViaPointer(reply, reply->child));
 	reply_error(reply, msg);
+	hpod_lost(d, why);
 }
 
 /* A request from the control socket (control.c checked "cmd"). */
@@ -518,11 +566,19 @@ hpod_resume(struct hpod *d)
 		/* A foreground run is its own master, even if it died. */
 		if (cs[i].driver != NULL && strcmp(cs[i].driver, "daemon") != 0)
 			continue;
-		/* Taking back after a failed commit: those still followed. */
+		/*
+		 * Taking back after a failed commit: not those still
+		 * followed, nor the stale ones.
+		 */
 		for (j = 0; j < d->nengines; j++)
 			if (engine_id(d->engines[j]) == cs[i].id)
 				break;
 		if (j < d->nengines)
+			continue;
+		for (j = 0; j < d->nstale; j++)
+			if (engine_id(d->stale[j]) == cs[i].id)
+				break;
+		if (j < d->nstale)
 			continue;
 		s = spec_parse(cs[i].spec_json, strlen(cs[i].spec_json),
 		    cs[i].spec_path ? cs[i].spec_path : cs[i].name, err,
@@ -583,6 +639,9 @@ hpod_sched_closed(void *arg)
 	for (i = 0; i < d->nengines; i++)
 		engine_free(d->engines[i]);
 	d->nengines = 0;
+	for (i = 0; i < d->nstale; i++)
+		engine_free(d->stale[i]);
+	d->nstale = 0;
 	uv_close((uv_handle_t *)&d->sigterm, NULL);
 	uv_close((uv_handle_t *)&d->sigint, NULL);
 	uv_close((uv_handle_t *)&d->sighup, NULL);
@@ -756,6 +815,7 @@ main(int argc, char *argv[])
 	ledger_close(d.ledger);
 	close(d.lockfd);
 	free(d.engines);
+	free(d.stale);
 	config_release(&d.cfg);
 	log_info("stopped");
 	return 0;

@@ -208,7 +208,8 @@ int	 ledger_pilot_ended(struct ledger *, const char *token, double started,
 struct ledger_pilot {
 	char		*token, *job_id, *dir;
 	double		 started;	/* 0: not seen running */
-	int		 attempts;	/* attempts it was given so far */
+	int		 seq;		/* the largest N of its attempts'
+					   job ids PILOT.pN, 0: none */
 	double		 busy_node_s, busy_gpu_s;	/* its attempts that
 							   ended were charged */
 	double		 idle_node_s, idle_gpu_s;	/* its idle time at now,
@@ -306,5 +307,14 @@ int	 ledger_prior_count(struct ledger *, int64_t campaign_id, int *n,
 /* The event log; campaign_id 0 for daemon-wide events. */
 int	 ledger_event(struct ledger *, int64_t campaign_id, const char *kind,
 	    const char *message);
+/* How many events of kind campaign_id's log holds; -1 on error. */
+int	 ledger_event_count(struct ledger *, int64_t campaign_id,
+	    const char *kind);
+/*
+ * Call fn(arg, message) for each event of kind in campaign_id's log,
+ * oldest first; fn must not use the ledger.  0, or -1 on error.
+ */
+int	 ledger_event_each(struct ledger *, int64_t campaign_id,
+	    const char *kind, void (*fn)(void *, const char *), void *arg);
 
 #endif

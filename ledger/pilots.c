@@ -78,7 +78,7 @@ pilot_row_read(struct ledger *l, sqlite3_stmt *st, void *row)
 
 	memset(p, 0, sizeof(*p));
 	p->started = sqlite3_column_double(st, 3);
-	p->attempts = sqlite3_column_int(st, 4);
+	p->seq = sqlite3_column_int(st, 4);
 	p->busy_node_s = sqlite3_column_double(st, 5);
 	p->busy_gpu_s = sqlite3_column_double(st, 6);
 	p->idle_node_s = fmax(sqlite3_column_double(st, 7) *
@@ -99,9 +99,12 @@ static const struct ledger_rowtype pilot_row = {
 };
 
 /*
- * The campaign's pilots not yet ended, with the attempts each was given,
- * what those that ended were charged, and each pilot's idle time at now
- * as account_pilots() counts it (its running attempts charged to now).
+ * The campaign's pilots not yet ended, with the largest N of the job ids
+ * PILOT.pN their attempts recorded (not their count: an id handed out
+ * whose record a crash lost leaves a gap, and the count would hand out
+ * the largest recorded one again), what those that ended were charged,
+ * and each pilot's idle time at now as account_pilots() counts it (its
+ * running attempts charged to now).
  */
 int
 ledger_pilot_list(struct ledger *l, int64_t campaign_id, double now,
@@ -114,7 +117,9 @@ ledger_pilot_list(struct ledger *l, int64_t campaign_id, double now,
 	*out = NULL;
 	*n = 0;
 	if ((st = ledger_stmt(l, LQ_PILOT_LIST, "SELECT p.token, p.job_id,"
-	    " p.dir, coalesce(p.started, 0), count(a.id),"
+	    " p.dir, coalesce(p.started, 0),"
+	    " coalesce(max(CAST(substr(a.job_id, length(p.job_id) + 3)"
+	    "   AS INTEGER)), 0),"
 	    " total(CASE WHEN a.started > 0 AND a.ended > 0 THEN"
 	    "   max(a.ended - a.started, 0) * " ACCT_NODES " END),"
 	    " total(CASE WHEN a.started > 0 AND a.ended > 0 THEN"

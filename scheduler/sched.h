@@ -262,9 +262,10 @@ struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
  * Take back a pilot submitted by an earlier process (after a restart):
  * the inner backend follows its job again, its agent is taken when it
  * calls, and its jobs (sched_adopt) are found by their job id's pilot.
- * seq: the jobs it was given so far; busy_node_s, busy_gpu_s: what those
- * that ended were charged (its ENDED event's busy_* include them).  -1 if
- * the inner backend refuses.
+ * seq: the largest N of the job ids PILOT.pN its jobs were given (the
+ * next is one past it, never one recorded already); busy_node_s,
+ * busy_gpu_s: what those that ended were charged (its ENDED event's
+ * busy_* include them).  -1 if the inner backend refuses.
  */
 int		 sched_pilot_adopt(struct sched *, const char *token,
 		    const char *job_id, const char *dir, double started,
@@ -275,6 +276,15 @@ int		 sched_pilot_adopt(struct sched *, const char *token,
  * its END).
  */
 void		 sched_pilot_forget(struct sched *);
+/*
+ * Hand every pilot not ended over to a later sched_pilot_adopt() of
+ * another pilot backend (a failed ledger commit: the engine is dropped
+ * and its campaign taken back): the inner backend holds each pilot's job
+ * for whoever adopts its token (sched_release), and sched_close() then
+ * frees every pilot, closing its agent's connection; the agents call the
+ * next backend, as after a restart.  -1 if the inner backend cannot.
+ */
+int		 sched_pilot_release(struct sched *);
 /* The pilots not yet ended. */
 int		 sched_pilot_live(const struct sched *);
 /*

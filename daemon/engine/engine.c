@@ -418,6 +418,14 @@ engine_tick(uv_timer_t *t)
 	if (e->detached || e->done)
 		return;
 	engine_batch(e);
+	/* Cancels asked for (engine_cancel, engine_cancel_trial), sent now. */
+	if (e->cancelled)
+		engine_cancel_all(e, CANCEL_USER, 0);
+	for (a = e->active; a != NULL; a = a->next)
+		if (a->cancel_due) {
+			a->cancel_due = 0;
+			sched_cancel(e->env.sched, a->token);
+		}
 	/*
 	 * Output is polled once per interval, not at every kick: a
 	 * campaign whose trials end one after the other kicks the tick
@@ -569,7 +577,11 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-/* Cancel the campaign. */
+/*
+ * Cancel the campaign: recorded (an event) now, its attempts cancelled at
+ * the next tick, so that the commit of the request that asked comes
+ * first (engine.h).
+ */
 void
 engine_cancel(struct engine *e)
 {
@@ -578,7 +590,9 @@ engine_cancel(struct engine *e)
 	e->cancelled = 1;
 	if (e->stop_reason == NULL)
 		e->stop_reason = "cancelled";
-	engine_cancel_all(e, CANCEL_USER, 0);
+	if (e->id > 0)
+		ledger_event(e->env.ledger, e->id, "cancel",
+		    "campaign cancelled on request");
 	engine_kick(e);
 }
 
@@ -592,8 +606,10 @@ engine_detach(struct engine *e)
 
 /*
  * Stop, and hand the campaign's jobs over to a later engine_resume().
- * -1 with pilots: their backend is the engine's own (the agents'
- * listener, the pilots' accounting), so that the engine stays, detached.
+ * With pilots, the pilots' jobs are handed over (sched_pilot_release):
+ * their backend is the engine's own (the agents' listener, the pilots'
+ * accounting) and goes with it; the trials in them are taken back by
+ * the next engine's, from the agents' hellos, as after a restart.
  */
 int
 engine_drop(struct engine *e)
@@ -603,7 +619,7 @@ engine_drop(struct engine *e)
 
 	engine_detach(e);
 	if (e->pilot != NULL)
-		return -1;
+		return sched_pilot_release(e->pilot);
 	for (a = e->active; a != NULL; a = a->next)
 		if (sched_release(e->env.sched, a->token) == -1)
 			rc = -1;

@@ -64,11 +64,17 @@ int		 engine_start(struct engine *, char *err, size_t errlen);
  */
 int		 engine_resume(struct engine *, int64_t campaign_id, char *err,
 		    size_t errlen);
-/* Cancel every running attempt and end the campaign as cancelled. */
+/*
+ * Cancel every running attempt and end the campaign as cancelled.  The
+ * cancel is recorded (an event) at once but sent to the backend at the
+ * engine's next tick: a control request's commit comes first, and one
+ * that fails drops the engine (env.lost) before anything is cancelled.
+ */
 void		 engine_cancel(struct engine *);
 /*
- * Cancel the running attempt of trial number (engine_trial.c); the trial
- * ends cancelled and the campaign goes on.  -1 if it has none running.
+ * Cancel the running attempt of trial number (engine_trial.c), sent as
+ * engine_cancel() sends; the trial ends cancelled and the campaign goes
+ * on.  -1 if it has none running.
  */
 int		 engine_cancel_trial(struct engine *, int number);
 /*
@@ -101,9 +107,9 @@ int		 engine_set_budget(struct engine *, const struct engine_budget *,
 void		 engine_detach(struct engine *);
 /*
  * Stop as engine_detach() does, and hand its jobs over to whoever adopts
- * them next (sched_release): a new engine taking the campaign back from
- * the ledger (engine_resume) follows them on.  -1 if its backend cannot
- * hand them over (Slurm, pilots): they are then left to this engine,
+ * them next (sched_release, sched_pilot_release): a new engine taking the
+ * campaign back from the ledger (engine_resume) follows them on.  -1 if
+ * its backend cannot hand them over: they are then left to this engine,
  * detached, until the daemon's next start.
  */
 int		 engine_drop(struct engine *);

@@ -34,6 +34,8 @@ struct attempt {
 	double		 node_share;	/* the nodes it is charged: nodes,
 					   or its share of a pilot's node */
 	enum cancel_as	 cancel_as;
+	int		 cancel_due;	/* cancelled on request: sent at the
+					   next tick (engine_cancel_trial) */
 	struct tail	 tail;
 	uint64_t	 followed;	/* loop time of the last read, ms */
 	int		 has_best;	/* the trial's best so far */

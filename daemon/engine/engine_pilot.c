@@ -92,7 +92,7 @@ engine_pilot_adopt(struct engine *e)
 	}
 	for (i = 0; i < n; i++) {
 		if (sched_pilot_adopt(e->pilot, lp[i].token, lp[i].job_id,
-		    lp[i].dir, lp[i].started, lp[i].attempts,
+		    lp[i].dir, lp[i].started, lp[i].seq,
 		    lp[i].busy_node_s, lp[i].busy_gpu_s) == 0) {
 			engine_say(e, "pilot %s: re-adopted", lp[i].job_id ?
 			    lp[i].job_id : lp[i].token);

@@ -11,6 +11,7 @@
 
 #include "account.h"
 #include "engine_int.h"
+#include "log.h"
 #include "obsbook.h"
 #include "params.h"
 #include "xmalloc.h"
@@ -112,6 +113,27 @@ engine_spent_load(struct engine *e, struct ledger_campaign *c,
 	return 0;
 }
 
+/*
+ * A trial's cancel recorded before it was sent (engine_cancel_trial,
+ * "trial N cancelled on request"): its attempt taken back is cancelled,
+ * at the next tick, as the reply said.
+ */
+static void
+engine_resume_cancel_trial(void *arg, const char *message)
+{
+	struct engine	*e = arg;
+	struct attempt	*a;
+	int		 number;
+
+	if (sscanf(message, "trial %d ", &number) != 1)
+		return;
+	for (a = e->active; a != NULL; a = a->next)
+		if (a->trial_number == number && a->cancel_as == CANCEL_NONE) {
+			a->cancel_as = CANCEL_USER;
+			a->cancel_due = 1;
+		}
+}
+
 /* Take over a campaign left running by an earlier process. */
 int
 engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
@@ -121,7 +143,7 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	struct ledger_attempt	*at = NULL;
 	struct attempt		*a, **made = NULL;
 	size_t			 nt = 0, na = 0, i, j;
-	int			 rc = -1, lanes;
+	int			 rc = -1, lanes, n;
 
 	memset(&c, 0, sizeof(c));
 	if (ledger_campaign_get(e->env.ledger, id, &c) != 0 ||
@@ -140,6 +162,24 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	}
 	e->id = id;
 	e->started = c.started;
+	/*
+	 * A cancel is recorded before it is acted on (engine_cancel): one
+	 * in the ledger holds after a crash too, as its reply said.  One
+	 * asked of this engine before (hpoctl cancel --ledger) is recorded
+	 * here.
+	 */
+	if ((n = ledger_event_count(e->env.ledger, id, "cancel")) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
+	if (n > 0 && !e->cancelled) {
+		e->cancelled = 1;
+		if (e->stop_reason == NULL)
+			e->stop_reason = "cancelled";
+	} else if (n == 0 && e->cancelled)
+		ledger_event(e->env.ledger, id, "cancel",
+		    "campaign cancelled on request");
 	if (engine_pilot_start(e, err, errlen) == -1)
 		goto out;
 	e->ntrials = (int)nt;
@@ -198,6 +238,10 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	}
 	if (e->cancelled)
 		engine_cancel_all(e, CANCEL_USER, 0);
+	else if (ledger_event_each(e->env.ledger, id, "cancel_trial",
+	    engine_resume_cancel_trial, e) == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
 	engine_kick(e);
 	rc = 0;
 out:

@@ -1,14 +1,19 @@
 /*
  * engine_trial.c: cancelling one trial of a running campaign (`hpoctl
  * cancel CAMPAIGN --trial N`): its running attempt is cancelled, the trial
- * ends cancelled with its cost counted, and the campaign goes on.
+ * ends cancelled with its cost counted, and the campaign goes on.  The
+ * cancel is recorded (an event) now and sent at the engine's next tick,
+ * after the commit of the request that asked (engine.h).
  */
+#include <stdio.h>
+
 #include "engine_int.h"
 
 int
 engine_cancel_trial(struct engine *e, int number)
 {
 	struct attempt	*a;
+	char		 msg[64];
 
 	if (e->done || e->cancelled)
 		return -1;
@@ -16,7 +21,12 @@ engine_cancel_trial(struct engine *e, int number)
 		if (a->trial_number != number || a->cancel_as != CANCEL_NONE)
 			continue;
 		a->cancel_as = CANCEL_USER;	/* ends cancelled, no retry */
-		sched_cancel(e->env.sched, a->token);
+		a->cancel_due = 1;
+		/* engine_resume reads the number back after a crash. */
+		snprintf(msg, sizeof(msg), "trial %d cancelled on request",
+		    number);
+		ledger_event(e->env.ledger, e->id, "cancel_trial", msg);
+		engine_kick(e);
 		return 0;
 	}
 	return -1;

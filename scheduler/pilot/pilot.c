@@ -684,6 +684,24 @@ sched_pilot_forget(struct sched *s)
 }
 
 int
+sched_pilot_release(struct sched *s)
+{
+	struct psched	*ps = (struct psched *)s;
+	struct pjob	*p;
+	int		 rc = 0;
+
+	if (s->ops != &pilot_ops)
+		return -1;
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if (p->state != PJ_ENDED &&
+		    sched_release(ps->inner, p->token) == -1)
+			rc = -1;
+	if (rc == 0)
+		ps->inner_gone = 1;
+	return rc;
+}
+
+int
 sched_pilot_live(const struct sched *s)
 {
 	if (s->ops != &pilot_ops)

@@ -56,7 +56,7 @@ struct pjob {
 	int		 nodes;		/* its size: nodes, and on each */
 	int		 cpus, gpus;	/* CPUs and GPUs */
 	struct pslots	*slots;		/* what its jobs use on each node */
-	int		 seq;		/* jobs handed out */
+	int		 seq;		/* N of its last job id PILOT.pN */
 	double		 submitted, started;
 	double		 first_start, last_end;	/* of its jobs, 0: none */
 	double		 busy_node_s, busy_gpu_s;	/* its jobs' charge */

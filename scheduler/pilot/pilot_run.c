@@ -171,13 +171,11 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 	ev.gpus = p->gpus * p->nodes;
 	ev.cpus = p->cpus * p->nodes;
 	/*
-	 * A pilot asks for exactly its nodes.  Slurm's count is taken only
-	 * if it is not less: a pilot first seen ending (cancelled before the
-	 * poll saw it run; its agent's hello said it started) reports only
-	 * the nodes still completing, which would bill it short.
+	 * What the backend says it started, when it says: a Slurm job first
+	 * seen ended starts from its final record, all its nodes
+	 * (slurm_apply), not from the view of those still completing.
 	 */
-	if (iev != NULL && iev->type == SCHED_EV_STARTED &&
-	    iev->nodes >= p->nodes) {
+	if (iev != NULL && iev->type == SCHED_EV_STARTED) {
 		ev.nodes = iev->nodes;
 		ev.gpus = iev->gpus;
 		ev.cpus = iev->cpus;

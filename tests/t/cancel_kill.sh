@@ -1,0 +1,153 @@
+#!/bin/sh
+# A cancel hpod answered is recorded in the ledger before it is acted on
+# (an event of kind "cancel", committed before the reply), so that it
+# holds after a crash too: hpod runs with HPOD_TEST_PAUSE=after-reply and
+# is SIGKILLed right after the cancel's reply is queued, before its
+# engine has cancelled anything (that happens at its next tick).  The
+# restarted hpod must take the campaign back cancelled: its running
+# trial is cancelled, nothing more is submitted, the campaign ends
+# cancelled.  Before, it took the campaign back running, and the trial
+# the client was told was being cancelled ran on.  A cancel --trial is
+# recorded as kind "cancel_trial", which cancels no campaign, but that
+# trial, also when hpod was killed before it was sent.
+. "$(dirname "$0")/lib.subr"
+
+mkdir -p "$T/wl" "$T/bin"
+export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
+echo 'sleep 300' >"$T/bin/nap.sh"
+cat >"$T/wl/nap.json" <<JSON
+{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
+ "defaults": {"value": 1}}
+JSON
+cat >"$T/ck.json" <<JSON
+{"name": "ck", "workload": "nap",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"value": {"type": "float", "min": 0.3, "max": 0.6}},
+ "search": {"algorithm": "random", "seed": 1},
+ "budget": {"max_trials": 3, "max_parallel": 1},
+ "resources": {"cpus_per_task": 1}}
+JSON
+
+# kill_at_cancel NAME REQUEST: start hpod with HPOD_TEST_PAUSE=after-reply,
+# submit $T/NAME.json, let hpod on at the submit's reply, wait for its
+# trial to start, send the cancel REQUEST (JSON) and SIGKILL hpod at its
+# reply instead.  The replies go to $T/replies, "submit<TAB>LINE" and
+# "cancel<TAB>LINE".
+kill_at_cancel() {
+	HPOD_TEST_PAUSE=after-reply "$HPOD" -d -v -f "$CONF" 2>>"$T/hpod.log" &
+	DPID=$!
+	PYTHONPATH="$TOP/tests/t" python3 - "$SOCK" "$LEDGER" "$DPID" \
+	    "$T/$1.json" "$2" >"$T/replies" <<'PY'
+import json, os, signal, sys, time
+import paused
+path, ledger, pid, specf, cancel = sys.argv[1:6]
+pid = int(pid)
+s = paused.connect(path)
+f = s.makefile("rb")
+
+def ask(name, req, sig=signal.SIGCONT):
+    s.sendall((json.dumps(req) + "\n").encode())
+    for _ in range(10000):
+        if paused.stopped(pid):
+            break
+        time.sleep(0.002)
+    else:
+        print(name + "\tnot stopped at after-reply", flush=True)
+        return
+    print(name + "\t" + f.readline().decode().rstrip("\n"), flush=True)
+    os.kill(pid, sig)
+
+spec = json.load(open(specf))
+ask("submit", {"cmd": "submit", "spec": spec})
+q = "select count(*) from attempts a join trials t on t.id = a.trial_id " \
+    "join campaigns c on c.id = t.campaign_id where c.name = '%s' and " \
+    "a.started > 0" % spec["name"]
+for _ in range(300):
+    if paused.query(ledger, q)[0][0]:
+        break
+    time.sleep(0.1)
+ask("cancel", json.loads(cancel), signal.SIGKILL)
+PY
+	wait "$DPID" 2>/dev/null || true
+	DPID=
+	sed 's/^/# /' "$T/replies"
+}
+
+kill_at_cancel ck '{"cmd": "cancel", "campaign": "ck"}'
+
+
+# until_count N SECONDS QUERY: wait_count, failing if the count never
+# gets to N.
+until_count() {
+	for _ in $(seq 1 $(( $2 * 10 ))); do
+		[ "$(sql "$3")" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+reply() {
+	awk -F '\t' -v n="$1" '$1 == n { print $2 }' "$T/replies"
+}
+is "the campaign is submitted" "$(reply submit | jq -r .ok)" true
+is "the cancel is answered" "$(reply cancel | jq -r .output)" \
+    "campaign 'ck' (id 1): cancelling"
+is "and recorded before the reply" \
+    "$(sql "select count(*) from events where kind = 'cancel'")" 1
+is "hpod was killed before anything was cancelled: its trial runs" \
+    "$(sql "select state from trials") $(sql "select count(*) from attempts where ended is null")" \
+    "running 1"
+start_daemon
+check "the restarted hpod ends the campaign" wait_campaign ck 30
+is "cancelled, as the reply said, its one trial and attempt cancelled" \
+    "$(sql "select c.state || ' ' || group_concat(t.state || ':' || a.state, ' ') from campaigns c join trials t on t.campaign_id = c.id join attempts a on a.trial_id = t.id")" \
+    "cancelled cancelled:cancelled"
+# ([n]: the pattern must not match the shell that runs pgrep.)
+check "its job no longer runs" sh -c "! pgrep -f '$T/bin/[n]ap.sh' >/dev/null"
+check "hpod stops cleanly" stop_daemon
+
+# A trial's cancel is not the campaign's.
+cat >"$T/ct.json" <<JSON
+{"name": "ct", "workload": "nap",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"value": {"type": "float", "min": 0.3, "max": 0.6}},
+ "search": {"algorithm": "random", "seed": 1},
+ "budget": {"max_trials": 2, "max_parallel": 1},
+ "resources": {"cpus_per_task": 1}}
+JSON
+start_daemon
+check "a second campaign is submitted" "$HPOCTL" submit "$T/ct.json"
+check "its trial 0 starts" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and a.started > 0"
+check "cancel --trial 0" "$HPOCTL" cancel --trial 0 ct
+check "its trial 1 starts" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and t.number = 1 and a.started > 0"
+is "recorded as cancel_trial" \
+    "$(sql "select e.kind || ' ' || e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'ct' and e.kind like 'cancel%'")" \
+    "cancel_trial trial 0 cancelled on request"
+check "hpod stops" stop_daemon
+start_daemon
+is "after a restart the campaign runs on: its trial 1 is taken back, not cancelled" \
+    "$(sql "select group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'ct'")" \
+    "0:cancelled 1:running"
+is "and hpod follows it" "$("$HPOCTL" ping | grep -o '[0-9]* campaigns running')" \
+    "1 campaigns running"
+"$HPOCTL" cancel ct >/dev/null
+check "ct ends once cancelled" wait_campaign ct 30
+check "hpod stops cleanly again" stop_daemon
+
+# A trial's cancel answered, then hpod killed before it was sent: the
+# restarted hpod cancels that trial, and the campaign goes on.
+sed 's/"ct"/"cx"/' "$T/ct.json" >"$T/cx.json"
+kill_at_cancel cx '{"cmd": "cancel", "campaign": "cx", "trial": 0}'
+is "cx: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
+    "campaign 'cx' (id 3): cancelling trial 0"
+is "cx: hpod was killed before it was sent: trial 0 runs" \
+    "$(sql "select t.state from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 0")" \
+    running
+start_daemon
+check "cx: the restarted hpod starts trial 1" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 1 and a.started > 0"
+is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
+    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx'")" \
+    "running 0:cancelled 1:running"
+"$HPOCTL" cancel cx >/dev/null
+check "cx ends once cancelled" wait_campaign cx 30
+check "hpod stops cleanly at last" stop_daemon
+done_testing
