@@ -61,6 +61,35 @@ sed 's/^/# /' "$T/out"
 is "the rules cost and stop as worked out" "$(tr '\n' ';' <"$T/out")" \
     "leader:2@1 80 [(0, 2), (1, 4), (2, 2)];leader:2@1/at 130 [(0, 3), (1, 9), (2, 2)];leader:2@1/done 130 [(0, 3), (1, 9), (2, 2)];target 130 [(0, 3), (1, 9), (2, 2)];none 140 [(0, 3), (1, 10), (2, 2)];"
 
+# Rules joined by + or & one at a time: B (10 s an epoch, 0.9, 0.3,
+# 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202), D (the same at 40
+# s an epoch), C (10 s, 0.9 then 0.35) and W (10 s, on target at its
+# first epoch), drawn in that order.  leadtime:2@2 stops D at epoch 2
+# (80 s; B had 0.26 by 40 s) and C at 4 (0.35 at 40 s, B 0.3 by 20 s):
+# 100 + 80 + 40 + 10 = 230 s; leader:2@2 + leadtime:2@2 the same (the
+# leader stops C at 4 too, D never); leader:2@2 & leadtime:2@2 needs
+# both: D plays its 10 epochs, 100 + 400 + 40 + 10 = 550 s.
+cat >"$T/comb.py" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import stop_async as sa
+import stop_screen as ss
+def run(s, v):
+    return ss.Run({"start_s": 0, "epoch_s": [s] * len(v), "values": v},
+                  0.2, 10, 2)
+f = [0.9, 0.3, 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202]
+for r in ("leadtime:2@2", "leader:2@2+leadtime:2@2", "leader:2@2&leadtime:2@2"):
+    order = iter([run(10, f), run(40, f), run(10, [0.9] + [0.35] * 9),
+                  run(10, [0.15])])
+    log = []
+    cost, n = sa.simulate(order, 1, sa.parse_rule(r), 0.2, 10, 2, 1e9, log)
+    print("%s %g %s" % (r, cost, log))
+PY
+python3 "$T/comb.py" "$TOP/tests/bench" >"$T/out" 2>&1
+sed 's/^/# /' "$T/out"
+is "+ and & stop as worked out" "$(tr '\n' ';' <"$T/out")" \
+    "leadtime:2@2 230 [(0, 10), (1, 2), (2, 4), (3, 1)];leader:2@2+leadtime:2@2 230 [(0, 10), (1, 2), (2, 4), (3, 1)];leader:2@2&leadtime:2@2 550 [(0, 10), (1, 10), (2, 4), (3, 1)];"
+
 # One at a time it is stop_screen.py's replay (its two-configuration
 # table, worked out in tests/t/stop-screen.sh: 350, 320, 320 s).
 two_table
