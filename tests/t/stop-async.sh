@@ -4,28 +4,35 @@
 # simulation is the replay backend's and the target stopper's (checked
 # on the ledger of a real `hpoctl run` campaign eight at a time), its
 # leader rule counts a trial that has not yet played epoch e / K with its
-# best so far as target.c does (stop_screen.py's history, /at, does
-# not, and disagrees with that ledger), and on hand-worked curves two
-# at a time it stops where worked out below.
+# best so far and judges the trials still running at 3 (/run:3) as
+# target.c does (stop_screen.py's history, /at, does not, nor the rule
+# at 2 for all, and both disagree with that ledger), and on hand-worked
+# curves two at a time it stops where worked out below.
 . "$(dirname "$0")/lib.subr"
 . "$(dirname "$0")/benchpy.subr"
 PY="python3 $TOP/tests/bench/stop_async.py"
 
 # hpod's random with the target stopper on CIFAR-10's table eight at a
-# time (grace 3, no warm-up: leader:2@1).  In seed 2 the trials 2, 43,
-# 46, 49, 50 and 51 are stopped by the leader rule against a running
-# trial's best so far at fewer epochs than e / 2.
+# time (grace 3, no warm-up: leader:2@1, the trials still running judged
+# at 3: /run:3, target.c's leader_running).  In seed 2 every one of the
+# 36 trials up to the winner plays the ledger's epochs under
+# leader:2@1/run:3; with the running trials judged at 2 as the ended
+# ones (leader:2@1, the rule before leader_running), at 4, or with
+# stop_screen.py's history (/at), some trials play other epochs.
 profile cifar10-cnn
 hpod_run random+target 2 8 >"$T/r.txt"
-$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 leader:2@1 >"$T/out" 2>&1
+$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 leader:2@1/run:3 \
+    >"$T/out" 2>&1
 sed 's/^/# /' "$T/out"
 gpu=$(awk '{ printf "%.4f", $3 }' "$T/r.txt")
 has "every trial plays the ledger's epochs, at bench-search.sh's cost ($gpu GPU-s)" \
-    "(0 with other epochs); GPU-seconds to target: ledger $gpu, replay $gpu " \
+    " 36 replayed (0 with other epochs); GPU-seconds to target: ledger $gpu, replay $gpu " \
     "$T/out"
-$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 leader:2@1/at >"$T/out" 2>&1
-has "a leader of trials that played e / K epochs only stops trial 2 later" \
-    "^trial 2: 15 epochs in the ledger, the replay plays" "$T/out"
+for r in leader:2@1 leader:2@1/run:4 leader:2@1/at; do
+	$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 $r >"$T/out" 2>&1
+	has "rule $r stops some trials at other epochs" \
+	    " replayed ([1-9][0-9]* with other epochs)" "$T/out"
+done
 
 # Hand-worked, target 0.2, 10 epochs, grace 2, two at a time.  A (20 s
 # an epoch) is at 0.3, then 0.25 (target.c's extrapolation would stop it
