@@ -28,7 +28,7 @@
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TABLES=${TABLES:-"minicosmo cifar10-cnn mnist-conv"}
+TABLES=${TABLES:-"minicosmo cifar10-cnn mnist-conv mnist-cnn"}
 SEEDS=${SEEDS:-20}
 PARALLEL=${PARALLEL:-"1 8"}
 DRAWS=${DRAWS:-10000}
