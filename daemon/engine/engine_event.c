@@ -222,15 +222,17 @@ engine_unit(const struct engine *e)
 /*
  * Record a point of the objective for the search, then ask the stopper
  * about the trial, over a history of every trial's curve and whether it
- * completed (all a stopper reads).
+ * completed, ended otherwise (pruned, failed) or runs (all a stopper
+ * reads).
  */
 void
 engine_point(struct attempt *a, const char *key, double step, double value,
     double when)
 {
 	struct engine		*e = a->e;
-	struct observation	*obs;
+	struct observation	*obs, *book;
 	struct history		 h;
+	size_t			 nb;
 	int			 i, n, k, me, lane;
 
 	if (strcmp(key, e->spec->metric) != 0)
@@ -251,14 +253,17 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 		return;
 	n = e->ntrials > a->trial_number ? e->ntrials : a->trial_number + 1;
 	obs = xcalloc((size_t)n, sizeof(*obs));
+	book = obsbook_obs(e->book, &nb);
 	for (i = 0, k = 0, me = 0; i < n; i++) {
 		if (e->scaling != NULL && (scaling_lane_of(e->scaling, i) !=
 		    lane || scaling_role_of(e->scaling, i) == ROLE_CONFIRM))
 			continue;
 		if (i == a->trial_number)
 			me = k;
+		/* Pruned and failed trials ended too (target's leader). */
 		obs[k].state = curves_completed(e->curves, i) ? OBS_COMPLETE :
-		    OBS_RUNNING;
+		    (size_t)i < nb && (book[i].state == OBS_PRUNED ||
+		    book[i].state == OBS_FAILED) ? book[i].state : OBS_RUNNING;
 		curves_fill(e->curves, i, &obs[k++]);
 	}
 	h.n = (size_t)k;

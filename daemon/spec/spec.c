@@ -251,7 +251,7 @@ static const char *const search_keys[] = { "algorithm", "seed", "stopper",
 	NULL };
 static const char *const stopper_keys[] = { "algorithm", "min_resource",
 	"max_resource", "eta", "warmup_trials", "warmup_steps", "slack",
-	"leader", NULL };
+	"leader", "leader_running", NULL };
 
 /* Parse the objective object (it may be absent: the workload has one). */
 static int
@@ -325,11 +325,15 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 	    1e9, 0, &s->stop_has_grace, &d) == -1 || sp_number(sp, o, "slack",
 	    "search.stopper", 0, 1e9, 0, NULL, &s->stop.slack) == -1 ||
 	    sp_number(sp, o, "leader", "search.stopper", 0, 1e9, 2, NULL,
-	    &s->stop.leader) == -1)
+	    &s->stop.leader) == -1 || sp_number(sp, o, "leader_running",
+	    "search.stopper", 0, 1e9, 3, NULL, &s->stop.leader_running) == -1)
 		return -1;
 	if (s->stop.leader > 0 && s->stop.leader < 1)
 		return sp_fail(sp, "search.stopper.leader", "must be 0 (off) "
 		    "or >= 1, got %g", s->stop.leader);
+	if (s->stop.leader_running > 0 && s->stop.leader_running < 1)
+		return sp_fail(sp, "search.stopper.leader_running", "must be "
+		    "0 (as leader) or >= 1, got %g", s->stop.leader_running);
 	s->stop_given = o != NULL;
 	s->stop_has_max = has_max;
 	s->stop.warmup_trials = (int)n;

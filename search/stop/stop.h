@@ -40,6 +40,10 @@ struct stop_params {
 					   0 = off (default), else >= 1 */
 	double		 leader_steps;	/* target: first step the leader
 					   rule may stop, 0 */
+	double		 leader_running; /* target: the leader rule's K for
+					   the other trials still running
+					   (leader for the ended ones);
+					   0 = leader (default), else >= 1 */
 	int		 has_target;	/* target: the campaign's target */
 	double		 target;
 	uint64_t	 seed;		/* hyperband: bracket of each trial */

@@ -4,7 +4,8 @@
 # docstring says how and lists the rules), DRAWS seeds (default 10000)
 # per table, the same draws for every rule.  Before that, on each table
 # the helper's cost and stopper model (rule leader:2 from the epoch
-# after the warm-up, as target.c now stops) is checked against the
+# after the warm-up, the trials still running judged at 3, as target.c
+# now stops: leader:2@W/run:3 where PARALLEL is set) is checked against the
 # ledgers of hpod's own random+target campaigns of the seeds CHECK_SEEDS
 # (default "0 1 5") through the real engine and replay backend (hpoctl
 # run, as bench-search.sh does).
@@ -59,7 +60,7 @@ print(int(json.load(sys.stdin).get("warmup_epochs", 0)))')
 		# shellcheck disable=SC2086
 		$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" "$grace" \
 		    $P \
-		    "leader:2@$((warm + 1))"
+		    "leader:2@$((warm + 1))${P:+/run:3}"
 	done
 	echo "table $tb: target eval_error <= $TARGET, budget $BUDGET GPU-s," \
 	    "$EPOCHS epochs, grace $grace, $DRAWS seeds of random ${P:-1} at a time"

@@ -35,6 +35,16 @@ for a trial stopped before e / K); and
                 other trial of the wave had at epoch e (the wave's own
                 leader, K = 1 within the wave).
 
+leadtime:K%M (leadtime:K judged only while the trial's seconds per
+epoch are more than M times the least of the other trials', by now,
+that played 2 epochs or more), leadtime:K,M (judged only once the
+trial has spent more than M times LAST epochs at that least pace) and
+rules joined by + (a trial stops when any of them says so) as
+stop_screen.py has them; and, here only, rules joined by & (a trial
+stops when all of them say so at the same epoch; & binds before +):
+leader:2@2&leadtime:2@2 stops a trial that trails the leader both in
+epochs and in GPU-seconds.
+
 A leader or wave rule may end in /done: its leader is then the best of
 the trials that have ended (stopped or played out) only, not of the
 running ones; or in /at: the best of the trials that played epoch
@@ -82,7 +92,13 @@ def die(msg):
 
 def parse_rule(text):
     """(name, argument, since, seen) of NAME[:ARG][@SINCE][/SEEN], SEEN
-    "all" by default."""
+    "all" by default; ("any", [each], None, "all") of rules joined by
+    +."""
+    if "+" in text:
+        return "any", [parse_rule(t) for t in text.split("+")], None, "all"
+    if "&" in text:
+        return "both", [parse_rule(t) for t in text.split("&")], None, \
+            "all"
     base, slash, seen = text.partition("/")
     if seen.startswith("run:"):
         try:
@@ -100,10 +116,11 @@ def parse_rule(text):
         name = "wave"
     else:
         name, arg, since = stop_screen.parse_rule(base)
-        if name not in ("none", "target", "leader", "leadtime"):
-            die("RULE: want none, target, leader:K, leadtime:K or "
-                "wave:K, got '%s'" % text)
-    if name == "leadtime" and slash:
+        if name not in ("none", "target", "leader", "leadtime",
+                        "leaddear", "leadspent"):
+            die("RULE: want none, target, leader:K, leadtime:K[%%M|,M] or "
+                "wave:K, or such rules joined by +, got '%s'" % text)
+    if name in ("leadtime", "leaddear", "leadspent") and slash:
         die("RULE: /%s applies to leader:K and wave:K, got '%s'"
             % (seen, text))
     return name, arg, since, seen or "all"
@@ -138,6 +155,13 @@ class Known:
                 best = o.run.bsf[i]
         return best
 
+    def least_pace(self, slot):
+        """Least seconds per epoch of the other trials that played 2
+        epochs or more, by now (inf if none)."""
+        return min((stop_screen.pace(o.run.cost, o.played)
+                    for o in self.slots if o is not slot and o.played >= 2),
+                   default=math.inf)
+
     def point(self, slot, e):
         b = slot.run.bsf[e]
         if math.isnan(b):
@@ -165,6 +189,12 @@ class Slot:
 def decide(rule, slot, known, target, last, grace, wave_running):
     """1 if the stopper stops slot at its epoch slot.played."""
     name, arg, since, seen = rule
+    if name == "any":
+        return any(decide(r, slot, known, target, last, grace, wave_running)
+                   for r in arg)
+    if name == "both":
+        return all(decide(r, slot, known, target, last, grace, wave_running)
+                   for r in arg)
     run, e = slot.run, slot.played
     if run.tstop is not None and e >= run.tstop and name != "none":
         return True
@@ -176,6 +206,15 @@ def decide(rule, slot, known, target, last, grace, wave_running):
         return False
     if name == "leadtime":
         return b > known.best_by(run.cost[e] / arg, slot)
+    if name == "leaddear":
+        k, m = arg
+        return e >= 2 and stop_screen.pace(run.cost, e) > \
+            m * known.least_pace(slot) and \
+            b > known.best_by(run.cost[e] / k, slot)
+    if name == "leadspent":
+        k, m = arg
+        return run.cost[e] > m * last * known.least_pace(slot) and \
+            b > known.best_by(run.cost[e] / k, slot)
     j = int(e // arg)
     if isinstance(seen, float):
         # /run:K2: the ended trials at K, the running ones at K2.

@@ -44,6 +44,16 @@ same order), so the rules are compared seed by seed.  The rules:
   leadtime:K    target, or the trial's best so far after t GPU-seconds
                 is worse than the best value any earlier trial had after
                 t / K (the leader in GPU-seconds, not epochs);
+  leadtime:K%M  leadtime:K judged only while the trial is dear: its
+                seconds per epoch so far (from its first epoch's end to
+                its last, as the engine's step_s) are more than M times
+                the least of the earlier trials' (those that played 2
+                epochs or more); the cheap trials are left to the other
+                rules;
+  leadtime:K,M  leadtime:K judged only once the trial has spent more
+                GPU-seconds than M times the cheapest earlier trial would
+                to play all LAST epochs at its seconds per epoch (those
+                that played 2 epochs or more);
   quantile:Q    target, or, from GRACE on, the trial's best so far is
                 worse than the Q-quantile of the best values by epoch e
                 of the earlier trials that played epoch e (at least 5 of
@@ -58,6 +68,9 @@ same order), so the rules are compared seed by seed.  The rules:
 
 Any rule but none and target may end in @G: its own part then judges
 from epoch G (the target rule's part still from GRACE on); leader:2@2.
+Rules joined by + stop a trial at the first epoch any of them stops it
+at (leader:2@2+leadtime:3@2: the epoch leader or the GPU-second leader,
+whichever stops it first).
 
 Prints one line per rule: the rule, the fraction of seeds that met the
 target, the median GPU-hours to target with its bootstrap 90% interval
@@ -125,6 +138,12 @@ class History:
         self.full = 0
         self.curves = []     # (cost by epoch, best by epoch) of each
 
+    def least_pace(self):
+        """Least seconds per epoch of the earlier trials (from the end of
+        their first epoch to their last), inf if none played 2."""
+        return min((pace(cost, len(cost) - 1) for cost, _ in self.curves
+                    if len(cost) > 2), default=math.inf)
+
     def best_by(self, t):
         """Best value any earlier trial had after t GPU-seconds."""
         best = math.inf
@@ -152,10 +171,21 @@ class History:
                     self.drop[e] = max(self.drop[e], b - end)
 
 
+def pace(cost, e):
+    """Seconds per epoch of a run's cost by epoch (cost[e]: GPU-seconds
+    after e epochs) from the end of its first epoch to epoch e >= 2, as
+    the engine's step_s sees it."""
+    return (cost[e] - cost[1]) / (e - 1)
+
+
 def rule_stop(rule, arg, run, hist, target, last, grace, since=None):
     """The epoch rule stops run at, given the earlier trials; None if
     never (run then plays to its end or to the target).  The target
     rule judges from grace on, the others from since (default grace)."""
+    if rule == "any":
+        stops = [rule_stop(r, a, run, hist, target, last, grace, g)
+                 for r, a, g in arg]
+        return min((e for e in stops if e is not None), default=None)
     end = run.n if run.reach is None else run.reach
     grace = grace if since is None else since
     stop = run.tstop
@@ -181,6 +211,16 @@ def rule_stop(rule, arg, run, hist, target, last, grace, since=None):
                 return e
         elif rule == "leadtime":
             if b > hist.best_by(run.cost[e] / arg):
+                return e
+        elif rule == "leaddear":
+            k, m = arg
+            if e >= 2 and pace(run.cost, e) > m * hist.least_pace() and \
+                    b > hist.best_by(run.cost[e] / k):
+                return e
+        elif rule == "leadspent":
+            k, m = arg
+            if run.cost[e] > m * last * hist.least_pace() and \
+                    b > hist.best_by(run.cost[e] / k):
                 return e
         elif rule == "drop":
             if hist.full >= 1 and b - target > arg * hist.drop[e]:
@@ -233,12 +273,27 @@ def replay_seed(runs, rule, target, last, grace, budget, order, wenv=None):
 
 
 def parse_rule(text):
-    """(name, argument, since) of a rule NAME[:ARG][@SINCE]."""
+    """(name, argument, since) of a rule NAME[:ARG][@SINCE], or ("any",
+    [(name, argument, since) of each], None) of rules joined by +."""
+    if "+" in text:
+        return "any", [parse_rule(t) for t in text.split("+")], None
     rule, _, at = text.partition("@")
     since = None
     if at:
         since = int(at) if at.isdigit() and int(at) >= 1 else 0
     name, _, arg = rule.partition(":")
+    for sep, gated in (("%", "leaddear"), (",", "leadspent")):
+        arg, cut, dear = arg.partition(sep)
+        if not cut:
+            continue
+        try:
+            k, m = float(arg), float(dear)
+        except ValueError:
+            k = m = math.nan
+        if name == "leadtime" and k >= 1 and m >= 1 and since != 0:
+            return gated, (k, m), since
+        die("RULE: %sM follows leadtime:K only, K and M >= 1, got '%s'" %
+            (sep, text))
     if since == 0 or since is not None and name in ("none", "target"):
         pass
     elif name in ("none", "target", "oracle", "envelope") and not arg:
@@ -252,9 +307,9 @@ def parse_rule(text):
                 name == "quantile" and 0 <= a <= 1:
             return name, a, since
     die("RULE: want none, target, oracle, envelope, leader:K, "
-        "leadtime:K, quantile:Q (0 <= Q <= 1), ratio:R or drop:D (K, R, "
-        "D >= 1), each but none and target with @G (G >= 1) to judge "
-        "from epoch G, got '%s'" % text)
+        "leadtime:K[%%M or ,M], quantile:Q (0 <= Q <= 1), ratio:R or "
+        "drop:D (K, R, D >= 1), each but none and target with @G (G >= 1) to judge "
+        "from epoch G, or such rules joined by +, got '%s'" % text)
 
 
 def replay(argv):

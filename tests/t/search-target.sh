@@ -88,6 +88,9 @@ refused "a negative slack" 'search.stopper.slack: -1 is out of range'
 campaign bad random '{"algorithm": "target", "leader": 0.5}'
 refused "a leader between 0 and 1" \
     'search.stopper.leader: must be 0 (off) or >= 1, got 0.5'
+campaign bad random '{"algorithm": "target", "leader_running": 0.5}'
+refused "a leader_running between 0 and 1" \
+    'search.stopper.leader_running: must be 0 (as leader) or >= 1, got 0.5'
 sed 's/"fixed": {"epochs": 12}/"fixed": {}/; s/"batch_size": {"type"/"epochs": {"type": "choice", "values": [6, 12]}, "batch_size": {"type"/' \
     "$T/tgt.json" >"$T/bad.json"
 refused "target with tuned epochs and no max_resource" \

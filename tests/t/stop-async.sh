@@ -4,28 +4,35 @@
 # simulation is the replay backend's and the target stopper's (checked
 # on the ledger of a real `hpoctl run` campaign eight at a time), its
 # leader rule counts a trial that has not yet played epoch e / K with its
-# best so far as target.c does (stop_screen.py's history, /at, does
-# not, and disagrees with that ledger), and on hand-worked curves two
-# at a time it stops where worked out below.
+# best so far and judges the trials still running at 3 (/run:3) as
+# target.c does (stop_screen.py's history, /at, does not, nor the rule
+# at 2 for all, and both disagree with that ledger), and on hand-worked
+# curves two at a time it stops where worked out below.
 . "$(dirname "$0")/lib.subr"
 . "$(dirname "$0")/benchpy.subr"
 PY="python3 $TOP/tests/bench/stop_async.py"
 
 # hpod's random with the target stopper on CIFAR-10's table eight at a
-# time (grace 3, no warm-up: leader:2@1).  In seed 2 the trials 2, 43,
-# 46, 49, 50 and 51 are stopped by the leader rule against a running
-# trial's best so far at fewer epochs than e / 2.
+# time (grace 3, no warm-up: leader:2@1, the trials still running judged
+# at 3: /run:3, target.c's leader_running).  In seed 2 every one of the
+# 36 trials up to the winner plays the ledger's epochs under
+# leader:2@1/run:3; with the running trials judged at 2 as the ended
+# ones (leader:2@1, the rule before leader_running), at 4, or with
+# stop_screen.py's history (/at), some trials play other epochs.
 profile cifar10-cnn
 hpod_run random+target 2 8 >"$T/r.txt"
-$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 leader:2@1 >"$T/out" 2>&1
+$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 leader:2@1/run:3 \
+    >"$T/out" 2>&1
 sed 's/^/# /' "$T/out"
 gpu=$(awk '{ printf "%.4f", $3 }' "$T/r.txt")
 has "every trial plays the ledger's epochs, at bench-search.sh's cost ($gpu GPU-s)" \
-    "(0 with other epochs); GPU-seconds to target: ledger $gpu, replay $gpu " \
+    " 36 replayed (0 with other epochs); GPU-seconds to target: ledger $gpu, replay $gpu " \
     "$T/out"
-$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 leader:2@1/at >"$T/out" 2>&1
-has "a leader of trials that played e / K epochs only stops trial 2 later" \
-    "^trial 2: 15 epochs in the ledger, the replay plays" "$T/out"
+for r in leader:2@1 leader:2@1/run:4 leader:2@1/at; do
+	$PY check "$TABLE" "$T/l.db" "$TARGET" "$EPOCHS" 3 8 $r >"$T/out" 2>&1
+	has "rule $r stops some trials at other epochs" \
+	    " replayed ([1-9][0-9]* with other epochs)" "$T/out"
+done
 
 # Hand-worked, target 0.2, 10 epochs, grace 2, two at a time.  A (20 s
 # an epoch) is at 0.3, then 0.25 (target.c's extrapolation would stop it
@@ -60,6 +67,35 @@ python3 "$T/hand.py" "$TOP/tests/bench" >"$T/out" 2>&1
 sed 's/^/# /' "$T/out"
 is "the rules cost and stop as worked out" "$(tr '\n' ';' <"$T/out")" \
     "leader:2@1 80 [(0, 2), (1, 4), (2, 2)];leader:2@1/at 130 [(0, 3), (1, 9), (2, 2)];leader:2@1/done 130 [(0, 3), (1, 9), (2, 2)];target 130 [(0, 3), (1, 9), (2, 2)];none 140 [(0, 3), (1, 10), (2, 2)];"
+
+# Rules joined by + or & one at a time: B (10 s an epoch, 0.9, 0.3,
+# 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202), D (the same at 40
+# s an epoch), C (10 s, 0.9 then 0.35) and W (10 s, on target at its
+# first epoch), drawn in that order.  leadtime:2@2 stops D at epoch 2
+# (80 s; B had 0.26 by 40 s) and C at 4 (0.35 at 40 s, B 0.3 by 20 s):
+# 100 + 80 + 40 + 10 = 230 s; leader:2@2 + leadtime:2@2 the same (the
+# leader stops C at 4 too, D never); leader:2@2 & leadtime:2@2 needs
+# both: D plays its 10 epochs, 100 + 400 + 40 + 10 = 550 s.
+cat >"$T/comb.py" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import stop_async as sa
+import stop_screen as ss
+def run(s, v):
+    return ss.Run({"start_s": 0, "epoch_s": [s] * len(v), "values": v},
+                  0.2, 10, 2)
+f = [0.9, 0.3, 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202]
+for r in ("leadtime:2@2", "leader:2@2+leadtime:2@2", "leader:2@2&leadtime:2@2"):
+    order = iter([run(10, f), run(40, f), run(10, [0.9] + [0.35] * 9),
+                  run(10, [0.15])])
+    log = []
+    cost, n = sa.simulate(order, 1, sa.parse_rule(r), 0.2, 10, 2, 1e9, log)
+    print("%s %g %s" % (r, cost, log))
+PY
+python3 "$T/comb.py" "$TOP/tests/bench" >"$T/out" 2>&1
+sed 's/^/# /' "$T/out"
+is "+ and & stop as worked out" "$(tr '\n' ';' <"$T/out")" \
+    "leadtime:2@2 230 [(0, 10), (1, 2), (2, 4), (3, 1)];leader:2@2+leadtime:2@2 230 [(0, 10), (1, 2), (2, 4), (3, 1)];leader:2@2&leadtime:2@2 550 [(0, 10), (1, 10), (2, 4), (3, 1)];"
 
 # One at a time it is stop_screen.py's replay (its two-configuration
 # table, worked out in tests/t/stop-screen.sh: 350, 320, 320 s).

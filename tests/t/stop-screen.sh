@@ -88,6 +88,39 @@ sed 's/^/# /' "$T/out"
 is "the rules stop where worked out" "$(tr '\n' ';' <"$T/out")" \
     "B alone: target 9;C after B: none None;C after B: target 9;C after B: leader:2 4;C after B: leadtime:2 4;C after B: ratio:1.4 2;C after B: drop:1 2;C after B: quantile:0.5 9;"
 
+# The cost-aware rules of "The leader rule in GPU-seconds, combined":
+# target 0.2, 10 epochs, grace 2.  B (10 s an epoch) falls 0.9, 0.3,
+# 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202 and misses; D plays
+# the same curve at 40 s an epoch after B.  target.c's extrapolation
+# keeps D to its end (at epoch 9: 0.203 - 0.697 / 8 < 0.2), and so
+# does leader:2 (D at e is never worse than B at e / 2).  leadtime:2
+# stops it at epoch 2 (0.3 at 80 s; B had 0.26 by 40 s); with %4 never
+# (D's 40 s an epoch is not more than 4 x B's 10), with %3 at 2; with ,1
+# once D has spent more than 1 x 10 epochs x 10 s: at epoch 3 (0.28 at
+# 120 s, B 0.21 by 60 s), with ,2 more than 200 s: at epoch 6 (0.22, B
+# 0.202 by 120 s); leader:2 + leadtime:2,2 at the first of the two: 6.
+cat >"$T/dear.py" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import stop_screen as ss
+def run(s, v):
+    return ss.Run({"start_s": 0, "epoch_s": [s] * len(v), "values": v},
+                  0.2, 10, 2)
+f = [0.9, 0.3, 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202]
+h = ss.History(10)
+h.add(run(10, f), 10)
+for r in ("target", "leader:2", "leadtime:2", "leadtime:2%4", "leadtime:2%3",
+          "leadtime:2,1", "leadtime:2,2", "leader:2+leadtime:2,2"):
+    name, arg, since = ss.parse_rule(r)
+    print("%s %s" % (r, ss.rule_stop(name, arg, run(40, f), h, 0.2, 10, 2,
+                                     since)))
+PY
+python3 "$T/dear.py" "$TOP/tests/bench" >"$T/out" 2>&1
+sed 's/^/# /' "$T/out"
+is "the cost-aware rules stop the dear run where worked out" \
+    "$(tr '\n' ';' <"$T/out")" \
+    "target None;leader:2 None;leadtime:2 2;leadtime:2%4 None;leadtime:2%3 2;leadtime:2,1 3;leadtime:2,2 6;leader:2+leadtime:2,2 6;"
+
 # Two configurations over lr log-uniform in [0.01, 1000] (5 decades): A
 # (lr 0.01, nearest for lr < 0.1: 20% of the draws) reaches the target at
 # its 5th epoch (50 s); B (lr 1, 80%) is the curve above (100 s, 90 s
@@ -119,6 +152,12 @@ rc=0
 $PY replay "$T/two.json" "$SP" 0.2 1e6 10 2 10 leader:0.5 2>"$T/err" || rc=$?
 is "a K below 1 is refused" "$rc" 1
 has "naming the rule" "got 'leader:0.5'" "$T/err"
+for r in leadtime:3%0.5 leader:2%4 leader:2+leadtime:3,x; do
+	rc=0
+	$PY replay "$T/two.json" "$SP" 0.2 1e6 10 2 10 "$r" 2>"$T/err" || rc=$?
+	is "rule $r is refused" "$rc" 1
+done
+has "naming the rule at fault" "got 'leadtime:3,x'" "$T/err"
 rc=0
 $PY replay "$T/two.json" "$SP" 0.01 1e6 10 2 10 2>"$T/err" || rc=$?
 is "a target no run reaches is refused" "$rc" 1

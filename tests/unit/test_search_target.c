@@ -300,6 +300,62 @@ test_leader(void)
 	stop_free(k3);
 }
 
+/*
+ * The leader rule with leader_running (K2): another trial still running
+ * is judged at step / K2, an ended one (pruned, failed, completed) at
+ * step / K; K2 0 is K for both, K2 in (0, 1) is refused.
+ */
+static void
+test_leader_running(void)
+{
+	struct stopper *s = leader_new(2, 2), *run3;
+	const double lead[4] = { 0.6, 0.3, 0.29, 0.28 };
+	struct stop_params p;
+	struct hand_curves c;
+	char err[128];
+	size_t t, l;
+
+	target_params(&p, 0.2);
+	p.leader = 2;
+	p.leader_steps = 2;
+	p.leader_running = 3;
+	run3 = stop_new("target", &p, NULL, 0);
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	hand_curves_next(s, &c, t, 0.9);
+	hand_curves_next(s, &c, t, 0.7);
+	hand_curves_next(s, &c, t, 0.6);
+	l = hand_curves_add(&c, OBS_RUNNING, 4, NULL, lead);
+	hand_curves_next(run3, &c, t, 0.5);
+	/* Step 4, 0.5: the running leader had 0.3 by 2, 0.6 by 4/3. */
+	ok(stop_decide(s, &c.h, t, 4, 0.5) == STOP_PRUNE,
+	    "K2 0: 0.5 at step 4 behind a running trial's 0.3 by step 2: "
+	    "stopped");
+	ok(stop_decide(run3, &c.h, t, 4, 0.5) == STOP_CONTINUE,
+	    "K2 3: the running trial had 0.6 by step 4/3: goes on");
+	c.obs[l].state = OBS_PRUNED;
+	ok(stop_decide(run3, &c.h, t, 4, 0.5) == STOP_PRUNE,
+	    "K2 3: the same trial ended (pruned) is judged at K 2: stopped");
+	c.obs[l].state = OBS_FAILED;
+	ok(stop_decide(run3, &c.h, t, 4, 0.5) == STOP_PRUNE,
+	    "ended failed: judged at K 2: stopped");
+	c.obs[l].state = OBS_COMPLETE;
+	ok(stop_decide(run3, &c.h, t, 4, 0.5) == STOP_PRUNE,
+	    "ended complete: judged at K 2: stopped");
+	c.obs[l].state = OBS_RUNNING;
+	/* Step 6: the running trial had 0.3 by 6/3 = 2. */
+	hand_curves_next(run3, &c, t, 0.5);
+	hand_curves_next(run3, &c, t, 0.45);
+	ok(stop_decide(run3, &c.h, t, 6, 0.45) == STOP_PRUNE,
+	    "K2 3: 0.45 at step 6 behind its 0.3 by step 2: stopped");
+	p.leader_running = 0.5;
+	ok(stop_new("target", &p, err, sizeof(err)) == NULL &&
+	    strstr(err, "leader_running") != NULL, "leader_running 0.5: %s",
+	    err);
+	stop_free(s);
+	stop_free(run3);
+}
+
 /* Run every group of checks and report the TAP plan. */
 int
 main(void)
@@ -311,5 +367,6 @@ main(void)
 	test_maximize();
 	test_reference();
 	test_leader();
+	test_leader_running();
 	return tap_done();
 }
