@@ -12,13 +12,9 @@
 # trial, also when hpod was killed before it was sent.
 . "$(dirname "$0")/lib.subr"
 
-mkdir -p "$T/wl" "$T/bin"
-export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
+nap_workload
 echo 'sleep 300' >"$T/bin/nap.sh"
-cat >"$T/wl/nap.json" <<JSON
-{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
- "defaults": {"value": 1}}
-JSON
+
 # nap_campaign NAME TRIALS: $T/NAME.json, a campaign of TRIALS nap
 # trials, one at a time.
 nap_campaign() {
