@@ -329,6 +329,29 @@ def median_ci(xs, resamples=2000):
             meds[int(resamples * 0.95) - 1])
 
 
+def paired_medians(a, b, resamples):
+    """The medians of a and of b and their ratio b / a in each of
+    resamples bootstrap resamples of the seeds, drawn alike for both
+    (paired; random.Random(1)): three lists, in draw order."""
+    rng = random.Random(1)
+    n = len(a)
+    ma, mb, rs = [], [], []
+    for _ in range(resamples):
+        idx = [rng.randrange(n) for _ in range(n)]
+        x = statistics.median(a[i] for i in idx)
+        y = statistics.median(b[i] for i in idx)
+        ma.append(x)
+        mb.append(y)
+        rs.append(y / x)
+    return ma, mb, rs
+
+
+def interval(v):
+    """The bootstrap 90% interval of the resampled values v."""
+    v = sorted(v)
+    return v[int(0.05 * len(v))], v[int(0.95 * len(v)) - 1]
+
+
 def replay_args(argv):
     """TABLE SPACE_JSON TARGET BUDGET_GPU_S P [DRAWS], as bound and wave
     take them: the table, the space, the budget, P and DRAWS (default

@@ -69,31 +69,21 @@ for tb in $TABLES; do
 	done
 	echo "table $tb: target eval_error <= $TARGET, $SEEDS seeds of auto," \
 	    "$P at once; before $BEFORE, after $AFTER"
-	python3 - "$T/pairs" <<'PY'
-import math, random, statistics, sys
+	PYTHONPATH="$TOP/tests/bench" python3 - "$T/pairs" <<'PY'
+import math, statistics, sys
+from search_bound import interval, paired_medians
 pairs = [tuple(float(x) for x in line.split()) for line in open(sys.argv[1])]
 n = len(pairs)
 a = [p[0] for p in pairs]
 b = [p[1] for p in pairs]
-rng = random.Random(1)
-ma, mb, rs = [], [], []
-for _ in range(2000):
-    idx = [rng.randrange(n) for _ in range(n)]
-    x = statistics.median(a[i] for i in idx)
-    y = statistics.median(b[i] for i in idx)
-    ma.append(x)
-    mb.append(y)
-    rs.append(y / x)
-def ci(v):
-    v = sorted(v)
-    return v[int(0.05 * len(v))], v[int(0.95 * len(v)) - 1]
+ma, mb, rs = paired_medians(a, b, 2000)
 for name, v, m in (("before", a, ma), ("after", b, mb)):
-    lo, hi = ci(m)
+    lo, hi = interval(m)
     done = [c for c in v if c < math.inf]
     print("%-6s reach %5.1f%%  GPU-hours %.4g [%.4g-%.4g]  mean %.4g" % (
         name, 100 * len(done) / n, statistics.median(v) / 3600, lo / 3600,
         hi / 3600, statistics.mean(done) / 3600 if done else math.inf))
-lo, hi = ci(rs)
+lo, hi = interval(rs)
 print("after / before x%.3f [%.3f-%.3f] (paired)  cheaper/dearer/equal "
       "%d/%d/%d" % (statistics.median(b) / statistics.median(a), lo, hi,
                     sum(y < x for x, y in pairs),

@@ -77,7 +77,6 @@ import bisect
 import heapq
 import math
 import os
-import random
 import statistics
 import sys
 
@@ -333,17 +332,10 @@ def paired(name, got, ref, base, resamples=1000):
     90% interval over the seeds resampled alike for both (paired), and
     the seeds cheaper / dearer than under ref."""
     got, base = [c for c, _ in got], [c for c, _ in base]
-    rng = random.Random(1)
-    n = len(got)
-    rs = []
-    for _ in range(resamples):
-        idx = [rng.randrange(n) for _ in range(n)]
-        rs.append(statistics.median(got[i] for i in idx) /
-                  statistics.median(base[i] for i in idx))
-    rs.sort()
+    lo, hi = search_bound.interval(
+        search_bound.paired_medians(base, got, resamples)[2])
     print("%-14s x%.3f [%.3f-%.3f] %s (paired)  cheaper/dearer %d/%d" % (
-        name, statistics.median(got) / statistics.median(base),
-        rs[int(resamples * 0.05)], rs[int(resamples * 0.95) - 1], ref,
+        name, statistics.median(got) / statistics.median(base), lo, hi, ref,
         sum(a < b for a, b in zip(got, base)),
         sum(a > b for a, b in zip(got, base))))
 

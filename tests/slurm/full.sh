@@ -15,27 +15,13 @@
 # and its end as its result.json; no attempt submitted twice.
 . "$(dirname "$0")/lib.subr"
 
-mkdir -p "$T/small" "$T/wl" "$T/bin"
-mount -t tmpfs -o size=8m tmpfs "$T/small"
-trap 'rc=$?; if [ -n "$DPID" ]; then kill -CONT "$DPID" 2>/dev/null || true;
-	kill -KILL "$DPID" 2>/dev/null || true;
-	wait "$DPID" 2>/dev/null || true; DPID=; fi
-	umount "$T/small" 2>/dev/null || true
-	"$CLUSTER" stop "$SC" >/dev/null 2>&1;
-	[ -n "${HPOD_TEST_KEEP:-}" ] || rm -rf "$SC"; (exit $rc); cleanup' EXIT
-cp "$CONF" "$T/small.conf"
-printf 'min_free = 0\n' >>"$T/small.conf"
+small_fs
 
 # The first job to start runs 12 s (it runs on while its engine is
 # dropped and taken back), the others 2 s.
-export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
 cat >"$T/bin/nap.sh" <<SH
 if mkdir "$T/bin/long" 2>/dev/null; then sleep 12; else sleep 2; fi
 SH
-cat >"$T/wl/nap.json" <<JSON
-{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
- "defaults": {"value": 1}}
-JSON
 # scenario NAME DISPATCH: the campaign NAME of 4 trials, 2 at a time,
 # with "dispatch": DISPATCH, on a ledger of its own.
 scenario() {

@@ -12,21 +12,28 @@
 # trial, also when hpod was killed before it was sent.
 . "$(dirname "$0")/lib.subr"
 
-mkdir -p "$T/wl" "$T/bin"
-export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
+nap_workload
 echo 'sleep 300' >"$T/bin/nap.sh"
-cat >"$T/wl/nap.json" <<JSON
-{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
- "defaults": {"value": 1}}
-JSON
-cat >"$T/ck.json" <<JSON
-{"name": "ck", "workload": "nap",
+
+# nap_campaign NAME TRIALS: $T/NAME.json, a campaign of TRIALS nap
+# trials, one at a time.
+nap_campaign() {
+	cat >"$T/$1.json" <<JSON
+{"name": "$1", "workload": "nap",
  "objective": {"metric": "eval_error", "goal": "min"},
  "space": {"value": {"type": "float", "min": 0.3, "max": 0.6}},
  "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 3, "max_parallel": 1},
+ "budget": {"max_trials": $2, "max_parallel": 1},
  "resources": {"cpus_per_task": 1}}
 JSON
+}
+nap_campaign ck 3
+
+# started NAME [TRIAL]: the query of the count of campaign NAME's
+# attempts (of its trial TRIAL) that have started.
+started() {
+	echo "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = '$1'${2:+ and t.number = $2} and a.started > 0"
+}
 
 # kill_at_cancel NAME REQUEST: start hpod with HPOD_TEST_PAUSE=after-reply,
 # submit $T/NAME.json, let hpod on at the submit's reply, wait for its
@@ -37,10 +44,10 @@ kill_at_cancel() {
 	HPOD_TEST_PAUSE=after-reply "$HPOD" -d -v -f "$CONF" 2>>"$T/hpod.log" &
 	DPID=$!
 	PYTHONPATH="$TOP/tests/t" python3 - "$SOCK" "$LEDGER" "$DPID" \
-	    "$T/$1.json" "$2" >"$T/replies" <<'PY'
+	    "$T/$1.json" "$2" "$(started "$1")" >"$T/replies" <<'PY'
 import json, os, signal, sys, time
 import paused
-path, ledger, pid, specf, cancel = sys.argv[1:6]
+path, ledger, pid, specf, cancel, q = sys.argv[1:7]
 pid = int(pid)
 s = paused.connect(path)
 f = s.makefile("rb")
@@ -59,9 +66,6 @@ def ask(name, req, sig=signal.SIGCONT):
 
 spec = json.load(open(specf))
 ask("submit", {"cmd": "submit", "spec": spec})
-q = "select count(*) from attempts a join trials t on t.id = a.trial_id " \
-    "join campaigns c on c.id = t.campaign_id where c.name = '%s' and " \
-    "a.started > 0" % spec["name"]
 for _ in range(300):
     if paused.query(ledger, q)[0][0]:
         break
@@ -106,19 +110,12 @@ check "its job no longer runs" sh -c "! pgrep -f '$T/bin/[n]ap.sh' >/dev/null"
 check "hpod stops cleanly" stop_daemon
 
 # A trial's cancel is not the campaign's.
-cat >"$T/ct.json" <<JSON
-{"name": "ct", "workload": "nap",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"value": {"type": "float", "min": 0.3, "max": 0.6}},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 2, "max_parallel": 1},
- "resources": {"cpus_per_task": 1}}
-JSON
+nap_campaign ct 2
 start_daemon
 check "a second campaign is submitted" "$HPOCTL" submit "$T/ct.json"
-check "its trial 0 starts" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and a.started > 0"
+check "its trial 0 starts" until_count 1 30 "$(started ct)"
 check "cancel --trial 0" "$HPOCTL" cancel --trial 0 ct
-check "its trial 1 starts" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'ct' and t.number = 1 and a.started > 0"
+check "its trial 1 starts" until_count 1 30 "$(started ct 1)"
 is "recorded as cancel_trial" \
     "$(sql "select e.kind || ' ' || e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'ct' and e.kind like 'cancel%'")" \
     "cancel_trial trial 0 cancelled on request"
@@ -135,7 +132,7 @@ check "hpod stops cleanly again" stop_daemon
 
 # A trial's cancel answered, then hpod killed before it was sent: the
 # restarted hpod cancels that trial, and the campaign goes on.
-sed 's/"ct"/"cx"/' "$T/ct.json" >"$T/cx.json"
+nap_campaign cx 2
 kill_at_cancel cx '{"cmd": "cancel", "campaign": "cx", "trial": 0}'
 is "cx: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
     "campaign 'cx' (id 3): cancelling trial 0"
@@ -143,7 +140,7 @@ is "cx: hpod was killed before it was sent: trial 0 runs" \
     "$(sql "select t.state from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 0")" \
     running
 start_daemon
-check "cx: the restarted hpod starts trial 1" until_count 1 30 "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 1 and a.started > 0"
+check "cx: the restarted hpod starts trial 1" until_count 1 30 "$(started cx 1)"
 is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
     "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx'")" \
     "running 0:cancelled 1:running"

@@ -1,7 +1,7 @@
 """paused.py: what the tests that drive an hpod (or hpoctl run) stopped
 at an HPOD_TEST_PAUSE point from Python share (tests/t/engine_full.sh,
-reply_full.sh, reply_commit.sh: their heredocs run with PYTHONPATH set
-to tests/t).  Standard library only."""
+reply_full.sh, reply_commit.sh, pilot_full.sh and tests/slurm/full.sh,
+pilot_full.sh: their heredocs run with PYTHONPATH set to tests/t).  Standard library only."""
 import json
 import os
 import signal
@@ -109,3 +109,60 @@ def drive_full(path, ledger, pid, specf, filler, limit):
             break
         time.sleep(0.01)
     print("pauses\t%d" % pauses, flush=True)
+
+
+def asker(path, pid, limit):
+    """A function ask(name, req, write=True, between=None) on one
+    connection to hpod's control socket path: it sends request req; for a
+    write request it waits up to limit seconds for hpod (pid) to stop at
+    before-commit, calls between() if given, and lets hpod on; then it
+    prints the reply as "NAME<TAB>LINE" and returns LINE (None, and
+    "NAME<TAB>not stopped at before-commit", if hpod did not stop)."""
+    s = connect(path)
+    f = s.makefile("rb")
+
+    def ask(name, req, write=True, between=None):
+        s.sendall((json.dumps(req) + "\n").encode())
+        if write:
+            for _ in range(int(limit / 0.002)):
+                if stopped(pid):
+                    break
+                time.sleep(0.002)
+            else:
+                print(name + "\tnot stopped at before-commit", flush=True)
+                return None
+            if between:
+                between()
+            os.kill(pid, signal.SIGCONT)
+        line = f.readline().decode().rstrip("\n")
+        print(name + "\t" + line, flush=True)
+        return line
+    return ask
+
+
+def drive_pilot_full(path, ledger, pid, specf, filler, limit):
+    """Submit the pilot campaign pf (spec file specf) to the hpod (pid,
+    paused at before-commit) at path; once its first trial has started,
+    fill the file system of filler at a budget request of pf (2 trials),
+    ping, free it, ping until hpod no longer says the ledger cannot be
+    written, ping again and send that budget again.  Each wait lasts up
+    to limit seconds.  The replies are printed as ask() prints them:
+    submit, budget-full, ping-full, wait (each), ping, budget."""
+    ask = asker(path, pid, limit)
+    ask("submit", {"cmd": "submit", "spec": json.load(open(specf))})
+    for _ in range(int(limit / 0.1)):
+        if query(ledger, "select count(*) from attempts where started > 0")[0][0]:
+            break
+        time.sleep(0.1)
+    ask("budget-full", {"cmd": "budget", "campaign": "pf", "max_trials": 2},
+        between=lambda: fill(filler))
+    ask("ping-full", {"cmd": "ping"}, write=False)
+    os.unlink(filler)
+    # hpod takes back what it can 2 s after the failure, then 4 s, ...
+    for _ in range(int(limit / 0.2)):
+        if "cannot be written" not in json.loads(
+                ask("wait", {"cmd": "ping"}, write=False))["output"]:
+            break
+        time.sleep(0.2)
+    ask("ping", {"cmd": "ping"}, write=False)
+    ask("budget", {"cmd": "budget", "campaign": "pf", "max_trials": 2})

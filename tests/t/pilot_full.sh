@@ -15,6 +15,7 @@
 # one pilot, the first running all along.
 . "$(dirname "$0")/lib.subr"
 . "$(dirname "$0")/tmpfs.subr"
+. "$(dirname "$0")/pilot.subr"
 
 small_ledger "a pilot campaign after a failed commit"
 
@@ -33,84 +34,12 @@ cat >"$T/pf.json" <<JSON
  "dispatch": "pilot", "pilot": {"count": 1, "cpus": 1}}
 JSON
 
-HPOD_TEST_PAUSE=before-commit "$HPOD" -d -v -f "$CONF" 2>>"$T/hpod.log" &
-DPID=$!
-
-python3 - "$SOCK" "$LEDGER" "$DPID" "$T" >"$T/replies" <<'PY'
-import json, os, signal, sys, time
-import paused
-path, ledger, pid, tdir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-filler = tdir + "/small/filler"
-
-s = paused.connect(path)
-f = s.makefile("rb")
-
-def ask(name, req, write=True, between=None):
-    s.sendall((json.dumps(req) + "\n").encode())
-    if write:
-        for _ in range(10000):
-            if paused.stopped(pid):
-                break
-            time.sleep(0.002)
-        else:
-            print(name + "\tnot stopped at before-commit", flush=True)
-            return None
-        if between:
-            between()
-        os.kill(pid, signal.SIGCONT)
-    line = f.readline().decode().rstrip("\n")
-    print(name + "\t" + line, flush=True)
-    return line
-
-ask("submit", {"cmd": "submit", "spec": json.load(open(tdir + "/pf.json"))})
-for _ in range(300):
-    if paused.query(ledger, "select count(*) from attempts where started > 0")[0][0]:
-        break
-    time.sleep(0.1)
-ask("budget-full", {"cmd": "budget", "campaign": "pf", "max_trials": 2},
-    between=lambda: paused.fill(filler))
-ask("ping-full", {"cmd": "ping"}, write=False)
-os.unlink(filler)
-# hpod takes back what it can 2 s after the failure, then 4 s, ...
-for _ in range(300):
-    if "cannot be written" not in json.loads(
-            ask("wait", {"cmd": "ping"}, write=False))["output"]:
-        break
-    time.sleep(0.2)
-ask("ping", {"cmd": "ping"}, write=False)
-ask("budget", {"cmd": "budget", "campaign": "pf", "max_trials": 2})
-PY
-grep -v '^wait	' "$T/replies" | sed 's/^/# /'
-
-reply() {
-	awk -F '\t' -v n="$1" '$1 == n { print $2 }' "$T/replies"
-}
-# running NAME: the count of campaigns running in ping's reply NAME, and
-# whatever it says after it.
-running() {
-	reply "$1" | jq -r .output | sed -n 's/.*, \([0-9]* campaigns running[^,]*\),.*/\1/p'
-}
-is "the pilot campaign is submitted" "$(reply submit | jq -r .ok)" true
-is "a budget whose commit fails gets ok: false naming the ledger" \
-    "$(reply budget-full | jq -r '.ok, ((.error // "") | contains("ledger '"'$LEDGER'"'"))' | tr '\n' ' ')" \
-    "false true "
-is "while the disk is full hpod follows no campaign" \
-    "$(running ping-full)" "0 campaigns running"
-is "once it can be written, hpod has taken pf back, without a restart" \
-    "$(running ping)" "1 campaigns running"
-check "its pilot was re-adopted" grep -q "campaign pf: pilot .*: re-adopted" "$T/hpod.log"
-is "a budget now reaches it" "$(reply budget | jq -r .output)" \
-    "campaign 'pf' (id 1): budget changed"
+pilot_full "$CONF" 60
 is "its first trial ran on in its pilot" \
     "$(sql "select count(*) from attempts where started > 0 and ended is null")" 1
 touch "$T/go"
 check "pf ends" wait_campaign pf 60
-is "two trials completed, one attempt each (the failed budget not done, the next one done)" \
-    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state || ':' || (select count(*) from attempts a where a.trial_id = t.id), ' ') from campaigns c join trials t on t.campaign_id = c.id")" \
-    "finished 0:completed:1 1:completed:1"
-is "both ran in the one pilot, as PILOT.p1 and PILOT.p2" \
-    "$(sql "select count(*) || ' ' || group_concat(a.job_id = p.job_id || '.p' || (t.number + 1), ' ') from attempts a join trials t on t.id = a.trial_id, pilots p")" \
-    "2 1 1"
+pilot_full_ended
 is "the pilot ended, with its time" \
     "$(sql "select count(*) from pilots where ended > started")" 1
 is "one hpod throughout" "$(grep -c 'listening on' "$T/hpod.log")" 1

@@ -45,13 +45,13 @@ done
 HPOD_TEST_PAUSE=before-commit "$HPOD" -d -v -f "$CONF" 2>>"$T/hpod.log" &
 DPID=$!
 
-# Each request: send it; a write request stops hpod at before-commit,
-# where fill() runs if asked, then hpod goes on.  Prints each reply as
-# "NAME<TAB>LINE"; writes the kept campaign's rows before the fill.
+# Each request (paused.asker): send it; a write request stops hpod at
+# before-commit, where fill() runs if asked, then hpod goes on.  Prints
+# each reply as "NAME<TAB>LINE"; writes the kept campaign's rows before the fill.
 # Two spells of a full disk: the first fills at a budget, the second at
 # a cancel; after each, hpod is pinged until it follows kept again.
 python3 - "$SOCK" "$LEDGER" "$DPID" "$T" >"$T/replies" <<'PY'
-import json, os, signal, sys, time
+import json, os, sys, time
 import paused
 path, ledger, pid, tdir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 filler = tdir + "/small/filler"
@@ -62,25 +62,7 @@ def fill():
 def query(q):
     return paused.query(ledger, q)
 
-s = paused.connect(path)
-f = s.makefile("rb")
-
-def ask(name, req, write=True, between=None):
-    s.sendall((json.dumps(req) + "\n").encode())
-    if write:
-        for _ in range(10000):
-            if paused.stopped(pid):
-                break
-            time.sleep(0.002)
-        else:
-            print(name + "\tnot stopped at before-commit", flush=True)
-            return
-        if between:
-            between()
-        os.kill(pid, signal.SIGCONT)
-    line = f.readline().decode().rstrip("\n")
-    print(name + "\t" + line, flush=True)
-    return line
+ask = paused.asker(path, pid, 20)
 
 def back(name):
     """Ping until hpod follows one campaign again (up to 60 s)."""
