@@ -40,8 +40,6 @@ struct hpod {
 	int		 lockfd;	/* the ledger's lock (lockfile.h) */
 	struct engine	**engines;
 	size_t		 nengines;
-	struct engine	**stale;	/* dropped but kept (hpod_lost) */
-	size_t		 nstale;
 	struct engine	*submitted;	/* a submit's, until its record commits */
 	uv_signal_t	 sigterm, sigint, sighup;
 	uv_timer_t	 retake;	/* hpod_retake(), while lost */
@@ -155,10 +153,8 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
  * they are recovered as after one: each engine is dropped, its jobs left
  * running (engine_drop, as at hpod's exit), and hpod_retake() takes the
  * campaigns back from the ledger, as a start does, once it can be
- * written (pilots too: sched_pilot_release).  An engine whose backend
- * cannot hand its jobs over (none of hpod's now) is kept, detached,
- * among the stale ones until hpod's next start: no request reaches it
- * (hpod_missing).  Said once per spell.
+ * written (pilots too: sched_pilot_release; hpod_engine refuses the
+ * replay backend, which cannot hand jobs over).  Said once per spell.
  */
 static void
 hpod_lost(struct hpod *d, const char *why)
@@ -169,21 +165,12 @@ hpod_lost(struct hpod *d, const char *why)
 	d->nlost++;
 	for (i = 0; i < d->nengines; i++) {
 		e = d->engines[i];
-		if (engine_drop(e) == 0) {
-			if (!d->lost)
-				log_warnx("campaign '%s': %s; taken back from "
-				    "the ledger when it can be written",
-				    engine_name(e), why);
-			engine_free(e);
-			continue;
-		}
+		engine_drop(e);
 		if (!d->lost)
-			log_warnx("campaign '%s': %s; its backend cannot hand "
-			    "its jobs over: taken back from the ledger at the "
-			    "next start of hpod", engine_name(e), why);
-		d->stale = xreallocarray(d->stale, d->nstale + 1,
-		    sizeof(*d->stale));
-		d->stale[d->nstale++] = e;
+			log_warnx("campaign '%s': %s; taken back from the "
+			    "ledger when it can be written", engine_name(e),
+			    why);
+		engine_free(e);
 	}
 	d->nengines = 0;
 	if (!d->lost && i == 0)
@@ -202,27 +189,21 @@ hpod_engine_lost(void *arg, struct engine *e, const char *why)
 	hpod_lost(arg, why);
 }
 
-/* Find a campaign by name or id among the n engines of v. */
-static struct engine *
-hpod_find_in(struct engine **v, size_t n, const char *name)
-{
-	char	 id[32];
-	size_t	 i;
-
-	for (i = n; i-- > 0;) {
-		snprintf(id, sizeof(id), "%lld", (long long)engine_id(v[i]));
-		if (strcmp(id, name) == 0 ||
-		    strcmp(engine_name(v[i]), name) == 0)
-			return v[i];
-	}
-	return NULL;
-}
-
 /* Find a running campaign by name or id. */
 static struct engine *
 hpod_find(struct hpod *d, const char *name)
 {
-	return hpod_find_in(d->engines, d->nengines, name);
+	char	 id[32];
+	size_t	 i;
+
+	for (i = d->nengines; i-- > 0;) {
+		snprintf(id, sizeof(id), "%lld",
+		    (long long)engine_id(d->engines[i]));
+		if (strcmp(id, name) == 0 ||
+		    strcmp(engine_name(d->engines[i]), name) == 0)
+			return d->engines[i];
+	}
+	return NULL;
 }
 
 /* Set a reply's error. */
@@ -282,22 +263,15 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 
 /*
  * Reply that no campaign of that name or id runs; if a failed commit
- * dropped it (hpod_lost), say so, and when it is taken back.
+ * dropped the campaigns (hpod_lost), say so, and when they are taken
+ * back.
  */
 static void
 hpod_missing(struct hpod *d, const char *campaign, cJSON *reply)
 {
-	struct engine	*e;
-	char		 msg[1024];
+	char	 msg[1024];
 
-	if ((e = hpod_find_in(d->stale, d->nstale, campaign)) != NULL)
-		snprintf(msg, sizeof(msg), "campaign '%s' (id %lld) is stopped "
-		    "since a commit of ledger '%s' failed: its backend cannot "
-		    "hand its jobs over (they run on), so it is taken back "
-		    "only at the next start of hpod; restart hpod to act on "
-		    "it", engine_name(e), (long long)engine_id(e),
-		    d->cfg.ledger);
-	else if (d->lost)
+	if (d->lost)
 		snprintf(msg, sizeof(msg), "no running campaign '%s' followed "
 		    "now: ledger '%s' cannot be written; the campaigns it "
 		    "holds as running are taken back once it can", campaign,
@@ -329,14 +303,11 @@ static void
 hpod_ping(struct hpod *d, const char *campaign, enum report_format fmt,
     const cJSON *req, cJSON *reply)
 {
-	char	 out[1024], stale[64] = "";
+	char	 out[1024];
 
-	if (d->nstale > 0)
-		snprintf(stale, sizeof(stale), ", %zu stopped until hpod "
-		    "restarts", d->nstale);
 	snprintf(out, sizeof(out), "hpod %s, pid %ld, %zu campaigns "
-	    "running%s, ledger %s%s\n", HPOD_VERSION, (long)getpid(),
-	    d->nengines, stale, d->cfg.ledger, d->lost ? " (cannot be "
+	    "running, ledger %s%s\n", HPOD_VERSION, (long)getpid(),
+	    d->nengines, d->cfg.ledger, d->lost ? " (cannot be "
 	    "written now: the campaigns it holds as running are taken back "
 	    "once it can)" : "");
 	reply_output(reply, out);
@@ -566,19 +537,11 @@ hpod_resume(struct hpod *d)
 		/* A foreground run is its own master, even if it died. */
 		if (cs[i].driver != NULL && strcmp(cs[i].driver, "daemon") != 0)
 			continue;
-		/*
-		 * Taking back after a failed commit: not those still
-		 * followed, nor the stale ones.
-		 */
+		/* Taking back after a failed commit: those still followed. */
 		for (j = 0; j < d->nengines; j++)
 			if (engine_id(d->engines[j]) == cs[i].id)
 				break;
 		if (j < d->nengines)
-			continue;
-		for (j = 0; j < d->nstale; j++)
-			if (engine_id(d->stale[j]) == cs[i].id)
-				break;
-		if (j < d->nstale)
 			continue;
 		s = spec_parse(cs[i].spec_json, strlen(cs[i].spec_json),
 		    cs[i].spec_path ? cs[i].spec_path : cs[i].name, err,
@@ -639,9 +602,6 @@ hpod_sched_closed(void *arg)
 	for (i = 0; i < d->nengines; i++)
 		engine_free(d->engines[i]);
 	d->nengines = 0;
-	for (i = 0; i < d->nstale; i++)
-		engine_free(d->stale[i]);
-	d->nstale = 0;
 	uv_close((uv_handle_t *)&d->sigterm, NULL);
 	uv_close((uv_handle_t *)&d->sigint, NULL);
 	uv_close((uv_handle_t *)&d->sighup, NULL);
@@ -815,7 +775,6 @@ main(int argc, char *argv[])
 	ledger_close(d.ledger);
 	close(d.lockfd);
 	free(d.engines);
-	free(d.stale);
 	config_release(&d.cfg);
 	log_info("stopped");
 	return 0;

@@ -609,19 +609,21 @@ engine_detach(struct engine *e)
  * With pilots, the pilots' jobs are handed over (sched_pilot_release):
  * their backend is the engine's own (the agents' listener, the pilots'
  * accounting) and goes with it; the trials in them are taken back by
- * the next engine's, from the agents' hellos, as after a restart.
+ * the next engine's, from the agents' hellos, as after a restart.  The
+ * backends hpod runs (local, Slurm, pilots over either) always hand
+ * their jobs over; replay, which cannot, runs only in hpoctl run, where
+ * no engine is dropped.
  */
-int
+void
 engine_drop(struct engine *e)
 {
 	struct attempt	*a;
-	int		 rc = 0;
 
 	engine_detach(e);
-	if (e->pilot != NULL)
-		return sched_pilot_release(e->pilot);
+	if (e->pilot != NULL) {
+		(void)sched_pilot_release(e->pilot);
+		return;
+	}
 	for (a = e->active; a != NULL; a = a->next)
-		if (sched_release(e->env.sched, a->token) == -1)
-			rc = -1;
-	return rc;
+		(void)sched_release(e->env.sched, a->token);
 }

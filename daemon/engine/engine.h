@@ -108,11 +108,10 @@ void		 engine_detach(struct engine *);
 /*
  * Stop as engine_detach() does, and hand its jobs over to whoever adopts
  * them next (sched_release, sched_pilot_release): a new engine taking the
- * campaign back from the ledger (engine_resume) follows them on.  -1 if
- * its backend cannot hand them over: they are then left to this engine,
- * detached, until the daemon's next start.
+ * campaign back from the ledger (engine_resume) follows them on.  Only
+ * for backends that hand jobs over: every one hpod runs (not replay).
  */
-int		 engine_drop(struct engine *);
+void		 engine_drop(struct engine *);
 /* Release the engine (asynchronously: closes its timer). */
 void		 engine_free(struct engine *);
 
