@@ -14,6 +14,7 @@
 #include "json_nul.h"
 #include "log.h"
 #include "paths.h"
+#include "report_alloc.h"
 #include "testpause.h"
 #include "xmalloc.h"
 
@@ -126,25 +127,60 @@ conn_written(uv_write_t *req, int status)
 		conn_pump(c);
 }
 
-/* Queue one JSON object as a line. */
+/*
+ * The reply to a request during which memory ran out: a fixed line, so
+ * that it needs no allocation but the write's.
+ */
+static const char control_nomem[] =
+    "{\"ok\":false,\"error\":\"out of memory\"}\n";
+
+/* Is reply whole: "ok", and an "error" when it is false? */
+static int
+reply_whole(const cJSON *reply)
+{
+	const cJSON	*ok = cJSON_GetObjectItemCaseSensitive(reply, "ok");
+
+	return cJSON_IsBool(ok) && (cJSON_IsTrue(ok) ||
+	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(reply, "error")));
+}
+
+/*
+ * Queue one JSON object as a line; the out-of-memory error instead if
+ * it is NULL or not whole, or nomem (memory ran out while it was built),
+ * or if it cannot be printed.  If not even that can be queued, the
+ * connection is closed.
+ */
 static void
-conn_send(struct conn *c, cJSON *reply)
+conn_send(struct conn *c, cJSON *reply, int nomem)
 {
 	struct reply_write	*w;
-	char			*s;
+	char			*s = NULL;
 	uv_buf_t		 b;
-	size_t			 n;
+	size_t			 n = 0;
 
-	s = xneed(cJSON_PrintUnformatted(reply), "control: a reply");
-	n = strlen(s);
-	w = xcalloc(1, sizeof(*w));
-	w->text = xneed(cJSON_malloc(n + 2), "control: a reply");
-	memcpy(w->text, s, n);
-	w->text[n] = '\n';
-	w->text[n + 1] = '\0';
-	w->len = n + 1;
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		log_warnx("control: a reply: out of memory; connection closed");
+		conn_close(c);
+		return;
+	}
+	if (!nomem && reply_whole(reply))
+		s = cJSON_PrintUnformatted(reply);
+	if (s != NULL) {
+		n = strlen(s);
+		w->text = cJSON_malloc(n + 2);
+	}
+	if (w->text != NULL) {
+		memcpy(w->text, s, n);
+		w->text[n] = '\n';
+		w->text[n + 1] = '\0';
+		w->len = n + 1;
+		b = uv_buf_init(w->text, (unsigned)w->len);
+	} else {
+		log_warnx("control: a reply: out of memory");
+		w->len = sizeof(control_nomem) - 1;
+		b = uv_buf_init((char *)control_nomem, (unsigned)w->len);
+	}
 	cJSON_free(s);
-	b = uv_buf_init(w->text, (unsigned)w->len);
 	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1,
 	    conn_written) != 0) {
 		cJSON_free(w->text);
@@ -156,23 +192,47 @@ conn_send(struct conn *c, cJSON *reply)
 	testpause_at("after-reply");
 }
 
+/*
+ * A reply: {"ok": true, "output": text} or {"ok": false, "error": text};
+ * NULL if memory ran out.
+ */
+cJSON *
+control_reply_new(int ok, const char *text)
+{
+	cJSON	*reply;
+
+	if ((reply = cJSON_CreateObject()) == NULL)
+		return NULL;
+	if (cJSON_AddBoolToObject(reply, "ok", ok) == NULL ||
+	    cJSON_AddStringToObject(reply, ok ? "output" : "error", text) ==
+	    NULL) {
+		cJSON_Delete(reply);
+		return NULL;
+	}
+	return reply;
+}
+
 /* Queue an error reply. */
 static void
 conn_error(struct conn *c, const char *msg)
 {
-	cJSON	*reply = cJSON_CreateObject();
+	cJSON	*reply = control_reply_new(0, msg);
 
-	cJSON_AddFalseToObject(reply, "ok");
-	cJSON_AddStringToObject(reply, "error", msg);
-	conn_send(c, reply);
+	conn_send(c, reply, 0);
 	cJSON_Delete(reply);
 }
 
-/* Answer one request line. */
+/*
+ * Answer one request line.  If memory ran out on this thread while it
+ * was read or answered (a cJSON member dropped, a render's allocation),
+ * the reply is the out-of-memory error, unless the handler answered with
+ * an error of its own ("report for campaign 'x': out of memory").
+ */
 static void
 conn_line(struct conn *c, const char *line, size_t len)
 {
-	cJSON	*req, *reply;
+	unsigned long	 failed;
+	cJSON		*req, *reply;
 
 	/* cJSON would cut a string at \u0000: refuse it, never truncate. */
 	if (memchr(line, '\0', len) != NULL ||
@@ -180,9 +240,15 @@ conn_line(struct conn *c, const char *line, size_t len)
 		conn_error(c, "request: a NUL character is not allowed");
 		return;
 	}
-	reply = cJSON_CreateObject();
+	failed = report_alloc_failures();
+	if ((reply = cJSON_CreateObject()) == NULL) {
+		conn_send(c, NULL, 1);
+		return;
+	}
 	req = cJSON_ParseWithLength(line, len);
-	if (!cJSON_IsObject(req)) {
+	if (req == NULL && report_alloc_failures() != failed) {
+		/* Not read for want of memory: answered so below. */
+	} else if (!cJSON_IsObject(req)) {
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request is not a JSON object");
@@ -199,7 +265,9 @@ conn_line(struct conn *c, const char *line, size_t len)
 	cJSON_Delete(req);
 	/* A deferred reply is sent by control_answer(). */
 	if (c->call == NULL)
-		conn_send(c, reply);
+		conn_send(c, reply, report_alloc_failures() != failed &&
+		    !(reply_whole(reply) && cJSON_IsFalse(
+		    cJSON_GetObjectItemCaseSensitive(reply, "ok"))));
 	cJSON_Delete(reply);
 }
 
@@ -386,7 +454,7 @@ control_answer(struct control_call *call, cJSON *reply)
 		return;
 	}
 	c->call = NULL;
-	conn_send(c, reply);
+	conn_send(c, reply, 0);
 	if (!c->closing)
 		conn_pump(c);
 }

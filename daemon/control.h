@@ -34,7 +34,18 @@ struct control	*control_open(uv_loop_t *, const char *path, control_handler,
  */
 struct control_call;
 struct control_call *control_defer(struct control *);
+/*
+ * reply NULL (memory ran out building it) or without "ok" is answered
+ * {"ok": false, "error": "out of memory"}, as is a request during which
+ * an allocation failed on the loop thread (report_alloc_failures()),
+ * unless its handler answered with an error.
+ */
 void		 control_answer(struct control_call *, cJSON *reply);
+/*
+ * A reply {"ok": true, "output": text} or {"ok": false, "error": text},
+ * whole, or NULL if memory ran out; the caller deletes it.
+ */
+cJSON		*control_reply_new(int ok, const char *text);
 
 /* Stop listening, close every connection, unlink the socket; free. */
 void		 control_close(struct control *);

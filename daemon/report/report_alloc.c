@@ -17,6 +17,8 @@
 static _Thread_local long	 report_alloc_left;
 static _Thread_local int	 report_alloc_json_too;
 static _Thread_local int	 report_alloc_out;
+/* Allocations that failed on this thread, ever (report_alloc_failures). */
+static _Thread_local unsigned long report_alloc_nfailed;
 
 /*
  * Read HPOD_TEST_FAIL_ALLOC for a new render: "report:N" counts every
@@ -64,6 +66,7 @@ report_alloc_fails(int json)
 		return 0;
 	errno = ENOMEM;
 	report_alloc_out = 1;
+	report_alloc_nfailed++;
 	return 1;
 }
 
@@ -71,9 +74,18 @@ report_alloc_fails(int json)
 static void *
 report_alloc_got(void *p)
 {
-	if (p == NULL)
+	if (p == NULL) {
 		report_alloc_out = 1;
+		report_alloc_nfailed++;
+	}
 	return p;
+}
+
+/* How many allocations failed on this thread so far. */
+unsigned long
+report_alloc_failures(void)
+{
+	return report_alloc_nfailed;
 }
 
 /* cJSON's malloc. */

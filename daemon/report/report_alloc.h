@@ -38,6 +38,12 @@ void	 report_alloc_arm(void);
  * socket).
  */
 int	 report_alloc_done(void);
+/*
+ * How many allocations of this module and cJSON's failed on this thread
+ * so far (never reset: compare two readings).  hpod's control socket
+ * answers "out of memory" to a request during which one failed.
+ */
+unsigned long report_alloc_failures(void);
 /* calloc, reallocarray and strdup (NULL stays NULL); NULL when out. */
 void	*report_calloc(size_t nmemb, size_t size);
 void	*report_reallocarray(void *p, size_t nmemb, size_t size);
