@@ -7,7 +7,8 @@
 # budget request's commit fails.  The submit is answered while the
 # campaign is dropped (slurmctld thawed before the disk is freed), after
 # it was taken back (thawed after), or not in time (its job looked for
-# by its token once slurmctld is thawed).  Each way the job is neither lost
+# by its token once slurmctld is thawed); with "dispatch": "job" and
+# "chain".  Each way the job is neither lost
 # (running, unrecorded, unbilled) nor run twice: every job Slurm ran is
 # one attempt in the ledger, with its job id, start, end and nodes as
 # Slurm's record has them, and the report's node- and GPU-hours are the
@@ -40,9 +41,11 @@ log_has() {
 	return 1
 }
 
-# scenario NAME ORDER: campaign NAME (2 trials of 3 s, one at a time) on a
-# ledger of its own; its first submit is in flight when a failed commit
-# drops it; ORDER "dropped": slurmctld answers while it is dropped,
+# scenario NAME ORDER [DISPATCH]: campaign NAME (2 trials of 3 s, one at
+# a time, "dispatch": DISPATCH, "job" by default) on a ledger of its own;
+# its first submit is in flight when a failed commit drops it (with
+# "chain", the second trial's job waits behind it for its job id);
+# ORDER "dropped": slurmctld answers while it is dropped,
 # "retaken": once it was taken back; "timedout": it is not answered in
 # time (slurmctld makes the job once thawed, after the campaign was taken
 # back: hpod must find it by its token).
@@ -53,6 +56,8 @@ scenario() {
 	sed "s|^ledger = .*|ledger = $LEDGER|; s|^run_dir = .*|run_dir = $RUNS|" \
 	    "$T/small.conf" >"$T/$name.conf"
 	sleep_campaign "$name" 3 2 1
+	jq ".dispatch = \"${3:-job}\"" "$T/$name.json" >"$T/$name.tmp" &&
+	    mv "$T/$name.tmp" "$T/$name.json"
 	"$HPOD" -d -v -f "$T/$name.conf" 2>"$T/hpod-$name.log" &
 	DPID=$!
 	for _ in $(seq 1 100); do
@@ -64,7 +69,7 @@ scenario() {
 	check "$name: submit the campaign (slurmctld frozen)" \
 	    "$HPOCTL" submit "$T/$name.json"
 	check "$name: its first attempt is recorded before its job is submitted" \
-	    wait_sql "select count(*) from attempts" 1 10
+	    wait_sql "select count(*) > 0 from attempts" 1 10
 	check "$name: the submit is in flight (hpod waits on slurmctld)" in_flight
 	PYTHONPATH="$TOP/tests/t" python3 -c \
 	    "import sys, paused; paused.fill(sys.argv[1])" "$T/small/filler"
@@ -72,6 +77,7 @@ scenario() {
 	    sh -c "! '$HPOCTL' budget --max-trials 3 '$name' >/dev/null 2>&1"
 	check "$name: the failed commit dropped the campaign" log_has "$name" \
 	    "campaign '$name': .*taken back from the ledger when it can be written"
+	echo "# $name: at the drop: $(sql "select count(*) from attempts") attempts recorded, $(sql "select count(*) from attempts where after_id is not null") chained"
 	if [ "$2" = timedout ]; then
 		check "$name: the submit's answer times out while it is dropped" \
 		    sh -c "for i in \$(seq 1 300); do grep -q 'submit: .*will look for the job' '$T/hpod-$name.log' && exit 0; sleep 0.1; done; exit 1"
@@ -148,4 +154,6 @@ scenario() {
 scenario drop-answered dropped
 scenario drop-retaken retaken
 scenario drop-timedout timedout
+scenario chain-answered dropped chain
+scenario chain-retaken retaken chain
 done_testing
