@@ -134,24 +134,24 @@ conn_written(uv_write_t *req, int status)
 static const char control_nomem[] =
     "{\"ok\":false,\"error\":\"out of memory\"}\n";
 
-/* Is reply whole: "ok", and an "error" when it is false? */
+/* Is reply whole: "ok", and its "output" or "error"? */
 static int
 reply_whole(const cJSON *reply)
 {
 	const cJSON	*ok = cJSON_GetObjectItemCaseSensitive(reply, "ok");
 
-	return cJSON_IsBool(ok) && (cJSON_IsTrue(ok) ||
-	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(reply, "error")));
+	return cJSON_IsBool(ok) && cJSON_IsString(
+	    cJSON_GetObjectItemCaseSensitive(reply, cJSON_IsTrue(ok) ?
+	    "output" : "error"));
 }
 
 /*
  * Queue one JSON object as a line; the out-of-memory error instead if
- * it is NULL or not whole, or nomem (memory ran out while it was built),
- * or if it cannot be printed.  If not even that can be queued, the
- * connection is closed.
+ * it is NULL or not whole, or if it cannot be printed.  If not even that
+ * can be queued, the connection is closed.
  */
 static void
-conn_send(struct conn *c, cJSON *reply, int nomem)
+conn_send(struct conn *c, cJSON *reply)
 {
 	struct reply_write	*w;
 	char			*s = NULL;
@@ -163,7 +163,7 @@ conn_send(struct conn *c, cJSON *reply, int nomem)
 		conn_close(c);
 		return;
 	}
-	if (!nomem && reply_whole(reply))
+	if (reply_whole(reply))
 		s = cJSON_PrintUnformatted(reply);
 	if (s != NULL) {
 		n = strlen(s);
@@ -218,15 +218,14 @@ conn_error(struct conn *c, const char *msg)
 {
 	cJSON	*reply = control_reply_new(0, msg);
 
-	conn_send(c, reply, 0);
+	conn_send(c, reply);
 	cJSON_Delete(reply);
 }
 
 /*
- * Answer one request line.  If memory ran out on this thread while it
- * was read or answered (a cJSON member dropped, a render's allocation),
- * the reply is the out-of-memory error, unless the handler answered with
- * an error of its own ("report for campaign 'x': out of memory").
+ * Answer one request line.  If memory ran out while it was read, or the
+ * reply is not whole (a member cJSON had no memory for), the reply is
+ * the out-of-memory error.
  */
 static void
 conn_line(struct conn *c, const char *line, size_t len)
@@ -234,20 +233,25 @@ conn_line(struct conn *c, const char *line, size_t len)
 	unsigned long	 failed;
 	cJSON		*req, *reply;
 
+	report_alloc_arm_control();
 	/* cJSON would cut a string at \u0000: refuse it, never truncate. */
 	if (memchr(line, '\0', len) != NULL ||
 	    json_nul_find(line, len, 0) != len) {
 		conn_error(c, "request: a NUL character is not allowed");
+		report_alloc_done();
 		return;
 	}
 	failed = report_alloc_failures();
 	if ((reply = cJSON_CreateObject()) == NULL) {
-		conn_send(c, NULL, 1);
+		conn_send(c, NULL);
+		report_alloc_done();
 		return;
 	}
 	req = cJSON_ParseWithLength(line, len);
 	if (req == NULL && report_alloc_failures() != failed) {
-		/* Not read for want of memory: answered so below. */
+		/* Not read for want of memory: not "not a JSON object". */
+		cJSON_Delete(reply);
+		reply = NULL;
 	} else if (!cJSON_IsObject(req)) {
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
@@ -265,10 +269,9 @@ conn_line(struct conn *c, const char *line, size_t len)
 	cJSON_Delete(req);
 	/* A deferred reply is sent by control_answer(). */
 	if (c->call == NULL)
-		conn_send(c, reply, report_alloc_failures() != failed &&
-		    !(reply_whole(reply) && cJSON_IsFalse(
-		    cJSON_GetObjectItemCaseSensitive(reply, "ok"))));
+		conn_send(c, reply);
 	cJSON_Delete(reply);
+	report_alloc_done();
 }
 
 /* Give libuv a buffer: the free end of the connection's line buffer. */
@@ -454,7 +457,7 @@ control_answer(struct control_call *call, cJSON *reply)
 		return;
 	}
 	c->call = NULL;
-	conn_send(c, reply, 0);
+	conn_send(c, reply);
 	if (!c->closing)
 		conn_pump(c);
 }

@@ -35,10 +35,9 @@ struct control	*control_open(uv_loop_t *, const char *path, control_handler,
 struct control_call;
 struct control_call *control_defer(struct control *);
 /*
- * reply NULL (memory ran out building it) or without "ok" is answered
- * {"ok": false, "error": "out of memory"}, as is a request during which
- * an allocation failed on the loop thread (report_alloc_failures()),
- * unless its handler answered with an error.
+ * A reply NULL (memory ran out building it) or not whole (without "ok",
+ * or its "output" or "error") is sent as {"ok": false, "error": "out of
+ * memory"}, for control_answer() as for a handler's.
  */
 void		 control_answer(struct control_call *, cJSON *reply);
 /*
