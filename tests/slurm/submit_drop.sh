@@ -8,9 +8,9 @@
 # campaign is dropped (slurmctld thawed before the disk is freed), after
 # it was taken back (thawed after), or not in time (its job looked for
 # by its token once slurmctld is thawed); with "dispatch": "job" and
-# "chain".  Each way the job is neither lost
-# (running, unrecorded, unbilled) nor run twice: every job Slurm ran is
-# one attempt in the ledger, with its job id, start, end and nodes as
+# "chain", and for a pilot's own job ("dispatch": "pilot").  Each way the
+# job is neither lost (running, unrecorded, unbilled) nor run twice:
+# every job Slurm ran is one attempt (or the one pilot) in the ledger, with its job id, start, end and nodes as
 # Slurm's record has them, and the report's node- and GPU-hours are the
 # jobs' elapsed time x nodes (x GPUs) by Slurm's records (the test
 # cluster keeps no accounting database: scontrol's records stand for
@@ -151,9 +151,91 @@ scenario() {
 	is "$name: the ledger is intact" "$(sql "pragma integrity_check")" ok
 }
 
+# pilot_scenario NAME ORDER: the same for campaign NAME of 2 trials of 2
+# s in one pilot ("dispatch": "pilot", 2 GPUs): the pilot's own job is
+# the submit in flight (its row is committed before it is sent), handed
+# over with sched_pilot_release.
+pilot_scenario() {
+	name=$1
+	LEDGER="$T/small/$name.db"
+	RUNS="$T/runs-$name"
+	sed "s|^ledger = .*|ledger = $LEDGER|; s|^run_dir = .*|run_dir = $RUNS|" \
+	    "$T/small.conf" >"$T/$name.conf"
+	sleep_campaign "$name" 2 2 1
+	jq '. + {"dispatch": "pilot", "pilot": {"count": 1, "cpus": 1, "gpus": 2}}' \
+	    "$T/$name.json" >"$T/$name.tmp" && mv "$T/$name.tmp" "$T/$name.json"
+	"$HPOD" -d -v -f "$T/$name.conf" 2>"$T/hpod-$name.log" &
+	DPID=$!
+	for _ in $(seq 1 100); do
+		"$HPOCTL" ping >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+
+	kill -STOP "$ctld"
+	check "$name: submit the campaign (slurmctld frozen)" \
+	    "$HPOCTL" submit "$T/$name.json"
+	check "$name: its pilot is recorded before its job is submitted" \
+	    wait_sql "select count(*) from pilots" 1 10
+	check "$name: the pilot's submit is in flight" in_flight
+	PYTHONPATH="$TOP/tests/t" python3 -c \
+	    "import sys, paused; paused.fill(sys.argv[1])" "$T/small/filler"
+	check "$name: a budget request while the disk is full fails" \
+	    sh -c "! '$HPOCTL' budget --max-trials 3 '$name' >/dev/null 2>&1"
+	check "$name: the failed commit dropped the campaign" log_has "$name" \
+	    "campaign '$name': .*taken back from the ledger when it can be written"
+	if [ "$2" = dropped ]; then
+		kill -CONT "$ctld"
+		check "$name: slurmctld answers the submit while it is dropped" \
+		    sh -c "for i in \$(seq 1 100); do squeue -h -t all -o %j |
+			grep -q '^hpo-pilot-.*-$name\$' && exit 0; sleep 0.1; done; exit 1"
+		rm -f "$T/small/filler"
+		check "$name: the campaign is taken back" log_has "$name" \
+		    "can be written again: campaigns taken back"
+	else
+		rm -f "$T/small/filler"
+		check "$name: the campaign is taken back" log_has "$name" \
+		    "can be written again: campaigns taken back"
+		kill -CONT "$ctld"
+	fi
+	check "$name: the campaign finishes" wait_campaign "$name" 120
+	squeue -h -t all -o '%i %T %j' |
+	    awk -v n="$name" '$3 ~ "^hpo-pilot-.*-" n "$" { print $1, $2 }' \
+	    >"$T/jobs"
+	sed 's/^/# slurm: /' "$T/jobs"
+	is "$name: Slurm ran one pilot job, and it completed" \
+	    "$(cut -d' ' -f2 "$T/jobs" | tr '\n' ' ')" "COMPLETED "
+	job=$(cut -d' ' -f1 "$T/jobs")
+	is "$name: one pilot in the ledger, that job, ended" \
+	    "$(sql "select count(*) || ' ' || group_concat(job_id) || ' ' || (ended > started) from pilots")" \
+	    "1 $job 1"
+	is "$name: two trials completed in it, one attempt each" \
+	    "$(sql "select group_concat(t.number || ':' || a.state || ':' || a.job_id, ' ') from attempts a join trials t on t.id = a.trial_id")" \
+	    "0:completed:$job.p1 1:completed:$job.p2"
+	scontrol show job -o "$job" >"$T/rec"
+	s=$(date -d "$(sed -n 's/.* StartTime=\([^ ]*\) .*/\1/p' "$T/rec")" +%s)
+	e=$(date -d "$(sed -n 's/.* EndTime=\([^ ]*\) .*/\1/p' "$T/rec")" +%s)
+	n=$(sed -n 's/.* NumNodes=\([0-9]*\) .*/\1/p' "$T/rec")
+	is "$name: the pilot with Slurm's start, end and nodes" \
+	    "$(sql "select cast(started as int) || ' ' || cast(ended as int) || ' ' || nodes || ' ' || gpus from pilots")" \
+	    "$s $e $n 2"
+	"$HPOCTL" report --ledger "$LEDGER" --format json "$name" >"$T/report.json"
+	echo "# $name: report $(jq -c '.cost | {node_hours, gpu_hours}' "$T/report.json");" \
+	    "Slurm's record: $(((e - s) * n)) node-s"
+	check "$name: the report's node-hours are the pilot job's (within 1 s)" \
+	    jq -e "(.cost.node_hours * 3600 - $(((e - s) * n))) | fabs <= 2" \
+	    "$T/report.json"
+	check "$name: the report's GPU-hours are the pilot job's (within 1 s)" \
+	    jq -e "(.cost.gpu_hours * 3600 - $(((e - s) * 2))) | fabs <= 4" \
+	    "$T/report.json"
+	check "$name: hpod stops cleanly" stop_daemon
+	is "$name: the ledger is intact" "$(sql "pragma integrity_check")" ok
+}
+
 scenario drop-answered dropped
 scenario drop-retaken retaken
 scenario drop-timedout timedout
 scenario chain-answered dropped chain
 scenario chain-retaken retaken chain
+pilot_scenario pilot-answered dropped
+pilot_scenario pilot-retaken retaken
 done_testing
