@@ -10,11 +10,11 @@
 # by its token once slurmctld is thawed); with "dispatch": "job" and
 # "chain", and for a pilot's own job ("dispatch": "pilot").  Each way the
 # job is neither lost (running, unrecorded, unbilled) nor run twice:
-# every job Slurm ran is one attempt (or the one pilot) in the ledger, with its job id, start, end and nodes as
-# Slurm's record has them, and the report's node- and GPU-hours are the
-# jobs' elapsed time x nodes (x GPUs) by Slurm's records (the test
-# cluster keeps no accounting database: scontrol's records stand for
-# sacct's).
+# every job Slurm ran is one attempt (or the one pilot) in the ledger,
+# with its job id, start, end and nodes as Slurm's record has them, and
+# the report's node- and GPU-hours are the jobs' elapsed time x nodes
+# (x GPUs) by Slurm's records (the test cluster keeps no accounting
+# database: scontrol's records stand for sacct's).
 . "$(dirname "$0")/lib.subr"
 
 small_fs
