@@ -11,10 +11,10 @@
 # "chain", and for a pilot's own job ("dispatch": "pilot").  Each way the
 # job is neither lost (running, unrecorded, unbilled) nor run twice:
 # every job Slurm ran is one attempt (or the one pilot) in the ledger,
-# with its job id, start, end and nodes as Slurm's record has them, and
+# with its job id, start, end and nodes as sacct has them, and
 # the report's node- and GPU-hours are the jobs' elapsed time x nodes
-# (x GPUs) by Slurm's records (the test cluster keeps no accounting
-# database: scontrol's records stand for sacct's).
+# (x GPUs) by sacct's records (sacct --completion: the test cluster
+# has no slurmdbd; the GPUs per node from scontrol's record).
 . "$(dirname "$0")/lib.subr"
 
 small_fs
@@ -30,6 +30,20 @@ in_flight() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# sacct_job JOB: "START END NODES" of job JOB (START and END in epoch
+# seconds) as sacct --completion has it (cluster.sh's jobcomp/filetxt),
+# waited for up to 10 s (it is written once Slurm has completed the job).
+sacct_job() {
+	for _ in $(seq 1 100); do
+		rec=$(sacct -c -n -P -o jobid,start,end,nnodes |
+		    awk -F '|' -v j="$1" '$1 == j { print $2, $3, $4; exit }')
+		[ -n "$rec" ] && break
+		sleep 0.1
+	done
+	set -- $rec
+	[ $# = 3 ] && echo "$(date -d "$1" +%s) $(date -d "$2" +%s) $3"
 }
 
 # log_has NAME TEXT: wait up to 30 s until NAME's hpod log holds TEXT.
@@ -123,28 +137,27 @@ scenario() {
 	    "$(sql "select count(distinct job_id) from attempts where job_id is not null")" 2
 	slurm_node_s=0 slurm_gpu_s=0
 	for job in $(cut -d' ' -f1 "$T/jobs"); do
+		set -- $(sacct_job "$job") 0 0 0
+		s=$1 e=$2 n=$3
 		scontrol show job -o "$job" >"$T/rec"
-		s=$(date -d "$(sed -n 's/.* StartTime=\([^ ]*\) .*/\1/p' "$T/rec")" +%s)
-		e=$(date -d "$(sed -n 's/.* EndTime=\([^ ]*\) .*/\1/p' "$T/rec")" +%s)
-		n=$(sed -n 's/.* NumNodes=\([0-9]*\) .*/\1/p' "$T/rec")
 		# GPUs: per node as asked (the cluster does not count gres TRES).
 		g=$(sed -n 's/.* TresPerNode=[^ ]*gpu:\([0-9]*\).*/\1/p' "$T/rec")
 		g=$((${g:-0} * n))
 		[ "$g" -gt 0 ] || sed 's/^/# no GPUs in: /' "$T/rec"
 		row=$(sql "select cast(started as int) || ' ' || cast(ended as int) || ' ' || nodes || ' ' || gpus from attempts where job_id = '$job'")
-		is "$name: job $job: one attempt, with Slurm's start, end, nodes and GPUs" \
+		is "$name: job $job: one attempt, with sacct's start, end and nodes, its GPUs" \
 		    "$row" "$s $e $n $g"
 		slurm_node_s=$((slurm_node_s + (e - s) * n))
 		slurm_gpu_s=$((slurm_gpu_s + (e - s) * g))
 	done
 	"$HPOCTL" report --ledger "$LEDGER" --format json "$name" >"$T/report.json"
 	echo "# $name: report $(jq -c .cost "$T/report.json")"
-	echo "# $name: Slurm's records: $slurm_node_s node-s, $slurm_gpu_s GPU-s"
+	echo "# $name: sacct: $slurm_node_s node-s, $slurm_gpu_s GPU-s"
 	# Slurm's records are in whole seconds: 1 s per job either way.
-	check "$name: the report's node-hours are Slurm's jobs' (within 1 s each)" \
+	check "$name: the report's node-hours are sacct's jobs' (within 1 s each)" \
 	    jq -e "(.cost.node_hours * 3600 - $slurm_node_s) | fabs <= 2" \
 	    "$T/report.json"
-	check "$name: the report's GPU-hours are Slurm's jobs' (within 1 s each)" \
+	check "$name: the report's GPU-hours are sacct's jobs' (within 1 s each)" \
 	    jq -e "(.cost.gpu_hours * 3600 - $slurm_gpu_s) | fabs <= 2 * 2" \
 	    "$T/report.json"
 	check "$name: hpod stops cleanly" stop_daemon
@@ -211,16 +224,14 @@ pilot_scenario() {
 	is "$name: two trials completed in it, one attempt each" \
 	    "$(sql "select group_concat(t.number || ':' || a.state || ':' || a.job_id, ' ') from attempts a join trials t on t.id = a.trial_id")" \
 	    "0:completed:$job.p1 1:completed:$job.p2"
-	scontrol show job -o "$job" >"$T/rec"
-	s=$(date -d "$(sed -n 's/.* StartTime=\([^ ]*\) .*/\1/p' "$T/rec")" +%s)
-	e=$(date -d "$(sed -n 's/.* EndTime=\([^ ]*\) .*/\1/p' "$T/rec")" +%s)
-	n=$(sed -n 's/.* NumNodes=\([0-9]*\) .*/\1/p' "$T/rec")
-	is "$name: the pilot with Slurm's start, end and nodes" \
+	set -- $(sacct_job "$job") 0 0 0
+	s=$1 e=$2 n=$3
+	is "$name: the pilot with sacct's start, end and nodes" \
 	    "$(sql "select cast(started as int) || ' ' || cast(ended as int) || ' ' || nodes || ' ' || gpus from pilots")" \
 	    "$s $e $n 2"
 	"$HPOCTL" report --ledger "$LEDGER" --format json "$name" >"$T/report.json"
 	echo "# $name: report $(jq -c '.cost | {node_hours, gpu_hours}' "$T/report.json");" \
-	    "Slurm's record: $(((e - s) * n)) node-s"
+	    "sacct: $(((e - s) * n)) node-s"
 	check "$name: the report's node-hours are the pilot job's (within 1 s)" \
 	    jq -e "(.cost.node_hours * 3600 - $(((e - s) * n))) | fabs <= 2" \
 	    "$T/report.json"
