@@ -114,18 +114,18 @@ engine_spent_load(struct engine *e, struct ledger_campaign *c,
 }
 
 /*
- * A trial's cancel recorded before it was sent (engine_cancel_trial,
- * "trial N cancelled on request"): its attempt taken back is cancelled,
+ * A trial's cancel recorded before it was sent (engine_cancel_trial, an
+ * event with the trial's number): its attempt taken back is cancelled,
  * at the next tick, as the reply said.
  */
 static void
-engine_resume_cancel_trial(void *arg, const char *message)
+engine_resume_cancel_trial(void *arg, int number, const char *message)
 {
 	struct engine	*e = arg;
 	struct attempt	*a;
-	int		 number;
 
-	if (sscanf(message, "trial %d ", &number) != 1)
+	(void)message;
+	if (number < 0)
 		return;
 	for (a = e->active; a != NULL; a = a->next)
 		if (a->trial_number == number && a->cancel_as == CANCEL_NONE) {

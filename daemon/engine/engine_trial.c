@@ -25,7 +25,8 @@ engine_cancel_trial(struct engine *e, int number)
 		/* engine_resume reads the number back after a crash. */
 		snprintf(msg, sizeof(msg), "trial %d cancelled on request",
 		    number);
-		ledger_event(e->env.ledger, e->id, "cancel_trial", msg);
+		ledger_event_trial(e->env.ledger, e->id, "cancel_trial",
+		    number, msg);
 		engine_kick(e);
 		return 0;
 	}

@@ -139,6 +139,10 @@ is "cx: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
 is "cx: hpod was killed before it was sent: trial 0 runs" \
     "$(sql "select t.state from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 0")" \
     running
+is "cx: the cancel is recorded with its trial's number as data" \
+    "$(sql "select e.trial from events e join campaigns c on c.id = e.campaign_id where c.name = 'cx' and e.kind = 'cancel_trial'")" 0
+# What resume does is read from the number, never from the message.
+sqlite3 "$LEDGER" "update events set message = 'reworded' where kind = 'cancel_trial'"
 start_daemon
 check "cx: the restarted hpod starts trial 1" until_count 1 30 "$(started cx 1)"
 is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
@@ -146,5 +150,23 @@ is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
     "running 0:cancelled 1:running"
 "$HPOCTL" cancel cx >/dev/null
 check "cx ends once cancelled" wait_campaign cx 30
+check "hpod stops cleanly again, twice" stop_daemon
+
+# The same in a ledger of schema 8, as an older hpod left it: its
+# cancel_trial event has the trial's number in its message only.  The
+# restarted hpod migrates it and cancels that trial.
+nap_campaign cy 2
+kill_at_cancel cy '{"cmd": "cancel", "campaign": "cy", "trial": 0}'
+sqlite3 "$LEDGER" "alter table events drop column trial; pragma user_version = 8"
+is "cy: a schema-8 ledger, the cancel in its message" \
+    "$(sql "pragma user_version") $(sql "select e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'cy' and e.kind = 'cancel_trial'")" \
+    "8 trial 0 cancelled on request"
+start_daemon
+check "cy: the restarted hpod starts trial 1" until_count 1 30 "$(started cy 1)"
+is "cy: trial 0 was cancelled; the campaign goes on" \
+    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cy'")" \
+    "running 0:cancelled 1:running"
+"$HPOCTL" cancel cy >/dev/null
+check "cy ends once cancelled" wait_campaign cy 30
 check "hpod stops cleanly at last" stop_daemon
 done_testing
