@@ -142,6 +142,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		tstate = a->cancel_as == CANCEL_PRUNE ? TRIAL_PRUNED :
 		    TRIAL_CANCELLED;
 		break;
+	case SCHED_LOST:
+		/* Lost after its cancel was asked for: cancelled, as told. */
+		tstate = a->cancel_as == CANCEL_USER ? TRIAL_CANCELLED :
+		    TRIAL_FAILED;
+		break;
 	default:
 		tstate = TRIAL_FAILED;
 		break;

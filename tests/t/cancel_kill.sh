@@ -168,5 +168,29 @@ is "cy: trial 0 was cancelled; the campaign goes on" \
     "running 0:cancelled 1:running"
 "$HPOCTL" cancel cy >/dev/null
 check "cy ends once cancelled" wait_campaign cy 30
+check "hpod stops cleanly once more" stop_daemon
+
+# A trial's cancel answered, hpod killed before it was sent, and its
+# attempt lost meanwhile: trial 1 of a campaign run in one pilot of one
+# CPU waits for the pilot's slot, never handed to it (no job id), so the
+# restarted hpod cannot take it back (it is ended lost, which would be
+# retried).  The recorded cancel is applied first: trial 1 gets no new
+# attempt, and ends cancelled, the campaign going on.
+nap_campaign cp 3
+jq '.budget.max_parallel = 2 | . + {"dispatch": "pilot", "pilot": {"count": 1, "cpus": 1}}' \
+    "$T/cp.json" >"$T/cp.tmp" && mv "$T/cp.tmp" "$T/cp.json"
+kill_at_cancel cp '{"cmd": "cancel", "campaign": "cp", "trial": 1}'
+is "cp: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
+    "campaign 'cp' (id 5): cancelling trial 1"
+is "cp: trial 1 waits for the pilot, with no job id" \
+    "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1 and a.job_id is null and a.ended is null")" 1
+start_daemon
+check "cp: the restarted hpod takes the campaign back" until_count 1 30 \
+    "select count(*) from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1 and t.state not in ('pending', 'running')"
+"$HPOCTL" cancel cp >/dev/null
+check "cp ends once cancelled" wait_campaign cp 30
+is "cp: trial 1 ended cancelled, in its one attempt, lost: never retried" \
+    "$(sql "select t.state || ' ' || group_concat(a.number || ':' || a.state, ' ') from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1")" \
+    "cancelled 0:lost"
 check "hpod stops cleanly at last" stop_daemon
 done_testing
