@@ -44,7 +44,9 @@ struct sched_event {
 	int		 exit_code;	/* -1 if unknown */
 	int		 signal;	/* 0 if none */
 	const char	*host;		/* SCHED_EV_STARTED */
-	int		 nodes, gpus, cpus;	/* SCHED_EV_STARTED: totals */
+	int		 nodes, gpus, cpus;	/* SCHED_EV_STARTED: totals; nodes
+						   0: not known (a job taken
+						   back: as asked) */
 	double		 node_share;	/* SCHED_EV_STARTED (and END): the
 					   nodes it is charged when not its
 					   whole nodes (a pilot's job: its

@@ -185,15 +185,26 @@ engine_event(void *arg, const struct sched_event *ev)
 		    ev->job_id, ev->time);
 		return;
 	case SCHED_EV_STARTED:
+		/*
+		 * A job taken back whose allocation its backend does not
+		 * know (nodes 0) runs on what was asked for; its start, if
+		 * recorded, stands.
+		 */
+		if (ev->nodes == 0 && a->started)
+			return;
 		a->started = 1;
 		a->t_started = ev->time;
-		a->nodes = ev->nodes;
-		a->gpus = ev->gpus;
-		a->cpus = ev->cpus;
-		a->node_share = ev->node_share > 0 ? ev->node_share : ev->nodes;
+		if (ev->nodes > 0) {
+			a->nodes = ev->nodes;
+			a->gpus = ev->gpus;
+			a->cpus = ev->cpus;
+			a->node_share = ev->node_share > 0 ? ev->node_share :
+			    ev->nodes;
+		}
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
-		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->node_share,
-		    ev->host);
+		    ev->time, a->nodes, a->gpus, a->cpus, ev->nodes > 0 ?
+		    ev->node_share : a->node_share != a->nodes ?
+		    a->node_share : 0, ev->host);
 		/* Its queue wait counts from when it could start. */
 		if (ev->eligible > 0)
 			ledger_attempt_eligible(e->env.ledger, a->attempt_id,

@@ -154,7 +154,7 @@ local_rebind(struct local *l, const char *token, sched_event_cb cb,
  * Queue ev for delivery to cb(arg), copying its strings.  Running out of
  * memory here would lose an event the engine counts on: that is fatal.
  */
-static void
+void
 local_emit(struct local *l, sched_event_cb cb, void *arg,
     const struct sched_event *ev)
 {

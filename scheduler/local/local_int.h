@@ -80,6 +80,9 @@ struct local {
 
 /* local.c */
 double		 local_now(void);
+/* Queue ev for delivery to cb(arg), its strings copied. */
+void		 local_emit(struct local *, sched_event_cb, void *,
+		    const struct sched_event *);
 /* Queue j's END event in state st (r: its result.json, may be NULL). */
 void		 local_end(struct ljob *, enum sched_state,
 		    const struct trial_result *, const char *reason);
