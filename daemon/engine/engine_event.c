@@ -288,6 +288,12 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	if (stop_decide(e->stopper, &h, (size_t)me, step, value)
 	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
 		a->cancel_as = CANCEL_PRUNE;
+		/*
+		 * Ended for the stopper now, not at its job's end, a grace
+		 * period later: the others' next points judge against it
+		 * as an ended trial (the target stopper's leader rule).
+		 */
+		obsbook_state(e->book, a->trial_number, TRIAL_PRUNED);
 		engine_say(e, "trial %d: pruned by %s at %s %g (%s %g)",
 		    a->trial_number, stop_name(e->stopper), engine_unit(e),
 		    step, key, value);

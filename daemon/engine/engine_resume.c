@@ -251,6 +251,8 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		    engine_resume_cancelled(&rcan, made[i]->trial_number)) {
 			made[i]->cancel_as = CANCEL_USER;
 			made[i]->cancel_due = 1;
+			obsbook_state(e->book, made[i]->trial_number,
+			    TRIAL_CANCELLED);
 		}
 	for (i = 0; i < na; i++)
 		if (made[i] != NULL)

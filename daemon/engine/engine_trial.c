@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "engine_int.h"
+#include "obsbook.h"
 
 int
 engine_cancel_trial(struct engine *e, int number)
@@ -22,6 +23,8 @@ engine_cancel_trial(struct engine *e, int number)
 			continue;
 		a->cancel_as = CANCEL_USER;	/* ends cancelled, no retry */
 		a->cancel_due = 1;
+		/* Ended for the stopper now, as when it is pruned. */
+		obsbook_state(e->book, number, TRIAL_CANCELLED);
 		/* engine_resume reads the number back after a crash. */
 		snprintf(msg, sizeof(msg), "trial %d cancelled on request",
 		    number);
