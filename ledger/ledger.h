@@ -310,9 +310,6 @@ int	 ledger_event(struct ledger *, int64_t campaign_id, const char *kind,
 /* An event about trial number trial of the campaign (-1: no one trial). */
 int	 ledger_event_trial(struct ledger *, int64_t campaign_id,
 	    const char *kind, int trial, const char *message);
-/* How many events of kind campaign_id's log holds; -1 on error. */
-int	 ledger_event_count(struct ledger *, int64_t campaign_id,
-	    const char *kind);
 /*
  * Call fn(arg, trial, message) for each event of kind in campaign_id's
  * log, oldest first: trial is the number the event was recorded with

@@ -132,27 +132,6 @@ ledger_event_trial(struct ledger *l, int64_t campaign_id, const char *kind,
 	return ledger_exec(l, st, "log event '%s'", kind ? kind : "");
 }
 
-/* How many events of kind campaign_id's log holds; -1 on error. */
-int
-ledger_event_count(struct ledger *l, int64_t campaign_id, const char *kind)
-{
-	sqlite3_stmt	*st;
-	int		 rc, n = 0;
-
-	if ((st = ledger_stmt(l, LQ_EVENT_COUNT, "SELECT count(*) FROM events"
-	    " WHERE campaign_id = ? AND kind = ?")) == NULL)
-		return -1;
-	ledger_bind_int64(l, st, 1, campaign_id);
-	ledger_bind_text(l, st, 2, kind);
-	if ((rc = ledger_step(l, st)) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	else
-		rc = ledger_fail(l, "count '%s' events of campaign %lld", kind,
-		    (long long)campaign_id);
-	ledger_stmt_done(st);
-	return rc == SQLITE_ROW ? n : -1;
-}
-
 /*
  * Call fn(arg, trial, message) for each event of kind in campaign_id's
  * log, oldest first (trial -1 for one about no trial, message "" for

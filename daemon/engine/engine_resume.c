@@ -119,6 +119,15 @@ struct resume_cancels {
 	size_t	 n;
 };
 
+/* Count an event (the campaign's 'cancel' events). */
+static void
+engine_resume_count(void *arg, int number, const char *message)
+{
+	(void)number;
+	(void)message;
+	(*(int *)arg)++;
+}
+
 /* Note the trial of a 'cancel_trial' event (engine_cancel_trial). */
 static void
 engine_resume_note_cancel(void *arg, int number, const char *message)
@@ -181,7 +190,9 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	 * asked of this engine before (hpoctl cancel --ledger) is recorded
 	 * here.
 	 */
-	if ((n = ledger_event_count(e->env.ledger, id, "cancel")) == -1) {
+	n = 0;
+	if (ledger_event_each(e->env.ledger, id, "cancel",
+	    engine_resume_count, &n) == -1) {
 		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
 		    ledger_error(e->env.ledger));
 		goto out;
