@@ -185,21 +185,23 @@ local_watch(uv_timer_t *h)
 }
 
 /*
- * A job taken back that runs: say since when (its result.json's start),
- * as its owner may have lost the record of it; the allocation is not
- * known here (nodes 0: as asked).
+ * An adopted job that runs: say since when (its result.json's start), as
+ * its owner may have lost the record of it; the allocation is not known
+ * here (nodes 0: as asked).
  */
-static void
-local_adopted_started(struct ljob *j, const struct trial_result *r)
+void
+local_adopted_started(struct ljob *j)
 {
 	struct sched_event ev;
-	char id[32];
+	struct trial_result r;
+	char id[32], err[PATH_MAX + 128];
 
-	if (r->start <= 0)
+	if (result_read(j->dir, &r, err, sizeof(err)) != 0 || !r.running ||
+	    r.start <= 0 || strcmp(r.token, j->token) != 0)
 		return;
 	/* Its job id, the wrapper's pid, if that was not recorded either. */
-	if (j->job_id == NULL && r->pid > 0) {
-		snprintf(id, sizeof(id), "%ld", r->pid);
+	if (j->job_id == NULL && r.pid > 0) {
+		snprintf(id, sizeof(id), "%ld", r.pid);
 		if ((j->job_id = strdup(id)) == NULL)
 			return;
 	}
@@ -207,9 +209,9 @@ local_adopted_started(struct ljob *j, const struct trial_result *r)
 	ev.type = SCHED_EV_STARTED;
 	ev.token = j->token;
 	ev.job_id = j->job_id;
-	ev.time = r->start;
+	ev.time = r.start;
 	ev.exit_code = -1;
-	ev.host = r->host;
+	ev.host = r.host;
 	local_emit(j->l, j->cb, j->arg, &ev);
 }
 
@@ -248,7 +250,7 @@ local_adopt(struct sched *s, const char *token, const char *job_id,
 			return 0;
 		}
 		j->pid = r.pid;
-		local_adopted_started(j, &r);
+		local_adopted_started(j);
 	}
 	/* Spawned, but its result.json not written yet: find it. */
 	if (rc == 1)
