@@ -132,14 +132,14 @@ engine_resume_count(void *arg, int number, const char *message)
 static void
 engine_resume_note_cancel(void *arg, int number, const char *message)
 {
-	struct resume_cancels	*rc = arg;
+	struct resume_cancels	*rcan = arg;
 
 	(void)message;
 	if (number < 0)
 		return;
-	rc->number = xreallocarray(rc->number, rc->n + 1,
-	    sizeof(*rc->number));
-	rc->number[rc->n++] = number;
+	rcan->number = xreallocarray(rcan->number, rcan->n + 1,
+	    sizeof(*rcan->number));
+	rcan->number[rcan->n++] = number;
 }
 
 /* Was trial number's cancel recorded? */
