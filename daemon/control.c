@@ -14,6 +14,7 @@
 #include "json_nul.h"
 #include "log.h"
 #include "paths.h"
+#include "report_alloc.h"
 #include "testpause.h"
 #include "xmalloc.h"
 
@@ -126,25 +127,60 @@ conn_written(uv_write_t *req, int status)
 		conn_pump(c);
 }
 
-/* Queue one JSON object as a line. */
+/*
+ * The reply to a request during which memory ran out: a fixed line, so
+ * that it needs no allocation but the write's.
+ */
+static const char control_nomem[] =
+    "{\"ok\":false,\"error\":\"out of memory\"}\n";
+
+/* Is reply whole: "ok", and its "output" or "error"? */
+static int
+reply_whole(const cJSON *reply)
+{
+	const cJSON	*ok = cJSON_GetObjectItemCaseSensitive(reply, "ok");
+
+	return cJSON_IsBool(ok) && cJSON_IsString(
+	    cJSON_GetObjectItemCaseSensitive(reply, cJSON_IsTrue(ok) ?
+	    "output" : "error"));
+}
+
+/*
+ * Queue one JSON object as a line; the out-of-memory error instead if
+ * it is NULL or not whole, or if it cannot be printed.  If not even that
+ * can be queued, the connection is closed.
+ */
 static void
 conn_send(struct conn *c, cJSON *reply)
 {
 	struct reply_write	*w;
-	char			*s;
+	char			*s = NULL;
 	uv_buf_t		 b;
-	size_t			 n;
+	size_t			 n = 0;
 
-	s = xneed(cJSON_PrintUnformatted(reply), "control: a reply");
-	n = strlen(s);
-	w = xcalloc(1, sizeof(*w));
-	w->text = xneed(cJSON_malloc(n + 2), "control: a reply");
-	memcpy(w->text, s, n);
-	w->text[n] = '\n';
-	w->text[n + 1] = '\0';
-	w->len = n + 1;
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		log_warnx("control: a reply: out of memory; connection closed");
+		conn_close(c);
+		return;
+	}
+	if (reply_whole(reply))
+		s = cJSON_PrintUnformatted(reply);
+	if (s != NULL) {
+		n = strlen(s);
+		w->text = cJSON_malloc(n + 2);
+	}
+	if (w->text != NULL) {
+		memcpy(w->text, s, n);
+		w->text[n] = '\n';
+		w->text[n + 1] = '\0';
+		w->len = n + 1;
+		b = uv_buf_init(w->text, (unsigned)w->len);
+	} else {
+		log_warnx("control: a reply: out of memory");
+		w->len = sizeof(control_nomem) - 1;
+		b = uv_buf_init((char *)control_nomem, (unsigned)w->len);
+	}
 	cJSON_free(s);
-	b = uv_buf_init(w->text, (unsigned)w->len);
 	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1,
 	    conn_written) != 0) {
 		cJSON_free(w->text);
@@ -156,33 +192,67 @@ conn_send(struct conn *c, cJSON *reply)
 	testpause_at("after-reply");
 }
 
+/*
+ * A reply: {"ok": true, "output": text} or {"ok": false, "error": text};
+ * NULL if memory ran out.
+ */
+cJSON *
+control_reply_new(int ok, const char *text)
+{
+	cJSON	*reply;
+
+	if ((reply = cJSON_CreateObject()) == NULL)
+		return NULL;
+	if (cJSON_AddBoolToObject(reply, "ok", ok) == NULL ||
+	    cJSON_AddStringToObject(reply, ok ? "output" : "error", text) ==
+	    NULL) {
+		cJSON_Delete(reply);
+		return NULL;
+	}
+	return reply;
+}
+
 /* Queue an error reply. */
 static void
 conn_error(struct conn *c, const char *msg)
 {
-	cJSON	*reply = cJSON_CreateObject();
+	cJSON	*reply = control_reply_new(0, msg);
 
-	cJSON_AddFalseToObject(reply, "ok");
-	cJSON_AddStringToObject(reply, "error", msg);
 	conn_send(c, reply);
 	cJSON_Delete(reply);
 }
 
-/* Answer one request line. */
+/*
+ * Answer one request line.  If memory ran out while it was read, or the
+ * reply is not whole (a member cJSON had no memory for), the reply is
+ * the out-of-memory error.
+ */
 static void
 conn_line(struct conn *c, const char *line, size_t len)
 {
-	cJSON	*req, *reply;
+	unsigned long	 failed;
+	cJSON		*req, *reply;
 
+	report_alloc_arm_control();
 	/* cJSON would cut a string at \u0000: refuse it, never truncate. */
 	if (memchr(line, '\0', len) != NULL ||
 	    json_nul_find(line, len, 0) != len) {
 		conn_error(c, "request: a NUL character is not allowed");
+		report_alloc_done();
 		return;
 	}
-	reply = cJSON_CreateObject();
+	failed = report_alloc_failures();
+	if ((reply = cJSON_CreateObject()) == NULL) {
+		conn_send(c, NULL);
+		report_alloc_done();
+		return;
+	}
 	req = cJSON_ParseWithLength(line, len);
-	if (!cJSON_IsObject(req)) {
+	if (req == NULL && report_alloc_failures() != failed) {
+		/* Not read for want of memory: not "not a JSON object". */
+		cJSON_Delete(reply);
+		reply = NULL;
+	} else if (!cJSON_IsObject(req)) {
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request is not a JSON object");
@@ -201,6 +271,7 @@ conn_line(struct conn *c, const char *line, size_t len)
 	if (c->call == NULL)
 		conn_send(c, reply);
 	cJSON_Delete(reply);
+	report_alloc_done();
 }
 
 /* Give libuv a buffer: the free end of the connection's line buffer. */

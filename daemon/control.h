@@ -34,7 +34,17 @@ struct control	*control_open(uv_loop_t *, const char *path, control_handler,
  */
 struct control_call;
 struct control_call *control_defer(struct control *);
+/*
+ * A reply NULL (memory ran out building it) or not whole (without "ok",
+ * or its "output" or "error") is sent as {"ok": false, "error": "out of
+ * memory"}, for control_answer() as for a handler's.
+ */
 void		 control_answer(struct control_call *, cJSON *reply);
+/*
+ * A reply {"ok": true, "output": text} or {"ok": false, "error": text},
+ * whole, or NULL if memory ran out; the caller deletes it.
+ */
+cJSON		*control_reply_new(int ok, const char *text);
 
 /* Stop listening, close every connection, unlink the socket; free. */
 void		 control_close(struct control *);

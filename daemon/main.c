@@ -240,7 +240,10 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 		reply_error(reply, "request.path: expected a string");
 		return;
 	}
-	text = cJSON_PrintUnformatted(spec);
+	if ((text = cJSON_PrintUnformatted(spec)) == NULL) {
+		reply_error(reply, "out of memory");
+		return;
+	}
 	s = spec_parse(text, strlen(text), path ? path->valuestring :
 	    "(submitted spec)", err, sizeof(err));
 	cJSON_free(text);
@@ -489,6 +492,7 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	const cJSON		*f = cJSON_GetObjectItem(req, "format");
 	const struct hpod_req	*r;
 	enum report_format	 fmt = REPORT_TEXT;
+	unsigned long		 failed;
 
 	if (c != NULL && !cJSON_IsString(c)) {
 		reply_error(reply, "request.campaign: expected a string");
@@ -512,7 +516,19 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 		return;
 	if (r->writes)
 		hpod_begin(d);
+	failed = report_alloc_failures();
 	r->fn(d, c != NULL ? c->valuestring : NULL, fmt, req, reply);
+	/*
+	 * A request refused after memory ran out (a spec or workload file
+	 * cJSON could not read is not "not valid JSON") says so.
+	 */
+	if (report_alloc_failures() != failed && cJSON_IsFalse(
+	    cJSON_GetObjectItem(reply, "ok"))) {
+		while (reply->child != NULL)
+			cJSON_Delete(cJSON_DetachItemViaPointer(reply,
+			    reply->child));
+		reply_error(reply, "out of memory");
+	}
 	if (r->writes)
 		testpause_at("before-commit");
 	hpod_commit(d, reply, r->writes);

@@ -17,7 +17,6 @@
 #include "report.h"
 #include "slowreq.h"
 #include "trials_opts.h"
-#include "xmalloc.h"
 
 struct slowreq {
 	uv_work_t		 work;
@@ -69,15 +68,12 @@ slowreq_done(uv_work_t *w, int status)
 
 	if (status == 0 && r->rc == -1)
 		log_warnx("%s", r->err);
-	reply = xneed(cJSON_CreateObject(), "control: a reply");
-	if (status != 0 || r->rc != 0) {
-		cJSON_AddFalseToObject(reply, "ok");
-		cJSON_AddStringToObject(reply, "error", status != 0 ?
+	/* NULL if memory ran out: answered "out of memory". */
+	if (status != 0 || r->rc != 0)
+		reply = control_reply_new(0, status != 0 ?
 		    "request cancelled" : r->err);
-	} else {
-		cJSON_AddTrueToObject(reply, "ok");
-		cJSON_AddStringToObject(reply, "output", r->out ? r->out : "");
-	}
+	else
+		reply = control_reply_new(1, r->out ? r->out : "");
 	control_answer(r->call, reply);
 	cJSON_Delete(reply);
 	cJSON_Delete(r->req);

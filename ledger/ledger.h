@@ -307,14 +307,17 @@ int	 ledger_prior_count(struct ledger *, int64_t campaign_id, int *n,
 /* The event log; campaign_id 0 for daemon-wide events. */
 int	 ledger_event(struct ledger *, int64_t campaign_id, const char *kind,
 	    const char *message);
-/* How many events of kind campaign_id's log holds; -1 on error. */
-int	 ledger_event_count(struct ledger *, int64_t campaign_id,
-	    const char *kind);
+/* An event about trial number trial of the campaign (-1: no one trial). */
+int	 ledger_event_trial(struct ledger *, int64_t campaign_id,
+	    const char *kind, int trial, const char *message);
 /*
- * Call fn(arg, message) for each event of kind in campaign_id's log,
- * oldest first; fn must not use the ledger.  0, or -1 on error.
+ * Call fn(arg, trial, message) for each event of kind in campaign_id's
+ * log, oldest first: trial is the number the event was recorded with
+ * (ledger_event_trial), -1 for none; message "" for none.  fn must not
+ * use the ledger.  0, or -1 on error.
  */
 int	 ledger_event_each(struct ledger *, int64_t campaign_id,
-	    const char *kind, void (*fn)(void *, const char *), void *arg);
+	    const char *kind, void (*fn)(void *, int, const char *),
+	    void *arg);
 
 #endif

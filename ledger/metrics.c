@@ -106,61 +106,56 @@ int
 ledger_event(struct ledger *l, int64_t campaign_id, const char *kind,
     const char *message)
 {
+	return ledger_event_trial(l, campaign_id, kind, -1, message);
+}
+
+/* Append an event about trial number trial (-1: none) to the event log. */
+int
+ledger_event_trial(struct ledger *l, int64_t campaign_id, const char *kind,
+    int trial, const char *message)
+{
 	struct timespec ts;
 	sqlite3_stmt *st;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if ((st = ledger_stmt(l, LQ_EVENT_INSERT, "INSERT INTO events"
-	    " (campaign_id, time, kind, message) VALUES (?, ?, ?, ?)")) == NULL)
+	    " (campaign_id, time, kind, message, trial)"
+	    " VALUES (?, ?, ?, ?, ?)")) == NULL)
 		return -1;
 	if (campaign_id != 0)
 		ledger_bind_int64(l, st, 1, campaign_id);
 	ledger_bind_double(l, st, 2, ts.tv_sec + ts.tv_nsec / 1e9);
 	ledger_bind_text(l, st, 3, kind);
 	ledger_bind_text(l, st, 4, message);
+	if (trial >= 0)
+		ledger_bind_int64(l, st, 5, trial);
 	return ledger_exec(l, st, "log event '%s'", kind ? kind : "");
 }
 
-/* How many events of kind campaign_id's log holds; -1 on error. */
-int
-ledger_event_count(struct ledger *l, int64_t campaign_id, const char *kind)
-{
-	sqlite3_stmt	*st;
-	int		 rc, n = 0;
-
-	if ((st = ledger_stmt(l, LQ_EVENT_COUNT, "SELECT count(*) FROM events"
-	    " WHERE campaign_id = ? AND kind = ?")) == NULL)
-		return -1;
-	ledger_bind_int64(l, st, 1, campaign_id);
-	ledger_bind_text(l, st, 2, kind);
-	if ((rc = ledger_step(l, st)) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	else
-		rc = ledger_fail(l, "count '%s' events of campaign %lld", kind,
-		    (long long)campaign_id);
-	ledger_stmt_done(st);
-	return rc == SQLITE_ROW ? n : -1;
-}
-
 /*
- * Call fn(arg, message) for each event of kind in campaign_id's log,
- * oldest first; fn must not use the ledger.  0, or -1 on error.
+ * Call fn(arg, trial, message) for each event of kind in campaign_id's
+ * log, oldest first (trial -1 for one about no trial, message "" for
+ * none); fn must not use the ledger.  0, or -1 on error.
  */
 int
 ledger_event_each(struct ledger *l, int64_t campaign_id, const char *kind,
-    void (*fn)(void *, const char *), void *arg)
+    void (*fn)(void *, int, const char *), void *arg)
 {
 	sqlite3_stmt	*st;
+	const char	*msg;
 	int		 rc;
 
-	if ((st = ledger_stmt(l, LQ_EVENT_EACH, "SELECT message FROM events"
-	    " WHERE campaign_id = ? AND kind = ? ORDER BY id")) == NULL)
+	if ((st = ledger_stmt(l, LQ_EVENT_EACH, "SELECT trial, message"
+	    " FROM events WHERE campaign_id = ? AND kind = ? ORDER BY id"))
+	    == NULL)
 		return -1;
 	ledger_bind_int64(l, st, 1, campaign_id);
 	ledger_bind_text(l, st, 2, kind);
-	while ((rc = ledger_step(l, st)) == SQLITE_ROW)
-		if (sqlite3_column_text(st, 0) != NULL)
-			fn(arg, (const char *)sqlite3_column_text(st, 0));
+	while ((rc = ledger_step(l, st)) == SQLITE_ROW) {
+		msg = (const char *)sqlite3_column_text(st, 1);
+		fn(arg, sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int(st, 0), msg != NULL ? msg : "");
+	}
 	if (rc != SQLITE_DONE)
 		ledger_fail(l, "read '%s' events of campaign %lld", kind,
 		    (long long)campaign_id);

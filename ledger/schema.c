@@ -198,6 +198,19 @@ const char *const ledger_migrations[] = {
 	 */
 	"ALTER TABLE attempts ADD COLUMN after_id INTEGER"
 	"  REFERENCES attempts ON DELETE SET NULL;",
+
+	/*
+	 * 8 -> 9: the trial number an event is about, as data: the trial
+	 * a 'cancel_trial' event cancels (hpoctl cancel --trial N), which
+	 * a resume reads back.  NULL for an event about no one trial.
+	 * Older 'cancel_trial' events carried the number in their message
+	 * only, "trial N cancelled on request": it is copied over, once.
+	 */
+	"ALTER TABLE events ADD COLUMN trial INTEGER"
+	"  CHECK (trial IS NULL OR trial >= 0);"
+	"UPDATE events SET trial = CAST(substr(message, 7) AS INTEGER)"
+	"  WHERE kind = 'cancel_trial'"
+	"  AND message GLOB 'trial [0-9]* cancelled on request';",
 };
 
 /* The schema version this build creates and understands. */

@@ -44,7 +44,9 @@ struct sched_event {
 	int		 exit_code;	/* -1 if unknown */
 	int		 signal;	/* 0 if none */
 	const char	*host;		/* SCHED_EV_STARTED */
-	int		 nodes, gpus, cpus;	/* SCHED_EV_STARTED: totals */
+	int		 nodes, gpus, cpus;	/* SCHED_EV_STARTED: totals; nodes
+						   0: not known (a job taken
+						   back: as asked) */
 	double		 node_share;	/* SCHED_EV_STARTED (and END): the
 					   nodes it is charged when not its
 					   whole nodes (a pilot's job: its
@@ -127,14 +129,17 @@ int	 sched_submit(struct sched *, const struct sched_job *);
 int	 sched_cancel(struct sched *, const char *token);
 /*
  * Take back a job submitted by an earlier process (after a restart): the
- * backend finds it by token (and job id, dir) and reports its events.
+ * backend finds it by token (and job id, dir) and reports its events,
+ * STARTED first while it runs (local, Slurm: its owner may have lost
+ * the record of it).
  */
 int	 sched_adopt(struct sched *, const char *token, const char *job_id,
 	    const char *dir, sched_event_cb, void *arg);
 /*
  * Stop reporting token's events: its owner is gone, and the job runs on
  * until a later sched_adopt() of token takes it back, with the events
- * held for it since (local), or its state from the controller's view as
+ * held for it since (local: and STARTED again while it runs), or its
+ * state from the controller's view as
  * after a restart (Slurm: STARTED again while it runs, SUBMITTED first
  * if the adopter has no job id).  A token the backend does not hold is no
  * error: its adopt finds it as after a restart.  -1 if the backend

@@ -142,6 +142,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		tstate = a->cancel_as == CANCEL_PRUNE ? TRIAL_PRUNED :
 		    TRIAL_CANCELLED;
 		break;
+	case SCHED_LOST:
+		/* Lost after its cancel was asked for: cancelled, as told. */
+		tstate = a->cancel_as == CANCEL_USER ? TRIAL_CANCELLED :
+		    TRIAL_FAILED;
+		break;
 	default:
 		tstate = TRIAL_FAILED;
 		break;
@@ -180,15 +185,26 @@ engine_event(void *arg, const struct sched_event *ev)
 		    ev->job_id, ev->time);
 		return;
 	case SCHED_EV_STARTED:
+		/*
+		 * A job taken back whose allocation its backend does not
+		 * know (nodes 0) runs on what was asked for; its start, if
+		 * recorded, stands.
+		 */
+		if (ev->nodes == 0 && a->started)
+			return;
 		a->started = 1;
 		a->t_started = ev->time;
-		a->nodes = ev->nodes;
-		a->gpus = ev->gpus;
-		a->cpus = ev->cpus;
-		a->node_share = ev->node_share > 0 ? ev->node_share : ev->nodes;
+		if (ev->nodes > 0) {
+			a->nodes = ev->nodes;
+			a->gpus = ev->gpus;
+			a->cpus = ev->cpus;
+			a->node_share = ev->node_share > 0 ? ev->node_share :
+			    ev->nodes;
+		}
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
-		    ev->time, ev->nodes, ev->gpus, ev->cpus, ev->node_share,
-		    ev->host);
+		    ev->time, a->nodes, a->gpus, a->cpus, ev->nodes > 0 ?
+		    ev->node_share : a->node_share != a->nodes ?
+		    a->node_share : 0, ev->host);
 		/* Its queue wait counts from when it could start. */
 		if (ev->eligible > 0)
 			ledger_attempt_eligible(e->env.ledger, a->attempt_id,
@@ -272,6 +288,12 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	if (stop_decide(e->stopper, &h, (size_t)me, step, value)
 	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
 		a->cancel_as = CANCEL_PRUNE;
+		/*
+		 * Ended for the stopper now, not at its job's end, a grace
+		 * period later: the others' next points judge against it
+		 * as an ended trial (the target stopper's leader rule).
+		 */
+		obsbook_state(e->book, a->trial_number, TRIAL_PRUNED);
 		engine_say(e, "trial %d: pruned by %s at %s %g (%s %g)",
 		    a->trial_number, stop_name(e->stopper), engine_unit(e),
 		    step, key, value);

@@ -113,25 +113,45 @@ engine_spent_load(struct engine *e, struct ledger_campaign *c,
 	return 0;
 }
 
-/*
- * A trial's cancel recorded before it was sent (engine_cancel_trial,
- * "trial N cancelled on request"): its attempt taken back is cancelled,
- * at the next tick, as the reply said.
- */
-static void
-engine_resume_cancel_trial(void *arg, const char *message)
-{
-	struct engine	*e = arg;
-	struct attempt	*a;
-	int		 number;
+/* The trials whose cancel was recorded (cancel_trial events). */
+struct resume_cancels {
+	int	*number;
+	size_t	 n;
+};
 
-	if (sscanf(message, "trial %d ", &number) != 1)
+/* Count an event (the campaign's 'cancel' events). */
+static void
+engine_resume_count(void *arg, int number, const char *message)
+{
+	(void)number;
+	(void)message;
+	(*(int *)arg)++;
+}
+
+/* Note the trial of a 'cancel_trial' event (engine_cancel_trial). */
+static void
+engine_resume_note_cancel(void *arg, int number, const char *message)
+{
+	struct resume_cancels	*rcan = arg;
+
+	(void)message;
+	if (number < 0)
 		return;
-	for (a = e->active; a != NULL; a = a->next)
-		if (a->trial_number == number && a->cancel_as == CANCEL_NONE) {
-			a->cancel_as = CANCEL_USER;
-			a->cancel_due = 1;
-		}
+	rcan->number = xreallocarray(rcan->number, rcan->n + 1,
+	    sizeof(*rcan->number));
+	rcan->number[rcan->n++] = number;
+}
+
+/* Was trial number's cancel recorded? */
+static int
+engine_resume_cancelled(const struct resume_cancels *rc, int number)
+{
+	size_t	 i;
+
+	for (i = 0; i < rc->n; i++)
+		if (rc->number[i] == number)
+			return 1;
+	return 0;
 }
 
 /* Take over a campaign left running by an earlier process. */
@@ -142,10 +162,12 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	struct ledger_trial	*t = NULL;
 	struct ledger_attempt	*at = NULL;
 	struct attempt		*a, **made = NULL;
+	struct resume_cancels	 rcan;
 	size_t			 nt = 0, na = 0, i, j;
 	int			 rc = -1, lanes, n;
 
 	memset(&c, 0, sizeof(c));
+	memset(&rcan, 0, sizeof(rcan));
 	if (ledger_campaign_get(e->env.ledger, id, &c) != 0 ||
 	    ledger_trial_list(e->env.ledger, id, &t, &nt) == -1 ||
 	    ledger_attempt_list(e->env.ledger, id, 1, &at, &na) == -1) {
@@ -168,7 +190,9 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	 * asked of this engine before (hpoctl cancel --ledger) is recorded
 	 * here.
 	 */
-	if ((n = ledger_event_count(e->env.ledger, id, "cancel")) == -1) {
+	n = 0;
+	if (ledger_event_each(e->env.ledger, id, "cancel",
+	    engine_resume_count, &n) == -1) {
 		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
 		    ledger_error(e->env.ledger));
 		goto out;
@@ -180,6 +204,17 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	} else if (n == 0 && e->cancelled)
 		ledger_event(e->env.ledger, id, "cancel",
 		    "campaign cancelled on request");
+	/*
+	 * So are the cancels of single trials (engine_cancel_trial): read
+	 * before any attempt is taken back, as one that cannot be ends
+	 * lost at once and would be retried.
+	 */
+	if (ledger_event_each(e->env.ledger, id, "cancel_trial",
+	    engine_resume_note_cancel, &rcan) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
 	if (engine_pilot_start(e, err, errlen) == -1)
 		goto out;
 	e->ntrials = (int)nt;
@@ -217,12 +252,26 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		}
 	if (!lanes)
 		engine_chain_infer(e, made, na);
+	/*
+	 * A trial cancelled on request is cancelled before its attempt is
+	 * followed: sent at the next tick, as the reply said, or, if it
+	 * cannot be taken back, ended with no retry.
+	 */
+	for (i = 0; i < na; i++)
+		if (made[i] != NULL && !e->cancelled &&
+		    engine_resume_cancelled(&rcan, made[i]->trial_number)) {
+			made[i]->cancel_as = CANCEL_USER;
+			made[i]->cancel_due = 1;
+			obsbook_state(e->book, made[i]->trial_number,
+			    TRIAL_CANCELLED);
+		}
 	for (i = 0; i < na; i++)
 		if (made[i] != NULL)
 			engine_adopt(e, made[i], at[i].job_id);
 	/*
 	 * A trial left between attempts gets its next one now, or ends
-	 * cancelled with a campaign cancelled before it was taken back.
+	 * cancelled with a campaign cancelled before it was taken back, or
+	 * when its own cancel was recorded.
 	 */
 	for (j = 0; j < nt; j++) {
 		if (!trial_state_active(trial_state_parse(t[j].state)))
@@ -233,18 +282,19 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		if (a == NULL && e->cancelled)
 			ledger_trial_set_state(e->env.ledger, t[j].id,
 			    trial_state_name(TRIAL_CANCELLED));
+		else if (a == NULL && engine_resume_cancelled(&rcan,
+		    t[j].number))
+			engine_trial_state(e, t[j].id, t[j].number,
+			    TRIAL_CANCELLED);
 		else if (a == NULL)
 			engine_retry(e, t[j].id, t[j].number, t[j].attempts);
 	}
 	if (e->cancelled)
 		engine_cancel_all(e, CANCEL_USER, 0);
-	else if (ledger_event_each(e->env.ledger, id, "cancel_trial",
-	    engine_resume_cancel_trial, e) == -1)
-		log_warnx("campaign '%s': %s", e->spec->name,
-		    ledger_error(e->env.ledger));
 	engine_kick(e);
 	rc = 0;
 out:
+	free(rcan.number);
 	free(made);
 	ledger_campaign_release(&c);
 	ledger_trial_list_free(t, nt);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "engine_int.h"
+#include "obsbook.h"
 
 int
 engine_cancel_trial(struct engine *e, int number)
@@ -22,10 +23,13 @@ engine_cancel_trial(struct engine *e, int number)
 			continue;
 		a->cancel_as = CANCEL_USER;	/* ends cancelled, no retry */
 		a->cancel_due = 1;
+		/* Ended for the stopper now, as when it is pruned. */
+		obsbook_state(e->book, number, TRIAL_CANCELLED);
 		/* engine_resume reads the number back after a crash. */
 		snprintf(msg, sizeof(msg), "trial %d cancelled on request",
 		    number);
-		ledger_event(e->env.ledger, e->id, "cancel_trial", msg);
+		ledger_event_trial(e->env.ledger, e->id, "cancel_trial",
+		    number, msg);
 		engine_kick(e);
 		return 0;
 	}

@@ -17,34 +17,51 @@
 static _Thread_local long	 report_alloc_left;
 static _Thread_local int	 report_alloc_json_too;
 static _Thread_local int	 report_alloc_out;
+/* Allocations that failed on this thread, ever (report_alloc_failures). */
+static _Thread_local unsigned long report_alloc_nfailed;
 
 /*
- * Read HPOD_TEST_FAIL_ALLOC for a new render: "report:N" counts every
- * allocation, "report-own:N" those of this module only.
+ * Read HPOD_TEST_FAIL_ALLOC for what starts on this thread: "SCOPE:N"
+ * counts every allocation, "SCOPE-own:N" those of this module only.
  */
-void
-report_alloc_arm(void)
+static void
+report_alloc_arm_scope(const char *scope)
 {
 	const char	*v = getenv("HPOD_TEST_FAIL_ALLOC"), *num;
 	char		*end;
+	size_t		 k = strlen(scope);
 	long		 n;
 
 	report_alloc_left = 0;
 	report_alloc_out = 0;
-	if (v == NULL)
+	if (v == NULL || strncmp(v, scope, k) != 0)
 		return;
-	if (strncmp(v, "report:", 7) == 0)
-		num = v + 7;
-	else if (strncmp(v, "report-own:", 11) == 0)
-		num = v + 11;
+	if (v[k] == ':')
+		num = v + k + 1;
+	else if (strncmp(v + k, "-own:", 5) == 0)
+		num = v + k + 5;
 	else
 		return;
 	errno = 0;
 	n = strtol(num, &end, 10);
 	if (errno == 0 && *end == '\0' && n > 0) {
 		report_alloc_left = n;
-		report_alloc_json_too = num == v + 7;
+		report_alloc_json_too = num == v + k + 1;
 	}
+}
+
+/* A new render: "report:N", "report-own:N". */
+void
+report_alloc_arm(void)
+{
+	report_alloc_arm_scope("report");
+}
+
+/* A control request on hpod's loop: "control:N". */
+void
+report_alloc_arm_control(void)
+{
+	report_alloc_arm_scope("control");
 }
 
 /* Stop counting; 1 if the render ran out of memory. */
@@ -64,6 +81,7 @@ report_alloc_fails(int json)
 		return 0;
 	errno = ENOMEM;
 	report_alloc_out = 1;
+	report_alloc_nfailed++;
 	return 1;
 }
 
@@ -71,9 +89,18 @@ report_alloc_fails(int json)
 static void *
 report_alloc_got(void *p)
 {
-	if (p == NULL)
+	if (p == NULL) {
 		report_alloc_out = 1;
+		report_alloc_nfailed++;
+	}
 	return p;
+}
+
+/* How many allocations failed on this thread so far. */
+unsigned long
+report_alloc_failures(void)
+{
+	return report_alloc_nfailed;
 }
 
 /* cJSON's malloc. */

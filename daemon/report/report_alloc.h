@@ -11,7 +11,8 @@
  * For tests only: when the environment variable HPOD_TEST_FAIL_ALLOC is
  * "report:N", the Nth allocation of each render, cJSON's included
  * (counted on its thread from report_alloc_arm()), fails as if memory
- * ran out; "report-own:N" counts only those of this module.
+ * ran out; "report-own:N" counts only those of this module; "control:N"
+ * the Nth of each control request answered on hpod's loop.
  */
 #ifndef HPOD_REPORT_ALLOC_H
 #define HPOD_REPORT_ALLOC_H
@@ -32,12 +33,24 @@ void	 report_alloc_init(void);
  */
 void	 report_alloc_arm(void);
 /*
+ * The same for a request of hpod's control socket, answered on its loop
+ * (control.c): the test's "control:N" fails the Nth allocation of each,
+ * cJSON's included, until report_alloc_done() or a render's arm.
+ */
+void	 report_alloc_arm_control(void);
+/*
  * End the render on this thread: 1 if an allocation failed since
  * report_alloc_arm().  A test's count stops here, so that it fails no
  * allocation of what the thread does next (on hpod's loop: the control
  * socket).
  */
 int	 report_alloc_done(void);
+/*
+ * How many allocations of this module and cJSON's failed on this thread
+ * so far (never reset: compare two readings).  hpod's control socket
+ * answers "out of memory" to a request during which one failed.
+ */
+unsigned long report_alloc_failures(void);
 /* calloc, reallocarray and strdup (NULL stays NULL); NULL when out. */
 void	*report_calloc(size_t nmemb, size_t size);
 void	*report_reallocarray(void *p, size_t nmemb, size_t size);

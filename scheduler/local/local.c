@@ -145,6 +145,11 @@ local_rebind(struct local *l, const char *token, sched_event_cb cb,
 			e->arg = arg;
 			found = 1;
 		}
+	/* Its STARTED was delivered to the owner that released it. */
+	TAILQ_FOREACH(j, &l->jobs, entry)
+		if (strcmp(j->token, token) == 0 && j->cb == cb &&
+		    j->arg == arg)
+			local_restarted(j);
 	if (found)
 		uv_timer_start(&l->defer, local_deliver, 0, 0);
 	return found;
@@ -154,7 +159,7 @@ local_rebind(struct local *l, const char *token, sched_event_cb cb,
  * Queue ev for delivery to cb(arg), copying its strings.  Running out of
  * memory here would lose an event the engine counts on: that is fatal.
  */
-static void
+void
 local_emit(struct local *l, sched_event_cb cb, void *arg,
     const struct sched_event *ev)
 {
@@ -182,6 +187,35 @@ local_emit(struct local *l, sched_event_cb cb, void *arg,
 oom:
 	fprintf(stderr, "hpod: local backend: out of memory\n");
 	abort();
+}
+
+/*
+ * Queue j's STARTED event (again, when its owner released it and took it
+ * back: the owner may have lost the first one's record): a job we
+ * spawned, with its allocation, or one adopted, from its result.json.
+ */
+void
+local_restarted(struct ljob *j)
+{
+	struct sched_event ev;
+
+	if (j->state == LJOB_ADOPTED) {
+		local_adopted_started(j);
+		return;
+	}
+	if (j->state != LJOB_RUNNING || j->started_at <= 0)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.token = j->token;
+	ev.job_id = j->job_id;
+	ev.time = j->started_at;
+	ev.exit_code = -1;
+	ev.host = j->l->host;
+	ev.nodes = 1;
+	ev.gpus = j->gpus;
+	ev.cpus = j->cpus;
+	local_emit(j->l, j->cb, j->arg, &ev);
 }
 
 /* Queue an END event for j with state st. */
@@ -363,7 +397,6 @@ local_limit_over(uv_timer_t *h)
 static void
 local_start(struct local *l, struct ljob *j)
 {
-	struct sched_event ev;
 	char reason[PATH_MAX + 128], id[32];
 	int rc;
 
@@ -389,16 +422,8 @@ local_start(struct local *l, struct ljob *j)
 		fprintf(stderr, "hpod: local backend: out of memory\n");
 		abort();
 	}
-	memset(&ev, 0, sizeof(ev));
-	ev.type = SCHED_EV_STARTED;
-	ev.token = j->token;
-	ev.job_id = j->job_id;
-	ev.exit_code = -1;
-	ev.host = l->host;
-	ev.nodes = 1;
-	ev.gpus = j->gpus;
-	ev.cpus = j->cpus;
-	local_emit(l, j->cb, j->arg, &ev);
+	j->started_at = local_now();
+	local_restarted(j);
 	if (j->time_limit > 0)
 		uv_timer_start(&j->limit, local_limit_over,
 		    ((uint64_t)j->time_limit + LOCAL_SLACK_S) * 1000, 0);

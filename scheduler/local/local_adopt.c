@@ -184,6 +184,37 @@ local_watch(uv_timer_t *h)
 		uv_timer_stop(&l->watch);
 }
 
+/*
+ * An adopted job that runs: say since when (its result.json's start), as
+ * its owner may have lost the record of it; the allocation is not known
+ * here (nodes 0: as asked).
+ */
+void
+local_adopted_started(struct ljob *j)
+{
+	struct sched_event ev;
+	struct trial_result r;
+	char id[32], err[PATH_MAX + 128];
+
+	if (result_read(j->dir, &r, err, sizeof(err)) != 0 || !r.running ||
+	    r.start <= 0 || strcmp(r.token, j->token) != 0)
+		return;
+	/* Its job id, the wrapper's pid, if that was not recorded either. */
+	if (j->job_id == NULL && r.pid > 0) {
+		snprintf(id, sizeof(id), "%ld", r.pid);
+		if ((j->job_id = strdup(id)) == NULL)
+			return;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.token = j->token;
+	ev.job_id = j->job_id;
+	ev.time = r.start;
+	ev.exit_code = -1;
+	ev.host = r.host;
+	local_emit(j->l, j->cb, j->arg, &ev);
+}
+
 /* Take back a job an earlier daemon started, from its result.json. */
 int
 local_adopt(struct sched *s, const char *token, const char *job_id,
@@ -219,6 +250,7 @@ local_adopt(struct sched *s, const char *token, const char *job_id,
 			return 0;
 		}
 		j->pid = r.pid;
+		local_adopted_started(j);
 	}
 	/* Spawned, but its result.json not written yet: find it. */
 	if (rc == 1)

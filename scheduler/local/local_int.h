@@ -41,6 +41,7 @@ struct ljob {
 	sched_event_cb	 cb;
 	void		*arg;
 	long		 pid;
+	double		 started_at;	/* when we spawned it, or 0 */
 	int		 cancelled;	/* we asked it to stop */
 	int		 overdue;	/* killed past its time limit */
 	double		 kill_at;	/* adopted: when to SIGKILL, 0 = never */
@@ -80,6 +81,13 @@ struct local {
 
 /* local.c */
 double		 local_now(void);
+/* Queue ev for delivery to cb(arg), its strings copied. */
+void		 local_emit(struct local *, sched_event_cb, void *,
+		    const struct sched_event *);
+/* local_adopt.c: queue an adopted job's STARTED, if it runs. */
+void		 local_adopted_started(struct ljob *);
+/* Queue j's STARTED event again: its owner may have lost the first. */
+void		 local_restarted(struct ljob *);
 /* Queue j's END event in state st (r: its result.json, may be NULL). */
 void		 local_end(struct ljob *, enum sched_state,
 		    const struct trial_result *, const char *reason);

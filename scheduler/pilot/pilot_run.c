@@ -175,7 +175,7 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 	 * seen ended starts from its final record, all its nodes
 	 * (slurm_apply), not from the view of those still completing.
 	 */
-	if (iev != NULL && iev->type == SCHED_EV_STARTED) {
+	if (iev != NULL && iev->type == SCHED_EV_STARTED && iev->nodes > 0) {
 		ev.nodes = iev->nodes;
 		ev.gpus = iev->gpus;
 		ev.cpus = iev->cpus;
@@ -375,6 +375,9 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 		p->job_id = pilot_strdup(ev->job_id);
 		return;
 	case SCHED_EV_STARTED:
+		/* A pilot taken back whose start is known: nothing new. */
+		if (ev->nodes == 0 && p->started > 0)
+			return;
 		if (ev->job_id != NULL) {
 			free(p->job_id);
 			p->job_id = pilot_strdup(ev->job_id);

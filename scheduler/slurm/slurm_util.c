@@ -1,6 +1,9 @@
 /*
  * slurm_util.c: small helpers of the Slurm backend: memory that aborts on
- * exhaustion (as the local backend does), warnings, the clock.
+ * exhaustion (as the local backend does), warnings, the clock.  They are
+ * not ledger/xmalloc.h's xstrdup/xcalloc/xasprintf: this room sees only
+ * scheduler/ (the Makefile's SEES_), and ledger/ may see no scheduler,
+ * so no room both see could hold one copy.
  */
 #include <stdarg.h>
 #include <stdio.h>

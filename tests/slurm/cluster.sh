@@ -84,7 +84,9 @@ SelectTypeParameters=CR_Core
 GresTypes=gpu
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
+# Ended jobs written for sacct --completion (no slurmdbd here).
+JobCompType=jobcomp/filetxt
+JobCompLoc=$d/jobcomp.txt
 MpiDefault=none
 ReturnToService=2
 SlurmdTimeout=30

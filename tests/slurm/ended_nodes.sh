@@ -2,10 +2,13 @@
 # A 2-node trial that hpod first sees as it ends (with the timed polls ten
 # minutes apart, only its end marker brings a query) is billed its whole
 # allocation.  While Slurm completes a job it shows only the nodes still
-# completing (fewer nodes, a shorter node list); here n01's epilog takes
-# 3 s (slow_epilog), the other node's none, and a trial recorded from that
-# view was billed 1 node of 2.  Checked for a trial scancelled as it runs
-# ("dispatch": "job" and "chain") and one that completes between polls:
+# completing (fewer nodes, a shorter node list), and a trial recorded
+# from that view was billed 1 node of 2.  Here the first node of the
+# job's node list takes 3 s in its epilog (slow_epilog), the other none;
+# which nodes those are is read from Slurm while the job runs, never
+# assumed (the last trial runs with n01 held by another job).  Checked
+# for a trial scancelled as it runs ("dispatch": "job" and "chain") and
+# one that completes between polls:
 # the attempt's nodes, GPUs, CPUs and host list in the ledger and in
 # `hpoctl trials`, and its node- and GPU-hours in `hpoctl report`.
 HPOD_SLURM_EPILOG=$(cd "$(dirname "$0")" && pwd)/slow_epilog
@@ -38,11 +41,26 @@ running() {
 	echo "$job"
 }
 
-# shrinks JOB: wait up to 10 s until Slurm shows job JOB on n01 alone (its
-# other node done, n01 still in its epilog).
+# wait_running JOB: wait up to 30 s until Slurm runs job JOB.
+wait_running() {
+	for _ in $(seq 1 300); do
+		[ "$(squeue -h -j "$1" -o %T)" = RUNNING ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# first_node JOB: the first node of running job JOB's node list, where
+# slow_epilog holds it.
+first_node() {
+	scontrol show hostnames "$(squeue -h -j "$1" -o '%N')" | head -n 1
+}
+
+# shrinks JOB NODE: wait up to 10 s until Slurm shows job JOB on NODE
+# alone (its other node done, NODE still in its epilog).
 shrinks() {
 	for _ in $(seq 1 100); do
-		[ "$(squeue -h -t all -j "$1" -o '%D %N')" = "1 n01" ] &&
+		[ "$(squeue -h -t all -j "$1" -o '%D %N')" = "1 $2" ] &&
 		    return 0
 		sleep 0.1
 	done
@@ -87,21 +105,30 @@ for d in job chain; do
 	sleep 2
 	is "c$d: hpod has not seen it start" \
 	    "$(sql "select count(*) from $(of "c$d") and a.started is not null")" 0
+	slow=$(first_node "$job")
 	check "c$d: scancel it" scancel "$job"
-	check "c$d: while n01 completes it, Slurm shows it on n01 alone" \
-	    shrinks "$job"
+	check "c$d: while $slow completes it, Slurm shows it on $slow alone" \
+	    shrinks "$job" "$slow"
 	billed "c$d" "$job" cancelled
 done
 
-# A 2 s trial that completes between two polls.
+# A 2 s trial that completes between two polls, placed away from n01:
+# another job holds n01's GPUs.
+held=$(sbatch --parsable -w n01 -N 1 --gres=gpu:4 -D "$T" -o /dev/null \
+    --wrap 'sleep 600')
+check "a job holds n01 ($held)" wait_running "$held"
 two_nodes short job 2
 check "short: submit a 2-node trial of 2 s" "$HPOCTL" submit "$T/short.json"
 job=$(running short)
 check "short: Slurm runs it ($job)" test -n "$job"
+slow=$(first_node "$job")
+check "short: it runs elsewhere than n01 ($(squeue -h -j "$job" -o %N))" \
+    test "$slow" != n01
 is "short: hpod has not seen it start" \
     "$(sql "select count(*) from $(of short) and a.started is not null")" 0
-check "short: it ends; while n01 completes it, Slurm shows it on n01 alone" \
-    shrinks "$job"
+check "short: it ends; while $slow completes it, Slurm shows it on $slow alone" \
+    shrinks "$job" "$slow"
 billed short "$job" completed
+scancel "$held"
 check "hpod stops cleanly" stop_daemon
 done_testing

@@ -139,6 +139,10 @@ is "cx: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
 is "cx: hpod was killed before it was sent: trial 0 runs" \
     "$(sql "select t.state from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx' and t.number = 0")" \
     running
+is "cx: the cancel is recorded with its trial's number as data" \
+    "$(sql "select e.trial from events e join campaigns c on c.id = e.campaign_id where c.name = 'cx' and e.kind = 'cancel_trial'")" 0
+# What resume does is read from the number, never from the message.
+sqlite3 "$LEDGER" "update events set message = 'reworded' where kind = 'cancel_trial'"
 start_daemon
 check "cx: the restarted hpod starts trial 1" until_count 1 30 "$(started cx 1)"
 is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
@@ -146,5 +150,47 @@ is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
     "running 0:cancelled 1:running"
 "$HPOCTL" cancel cx >/dev/null
 check "cx ends once cancelled" wait_campaign cx 30
+check "hpod stops cleanly again, twice" stop_daemon
+
+# The same in a ledger of schema 8, as an older hpod left it: its
+# cancel_trial event has the trial's number in its message only.  The
+# restarted hpod migrates it and cancels that trial.
+nap_campaign cy 2
+kill_at_cancel cy '{"cmd": "cancel", "campaign": "cy", "trial": 0}'
+sqlite3 "$LEDGER" "alter table events drop column trial; pragma user_version = 8"
+is "cy: a schema-8 ledger, the cancel in its message" \
+    "$(sql "pragma user_version") $(sql "select e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'cy' and e.kind = 'cancel_trial'")" \
+    "8 trial 0 cancelled on request"
+start_daemon
+check "cy: the restarted hpod starts trial 1" until_count 1 30 "$(started cy 1)"
+is "cy: trial 0 was cancelled; the campaign goes on" \
+    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cy'")" \
+    "running 0:cancelled 1:running"
+"$HPOCTL" cancel cy >/dev/null
+check "cy ends once cancelled" wait_campaign cy 30
+check "hpod stops cleanly once more" stop_daemon
+
+# A trial's cancel answered, hpod killed before it was sent, and its
+# attempt lost meanwhile: trial 1 of a campaign run in one pilot of one
+# CPU waits for the pilot's slot, never handed to it (no job id), so the
+# restarted hpod cannot take it back (it is ended lost, which would be
+# retried).  The recorded cancel is applied first: trial 1 gets no new
+# attempt, and ends cancelled, the campaign going on.
+nap_campaign cp 3
+jq '.budget.max_parallel = 2 | . + {"dispatch": "pilot", "pilot": {"count": 1, "cpus": 1}}' \
+    "$T/cp.json" >"$T/cp.tmp" && mv "$T/cp.tmp" "$T/cp.json"
+kill_at_cancel cp '{"cmd": "cancel", "campaign": "cp", "trial": 1}'
+is "cp: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
+    "campaign 'cp' (id 5): cancelling trial 1"
+is "cp: trial 1 waits for the pilot, with no job id" \
+    "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1 and a.job_id is null and a.ended is null")" 1
+start_daemon
+check "cp: the restarted hpod takes the campaign back" until_count 1 30 \
+    "select count(*) from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1 and t.state not in ('pending', 'running')"
+"$HPOCTL" cancel cp >/dev/null
+check "cp ends once cancelled" wait_campaign cp 30
+is "cp: trial 1 ended cancelled, in its one attempt, lost: never retried" \
+    "$(sql "select t.state || ' ' || group_concat(a.number || ':' || a.state, ' ') from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1")" \
+    "cancelled 0:lost"
 check "hpod stops cleanly at last" stop_daemon
 done_testing
