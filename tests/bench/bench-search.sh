@@ -49,6 +49,9 @@
 # constant_liar=True), with its SuccessiveHalvingPruner (+asha) or
 # HyperbandPruner (+hyperband) set as hpod's stoppers are here
 # (min_resource 1, reduction factor 3, max_resource the epochs).
+# RESULTS=DIR keeps each method's per-seed lines in DIR; LEDGERS=DIR
+# keeps each hpod campaign's ledger there (search.subr's hpod_run) for
+# tests/bench/wall_split.py.
 #
 # Per method it prints the fraction of seeds that reached the target, and
 # the median over the seeds of the cost, in epochs and GPU-hours, of every
