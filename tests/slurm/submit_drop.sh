@@ -46,15 +46,6 @@ sacct_job() {
 	[ $# = 3 ] && echo "$(date -d "$1" +%s) $(date -d "$2" +%s) $3"
 }
 
-# log_has NAME TEXT: wait up to 30 s until NAME's hpod log holds TEXT.
-log_has() {
-	for _ in $(seq 1 150); do
-		grep -q "$2" "$T/hpod-$1.log" && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 # submit_frozen NAME: start a hpod of its own for campaign NAME (ledger
 # $T/small/NAME.db, run directory $T/runs-NAME, log $T/hpod-NAME.log),
 # freeze slurmctld and submit $T/NAME.json.
@@ -82,8 +73,9 @@ drop_campaign() {
 	    "import sys, paused; paused.fill(sys.argv[1])" "$T/small/filler"
 	check "$1: a budget request while the disk is full fails" \
 	    sh -c "! '$HPOCTL' budget --max-trials 3 '$1' >/dev/null 2>&1"
-	check "$1: the failed commit dropped the campaign" log_has "$1" \
-	    "campaign '$1': .*taken back from the ledger when it can be written"
+	check "$1: the failed commit dropped the campaign" wait_for_log \
+	    "campaign '$1': .*taken back from the ledger when it can be written" \
+	    "$T/hpod-$1.log"
 }
 
 # take_back NAME ORDER JOB: thaw slurmctld and free the disk, so that
@@ -100,11 +92,11 @@ take_back() {
 			grep -q "$1" && exit 0; sleep 0.1; done; exit 1' sh "$3"
 	elif [ "$2" = timedout ]; then
 		check "$1: the submit's answer times out while it is dropped" \
-		    sh -c "for i in \$(seq 1 300); do grep -q 'submit: .*will look for the job' '$T/hpod-$1.log' && exit 0; sleep 0.1; done; exit 1"
+		    wait_for_log "submit: .*will look for the job" "$T/hpod-$1.log"
 	fi
 	rm -f "$T/small/filler"
-	check "$1: the campaign is taken back" log_has "$1" \
-	    "can be written again: campaigns taken back"
+	check "$1: the campaign is taken back" wait_for_log \
+	    "can be written again: campaigns taken back" "$T/hpod-$1.log"
 	[ "$2" = dropped ] || kill -CONT "$ctld"
 }
 
