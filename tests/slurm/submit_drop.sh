@@ -127,13 +127,7 @@ scenario() {
 	check "$name: the campaign finishes" wait_campaign "$name" 120
 	sed 's/^/# hpod: /' "$T/hpod-$name.log" | grep -i 'adopt\|taken\|submit' || true
 
-	ran=$(cd "$RUNS" && find . -name result.json | sed 's|^\./||; s|/result.json$||' | sort)
-	recorded=$(sql "select dir from attempts order by dir" | sed "s|^$RUNS/||")
-	squeue -h -t all -o '%i %T %k %Z' |
-	    awk -v r="$RUNS/" 'index($4, r) == 1 { print $1, $2, $3 }' >"$T/jobs"
-	sed 's/^/# slurm: /' "$T/jobs"
-	is "$name: every attempt that ran is in the ledger, and nothing else" \
-	    "$recorded" "$ran"
+	ran_recorded "$name"
 	is "$name: two trials, one attempt each, both completed" \
 	    "$(sql "select group_concat(t.number || ':' || a.number || ':' || a.state, ' ') from attempts a join trials t on t.id = a.trial_id")" \
 	    "0:0:completed 1:0:completed"
