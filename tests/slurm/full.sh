@@ -59,15 +59,7 @@ PY
 	check "$name: hpod logged the failed commit, saying the campaign is taken back" \
 	    grep -q "campaign '$name': ledger '$LEDGER': .*database or disk is full; taken back from the ledger when it can be written" "$T/hpod.log"
 	# What ran: the attempt directories with a result.json; Slurm's records.
-	ran=$(cd "$RUNS" && find . -name result.json | sed 's|^\./||; s|/result.json$||' | sort)
-	recorded=$(sql "select dir from attempts order by dir" | sed "s|^$RUNS/||")
-	echo "# ran: $(echo $ran)"
-	echo "# recorded: $(echo $recorded)"
-	squeue -h -t all -o '%i %T %k %Z' |
-	    awk -v r="$RUNS/" 'index($4, r) == 1 { print $1, $2, $3 }' >"$T/jobs"
-	sed 's/^/# slurm: /' "$T/jobs"
-	is "$name: every attempt that ran is in the ledger, and nothing else" \
-	    "$recorded" "$ran"
+	ran_recorded "$name"
 	is "$name: four trials, one attempt each, all completed" \
 	    "$(sql "select group_concat(t.number || ':' || a.number || ':' || a.state, ' ') from attempts a join trials t on t.id = a.trial_id")" \
 	    "0:0:completed 1:0:completed 2:0:completed 3:0:completed"

@@ -46,13 +46,58 @@ sacct_job() {
 	[ $# = 3 ] && echo "$(date -d "$1" +%s) $(date -d "$2" +%s) $3"
 }
 
-# log_has NAME TEXT: wait up to 30 s until NAME's hpod log holds TEXT.
-log_has() {
-	for _ in $(seq 1 150); do
-		grep -q "$2" "$T/hpod-$1.log" && return 0
-		sleep 0.2
+# submit_frozen NAME: start a hpod of its own for campaign NAME (ledger
+# $T/small/NAME.db, run directory $T/runs-NAME, log $T/hpod-NAME.log),
+# freeze slurmctld and submit $T/NAME.json.
+submit_frozen() {
+	LEDGER="$T/small/$1.db"
+	RUNS="$T/runs-$1"
+	sed "s|^ledger = .*|ledger = $LEDGER|; s|^run_dir = .*|run_dir = $RUNS|" \
+	    "$T/small.conf" >"$T/$1.conf"
+	"$HPOD" -d -v -f "$T/$1.conf" 2>"$T/hpod-$1.log" &
+	DPID=$!
+	for _ in $(seq 1 100); do
+		"$HPOCTL" ping >/dev/null 2>&1 && break
+		sleep 0.1
 	done
-	return 1
+
+	kill -STOP "$ctld"
+	check "$1: submit the campaign (slurmctld frozen)" \
+	    "$HPOCTL" submit "$T/$1.json"
+}
+
+# drop_campaign NAME: fill the ledger's file system; a budget request for
+# campaign NAME fails to commit, and the failed commit drops NAME.
+drop_campaign() {
+	PYTHONPATH="$TOP/tests/t" python3 -c \
+	    "import sys, paused; paused.fill(sys.argv[1])" "$T/small/filler"
+	check "$1: a budget request while the disk is full fails" \
+	    sh -c "! '$HPOCTL' budget --max-trials 3 '$1' >/dev/null 2>&1"
+	check "$1: the failed commit dropped the campaign" wait_for_log \
+	    "campaign '$1': .*taken back from the ledger when it can be written" \
+	    "$T/hpod-$1.log"
+}
+
+# take_back NAME ORDER JOB: thaw slurmctld and free the disk, so that
+# campaign NAME is taken back.  ORDER "dropped": slurmctld is thawed
+# first and makes the job whose name matches the grep pattern JOB while
+# NAME is dropped; "timedout": the submit's answer first times out while
+# NAME is dropped, and slurmctld is thawed once it was taken back;
+# "retaken": likewise, without waiting for the time-out.
+take_back() {
+	if [ "$2" = dropped ]; then
+		kill -CONT "$ctld"
+		check "$1: slurmctld answers the submit while it is dropped" \
+		    sh -c 'for i in $(seq 1 100); do squeue -h -t all -o %j |
+			grep -q "$1" && exit 0; sleep 0.1; done; exit 1' sh "$3"
+	elif [ "$2" = timedout ]; then
+		check "$1: the submit's answer times out while it is dropped" \
+		    wait_for_log "submit: .*will look for the job" "$T/hpod-$1.log"
+	fi
+	rm -f "$T/small/filler"
+	check "$1: the campaign is taken back" wait_for_log \
+	    "can be written again: campaigns taken back" "$T/hpod-$1.log"
+	[ "$2" = dropped ] || kill -CONT "$ctld"
 }
 
 # scenario NAME ORDER [DISPATCH]: campaign NAME (2 trials of 3 s, one at
@@ -65,68 +110,24 @@ log_has() {
 # back: hpod must find it by its token).
 scenario() {
 	name=$1
-	LEDGER="$T/small/$name.db"
-	RUNS="$T/runs-$name"
-	sed "s|^ledger = .*|ledger = $LEDGER|; s|^run_dir = .*|run_dir = $RUNS|" \
-	    "$T/small.conf" >"$T/$name.conf"
 	sleep_campaign "$name" 3 2 1
 	jq ".dispatch = \"${3:-job}\"" "$T/$name.json" >"$T/$name.tmp" &&
 	    mv "$T/$name.tmp" "$T/$name.json"
-	"$HPOD" -d -v -f "$T/$name.conf" 2>"$T/hpod-$name.log" &
-	DPID=$!
-	for _ in $(seq 1 100); do
-		"$HPOCTL" ping >/dev/null 2>&1 && break
-		sleep 0.1
-	done
-
-	kill -STOP "$ctld"
-	check "$name: submit the campaign (slurmctld frozen)" \
-	    "$HPOCTL" submit "$T/$name.json"
+	submit_frozen "$name"
 	check "$name: its first attempt is recorded before its job is submitted" \
 	    wait_sql "select count(*) > 0 from attempts" 1 10
 	check "$name: the submit is in flight (hpod waits on slurmctld)" in_flight
-	PYTHONPATH="$TOP/tests/t" python3 -c \
-	    "import sys, paused; paused.fill(sys.argv[1])" "$T/small/filler"
-	check "$name: a budget request while the disk is full fails" \
-	    sh -c "! '$HPOCTL' budget --max-trials 3 '$name' >/dev/null 2>&1"
-	check "$name: the failed commit dropped the campaign" log_has "$name" \
-	    "campaign '$name': .*taken back from the ledger when it can be written"
+	drop_campaign "$name"
 	echo "# $name: at the drop: $(sql "select count(*) from attempts") attempts recorded, $(sql "select count(*) from attempts where after_id is not null") chained"
-	if [ "$2" = timedout ]; then
-		check "$name: the submit's answer times out while it is dropped" \
-		    sh -c "for i in \$(seq 1 300); do grep -q 'submit: .*will look for the job' '$T/hpod-$name.log' && exit 0; sleep 0.1; done; exit 1"
-		rm -f "$T/small/filler"
-		check "$name: the campaign is taken back" log_has "$name" \
-		    "can be written again: campaigns taken back"
-		kill -CONT "$ctld"
-	elif [ "$2" = dropped ]; then
-		kill -CONT "$ctld"
-		cid=$(sql "select id from campaigns where name = '$name'")
-		check "$name: slurmctld answers the submit while it is dropped" \
-		    sh -c "for i in \$(seq 1 100); do squeue -h -t all -o %j |
-			grep -q '^hpod-$cid-' && exit 0; sleep 0.1; done; exit 1"
-		rm -f "$T/small/filler"
-		check "$name: the campaign is taken back" log_has "$name" \
-		    "can be written again: campaigns taken back"
-	else
-		rm -f "$T/small/filler"
-		check "$name: the campaign is taken back" log_has "$name" \
-		    "can be written again: campaigns taken back"
-		kill -CONT "$ctld"
-	fi
+	cid=$(sql "select id from campaigns where name = '$name'")
+	take_back "$name" "$2" "^hpod-$cid-"
 	if grep -q "submit: .*will look for the job" "$T/hpod-$name.log"; then
 		echo "# $name: the submit timed out: its job was looked for"
 	fi
 	check "$name: the campaign finishes" wait_campaign "$name" 120
 	sed 's/^/# hpod: /' "$T/hpod-$name.log" | grep -i 'adopt\|taken\|submit' || true
 
-	ran=$(cd "$RUNS" && find . -name result.json | sed 's|^\./||; s|/result.json$||' | sort)
-	recorded=$(sql "select dir from attempts order by dir" | sed "s|^$RUNS/||")
-	squeue -h -t all -o '%i %T %k %Z' |
-	    awk -v r="$RUNS/" 'index($4, r) == 1 { print $1, $2, $3 }' >"$T/jobs"
-	sed 's/^/# slurm: /' "$T/jobs"
-	is "$name: every attempt that ran is in the ledger, and nothing else" \
-	    "$recorded" "$ran"
+	ran_recorded "$name"
 	is "$name: two trials, one attempt each, both completed" \
 	    "$(sql "select group_concat(t.number || ':' || a.number || ':' || a.state, ' ') from attempts a join trials t on t.id = a.trial_id")" \
 	    "0:0:completed 1:0:completed"
@@ -170,46 +171,15 @@ scenario() {
 # over with sched_pilot_release.
 pilot_scenario() {
 	name=$1
-	LEDGER="$T/small/$name.db"
-	RUNS="$T/runs-$name"
-	sed "s|^ledger = .*|ledger = $LEDGER|; s|^run_dir = .*|run_dir = $RUNS|" \
-	    "$T/small.conf" >"$T/$name.conf"
 	sleep_campaign "$name" 2 2 1
 	jq '. + {"dispatch": "pilot", "pilot": {"count": 1, "cpus": 1, "gpus": 2}}' \
 	    "$T/$name.json" >"$T/$name.tmp" && mv "$T/$name.tmp" "$T/$name.json"
-	"$HPOD" -d -v -f "$T/$name.conf" 2>"$T/hpod-$name.log" &
-	DPID=$!
-	for _ in $(seq 1 100); do
-		"$HPOCTL" ping >/dev/null 2>&1 && break
-		sleep 0.1
-	done
-
-	kill -STOP "$ctld"
-	check "$name: submit the campaign (slurmctld frozen)" \
-	    "$HPOCTL" submit "$T/$name.json"
+	submit_frozen "$name"
 	check "$name: its pilot is recorded before its job is submitted" \
 	    wait_sql "select count(*) from pilots" 1 10
 	check "$name: the pilot's submit is in flight" in_flight
-	PYTHONPATH="$TOP/tests/t" python3 -c \
-	    "import sys, paused; paused.fill(sys.argv[1])" "$T/small/filler"
-	check "$name: a budget request while the disk is full fails" \
-	    sh -c "! '$HPOCTL' budget --max-trials 3 '$name' >/dev/null 2>&1"
-	check "$name: the failed commit dropped the campaign" log_has "$name" \
-	    "campaign '$name': .*taken back from the ledger when it can be written"
-	if [ "$2" = dropped ]; then
-		kill -CONT "$ctld"
-		check "$name: slurmctld answers the submit while it is dropped" \
-		    sh -c "for i in \$(seq 1 100); do squeue -h -t all -o %j |
-			grep -q '^hpo-pilot-.*-$name\$' && exit 0; sleep 0.1; done; exit 1"
-		rm -f "$T/small/filler"
-		check "$name: the campaign is taken back" log_has "$name" \
-		    "can be written again: campaigns taken back"
-	else
-		rm -f "$T/small/filler"
-		check "$name: the campaign is taken back" log_has "$name" \
-		    "can be written again: campaigns taken back"
-		kill -CONT "$ctld"
-	fi
+	drop_campaign "$name"
+	take_back "$name" "$2" "^hpo-pilot-.*-$name\$"
 	check "$name: the campaign finishes" wait_campaign "$name" 120
 	squeue -h -t all -o '%i %T %j' |
 	    awk -v n="$name" '$3 ~ "^hpo-pilot-.*-" n "$" { print $1, $2 }' \

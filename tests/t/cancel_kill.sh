@@ -130,6 +130,21 @@ is "and hpod follows it" "$("$HPOCTL" ping | grep -o '[0-9]* campaigns running')
 check "ct ends once cancelled" wait_campaign ct 30
 check "hpod stops cleanly again" stop_daemon
 
+# goes_on NAME: restart hpod after it was killed at the cancel of trial 0
+# of campaign NAME: it starts trial 1, trial 0 is cancelled as the reply
+# said and the campaign goes on, until it is cancelled whole.
+goes_on() {
+	start_daemon
+	check "$1: the restarted hpod starts trial 1" until_count 1 30 \
+	    "$(started "$1" 1)"
+	is "$1: trial 0 was cancelled, as the reply said; the campaign goes on" \
+	    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = '$1'")" \
+	    "running 0:cancelled 1:running"
+	"$HPOCTL" cancel "$1" >/dev/null
+	check "$1 ends once cancelled" wait_campaign "$1" 30
+	check "$1: hpod stops cleanly" stop_daemon
+}
+
 # A trial's cancel answered, then hpod killed before it was sent: the
 # restarted hpod cancels that trial, and the campaign goes on.
 nap_campaign cx 2
@@ -143,14 +158,7 @@ is "cx: the cancel is recorded with its trial's number as data" \
     "$(sql "select e.trial from events e join campaigns c on c.id = e.campaign_id where c.name = 'cx' and e.kind = 'cancel_trial'")" 0
 # What resume does is read from the number, never from the message.
 sqlite3 "$LEDGER" "update events set message = 'reworded' where kind = 'cancel_trial'"
-start_daemon
-check "cx: the restarted hpod starts trial 1" until_count 1 30 "$(started cx 1)"
-is "cx: trial 0 was cancelled, as the reply said; the campaign goes on" \
-    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cx'")" \
-    "running 0:cancelled 1:running"
-"$HPOCTL" cancel cx >/dev/null
-check "cx ends once cancelled" wait_campaign cx 30
-check "hpod stops cleanly again, twice" stop_daemon
+goes_on cx
 
 # The same in a ledger of schema 8, as an older hpod left it: its
 # cancel_trial event has the trial's number in its message only.  The
@@ -161,14 +169,7 @@ sqlite3 "$LEDGER" "alter table events drop column trial; pragma user_version = 8
 is "cy: a schema-8 ledger, the cancel in its message" \
     "$(sql "pragma user_version") $(sql "select e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'cy' and e.kind = 'cancel_trial'")" \
     "8 trial 0 cancelled on request"
-start_daemon
-check "cy: the restarted hpod starts trial 1" until_count 1 30 "$(started cy 1)"
-is "cy: trial 0 was cancelled; the campaign goes on" \
-    "$(sql "select c.state || ' ' || group_concat(t.number || ':' || t.state, ' ') from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cy'")" \
-    "running 0:cancelled 1:running"
-"$HPOCTL" cancel cy >/dev/null
-check "cy ends once cancelled" wait_campaign cy 30
-check "hpod stops cleanly once more" stop_daemon
+goes_on cy
 
 # A trial's cancel answered, hpod killed before it was sent, and its
 # attempt lost meanwhile: trial 1 of a campaign run in one pilot of one

@@ -86,17 +86,10 @@ kill -KILL "$fg"
 wait "$fg" 2>/dev/null || true
 "$HPOCTL" -f "$CONF" resume --format json fb >"$T/fb.out" 2>"$T/fb.err2" &
 fg=$!
-# readopted: wait up to 60 s until hpoctl resume says it took fb's pilot
-# back.  Its stderr file is made by the background shell, which may not
-# have run yet at the first look: grep -s, and no file is "not yet".
-readopted() {
-	for _ in $(seq 1 300); do
-		grep -qs "pilot .*: re-adopted" "$T/fb.err2" && return 0
-		sleep 0.2
-	done
-	return 1
-}
-check "fb: hpoctl resume re-adopts its pilot" readopted
+# Its stderr file is made by the background shell, which may not have
+# run yet at the first look: wait_for_log takes no file as "not yet".
+check "fb: hpoctl resume re-adopts its pilot" \
+    wait_for_log "pilot .*: re-adopted" "$T/fb.err2" 60
 fbp="select %s from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'fb'"
 # age: how long fb's first pilot has lived, in whole seconds.
 age() {

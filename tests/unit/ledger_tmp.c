@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "ledger.h"
+#include "ledger_int.h"
 #include "ledger_tmp.h"
 
 /* Remove one file or folder for nftw(). */
@@ -72,6 +73,20 @@ ledger_tmp_sql(const char *path, const char *sql)
 	sqlite3_free(err);
 	sqlite3_close(db);
 	return rc;
+}
+
+/* A ledger of an older schema, with plain SQLite (ledger_tmp.h). */
+int
+ledger_tmp_schema(const char *path, int version)
+{
+	char sql[64];
+	int i;
+
+	for (i = 0; i < version; i++)
+		if (ledger_tmp_sql(path, ledger_migrations[i]) == -1)
+			return -1;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
+	return ledger_tmp_sql(path, sql);
 }
 
 /* A new ledger in a new folder (ledger_tmp.h). */

@@ -31,6 +31,12 @@ struct ledger	*ledger_tmp_open_file(const char *path, int flags);
  */
 int		 ledger_tmp_sql(const char *path, const char *sql);
 /*
+ * Make the file at path a ledger of schema version, as an older hpod left
+ * it: the first version migrations and user_version, with plain SQLite;
+ * 0, or -1 after a TAP comment (ledger_tmp_sql()).
+ */
+int		 ledger_tmp_schema(const char *path, int version);
+/*
  * Make the folder /tmp/NAME.XXXXXX (its path in dir, dirsz bytes) and
  * open a new ledger l.db in it.  On failure print a TAP "Bail out!" line
  * and return NULL.  ledger_tmp_close() closes the ledger.

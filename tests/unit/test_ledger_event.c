@@ -74,16 +74,12 @@ test_migration(void)
 {
 	struct ledger	*l;
 	struct seen	 s;
-	char		 dir[64], path[128], sql[64];
-	int		 i;
+	char		 dir[64], path[128];
 
 	if (ledger_tmp_dir("hpod-event-v8", dir, sizeof(dir)) == -1)
 		return;
 	snprintf(path, sizeof(path), "%s/v8.db", dir);
-	for (i = 0; i < 8; i++)
-		ledger_tmp_sql(path, ledger_migrations[i]);
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", i);
-	ledger_tmp_sql(path, sql);
+	ledger_tmp_schema(path, 8);
 	ledger_tmp_sql(path, "INSERT INTO campaigns (id, name, started)"
 	    " VALUES (1, 'old', 1000);"
 	    "INSERT INTO events (campaign_id, time, kind, message) VALUES"

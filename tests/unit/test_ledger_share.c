@@ -43,13 +43,7 @@ read_account(struct ledger *l, const char *name, struct account *acct)
 static void
 make_v5(const char *path)
 {
-	char	 sql[256];
-	int	 i;
-
-	for (i = 0; i < 5; i++)
-		ledger_tmp_sql(path, ledger_migrations[i]);
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", i);
-	ledger_tmp_sql(path, sql);
+	ledger_tmp_schema(path, 5);
 	ledger_tmp_sql(path, "INSERT INTO campaigns (id, name, state, started,"
 	    " ended) VALUES (1, 'old', 'finished', 1000, 1100);"
 	    "INSERT INTO trials (id, campaign_id, number, state) VALUES"
