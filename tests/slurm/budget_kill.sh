@@ -32,19 +32,6 @@ JSON
 # the ledger has.
 printf 'slurm_array_min = 0\n' >>"$CONF"
 
-# sacct_job JOB: "START END NODES" of job JOB (epoch seconds) as sacct
-# --completion has it, waited for up to 10 s.
-sacct_job() {
-	for _ in $(seq 1 100); do
-		rec=$(sacct -c -n -P -o jobid,start,end,nnodes |
-		    awk -F '|' -v j="$1" '$1 == j { print $2, $3, $4; exit }')
-		[ -n "$rec" ] && break
-		sleep 0.1
-	done
-	set -- $rec
-	[ $# = 3 ] && echo "$(date -d "$1" +%s) $(date -d "$2" +%s) $3"
-}
-
 start_daemon
 check "the campaign is submitted" "$HPOCTL" submit "$T/bk.json"
 check "both trials start" wait_sql \
