@@ -128,9 +128,15 @@ pilot_dispatch(struct psched *ps)
 		next = TAILQ_NEXT(a, entry);
 		if ((at = calloc((size_t)a->nodes, sizeof(*at))) == NULL)
 			pilot_nomem("placing a job");
+		/*
+		 * Only to a pilot whose job id is known: its jobs' ids are
+		 * JOBID.pN, by which the ledger charges them to it.  An agent
+		 * can call before that (a pilot taken back whose submit's
+		 * answer was lost: its id comes from the backend's search).
+		 */
 		TAILQ_FOREACH(p, &ps->pilots, entry)
 			if (p->state == PJ_RUNNING && p->conn != NULL &&
-			    p->asked > 0 && !p->drained &&
+			    p->job_id != NULL && p->asked > 0 && !p->drained &&
 			    pilot_spare(ps, p, a, now) >= 0 &&
 			    pslots_take(p->slots, a->nodes, a->cpus, a->gpus,
 			    !a->srun, at) == 0)
@@ -373,6 +379,14 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 	case SCHED_EV_SUBMITTED:
 		free(p->job_id);
 		p->job_id = pilot_strdup(ev->job_id);
+		/*
+		 * Its agent called before its id was known (pilot_hello):
+		 * the ledger gets the id, then it can take jobs.
+		 */
+		if (p->called && p->job_id != NULL) {
+			pilot_tell(ps, p, SCHED_PILOT_STARTED, NULL);
+			pilot_dispatch(ps);
+		}
 		return;
 	case SCHED_EV_STARTED:
 		/* A pilot taken back whose start is known: nothing new. */

@@ -34,12 +34,17 @@ in_flight() {
 
 # submit_frozen NAME: start a hpod of its own for campaign NAME (ledger
 # $T/small/NAME.db, run directory $T/runs-NAME, log $T/hpod-NAME.log),
-# freeze slurmctld and submit $T/NAME.json.
+# freeze slurmctld and submit $T/NAME.json.  POLL_MS, if set, is hpod's
+# slurm_poll_min and slurm_poll_max.
 submit_frozen() {
 	LEDGER="$T/small/$1.db"
 	RUNS="$T/runs-$1"
 	sed "s|^ledger = .*|ledger = $LEDGER|; s|^run_dir = .*|run_dir = $RUNS|" \
 	    "$T/small.conf" >"$T/$1.conf"
+	if [ -n "${POLL_MS:-}" ]; then
+		sed -i "s|^slurm_poll_m\(in\|ax\) = .*|slurm_poll_m\1 = $POLL_MS|" \
+		    "$T/$1.conf"
+	fi
 	"$HPOD" -d -v -f "$T/$1.conf" 2>"$T/hpod-$1.log" &
 	DPID=$!
 	for _ in $(seq 1 100); do
@@ -69,12 +74,18 @@ drop_campaign() {
 # first and makes the job whose name matches the grep pattern JOB while
 # NAME is dropped; "timedout": the submit's answer first times out while
 # NAME is dropped, and slurmctld is thawed once it was taken back;
-# "retaken": likewise, without waiting for the time-out.
+# "retaken": likewise, without waiting for the time-out; "running":
+# as "dropped", until the job runs.
 take_back() {
 	if [ "$2" = dropped ]; then
 		kill -CONT "$ctld"
 		check "$1: slurmctld answers the submit while it is dropped" \
 		    sh -c 'for i in $(seq 1 100); do squeue -h -t all -o %j |
+			grep -q "$1" && exit 0; sleep 0.1; done; exit 1' sh "$3"
+	elif [ "$2" = running ]; then
+		kill -CONT "$ctld"
+		check "$1: the job runs while the campaign is dropped" \
+		    sh -c 'for i in $(seq 1 300); do squeue -h -t running -o %j |
 			grep -q "$1" && exit 0; sleep 0.1; done; exit 1' sh "$3"
 	elif [ "$2" = timedout ]; then
 		check "$1: the submit's answer times out while it is dropped" \
@@ -83,7 +94,7 @@ take_back() {
 	rm -f "$T/small/filler"
 	check "$1: the campaign is taken back" wait_for_log \
 	    "can be written again: campaigns taken back" "$T/hpod-$1.log"
-	[ "$2" = dropped ] || kill -CONT "$ctld"
+	[ "$2" = dropped ] || [ "$2" = running ] || kill -CONT "$ctld"
 }
 
 # scenario NAME ORDER [DISPATCH]: campaign NAME (2 trials of 3 s, one at
@@ -205,4 +216,10 @@ scenario chain-answered dropped chain
 scenario chain-retaken retaken chain
 pilot_scenario pilot-answered dropped
 pilot_scenario pilot-retaken retaken
+# Answered and running while dropped, polled every 4 s: the pilot's agent
+# calls the campaign taken back before a poll has found the pilot's job
+# id by its token, so the pilot runs with no id yet.  It is given no trial until its
+# id is known: its trials' ids are JOBID.pN, by which the ledger charges
+# them to it (given at once, they were TOKEN.pN and billed twice).
+POLL_MS=4000 pilot_scenario pilot-late-id running
 done_testing
