@@ -405,6 +405,33 @@ pilot_cancel(struct sched *s, const char *token)
 }
 
 /*
+ * Job a of pilot p, taken back, runs: say since when (its result.json's
+ * start) and on what share of the pilot, as the engine may have lost the
+ * record of its start with a batch it never committed; else the job would
+ * count against a budget only from its end.  Its host is the pilot's
+ * node when it has one; of a larger pilot's nodes only the agent knows
+ * which are the job's (NULL: the host recorded stands), and result.json
+ * names the machine, not the scheduler's node.
+ */
+static void
+patt_restarted(struct pjob *p, struct patt *a)
+{
+	struct sched_event	 ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_STARTED;
+	ev.job_id = a->job_id;
+	ev.time = a->t_started;
+	ev.exit_code = -1;
+	ev.host = p->nodes == 1 ? p->host : NULL;
+	ev.nodes = a->nodes;
+	ev.node_share = pilot_share(p, a);
+	ev.gpus = a->gpus * a->nodes;
+	ev.cpus = a->cpus * a->nodes;
+	pilot_emit(p->ps, a, &ev);
+}
+
+/*
  * Take back a job of an earlier process: it belongs to the pilot its job
  * id names (adopted first), and is followed there as it runs (its agent
  * says hello with it) or has ended (its result.json).  A job never handed
@@ -469,6 +496,8 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	    strcmp(r.token, token) == 0)
 		a->t_started = r.start;
 	TAILQ_INSERT_TAIL(&p->jobs, a, entry);
+	if (a->t_started > 0 && r.running)
+		patt_restarted(p, a);
 	/*
 	 * Which of its pilot's nodes it runs on, its agent's hello says
 	 * (pilot_hello, before the pilot is given any job): counted on the

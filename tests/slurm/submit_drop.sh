@@ -32,20 +32,6 @@ in_flight() {
 	return 1
 }
 
-# sacct_job JOB: "START END NODES" of job JOB (START and END in epoch
-# seconds) as sacct --completion has it (cluster.sh's jobcomp/filetxt),
-# waited for up to 10 s (it is written once Slurm has completed the job).
-sacct_job() {
-	for _ in $(seq 1 100); do
-		rec=$(sacct -c -n -P -o jobid,start,end,nnodes |
-		    awk -F '|' -v j="$1" '$1 == j { print $2, $3, $4; exit }')
-		[ -n "$rec" ] && break
-		sleep 0.1
-	done
-	set -- $rec
-	[ $# = 3 ] && echo "$(date -d "$1" +%s) $(date -d "$2" +%s) $3"
-}
-
 # submit_frozen NAME: start a hpod of its own for campaign NAME (ledger
 # $T/small/NAME.db, run directory $T/runs-NAME, log $T/hpod-NAME.log),
 # freeze slurmctld and submit $T/NAME.json.  POLL_MS, if set, is hpod's
