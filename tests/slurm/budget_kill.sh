@@ -36,9 +36,7 @@ start_daemon
 check "the campaign is submitted" "$HPOCTL" submit "$T/bk.json"
 check "both trials start" wait_sql \
     "select count(*) from attempts where started > 0" 2 60
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 sqlite3 "$LEDGER" "update trials set state = 'pending' where id in (select trial_id from attempts where ended is null); update attempts set started = null, host = null, state = 'pending' where ended is null"
 is "the ledger has not the start of trial 0, still running" \
     "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.number = 0 and a.started is null and a.job_id > 0")" 1

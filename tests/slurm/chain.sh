@@ -161,9 +161,7 @@ check "submit eight 4 s trials in two lanes" "$HPOCTL" submit "$T/restart.json"
 cid=$(sql "select id from campaigns where name = 'restart'")
 check "two run and two wait behind them" wait_sql \
     "select count(*) from $(of restart) and a.job_id is not null" 4 60
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 check "hpod restarts" start_daemon
 check "the campaign finishes" wait_campaign restart 180
 is "all eight completed" \

@@ -18,9 +18,7 @@ PAR=3
 sleep_campaign sc 2 "$TRIALS" "$PAR"
 start_daemon
 "$HPOCTL" submit "$T/sc.json" >/dev/null
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 KILLED=1
 crash_loop sc "$KILLS" "$HPOD" -d -v -f "$CONF"
 check "hpod was SIGKILLed at least 20 times ($KILLED)" test "$KILLED" -ge 20

@@ -68,9 +68,7 @@ is "a replacement pilot ran the retry" \
 pilot_campaign pr 8 4 2 '{"count": 2, "cpus": 1, "gpus": 2}'
 check "submit a third pilot campaign" "$HPOCTL" submit "$T/pr.json"
 check "two trials run in their pilots" wait_sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pr' and a.started > 0 and a.job_id is not null" 2 120
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 start_daemon
 check "the campaign finishes after the restart" wait_campaign pr 240
 is "all four trials completed, one attempt each" \

@@ -20,9 +20,7 @@ check "submit a trial of 15 s to a pilot" "$HPOCTL" submit "$T/pe.json"
 check "it starts in its pilot" wait_sql "select count(*) from attempts where started > 0" 1 60
 is "the pilot's Slurm job id is in the ledger" \
     "$(sql "select count(*) from pilots where job_id is not null")" 1
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 cp "$T/fast.conf" "$CONF"
 start_daemon
 check "the campaign finishes after the restart" wait_campaign pe 120

@@ -127,9 +127,7 @@ check "submit trials of 12 s and 40 s to a pilot of 2 nodes x 1 CPU" \
     "$HPOCTL" submit "$T/pn.json"
 check "both run, one on each node" wait_sql "select count(distinct a.host) from $(of pn) and a.started > 0 and a.ended is null" 2 120
 check "the pilot's Slurm job id is in the ledger" wait_sql "select count(*) from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'pn' and p.job_id is not null" 1 60
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 is "the short one had not ended when hpod was killed" \
     "$(sql "select count(*) from $(of pn) and a.ended is not null")" 0
 start_daemon

@@ -38,9 +38,7 @@ printf 'local_cpus = 2\n' >>"$CONF"
 start_daemon
 check "the campaign is submitted" "$HPOCTL" submit "$T/bk.json"
 wait_count 2 30 "select count(*) from attempts where started > 0"
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 # The ledger as the lost batch leaves it: the attempts recorded (their
 # commit comes before their jobs exist), their starts not.
 sqlite3 "$LEDGER" "update trials set state = 'pending' where id in (select trial_id from attempts where ended is null); update attempts set started = null, job_id = null, host = null, state = 'submitting' where ended is null"

@@ -38,9 +38,7 @@ printf 'local_cpus = 2\n' >>"$CONF"
 start_daemon
 check "the campaign is submitted" "$HPOCTL" submit "$T/bp.json"
 wait_count 2 30 "select count(*) from attempts where started > 0 and job_id like '%.p%'"
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 # The ledger as the lost batch leaves it: the attempts handed to the
 # pilot (their job ids PILOT.pN, committed before their agent ran them),
 # their starts not.

@@ -43,9 +43,7 @@ spec cr "$TRIALS" "$EPOCHS"
 start_daemon
 "$HPOCTL" submit "$T/cr.json" >/dev/null
 # The first kill: right after the submit.
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 KILLED=1
 crash_loop cr "$KILLS" "$HPOD" -d -v -f "$CONF"
 check "hpod was SIGKILLed at least 20 times ($KILLED)" test "$KILLED" -ge 20

@@ -193,9 +193,7 @@ write_pilot pd 4 16 '"auto"'
 "$HPOCTL" submit "$T/pd.json" >/dev/null
 check "daemon: two trials start in their pilots" wait_sql_fg \
     "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'pd' and a.started > 0" 2
-kill -KILL "$DPID"
-wait "$DPID" 2>/dev/null || true
-DPID=
+kill_daemon
 start_daemon
 check "daemon: the campaign ends after the restart" wait_campaign pd 180
 is "daemon: 4 trials completed" \

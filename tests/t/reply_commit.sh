@@ -104,9 +104,7 @@ for k in $(seq 1 $KILLS); do
 		sleep "0.$(( (k * 3) % 10 ))"
 	fi
 	submit_paused "k$k" >>"$T/replies"
-	kill -KILL "$DPID"
-	wait "$DPID" 2>/dev/null || true
-	DPID=
+	kill_daemon
 done
 is "every submit was told it succeeded" \
     "$(grep -c "campaign 'k[0-9]*' submitted as id" "$T/replies")" "$KILLS"
