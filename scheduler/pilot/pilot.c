@@ -377,7 +377,6 @@ pilot_cancel(struct sched *s, const char *token)
 {
 	struct psched		*ps = (struct psched *)s;
 	struct sched_event	 ev;
-	struct pilot_msg	 m;
 	struct patt		*a;
 	struct pjob		*p;
 
@@ -393,15 +392,24 @@ pilot_cancel(struct sched *s, const char *token)
 	TAILQ_FOREACH(p, &ps->pilots, entry)
 		if ((a = pilot_job_find(p, token)) != NULL) {
 			a->cancelled = 1;
-			if (p->conn == NULL)
-				return 0;
-			memset(&m, 0, sizeof(m));
-			m.op = PILOT_CANCEL;
-			m.token = a->token;
-			pilot_send(p->conn, &m);
+			/* Its agent away: its hello is answered with it. */
+			if (p->conn != NULL)
+				pilot_send_cancel(p, a);
 			return 0;
 		}
 	return -1;
+}
+
+/* Tell job a's agent (pilot p's, connected) to cancel it. */
+void
+pilot_send_cancel(struct pjob *p, struct patt *a)
+{
+	struct pilot_msg	 m;
+
+	memset(&m, 0, sizeof(m));
+	m.op = PILOT_CANCEL;
+	m.token = a->token;
+	pilot_send(p->conn, &m);
 }
 
 /*

@@ -164,6 +164,8 @@ void	 pilot_grow(struct psched *);
 void	 pilot_inner_event(void *, const struct sched_event *);
 /* Hand queued jobs to pilots with free slots that asked for one. */
 void	 pilot_dispatch(struct psched *);
+/* pilot.c: tell job a's agent (pilot p's, connected) to cancel it. */
+void	 pilot_send_cancel(struct pjob *, struct patt *);
 /*
  * A pilot's agent said hello (running: the tokens it still runs; nodes:
  * where each runs, or NULL: not said).

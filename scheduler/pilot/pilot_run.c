@@ -452,6 +452,9 @@ pilot_hello(struct pjob *p, char *const *running,
 		if (running != NULL && running[i] != NULL) {
 			if (nodes != NULL && nodes[i].n > 0)
 				patt_replace(p, a, nodes[i].at, nodes[i].n);
+			/* Cancelled while its agent was away: tell it now. */
+			if (a->cancelled)
+				pilot_send_cancel(p, a);
 			continue;
 		}
 		/*

@@ -185,10 +185,19 @@ is "cp: the trial's cancel is answered" "$(reply cancel | jq -r .output)" \
     "campaign 'cp' (id 5): cancelling trial 1"
 is "cp: trial 1 waits for the pilot, with no job id" \
     "$(sql "select count(*) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1 and a.job_id is null and a.ended is null")" 1
+# The pilot's agent (its job id, the local backend's pid) is stopped
+# until the campaign is cancelled: trial 0, which it runs, is cancelled
+# while the agent is away, and the cancel is sent when it calls again
+# (before, only a cancel to a connected agent was sent: trial 0 ran on
+# and the campaign never ended).
+agent=$(sql "select p.job_id from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'cp'")
+check "cp: its pilot's agent is stopped" kill -STOP "$agent"
 start_daemon
 check "cp: the restarted hpod takes the campaign back" until_count 1 30 \
     "select count(*) from trials t join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1 and t.state not in ('pending', 'running')"
 "$HPOCTL" cancel cp >/dev/null
+sleep 1
+kill -CONT "$agent"
 check "cp ends once cancelled" wait_campaign cp 30
 is "cp: trial 1 ended cancelled, in its one attempt, lost: never retried" \
     "$(sql "select t.state || ' ' || group_concat(a.number || ':' || a.state, ' ') from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'cp' and t.number = 1")" \
