@@ -190,11 +190,12 @@ $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/libunithelp.a $(BUILD)/libhp
 # the tests need (slurm-wlm and munge only start the throwaway cluster of
 # tests/slurm/, chromium renders the HTML report's test, python3-optuna
 # and python3-pandas read the Optuna export and the ledger, libclang-rt-14-dev
-# is clang's libFuzzer, only recommended by clang).
+# is clang's libFuzzer, only recommended by clang; iproute2's ss sees
+# hpod's connection to slurmctld in tests/slurm/submit_drop.sh).
 DEB_BUILD := gcc make pkg-config libc6-dev libuv1-dev libsqlite3-dev \
 	libcjson-dev libslurm-dev
-DEB_CHECK := clang perl sqlite3 jq mandoc procps slurm-wlm munge chromium \
-	libclang-rt-14-dev python3 python3-optuna python3-pandas
+DEB_CHECK := clang perl sqlite3 jq mandoc procps iproute2 slurm-wlm munge \
+	chromium libclang-rt-14-dev python3 python3-optuna python3-pandas
 DEB_PKGS  ?= $(DEB_BUILD) $(DEB_CHECK)
 deps:
 	@missing=; for p in $(DEB_PKGS); do \
