@@ -39,6 +39,16 @@ engine_end_state(const struct attempt *a, const struct sched_event *ev)
 }
 
 /* Should an attempt that ended in this state be tried again? */
+/*
+ * The node share the ledger records for an attempt: 0 (NULL, its whole
+ * nodes) unless it is charged a share of them (a pilot's slot).
+ */
+static double
+engine_node_share(const struct attempt *a)
+{
+	return a->node_share != a->nodes ? a->node_share : 0;
+}
+
 static int
 engine_retryable(const struct engine *e, const struct attempt *a,
     enum sched_state st)
@@ -107,8 +117,8 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		if (ev->node_share > 0)
 			a->node_share = ev->node_share;
 		if (ledger_attempt_started(e->env.ledger, a->attempt_id, NULL,
-		    ev->start, a->nodes, a->gpus, a->cpus,
-		    a->node_share != a->nodes ? a->node_share : 0, NULL) == -1)
+		    ev->start, a->nodes, a->gpus, a->cpus, engine_node_share(a),
+		    NULL) == -1)
 			log_warnx("campaign '%s': %s", e->spec->name,
 			    ledger_error(e->env.ledger));
 	}
@@ -202,9 +212,8 @@ engine_event(void *arg, const struct sched_event *ev)
 			    ev->nodes;
 		}
 		ledger_attempt_started(e->env.ledger, a->attempt_id, ev->job_id,
-		    ev->time, a->nodes, a->gpus, a->cpus, ev->nodes > 0 ?
-		    ev->node_share : a->node_share != a->nodes ?
-		    a->node_share : 0, ev->host);
+		    ev->time, a->nodes, a->gpus, a->cpus, engine_node_share(a),
+		    ev->host);
 		/* Its queue wait counts from when it could start. */
 		if (ev->eligible > 0)
 			ledger_attempt_eligible(e->env.ledger, a->attempt_id,
