@@ -56,7 +56,7 @@ XLDFLAGS += -fsanitize=$(SANITIZE)
 endif
 LIBS	:= $(PKG_LIBS) -lm
 
-# The rooms of the code (see README, "Code map") and what each may include
+# The rooms of the code (see README, "Source tree") and what each may include
 # besides itself: a file is compiled with -iquote for its own folder and
 # these only, so an include across a boundary not listed here fails the
 # build.  search/, ledger/ and workloads/ see nothing else; the backends

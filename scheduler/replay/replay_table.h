@@ -1,7 +1,7 @@
 /*
  * replay_table.h: tables of learning curves for the replay backend.
  *
- * A table is a JSON file (tests/bench/README.md and hpod-campaign(5)):
+ * A table is a JSON file (hpod-campaign(5), "Replay"):
  *
  *	{"format": "hpod-replay-1", "workload": "minicosmo",
  *	 "metric": "eval_error", "goal": "min",

@@ -26,16 +26,16 @@
  * - the leader: its best value so far is worse than the best value any
  *   other trial had by step / K.  It is K times slower than the
  *   campaign's leader, which may not have met the target either; an
- *   offline screen (tests/bench/stop_screen.py, README "A stopper judged
- *   against the campaign's leader") found that it saves a third of the
+ *   offline screen (tests/bench/stop_screen.py, tests/bench/RESULTS.md
+ *   "A stopper judged against the campaign's leader") found that it saves a third of the
  *   GPU-hours to target of the extrapolation alone on CIFAR-10 and a
  *   fifth on minicosmo, reaching the target as often.  A trial still
  *   running beside it (state OBS_RUNNING) is judged at K2
  *   (leader_running, when set) instead: with trials side by side the
  *   present leader may be a trial that started at the same time and is
  *   only ahead by chance; the screen eight at a time
- *   (tests/bench/stop_async.py, README "The leader rule in GPU-seconds,
- *   combined") found K2 3 a fifth cheaper on CIFAR-10 and a tie on
+ *   (tests/bench/stop_async.py, tests/bench/RESULTS.md "The leader rule
+ *   in GPU-seconds, combined") found K2 3 a fifth cheaper on CIFAR-10 and a tie on
  *   minicosmo.  One at a time no other trial runs, so K2 changes nothing.
  *
  * Pure code; the verdict is a function of the parameters and the history.

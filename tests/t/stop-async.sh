@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/bench/stop_async.py, the offline stopper screen eight at a time
-# of the README's "The leader rule eight at a time": its event
+# of "The leader rule eight at a time" in tests/bench/RESULTS.md: its event
 # simulation is the replay backend's and the target stopper's (checked
 # on the ledger of a real `hpoctl run` campaign eight at a time), its
 # leader rule counts a trial that has not yet played epoch e / K with its

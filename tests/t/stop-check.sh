@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/bench/stop_check.py, the stopper-rule check of the README's
-# "Sixty seeds one at a time": on a three-run table its counts are the
+# tests/bench/stop_check.py, the stopper-rule check of "Sixty seeds one
+# at a time" in tests/bench/RESULTS.md: on a three-run table its counts are the
 # ones worked out by hand below, its rule gives the verdicts of the real
 # target stopper in a replayed campaign's ledger, and bad input is
 # refused.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/bench/stop_screen.py, the offline stopper screen of the README's
-# "A stopper judged against the campaign's leader": its cost and stopper
+# tests/bench/stop_screen.py, the offline stopper screen of "A stopper
+# judged against the campaign's leader" in tests/bench/RESULTS.md: its cost and stopper
 # model is the replay backend's and the target stopper's with its
 # leader rule (checked on the
 # ledgers of real `hpoctl run` campaigns, and a ledger that disagrees is

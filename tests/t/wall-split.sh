@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/bench/wall_split.py, where the wall time to target goes eight at
-# a time (README "Where the wall time goes eight at a time"): on the
+# a time (tests/bench/RESULTS.md, "Where the wall time goes eight at a
+# time"): on the
 # ledger of a real `hpoctl run` campaign of auto on CIFAR-10's table it
 # counts the GPU-seconds bench-search.sh counts and splits them whole;
 # on a one-configuration table worked out by hand two at a time it finds
