@@ -426,6 +426,17 @@ test_config(const char *dir)
 	snprintf(path, sizeof(path), "%s/bad3.conf", dir);
 	ok(config_load(path, &cfg, err, sizeof(err)) == -1, "relative path");
 	like(err, "ledger: must be an absolute path", "named");
+	/* A directory reads as an error, not as an empty file. */
+	ok(config_load(dir, &cfg, err, sizeof(err)) == -1,
+	    "a directory is not a configuration file");
+	like(err, "Is a directory", "its error says why");
+	put(dir, "bad4.conf", "slurm_poll_max = 500\nslurm_poll_min = 1000\n");
+	snprintf(path, sizeof(path), "%s/bad4.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == -1,
+	    "slurm_poll_min above slurm_poll_max");
+	like(err, "bad4.conf: slurm_poll_min: 1000 is more than slurm_poll_max "
+	    "(500)", "named");
+	is_str(cfg.ledger, "/tmp/x.db", "and nothing of it applied");
 	config_release(&cfg);
 }
 
