@@ -196,7 +196,7 @@ sp_int(struct sp *sp, const cJSON *obj, const char *name, const char *path,
 		    "a fraction" : sp_type(j));
 	if (j->valuedouble < min || j->valuedouble > max)
 		return sp_fail(sp, sp_key(k, sizeof(k), path, name),
-		    "%.0f is out of range [%ld, %ld]", j->valuedouble, min,
+		    "%.15g is out of range [%ld, %ld]", j->valuedouble, min,
 		    max);
 	*out = (long)j->valuedouble;
 	return 0;

@@ -171,6 +171,12 @@ test_bad(void)
 	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
 	    "{\"max_trials\": 2.5}}", "budget.max_trials: expected an integer",
 	    "fractional max_trials");
+	/* A huge number is shown short, not as its 301 digits. */
+	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
+	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
+	    "{\"max_trials\": 1e300}}",
+	    "budget.max_trials: 1e+300 is out of range [1, 1000000]",
+	    "a huge max_trials");
 }
 
 /* "dispatch" and "pilot": "auto" and an object, defaults and refusals. */
