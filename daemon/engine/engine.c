@@ -517,7 +517,8 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	int				 rc;
 
 	/* The warm start is read and checked before anything is recorded. */
-	if (prior_read(s, &pr, &npr, err, errlen) == -1)
+	if (diskfull_check(e, err, errlen) == -1 ||
+	    prior_read(s, &pr, &npr, err, errlen) == -1)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.name = s->name;

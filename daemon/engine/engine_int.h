@@ -191,5 +191,6 @@ void	 engine_chain_cancel(struct engine *);
  * than min_free left: submit nothing then.  Says so once each way.
  */
 int	 diskfull_wait(struct engine *);
+int	 diskfull_check(const struct engine *, char *err, size_t errlen);
 
 #endif
