@@ -148,6 +148,13 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		    max);
 		goto out;
 	}
+	/* The search keeps an int as a double: exact only up to 2^53. */
+	if (type[0] == 'i' && (fabs(min) > 9007199254740992.0 ||
+	    fabs(max) > 9007199254740992.0)) {
+		sp_fail(sp, k, "int bounds must be within +-2^53 "
+		    "(9007199254740992; got %g, %g)", min, max);
+		goto out;
+	}
 	errno = 0;
 	rc = type[0] == 'i' ?
 	    space_add_int(space, strchr(k, '.') + 1, min, max,

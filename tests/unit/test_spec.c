@@ -171,6 +171,9 @@ test_bad(void)
 	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
 	    "{\"max_trials\": 2.5}}", "budget.max_trials: expected an integer",
 	    "fractional max_trials");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 1e300}", "",
+	    "space.n: int bounds must be within +-2^53 (9007199254740992; "
+	    "got 0, 1e+300)", "a huge int bound says why");
 	/* A huge number is shown short, not as its 301 digits. */
 	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
 	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
