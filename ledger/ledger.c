@@ -2,6 +2,8 @@
  * ledger.c: opening, migrating and closing the ledger, its errors and its
  * transactions.  The statement cache is in stmt.c.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -400,6 +402,25 @@ ledger_open_immutable(struct ledger *l, const char *path)
 	return ledger_setup(l) == 0 ? 1 : -1;
 }
 
+/*
+ * SQLite says "unable to open database file" (or "disk I/O error") of a
+ * file that is missing or a directory: add which.
+ */
+static void
+ledger_why(struct ledger *l, const char *path)
+{
+	struct stat st;
+	const char *why = NULL;
+	size_t n = strlen(l->err);
+
+	if (stat(path, &st) == -1)
+		why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "a directory";
+	if (why != NULL && n < sizeof(l->err))
+		snprintf(l->err + n, sizeof(l->err) - n, " (%s)", why);
+}
+
 /* Open (and create or migrate, unless read-only) the ledger at path. */
 struct ledger *
 ledger_open(const char *path, int flags, char *err, size_t errlen)
@@ -423,6 +444,7 @@ ledger_open(const char *path, int flags, char *err, size_t errlen)
 	else if ((flags & LEDGER_READONLY) && strlen(path) < 4096 &&
 	    ledger_open_immutable(l, path) == 1)
 		return l;
+	ledger_why(l, path);
 fail:
 	snprintf(err, errlen, "ledger '%s': %s", path, l->err);
 	ledger_close(l);
