@@ -405,6 +405,9 @@ test_workload(const char *dir)
 	bad_workload(dir, "bad3.json", "{\"name\": \"b\", \"program\": "
 	    "\"sh\", \"colour\": 1}", "bad3.json: colour: unknown key",
 	    "unknown workload key");
+	w = workload_load(dir, prog, err, sizeof(err));
+	ok(w == NULL, "a directory is not a workload spec");
+	like(err, ": Is a directory", "and is named so, not 'unreadable'");
 }
 
 static void
