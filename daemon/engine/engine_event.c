@@ -168,6 +168,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		engine_say(e, "trial %d: %s, best %s %g%s%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "",
 		    why);
+	else if (a->nonfinite > 0)
+		engine_say(e, "trial %d: %s%s%s, no finite %s reported (%ld NaN "
+		    "or infinite)%s", tnum, state, ev->reason ? ": " : "",
+		    ev->reason ? ev->reason : "", e->spec->metric,
+		    a->nonfinite, why);
 	else
 		engine_say(e, "trial %d: %s%s%s, no %s reported%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",

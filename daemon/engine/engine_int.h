@@ -44,6 +44,7 @@ struct attempt {
 	double		 npoints;
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */
+	long		 nonfinite;	/* objective points NaN or inf */
 	/* "dispatch": "chain" (engine_chain.c): its lane. */
 	struct attempt	*after;		/* queued behind this one, or NULL */
 	struct attempt	*then;		/* this one is queued behind it */
