@@ -414,7 +414,7 @@ static void
 test_config(const char *dir)
 {
 	struct config	 cfg;
-	char		 err[1024] = "", path[512];
+	char		 err[1024] = "", path[512], longp[121], line[200];
 
 	memset(&cfg, 0, sizeof(cfg));
 	put(dir, "ok.conf", "# comment\nledger = \"/tmp/x.db\"\n"
@@ -449,6 +449,17 @@ test_config(const char *dir)
 	like(err, "bad4.conf: slurm_poll_min: 1000 is more than slurm_poll_max "
 	    "(500)", "named");
 	is_str(cfg.ledger, "/tmp/x.db", "and nothing of it applied");
+	/* hpod -n says what hpod's start would: a socket path too long. */
+	memset(longp, 'd', sizeof(longp) - 1);
+	longp[0] = '/';
+	longp[sizeof(longp) - 1] = '\0';
+	snprintf(line, sizeof(line), "socket = %s/s.sock\n", longp);
+	put(dir, "bad5.conf", line);
+	snprintf(path, sizeof(path), "%s/bad5.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == -1,
+	    "a socket path longer than a socket address holds");
+	like(err, "bad5.conf: socket: '/ddd", "named");
+	like(err, "is too long for a socket (127 bytes, at most 107)", "why");
 	config_release(&cfg);
 }
 
