@@ -502,6 +502,14 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 		sp_fail(&sp, NULL, "expected a JSON object");
 		goto out;
 	}
+	/* A workload spec given for a campaign: say which it is. */
+	if (cJSON_GetObjectItemCaseSensitive(root, "program") != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(root, "workload") == NULL) {
+		sp_fail(&sp, NULL, "a workload spec (it has \"program\"; see "
+		    "hpod-workload(5)), not a campaign spec: a campaign names "
+		    "it in its \"workload\" key (hpod-campaign(5))");
+		goto out;
+	}
 	if (sp_keys(&sp, root, "", top_keys) == -1 ||
 	    sp_string(&sp, root, "name", "", 1, NULL, &s->name) == -1)
 		goto out;
