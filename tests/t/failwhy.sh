@@ -3,7 +3,9 @@
 # stderr follows "failed: exit N, no METRIC reported" (control bytes as
 # '?', cut to 159 bytes).  Before, the log said only "failed: exit 64,
 # no eval_error reported" of a trial whose program refused its
-# arguments, and the reason was in RUN_DIR/.../stderr alone.
+# arguments, and the reason was in RUN_DIR/.../stderr alone.  And the
+# report's winning run of a campaign whose workload has no batch size said
+# "(batch size 0, tuning)"; it names no batch size now.
 . "$(dirname "$0")/lib.subr"
 
 nap_workload
@@ -37,4 +39,8 @@ is "a long line is cut" "$(line 2)" \
     "fw: trial 2: failed: exit 4, no eval_error reported; stderr: $x"
 is "a completed trial's stderr is not shown" "$(line 3)" \
     "fw: trial 3: completed, best eval_error 0.5"
+# The nap workload has no batch size: the report does not make up one.
+is "the winning run of a campaign of no batch size names none" \
+    "$("$HPOCTL" report --ledger "$LEDGER" fw | sed -n 's/^\(winning run: trial [0-9]* ([^)]*)\).*/\1/p')" \
+    "winning run: trial 3 (tuning)"
 done_testing
