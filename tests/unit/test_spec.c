@@ -148,6 +148,15 @@ test_bad(void)
 	    "resources.time_limit: expected a positive duration",
 	    "bad duration");
 	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"resources\": {\"time_limit\": 1e300}",
+	    "or minutes below 10000000, got 1e+300", "a huge duration says so");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"resources\": {\"time_limit\": \"5 min\"}",
+	    "resources.time_limit: expected a positive duration as sbatch "
+	    "--time takes it (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S; fields up to "
+	    "1000000, days up to 100000) or minutes below 10000000, got "
+	    "\"5 min\"", "a bad duration shows what it got");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
 	    ", \"fixed\": {\"n\": 2}",
 	    "fixed.n: also defined in space", "fixed overlaps space");
 	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
