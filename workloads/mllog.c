@@ -170,9 +170,9 @@ mllog_decode(const cJSON *o, int quoted, struct mllog_event *ev, char *err,
 			/* A step before the first, or past every number,
 			 * would be the fewest epochs to the target. */
 			if (!mllog_step_ok(j->valuedouble)) {
-				snprintf(err, errlen, "%s: metadata.epoch_num %g "
-				    "is not a step (a number >= 0)", ev->key,
-				    j->valuedouble);
+				snprintf(err, errlen, "%s: metadata.epoch_num "
+				    "%g is not a step (a number >= 0)",
+				    ev->key, j->valuedouble);
 				return -1;
 			}
 			ev->has_epoch = 1;

@@ -169,8 +169,8 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "",
 		    why);
 	else if (a->nonfinite > 0)
-		engine_say(e, "trial %d: %s%s%s, no finite %s reported (%ld NaN "
-		    "or infinite)%s", tnum, state, ev->reason ? ": " : "",
+		engine_say(e, "trial %d: %s%s%s, no finite %s reported (%ld "
+		    "NaN or infinite)%s", tnum, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "", e->spec->metric,
 		    a->nonfinite, why);
 	else

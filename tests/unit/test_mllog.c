@@ -105,7 +105,8 @@ main(void)
 	is_int(parse(":::MLLOG {\"key\": \"eval_error\", \"value\": 0.05, "
 	    "\"metadata\": {\"epoch_num\": -5}}", &ev, err, sizeof(err)), -1,
 	    "a negative epoch_num is malformed");
-	like(err, "eval_error: metadata.epoch_num -5 is not a step", "  and says so");
+	like(err, "eval_error: metadata.epoch_num -5 is not a step",
+	    "  and says so");
 	is_int(parse(":::MLLOG {\"key\": \"eval_error\", \"value\": 0.05, "
 	    "\"metadata\": {\"epoch_num\": 1e999}}", &ev, err, sizeof(err)), -1,
 	    "an infinite epoch_num is malformed");

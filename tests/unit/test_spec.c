@@ -184,8 +184,8 @@ test_bad(void)
 	    "space.n: int bounds must be within +-2^53 (9007199254740992; "
 	    "got 0, 1e+300)", "a huge int bound says why");
 	bad("{\"name\": \"minicosmo\", \"program\": \"minicosmo\", "
-	    "\"args\": [\"--lr\", \"{lr}\"]}", "c.json: a workload spec (it has "
-	    "\"program\"; see hpod-workload(5)), not a campaign spec",
+	    "\"args\": [\"--lr\", \"{lr}\"]}", "c.json: a workload spec (it "
+	    "has \"program\"; see hpod-workload(5)), not a campaign spec",
 	    "a workload spec given as a campaign");
 	/* A huge number is shown short, not as its 301 digits. */
 	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"

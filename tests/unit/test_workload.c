@@ -286,7 +286,8 @@ test_reader(void)
 
 	w = workload_load(put("ep2.json", "{\"name\": \"e\", \"program\": "
 	    "\"p\", \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
-	    " \"metric_reader\": {\"pattern\": \"^epoch ([-0-9]+) acc=([^ ]+)\","
+	    " \"metric_reader\": {\"pattern\": "
+	    "\"^epoch ([-0-9]+) acc=([^ ]+)\","
 	    " \"value\": 2, \"epoch\": 1}}"), NULL, err, sizeof(err));
 	ok(w != NULL, "a reader whose epoch group takes a sign (%s)", err);
 	if (w == NULL)
