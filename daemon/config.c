@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 
 #include <uv.h>
 
@@ -171,6 +172,31 @@ config_line(struct config *cfg, char *line, char *err, size_t errlen)
 	return -1;
 }
 
+/*
+ * Check what no single line can: the Slurm poll period's bounds, and the
+ * socket's path against what a socket address holds (which -n checks).
+ */
+static int
+config_check(const struct config *cfg, const char *path, char *err,
+    size_t errlen)
+{
+	size_t	 max = sizeof(((struct sockaddr_un *)0)->sun_path) - 1;
+
+	if (cfg->slurm_poll_min > cfg->slurm_poll_max) {
+		snprintf(err, errlen, "%s: slurm_poll_min: %ld is more than "
+		    "slurm_poll_max (%ld)", path, cfg->slurm_poll_min,
+		    cfg->slurm_poll_max);
+		return -1;
+	}
+	if (cfg->socket != NULL && strlen(cfg->socket) > max) {
+		snprintf(err, errlen, "%s: socket: '%s' is too long for a "
+		    "socket (%zu bytes, at most %zu)", path, cfg->socket,
+		    strlen(cfg->socket), max);
+		return -1;
+	}
+	return 0;
+}
+
 /* Load the configuration file. */
 int
 config_load(const char *path, struct config *out, char *err, size_t errlen)
@@ -201,8 +227,15 @@ config_load(const char *path, struct config *out, char *err, size_t errlen)
 				rc = -1;
 			}
 		}
+		/* A read error (a directory: EISDIR) is not an empty file. */
+		if (rc == 0 && ferror(f)) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			rc = -1;
+		}
 		free(line);
 		fclose(f);
+		if (rc == 0 && config_check(&cfg, path, err, errlen) == -1)
+			rc = -1;
 		if (rc == -1) {
 			config_release(&cfg);
 			return -1;

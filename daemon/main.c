@@ -22,6 +22,7 @@
 #include "report_alloc.h"
 #include "run.h"
 #include "slowreq.h"
+#include "state.h"
 #include "testpause.h"
 #include "trials_opts.h"
 #include "version.h"
@@ -265,6 +266,38 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 }
 
 /*
+ * Why no campaign of that name or id runs here, from the ledger: none is
+ * recorded, it ended (finished, cancelled), or `hpoctl run` runs it.
+ */
+static void
+hpod_missing_why(struct hpod *d, const char *campaign, char *msg,
+    size_t len)
+{
+	struct ledger_campaign	 c;
+	int			 rc;
+
+	memset(&c, 0, sizeof(c));
+	rc = ledger_campaign_find(d->ledger, campaign, &c);
+	if (rc == 1)
+		snprintf(msg, len, "no running campaign '%s': the ledger has "
+		    "none of that name or id", campaign);
+	else if (rc == 0 && campaign_state_parse(c.state) !=
+	    CAMPAIGN_RUNNING)
+		snprintf(msg, len, "no running campaign '%s': campaign '%s' "
+		    "(id %lld) is %s", campaign, c.name, (long long)c.id,
+		    c.state);
+	else if (rc == 0 && c.driver != NULL &&
+	    strcmp(c.driver, "foreground") == 0)
+		snprintf(msg, len, "no running campaign '%s': campaign '%s' "
+		    "(id %lld) is run by hpoctl run, not by this hpod",
+		    campaign, c.name, (long long)c.id);
+	else
+		snprintf(msg, len, "no running campaign '%s'", campaign);
+	if (rc == 0)
+		ledger_campaign_release(&c);
+}
+
+/*
  * Reply that no campaign of that name or id runs; if a failed commit
  * dropped the campaigns (hpod_lost), say so, and when they are taken
  * back.
@@ -280,8 +313,7 @@ hpod_missing(struct hpod *d, const char *campaign, cJSON *reply)
 		    "holds as running are taken back once it can", campaign,
 		    d->cfg.ledger);
 	else
-		snprintf(msg, sizeof(msg), "no running campaign '%s'",
-		    campaign);
+		hpod_missing_why(d, campaign, msg, sizeof(msg));
 	reply_error(reply, msg);
 }
 

@@ -2,6 +2,8 @@
  * ledger.c: opening, migrating and closing the ledger, its errors and its
  * transactions.  The statement cache is in stmt.c.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -361,6 +363,64 @@ ledger_writable(struct ledger *l, const char *path)
 	return 0;
 }
 
+/*
+ * A reader of a WAL ledger needs its -shm index, which it creates if none
+ * is there: in a directory it cannot write (another user's ledger, a
+ * read-only file system) that fails.  With no -wal file beside it the
+ * ledger was closed cleanly and no writer has it open (a writer keeps its
+ * -wal until it closes), so it is read as an immutable file instead.  1 if
+ * l was reopened so and set up, 0 if that does not apply, -1 on error.
+ */
+static int
+ledger_open_immutable(struct ledger *l, const char *path)
+{
+	char wal[4096], uri[3 * 4096 + 32], *u;
+	const char *p;
+	int i, rc = sqlite3_errcode(l->db);
+
+	if (rc != SQLITE_CANTOPEN && rc != SQLITE_READONLY)
+		return 0;
+	if ((size_t)snprintf(wal, sizeof(wal), "%s-wal", path) >= sizeof(wal)
+	    || access(wal, F_OK) == 0 || errno != ENOENT)
+		return 0;
+	/* The path as a URI's: '%', '?' and '#' escaped. */
+	u = uri + sprintf(uri, "file:");
+	for (p = path; *p != '\0'; p++)
+		u += strchr("%?#", *p) != NULL ?
+		    sprintf(u, "%%%02X", (unsigned char)*p) :
+		    sprintf(u, "%c", *p);
+	sprintf(u, "?immutable=1");
+	for (i = 0; i < LQ_COUNT; i++) {
+		(void)sqlite3_finalize(l->stmt[i]);
+		l->stmt[i] = NULL;
+	}
+	(void)sqlite3_close(l->db);
+	l->db = NULL;
+	if (sqlite3_open_v2(uri, &l->db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_URI, NULL) != SQLITE_OK)
+		return ledger_fail(l, "open");
+	return ledger_setup(l) == 0 ? 1 : -1;
+}
+
+/*
+ * SQLite says "unable to open database file" (or "disk I/O error") of a
+ * file that is missing or a directory: add which.
+ */
+static void
+ledger_why(struct ledger *l, const char *path)
+{
+	struct stat st;
+	const char *why = NULL;
+	size_t n = strlen(l->err);
+
+	if (stat(path, &st) == -1)
+		why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "a directory";
+	if (why != NULL && n < sizeof(l->err))
+		snprintf(l->err + n, sizeof(l->err) - n, " (%s)", why);
+}
+
 /* Open (and create or migrate, unless read-only) the ledger at path. */
 struct ledger *
 ledger_open(const char *path, int flags, char *err, size_t errlen)
@@ -381,6 +441,10 @@ ledger_open(const char *path, int flags, char *err, size_t errlen)
 		ledger_fail(l, "open");
 	else if (ledger_setup(l) == 0)
 		return l;
+	else if ((flags & LEDGER_READONLY) && strlen(path) < 4096 &&
+	    ledger_open_immutable(l, path) == 1)
+		return l;
+	ledger_why(l, path);
 fail:
 	snprintf(err, errlen, "ledger '%s': %s", path, l->err);
 	ledger_close(l);

@@ -14,7 +14,6 @@
 #include "file.h"
 #include "result.h"
 
-#define RESULT_NAME	"result.json"
 #define RESULT_MAX	(1024 * 1024)	/* larger files are not ours */
 
 /* Render r as a JSON text; the caller frees it. */

@@ -11,6 +11,9 @@
 
 #include <stddef.h>
 
+/* The attempt's record, in its directory. */
+#define RESULT_NAME	"result.json"
+
 struct trial_result {
 	char		 token[128];
 	char		 host[256];

@@ -253,6 +253,33 @@ trial_record(const struct trial *t)
 	return 0;
 }
 
+/*
+ * The program runs in dir, where result.json is ours: one it wrote there
+ * itself (not ours, or not a result at all) is moved aside to
+ * result.json.workload before ours replaces it, rather than lost.
+ */
+static void
+trial_keep_theirs(const struct trial *t)
+{
+	struct trial_result	 r;
+	char			 err[256], from[PATH_MAX], to[PATH_MAX];
+	int			 rc;
+
+	rc = result_read(t->dir, &r, err, sizeof(err));
+	if (rc == 1 || (rc == 0 && strcmp(r.token, t->res.token) == 0))
+		return;
+	if ((size_t)snprintf(from, sizeof(from), "%s/" RESULT_NAME, t->dir) >=
+	    sizeof(from) || (size_t)snprintf(to, sizeof(to), "%s/" RESULT_NAME
+	    ".workload", t->dir) >= sizeof(to))
+		return;
+	if (rename(from, to) == -1)
+		fprintf(stderr, "hpo-trial: cannot keep the program's '%s' as "
+		    "'%s': %s\n", from, to, strerror(errno));
+	else
+		fprintf(stderr, "hpo-trial: the program wrote its own "
+		    RESULT_NAME "; kept as '%s'\n", to);
+}
+
 /* Start the workload in its own process group; -1 if fork failed. */
 static int
 trial_spawn(struct trial *t)
@@ -419,6 +446,7 @@ main(int argc, char **argv)
 		t.res.signal = WTERMSIG(status);
 	} else
 		t.res.exit_code = WEXITSTATUS(status);
+	trial_keep_theirs(&t);
 	/* The marker tells a watching daemon to poll now (a hint only). */
 	if (trial_record(&t) == 0 && result_mark_ended(t.dir) == -1)
 		fprintf(stderr, "hpo-trial: cannot create '%s/" RESULT_ENDED

@@ -114,6 +114,13 @@ mllog_copy(const cJSON *j, char *buf, size_t size)
 		snprintf(buf, size, "%s", j->valuestring);
 }
 
+/* Whether x can be a metric point's step (epoch): finite and >= 0. */
+int
+mllog_step_ok(double x)
+{
+	return isfinite(x) && x >= 0;
+}
+
 /* Fill ev from the parsed object o; -1 with err if it is not an event. */
 static int
 mllog_decode(const cJSON *o, int quoted, struct mllog_event *ev, char *err,
@@ -160,6 +167,14 @@ mllog_decode(const cJSON *o, int quoted, struct mllog_event *ev, char *err,
 	if (cJSON_IsObject(md)) {
 		j = cJSON_GetObjectItemCaseSensitive(md, "epoch_num");
 		if (cJSON_IsNumber(j)) {
+			/* A step before the first, or past every number,
+			 * would be the fewest epochs to the target. */
+			if (!mllog_step_ok(j->valuedouble)) {
+				snprintf(err, errlen, "%s: metadata.epoch_num "
+				    "%g is not a step (a number >= 0)",
+				    ev->key, j->valuedouble);
+				return -1;
+			}
 			ev->has_epoch = 1;
 			ev->epoch = j->valuedouble;
 		}

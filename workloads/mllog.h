@@ -31,10 +31,16 @@ struct mllog_event {
 /*
  * Parse one line (len bytes, no newline needed).  Return 0 for an MLLOG
  * event, 1 for a line that is not MLLOG output, -1 for an MLLOG line that
- * is malformed or, with ev->nomem set, that memory ran out to read (err
- * says why).
+ * is malformed (a negative or infinite epoch_num too) or, with ev->nomem
+ * set, that memory ran out to read (err says why).
  */
 int	 mllog_parse_line(const char *line, size_t len, struct mllog_event *,
 	    char *err, size_t errlen);
+
+/*
+ * Whether x can be a point's step (metadata.epoch_num, or a reader's
+ * epoch group): finite and >= 0.  A line with another is malformed.
+ */
+int	 mllog_step_ok(double x);
 
 #endif

@@ -185,9 +185,9 @@ workload_read_line(const struct workload *w, const char *line, size_t len,
 		if (rc == 0 && r->epoch_group != 0 &&
 		    m[r->epoch_group].rm_so >= 0) {
 			if (reader_number(s, &m[r->epoch_group],
-			    &ev->epoch) == -1) {
+			    &ev->epoch) == -1 || !mllog_step_ok(ev->epoch)) {
 				snprintf(err, errlen, "the epoch of %s is not a "
-				    "number", r->key);
+				    "number >= 0", r->key);
 				rc = -1;
 			} else
 				ev->has_epoch = 1;

@@ -2,6 +2,8 @@
  * workload.c: loading workload specs (templates and rendering are in
  * workload_template.c).
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -344,6 +346,7 @@ workload_load(const char *path, const char *const *progdirs, char *err,
     size_t errlen)
 {
 	struct workload	*w;
+	struct stat	 st;
 	FILE		*f;
 	char		*buf;
 	size_t		 n;
@@ -351,6 +354,11 @@ workload_load(const char *path, const char *const *progdirs, char *err,
 
 	if ((f = fopen(path, "r")) == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+		fclose(f);
 		return NULL;
 	}
 	if (fseek(f, 0, SEEK_END) == -1 || (sz = ftell(f)) < 0 ||

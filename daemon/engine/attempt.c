@@ -373,6 +373,11 @@ attempt_line(void *arg, const char *line, size_t len)
 			    a->out, a->lines, ev.key);
 		return;
 	}
+	/* A diverged trainer's NaN or inf is no value, but it was seen. */
+	if (strcmp(ev.key, e->spec->metric) == 0 && !isfinite(ev.num)) {
+		a->nonfinite++;
+		return;
+	}
 	if (!ev.has_num || !isfinite(ev.num))
 		return;
 	if (strcmp(ev.key, e->spec->metric) != 0 &&

@@ -19,10 +19,11 @@
 
 /*
  * Bytes free to us on the file system holding path, or the nearest of its
- * parents that exists; -1 when none can be read.
+ * parents that exists, and (total non-NULL) its size; -1 when none can be
+ * read.
  */
 static double
-diskfull_free(const char *path)
+diskfull_free(const char *path, double *total)
 {
 	struct statvfs	 sv;
 	char		*p, *up;
@@ -33,6 +34,9 @@ diskfull_free(const char *path)
 	for (;;) {
 		if (statvfs(p, &sv) == 0) {
 			n = (double)sv.f_bavail * (double)sv.f_frsize;
+			if (total != NULL)
+				*total = (double)sv.f_blocks *
+				    (double)sv.f_frsize;
 			break;
 		}
 		if (errno != ENOENT || strcmp(p, "/") == 0 ||
@@ -63,7 +67,7 @@ diskfull_wait(struct engine *e)
 	where[1] = ledger_path(e->env.ledger);
 	for (i = 0; i < 2 && low == NULL; i++) {
 		if (where[i] == NULL || *where[i] == '\0' ||
-		    (n = diskfull_free(where[i])) < 0)
+		    (n = diskfull_free(where[i], NULL)) < 0)
 			continue;
 		if (n < need) {
 			low = where[i];
@@ -81,4 +85,34 @@ diskfull_wait(struct engine *e)
 		e->disk_low = 0;
 	}
 	return e->disk_low;
+}
+
+/*
+ * Refuse a new campaign that could never start a trial: min_free is more
+ * than the whole file system of its run directory or ledger holds (a
+ * small tmpfs), so its submissions would wait for space for ever.
+ */
+int
+diskfull_check(const struct engine *e, char *err, size_t errlen)
+{
+	const char	*where[2];
+	double		 need = (double)e->env.min_free * MIB, total = 0;
+	size_t		 i;
+
+	if (e->env.min_free <= 0)
+		return 0;
+	where[0] = e->env.run_dir;
+	where[1] = ledger_path(e->env.ledger);
+	for (i = 0; i < 2; i++) {
+		if (where[i] == NULL || *where[i] == '\0' ||
+		    diskfull_free(where[i], &total) < 0 || total >= need)
+			continue;
+		snprintf(err, errlen, "campaign '%s': min_free (%ld MiB) is "
+		    "more than the whole file system of %s holds (%.1f MiB): "
+		    "no trial could ever start; lower min_free (hpod.conf(5)) "
+		    "or move it", e->spec->name, e->env.min_free, where[i],
+		    total / MIB);
+		return -1;
+	}
+	return 0;
 }

@@ -475,6 +475,7 @@ static int
 engine_claim(void *arg, int64_t id, char *err, size_t errlen)
 {
 	struct engine	*e = arg;
+	struct stat	 st;
 	char		*dir;
 	int		 rc = 0;
 
@@ -491,7 +492,12 @@ engine_claim(void *arg, int64_t id, char *err, size_t errlen)
 	if (paths_mkdir(e->env.run_dir, 0700) == -1 || (mkdir(dir, 0700) ==
 	    -1 && (errno != EEXIST || rmdir(dir) == -1 ||
 	    mkdir(dir, 0700) == -1))) {
-		if (errno == EEXIST || errno == ENOTEMPTY || errno == ENOTDIR)
+		/* A run_dir that is a file: not "exists already". */
+		if (stat(e->env.run_dir, &st) == 0 && !S_ISDIR(st.st_mode))
+			snprintf(err, errlen, "campaign '%s': run_dir %s: %s",
+			    e->spec->name, e->env.run_dir, strerror(ENOTDIR));
+		else if (errno == EEXIST || errno == ENOTEMPTY ||
+		    errno == ENOTDIR)
 			snprintf(err, errlen, "campaign '%s': run directory %s "
 			    "exists already (left by a campaign of another "
 			    "ledger?); it is not reused: move it away or set "
@@ -517,7 +523,8 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	int				 rc;
 
 	/* The warm start is read and checked before anything is recorded. */
-	if (prior_read(s, &pr, &npr, err, errlen) == -1)
+	if (diskfull_check(e, err, errlen) == -1 ||
+	    prior_read(s, &pr, &npr, err, errlen) == -1)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.name = s->name;

@@ -4,6 +4,7 @@
  * an infrastructure failure) and with each point of a learning curve (the
  * early-stopping decision).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,7 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	enum trial_state	 tstate;
 	int64_t		 tid;
 	int		 tnum, next;
+	char		*path, last[160], why[180];
 
 	attempt_follow(a, 1);
 	state = attempt_state_name(engine_end_state(a, ev));
@@ -163,13 +165,28 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	}
 	engine_trial_state(e, tid, tnum, tstate);
 	ledger_commit(e->env.ledger);
+	/* Why a trial failed is most often the program's last word. */
+	why[0] = '\0';
+	if (tstate == TRIAL_FAILED && a->dir != NULL) {
+		path = xasprintf("%s/stderr", a->dir);
+		tail_last_line(path, last, sizeof(last));
+		free(path);
+		if (last[0] != '\0')
+			snprintf(why, sizeof(why), "; stderr: %s", last);
+	}
 	if (a->has_best)
-		engine_say(e, "trial %d: %s, best %s %g%s", tnum, state,
-		    e->spec->metric, a->best, a->reached ? " (target met)" : "");
+		engine_say(e, "trial %d: %s, best %s %g%s%s", tnum, state,
+		    e->spec->metric, a->best, a->reached ? " (target met)" : "",
+		    why);
+	else if (a->nonfinite > 0)
+		engine_say(e, "trial %d: %s%s%s, no finite %s reported (%ld "
+		    "NaN or infinite)%s", tnum, state, ev->reason ? ": " : "",
+		    ev->reason ? ev->reason : "", e->spec->metric,
+		    a->nonfinite, why);
 	else
-		engine_say(e, "trial %d: %s%s%s, no %s reported", tnum, state,
+		engine_say(e, "trial %d: %s%s%s, no %s reported%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
-		    e->spec->metric);
+		    e->spec->metric, why);
 	attempt_forget(e, a);
 	engine_kick(e);
 }

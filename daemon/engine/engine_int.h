@@ -44,6 +44,7 @@ struct attempt {
 	double		 npoints;
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */
+	long		 nonfinite;	/* objective points NaN or inf */
 	/* "dispatch": "chain" (engine_chain.c): its lane. */
 	struct attempt	*after;		/* queued behind this one, or NULL */
 	struct attempt	*then;		/* this one is queued behind it */
@@ -191,5 +192,6 @@ void	 engine_chain_cancel(struct engine *);
  * than min_free left: submit nothing then.  Says so once each way.
  */
 int	 diskfull_wait(struct engine *);
+int	 diskfull_check(const struct engine *, char *err, size_t errlen);
 
 #endif

@@ -83,3 +83,40 @@ tail_release(struct tail *t)
 	t->partial = NULL;
 	t->plen = 0;
 }
+
+/*
+ * The last non-blank line of path, within its last 1 KiB, into buf
+ * (size > 0): control bytes made '?', cut to fit.  "" if there is none
+ * or the file cannot be read.
+ */
+void
+tail_last_line(const char *path, char *buf, size_t size)
+{
+	char	 b[1024];
+	ssize_t	 n;
+	off_t	 end;
+	size_t	 i, e, s, k;
+	int	 fd;
+
+	buf[0] = '\0';
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0 || lseek(fd, end > (off_t)sizeof(b) ?
+	    end - (off_t)sizeof(b) : 0, SEEK_SET) < 0 ||
+	    (n = read(fd, b, sizeof(b))) <= 0) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	e = (size_t)n;
+	while (e > 0 && (b[e - 1] == '\n' || b[e - 1] == '\r' ||
+	    b[e - 1] == ' ' || b[e - 1] == '\t'))
+		e--;
+	for (s = e; s > 0 && b[s - 1] != '\n'; s--)
+		;
+	for (i = s, k = 0; i < e && k + 1 < size; i++, k++)
+		buf[k] = (unsigned char)b[i] < 0x20 || b[i] == 0x7f ? '?' :
+		    b[i];
+	buf[k] = '\0';
+}

@@ -25,4 +25,10 @@ ssize_t	 tail_read(struct tail *, const char *path, size_t max, int final,
 	    tail_line_cb, void *arg);
 void	 tail_release(struct tail *);
 
+/*
+ * The last non-blank line of the file at path (an attempt's stderr, to
+ * say why it failed) into buf, at most size - 1 bytes; "" if none.
+ */
+void	 tail_last_line(const char *path, char *buf, size_t size);
+
 #endif

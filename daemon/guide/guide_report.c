@@ -149,6 +149,7 @@ guide_report_text(FILE *f, const struct guide *g)
 {
 	const struct guide_run	*w = g->winner;
 	size_t			 i;
+	char			 bs[48] = "";
 
 	fprintf(f, "attempts by outcome (%s):", guide_report_unit(g));
 	for (i = 0; i < ACCT_NOUTCOMES; i++)
@@ -163,9 +164,12 @@ guide_report_text(FILE *f, const struct guide *g)
 	else if (g->scaling)
 		fprintf(f, "no batch size is confirmed yet\n");
 	if (w != NULL) {
-		fprintf(f, "winning run: trial %d (batch size %ld, %s), %.4f %s "
-		    "alone", w->trial, w->batch, w->confirm ? "confirmation" :
-		    "tuning", guide_report_hours(g, &g->winner_cost),
+		/* A campaign of no batch size (its workload has none): 0. */
+		if (w->batch > 0)
+			snprintf(bs, sizeof(bs), "batch size %ld, ", w->batch);
+		fprintf(f, "winning run: trial %d (%s%s), %.4f %s alone",
+		    w->trial, bs, w->confirm ? "confirmation" : "tuning",
+		    guide_report_hours(g, &g->winner_cost),
 		    guide_report_unit(g));
 		if (g->overhead > 0)
 			fprintf(f, "; tuning overhead %.1fx", g->overhead);

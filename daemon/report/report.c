@@ -517,10 +517,10 @@ static const struct report_kind {
 	{ NULL, NULL, 0, 0 }
 };
 
-/* Dispatch a read command to its renderer. */
+/* Refuse a format cmd does not render: -2 with err, else 0. */
 int
-report_command(struct ledger *l, const char *cmd, const char *campaign,
-    enum report_format fmt, char **out, char *err, size_t errlen)
+report_format_check(const char *cmd, enum report_format fmt, char *err,
+    size_t errlen)
 {
 	const struct report_kind	*k;
 
@@ -536,6 +536,21 @@ report_command(struct ledger *l, const char *cmd, const char *campaign,
 		    "(report --table)", fmt == REPORT_RCP ? "rcp" : "markdown");
 		return -2;
 	}
+	return 0;
+}
+
+/* Dispatch a read command to its renderer. */
+int
+report_command(struct ledger *l, const char *cmd, const char *campaign,
+    enum report_format fmt, char **out, char *err, size_t errlen)
+{
+	const struct report_kind	*k;
+
+	for (k = report_kinds; k->cmd != NULL; k++)
+		if (strcmp(k->cmd, cmd) == 0)
+			break;
+	if (report_format_check(cmd, fmt, err, errlen) == -2)
+		return -2;
 	if (k->cmd == NULL) {
 		snprintf(err, errlen, "unknown command '%s'", cmd);
 		return -2;

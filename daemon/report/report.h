@@ -49,6 +49,13 @@ int	 report_status(struct ledger *, const char *campaign,
 	    enum report_format, char **out, char *err, size_t errlen);
 
 /*
+ * -2 with err if read command cmd does not render fmt (html is the
+ * report's, markdown and rcp the guideline table's), else 0.
+ */
+int	 report_format_check(const char *cmd, enum report_format,
+	    char *err, size_t errlen);
+
+/*
  * Render the output of a read command by name ("status", "trials",
  * "report" or "watch", whose output is always JSON), as both the daemon
  * and `hpoctl --ledger` answer it.  Return as the functions above, or -2

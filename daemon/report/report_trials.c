@@ -366,6 +366,8 @@ trials_request(struct ledger *l, const char *campaign,
 	struct trials_opts	 o;
 
 	memset(&o, 0, sizeof(o));
+	if (report_format_check("trials", fmt, err, errlen) == -2)
+		return -2;
 	if ((st != NULL && !cJSON_IsString(st)) ||
 	    (fi != NULL && !cJSON_IsString(fi))) {
 		snprintf(err, errlen, "request.state, request.fields: "

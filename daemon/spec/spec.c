@@ -148,6 +148,13 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		    max);
 		goto out;
 	}
+	/* The search keeps an int as a double: exact only up to 2^53. */
+	if (type[0] == 'i' && (fabs(min) > 9007199254740992.0 ||
+	    fabs(max) > 9007199254740992.0)) {
+		sp_fail(sp, k, "int bounds must be within +-2^53 "
+		    "(9007199254740992; got %g, %g)", min, max);
+		goto out;
+	}
 	errno = 0;
 	rc = type[0] == 'i' ?
 	    space_add_int(space, strchr(k, '.') + 1, min, max,
@@ -493,6 +500,14 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 	}
 	if (!cJSON_IsObject(root)) {
 		sp_fail(&sp, NULL, "expected a JSON object");
+		goto out;
+	}
+	/* A workload spec given for a campaign: say which it is. */
+	if (cJSON_GetObjectItemCaseSensitive(root, "program") != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(root, "workload") == NULL) {
+		sp_fail(&sp, NULL, "a workload spec (it has \"program\"; see "
+		    "hpod-workload(5)), not a campaign spec: a campaign names "
+		    "it in its \"workload\" key (hpod-campaign(5))");
 		goto out;
 	}
 	if (sp_keys(&sp, root, "", top_keys) == -1 ||

@@ -196,7 +196,7 @@ sp_int(struct sp *sp, const cJSON *obj, const char *name, const char *path,
 		    "a fraction" : sp_type(j));
 	if (j->valuedouble < min || j->valuedouble > max)
 		return sp_fail(sp, sp_key(k, sizeof(k), path, name),
-		    "%.0f is out of range [%ld, %ld]", j->valuedouble, min,
+		    "%.15g is out of range [%ld, %ld]", j->valuedouble, min,
 		    max);
 	*out = (long)j->valuedouble;
 	return 0;
@@ -276,7 +276,7 @@ sp_duration(struct sp *sp, const cJSON *obj, const char *name,
 {
 	const cJSON	*j = obj ? cJSON_GetObjectItemCaseSensitive(obj, name)
 			    : NULL;
-	char		 k[256];
+	char		 k[256], got[96];
 
 	*out = 0;
 	if (j == NULL)
@@ -286,9 +286,17 @@ sp_duration(struct sp *sp, const cJSON *obj, const char *name,
 		*out = (long)j->valuedouble * 60;
 	else if (cJSON_IsString(j))
 		*out = spec_parse_duration(j->valuestring);
-	if (*out <= 0)
-		return sp_fail(sp, sp_key(k, sizeof(k), path, name),
-		    "expected a positive duration as sbatch --time takes it "
-		    "(M, M:S, H:M:S, D-H, D-H:M, D-H:M:S) or minutes");
-	return 0;
+	if (*out > 0)
+		return 0;
+	/* Say what was given: a huge number is not "not positive". */
+	if (cJSON_IsString(j))
+		snprintf(got, sizeof(got), "\"%.64s\"", j->valuestring);
+	else if (cJSON_IsNumber(j))
+		snprintf(got, sizeof(got), "%.15g", j->valuedouble);
+	else
+		snprintf(got, sizeof(got), "%s", sp_type(j));
+	return sp_fail(sp, sp_key(k, sizeof(k), path, name),
+	    "expected a positive duration as sbatch --time takes it "
+	    "(M, M:S, H:M:S, D-H, D-H:M, D-H:M:S; fields up to 1000000, days "
+	    "up to 100000) or minutes below 10000000, got %s", got);
 }

@@ -2,6 +2,8 @@
  * test_ledger.c: the SQLite ledger and its accounting, on ledgers in a
  * private temporary directory.
  */
+#include <sys/stat.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,7 +411,15 @@ test_bad_files(void)
 	ok(l == NULL, "read-only open of a missing file fails");
 	like(err, "missing.db", "  naming the file");
 	like(err, "unable to open", "  saying why");
+	like(err, "(No such file or directory)", "  and that it is missing");
 	ok(access(path_of("missing.db"), F_OK) == -1, "  and creates nothing");
+	mkdir(path_of("dir.db"), 0700);
+	l = ledger_open(path_of("dir.db"), LEDGER_READONLY, err, sizeof(err));
+	ok(l == NULL, "a directory is refused read-only");
+	like(err, "(a directory)", "  saying it is one");
+	l = ledger_open(path_of("dir.db"), 0, err, sizeof(err));
+	ok(l == NULL, "and to write");
+	like(err, "(a directory)", "  saying it is one");
 
 	ledger_tmp_sql(path_of("other.db"), "CREATE TABLE x (y)");
 	l = ledger_open(path_of("other.db"), 0, err, sizeof(err));

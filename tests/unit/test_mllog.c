@@ -101,6 +101,20 @@ main(void)
 	is_int(ev.has_num, 1, "  bool counts as a number");
 	is_near(ev.num, 1, 0, "  true is 1");
 
+	/* A step before 0 or past every number is no epoch to count. */
+	is_int(parse(":::MLLOG {\"key\": \"eval_error\", \"value\": 0.05, "
+	    "\"metadata\": {\"epoch_num\": -5}}", &ev, err, sizeof(err)), -1,
+	    "a negative epoch_num is malformed");
+	like(err, "eval_error: metadata.epoch_num -5 is not a step",
+	    "  and says so");
+	is_int(parse(":::MLLOG {\"key\": \"eval_error\", \"value\": 0.05, "
+	    "\"metadata\": {\"epoch_num\": 1e999}}", &ev, err, sizeof(err)), -1,
+	    "an infinite epoch_num is malformed");
+	is_int(parse(":::MLLOG {\"key\": \"eval_error\", \"value\": 0.05, "
+	    "\"metadata\": {\"epoch_num\": 0}}", &ev, err, sizeof(err)), 0,
+	    "epoch_num 0 is a step");
+	is_int(ev.has_epoch, 1, "  read");
+
 	is_int(parse("Epoch 3: loss 0.25", &ev, err, sizeof(err)), 1,
 	    "plain output is not MLLOG");
 	is_int(parse("", &ev, err, sizeof(err)), 1, "empty line");

@@ -148,6 +148,15 @@ test_bad(void)
 	    "resources.time_limit: expected a positive duration",
 	    "bad duration");
 	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"resources\": {\"time_limit\": 1e300}",
+	    "or minutes below 10000000, got 1e+300", "a huge duration says so");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
+	    ", \"resources\": {\"time_limit\": \"5 min\"}",
+	    "resources.time_limit: expected a positive duration as sbatch "
+	    "--time takes it (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S; fields up to "
+	    "1000000, days up to 100000) or minutes below 10000000, got "
+	    "\"5 min\"", "a bad duration shows what it got");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
 	    ", \"fixed\": {\"n\": 2}",
 	    "fixed.n: also defined in space", "fixed overlaps space");
 	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 3}",
@@ -171,6 +180,19 @@ test_bad(void)
 	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
 	    "{\"max_trials\": 2.5}}", "budget.max_trials: expected an integer",
 	    "fractional max_trials");
+	bad_mk("\"n\": {\"type\": \"int\", \"min\": 0, \"max\": 1e300}", "",
+	    "space.n: int bounds must be within +-2^53 (9007199254740992; "
+	    "got 0, 1e+300)", "a huge int bound says why");
+	bad("{\"name\": \"minicosmo\", \"program\": \"minicosmo\", "
+	    "\"args\": [\"--lr\", \"{lr}\"]}", "c.json: a workload spec (it "
+	    "has \"program\"; see hpod-workload(5)), not a campaign spec",
+	    "a workload spec given as a campaign");
+	/* A huge number is shown short, not as its 301 digits. */
+	bad("{\"name\": \"x\", \"workload\": \"w\", \"space\": {\"a\": {\"type"
+	    "\": \"int\", \"min\": 0, \"max\": 3}}, \"budget\": "
+	    "{\"max_trials\": 1e300}}",
+	    "budget.max_trials: 1e+300 is out of range [1, 1000000]",
+	    "a huge max_trials");
 }
 
 /* "dispatch" and "pilot": "auto" and an object, defaults and refusals. */
@@ -396,13 +418,16 @@ test_workload(const char *dir)
 	bad_workload(dir, "bad3.json", "{\"name\": \"b\", \"program\": "
 	    "\"sh\", \"colour\": 1}", "bad3.json: colour: unknown key",
 	    "unknown workload key");
+	w = workload_load(dir, prog, err, sizeof(err));
+	ok(w == NULL, "a directory is not a workload spec");
+	like(err, ": Is a directory", "and is named so, not 'unreadable'");
 }
 
 static void
 test_config(const char *dir)
 {
 	struct config	 cfg;
-	char		 err[1024] = "", path[512];
+	char		 err[1024] = "", path[512], longp[121], line[200];
 
 	memset(&cfg, 0, sizeof(cfg));
 	put(dir, "ok.conf", "# comment\nledger = \"/tmp/x.db\"\n"
@@ -426,6 +451,28 @@ test_config(const char *dir)
 	snprintf(path, sizeof(path), "%s/bad3.conf", dir);
 	ok(config_load(path, &cfg, err, sizeof(err)) == -1, "relative path");
 	like(err, "ledger: must be an absolute path", "named");
+	/* A directory reads as an error, not as an empty file. */
+	ok(config_load(dir, &cfg, err, sizeof(err)) == -1,
+	    "a directory is not a configuration file");
+	like(err, "Is a directory", "its error says why");
+	put(dir, "bad4.conf", "slurm_poll_max = 500\nslurm_poll_min = 1000\n");
+	snprintf(path, sizeof(path), "%s/bad4.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == -1,
+	    "slurm_poll_min above slurm_poll_max");
+	like(err, "bad4.conf: slurm_poll_min: 1000 is more than slurm_poll_max "
+	    "(500)", "named");
+	is_str(cfg.ledger, "/tmp/x.db", "and nothing of it applied");
+	/* hpod -n says what hpod's start would: a socket path too long. */
+	memset(longp, 'd', sizeof(longp) - 1);
+	longp[0] = '/';
+	longp[sizeof(longp) - 1] = '\0';
+	snprintf(line, sizeof(line), "socket = %s/s.sock\n", longp);
+	put(dir, "bad5.conf", line);
+	snprintf(path, sizeof(path), "%s/bad5.conf", dir);
+	ok(config_load(path, &cfg, err, sizeof(err)) == -1,
+	    "a socket path longer than a socket address holds");
+	like(err, "bad5.conf: socket: '/ddd", "named");
+	like(err, "is too long for a socket (127 bytes, at most 107)", "why");
 	config_release(&cfg);
 }
 

@@ -283,6 +283,19 @@ test_reader(void)
 	    sizeof(err)) == -1, "a value that is not a number is malformed");
 	like(err, "acc is not a number", "and says so");
 	workload_free(w);
+
+	w = workload_load(put("ep2.json", "{\"name\": \"e\", \"program\": "
+	    "\"p\", \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
+	    " \"metric_reader\": {\"pattern\": "
+	    "\"^epoch ([-0-9]+) acc=([^ ]+)\","
+	    " \"value\": 2, \"epoch\": 1}}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a reader whose epoch group takes a sign (%s)", err);
+	if (w == NULL)
+		return;
+	ok(workload_read_line(w, "epoch -5 acc=0.9", 16, &ev, err,
+	    sizeof(err)) == -1, "a negative epoch is malformed");
+	like(err, "the epoch of acc is not a number >= 0", "and says so");
+	workload_free(w);
 }
 
 /* Every reference spec loads, with a launcher, a batch split and rules. */
