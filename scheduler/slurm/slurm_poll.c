@@ -216,9 +216,13 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	    st->running)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SCHED_EV_STARTED;
-		/* Slurm counts whole seconds; never start before submit. */
-		ev.time = j->started_at = (double)r->start < j->submitted ?
-		    j->submitted : (double)r->start;
+		/*
+		 * Slurm's own start, as it bills the job: it counts whole
+		 * seconds, so a job started in the second it was submitted
+		 * starts before hpod's clock said it was; its queue wait
+		 * counts 0 (ledger/account.c), and its cost is Slurm's.
+		 */
+		ev.time = j->started_at = (double)r->start;
 		ev.eligible = j->eligible > ev.time ? ev.time : j->eligible;
 		ev.host = r->nodes;
 		ev.nodes = r->nnodes;
