@@ -5,7 +5,8 @@
 # taken by slurmctld (EnforcePartLimits=NO, its default) and then waits
 # for ever; one for a partition that does not exist is refused at its
 # first submit.  Each is refused up front in sbatch's words, naming file,
-# campaign and key, and hpoctl run records and submits nothing.
+# campaign and key, and hpoctl run records and submits nothing.  A
+# controller that does not answer in time refuses nothing.
 . "$(dirname "$0")/lib.subr"
 
 sleep_campaign ok 1 1 1
@@ -39,4 +40,17 @@ refused nodes '.resources.nodes = 5' '--nodes=5'
 refused gpus '.resources.gpus_per_node = 8' '--gpus-per-node=8'
 refused partition '.resources.partition = "nosuch"' '--partition=nosuch'
 is "Slurm holds no job at all" "$(slurm_jobs | wc -l)" 0
+
+# A controller that does not answer (frozen: sbatch's request times out)
+# has not refused the job: check says it was not asked, and passes.
+ctld=$(cat "$SC/ctld/slurmctld.pid")
+kill -STOP "$ctld"
+rc=0
+"$HPOCTL" check "$T/ok.json" >"$T/out.txt" 2>&1 || rc=$?
+kill -CONT "$ctld"
+sed 's/^/# /' "$T/out.txt"
+is "a frozen controller: check passes" "$rc" 0
+check "saying the job was not checked, and why" grep -q \
+    "ok.json: resources not checked with the controller: .*Socket timed out" \
+    "$T/out.txt"
 done_testing
