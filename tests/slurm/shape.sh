@@ -1,10 +1,10 @@
 #!/bin/sh
 # hpoctl check and hpoctl run ask the controller (sbatch --test-only)
 # about every Slurm campaign's job, not only one with sbatch_extra: a job
-# of more nodes than the cluster has, or more GPUs than a node has, is
-# taken by slurmctld (EnforcePartLimits=NO, its default) and then waits
-# for ever; one for a partition that does not exist is refused at its
-# first submit.  Each is refused up front in sbatch's words, naming file,
+# of more nodes than the cluster has is taken by slurmctld
+# (EnforcePartLimits=NO, its default) and then waits for ever; one of
+# more GPUs than a node has, or for a partition that does not exist, is
+# refused only at its first submit.  Each is refused up front in sbatch's words, naming file,
 # campaign and key, and hpoctl run records and submits nothing.  A
 # controller that does not answer in time refuses nothing.
 . "$(dirname "$0")/lib.subr"
