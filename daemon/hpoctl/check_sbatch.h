@@ -1,6 +1,6 @@
 /*
  * check_sbatch.h: `hpoctl check`'s question to the controller about a
- * campaign's sbatch_extra options.
+ * Slurm campaign's job.
  */
 #ifndef HPOD_CHECK_SBATCH_H
 #define HPOD_CHECK_SBATCH_H
@@ -10,10 +10,11 @@
 struct campaign_spec;
 
 /*
- * For a Slurm campaign with resources.sbatch_extra (read from path), ask
- * `sbatch --test-only` about its job.  Return -1 (said on stderr, naming
- * path, campaign and key) if the controller refuses it, else 0 with the
- * answer, or why no cluster could be asked, in note ("" if not asked).
+ * For a Slurm campaign (read from path), ask `sbatch --test-only` about
+ * its job (its shape, keys and resources.sbatch_extra options).  Return
+ * -1 (said on stderr, naming path, campaign and key) if the controller
+ * refuses it, else 0 with the answer, or why no cluster could be asked,
+ * in note ("" if not asked).
  */
 int	 check_sbatch(const struct campaign_spec *, const char *path,
 	    char *note, size_t notelen);

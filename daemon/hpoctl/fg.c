@@ -194,7 +194,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
 	}
-	/* sbatch_extra: the controller's word first, nothing recorded. */
+	/* Slurm: the controller's word first, nothing recorded. */
 	if (!back && check_sbatch(s, operand, note, sizeof(note)) == -1) {
 		workload_free(w);
 		spec_free(s);

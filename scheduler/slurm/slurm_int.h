@@ -34,6 +34,8 @@ struct slurm_rec {
 	uint32_t	 exit_code;	/* wait(2) status */
 	int		 nnodes, ncpus, ngpus;
 	char		 reason[64];	/* state reason, "" if none */
+	uint32_t	 wait;		/* why it pends (enum
+					   job_state_reason) */
 };
 
 /* What one base state means to hpod. */
@@ -130,6 +132,7 @@ struct slurm_job {
 					   end if it never was), 0 = ? */
 	struct slurm_watch *watch;	/* its directory's watch, or NULL */
 	int		 hinted;	/* its end marker was seen */
+	int		 said_stuck;	/* "cannot start" was logged */
 	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
 					   only from polls after this */
 	int		 resend;	/* adopted again after a release: tell
@@ -238,5 +241,10 @@ int	 slurm_errno_unsent(int err);
 int	 slurm_tasks_contain(const char *list, uint32_t task);
 /* A human name for a state with its flags: "RUNNING+COMPLETING". */
 void	 slurm_state_format(uint32_t state, char *buf, size_t len);
+/*
+ * squeue's name of a pending reason that only a change of the cluster's
+ * configuration can lift (a partition's node or time limit), else NULL.
+ */
+const char *slurm_wait_stuck(uint32_t wait);
 
 #endif

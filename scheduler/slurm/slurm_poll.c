@@ -180,6 +180,26 @@ slurm_find(struct slurm_job *j, const struct slurm_rec *recs,
 	return NULL;
 }
 
+/*
+ * A job that Slurm took but cannot start as the cluster is set (more
+ * nodes than its partition has: EnforcePartLimits=NO takes it) waits for
+ * ever, its trial pending: say so once, with Slurm's reason.
+ */
+static void
+slurm_say_stuck(struct slurm *b, struct slurm_job *j,
+    const struct slurm_rec *r)
+{
+	const char	*why;
+
+	if (j->said_stuck || (r->state & JOB_STATE_BASE) != JOB_PENDING ||
+	    (why = slurm_wait_stuck(r->wait)) == NULL)
+		return;
+	j->said_stuck = 1;
+	slurm_warn(b, "job %s (%s) cannot start as the cluster is set: "
+	    "pending (%s) until its partition is changed; hpoctl cancel "
+	    "ends it", j->job_id[0] ? j->job_id : "-", j->token, why);
+}
+
 /* Apply one record to its job; return 1 if the job is gone. */
 static int
 slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
@@ -216,9 +236,13 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	    st->running)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SCHED_EV_STARTED;
-		/* Slurm counts whole seconds; never start before submit. */
-		ev.time = j->started_at = (double)r->start < j->submitted ?
-		    j->submitted : (double)r->start;
+		/*
+		 * Slurm's own start, as it bills the job: it counts whole
+		 * seconds, so a job started in the second it was submitted
+		 * starts before hpod's clock said it was; its queue wait
+		 * counts 0 (ledger/account.c), and its cost is Slurm's.
+		 */
+		ev.time = j->started_at = (double)r->start;
 		ev.eligible = j->eligible > ev.time ? ev.time : j->eligible;
 		ev.host = r->nodes;
 		ev.nodes = r->nnodes;
@@ -390,6 +414,7 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 		if (r->state != j->seen)
 			changed = 1;
 		j->seen = r->state;
+		slurm_say_stuck(b, j, r);
 		if (!pending && j->task != SLURM_NO_TASK)
 			j->own_id = r->job_id;
 		if (!pending && slurm_apply(b, j, r))

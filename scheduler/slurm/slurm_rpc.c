@@ -243,6 +243,7 @@ slurm_rpc_copy(struct slurm_rec *r, const slurm_job_info_t *j)
 	}
 	if (j->state_desc != NULL)
 		snprintf(r->reason, sizeof(r->reason), "%s", j->state_desc);
+	r->wait = j->state_reason;
 }
 
 /* Append the records of msg that carry a comment (all of hpod's do). */

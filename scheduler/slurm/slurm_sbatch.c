@@ -323,8 +323,10 @@ sched_slurm_test(const struct sched_job *job, char *msg, size_t len)
 	if (s->status == 0 && s->term_signal == 0)
 		rc = 0;
 	else if (strstr(said, "cannot run sbatch") != NULL ||
-	    strstr(said, "Unable to contact slurm controller") != NULL)
-		rc = 1;
+	    strstr(said, "Unable to contact slurm controller") != NULL ||
+	    strstr(said, "Socket timed out") != NULL ||
+	    strstr(said, "Zero Bytes were transmitted") != NULL)
+		rc = 1;		/* no answer: not a refusal */
 	else
 		rc = -1;
 	snprintf(msg, len, "%s", said);

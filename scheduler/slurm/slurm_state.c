@@ -91,6 +91,24 @@ slurm_rec_outcome(const struct slurm_rec *r, int *exit_code, int *signal)
 	return slurm_state_of(r->state)->outcome;
 }
 
+/* slurm_wait_stuck(): see slurm_int.h. */
+const char *
+slurm_wait_stuck(uint32_t wait)
+{
+	switch (wait) {
+	case WAIT_PART_NODE_LIMIT:
+		return "PartitionNodeLimit";
+	case WAIT_PART_TIME_LIMIT:
+		return "PartitionTimeLimit";
+	case WAIT_PART_CONFIG:
+		return "PartitionConfig";
+	case FAIL_BAD_CONSTRAINTS:
+		return "BadConstraints";
+	default:
+		return NULL;
+	}
+}
+
 /* Name a state and its flags. */
 void
 slurm_state_format(uint32_t state, char *buf, size_t len)

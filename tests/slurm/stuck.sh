@@ -1,0 +1,33 @@
+#!/bin/sh
+# A job Slurm takes but can never start as the cluster is set: a campaign
+# submitted to the daemon (hpoctl submit does not ask sbatch --test-only)
+# for 5 nodes of a 4-node partition pends for ever (PartitionNodeLimit).
+# hpod says so once, in its log, naming job, token and Slurm's reason;
+# hpoctl cancel ends it, at no cost.
+. "$(dirname "$0")/lib.subr"
+
+start_daemon
+sleep_campaign big 1 1 1
+jq '.resources.nodes = 5' "$T/big.json" >"$T/big.tmp" && mv "$T/big.tmp" "$T/big.json"
+check "submit 5 nodes to a 4-node cluster" "$HPOCTL" submit "$T/big.json"
+check "its job pends" wait_sql "select count(*) from $(of big) and a.job_id is not null" 1 30
+job=$(job_of big 0 0)
+for _ in $(seq 1 100); do
+	[ "$(squeue -h -j "$job" -o %r)" = PartitionNodeLimit ] && break
+	sleep 0.2
+done
+is "Slurm says why" "$(squeue -h -j "$job" -o %r)" PartitionNodeLimit
+# The reason as the poll first saw it: slurmctld may say PartitionConfig
+# before PartitionNodeLimit.
+check "hpod says it cannot start, and why" wait_for_log \
+    "job $job (.*) cannot start as the cluster is set: pending (Partition\(NodeLimit\|Config\))" \
+    "$T/hpod.log" 60
+grep "cannot start" "$T/hpod.log" | sed 's/^/# /'
+is "said once" "$(grep -c "job $job .*cannot start" "$T/hpod.log")" 1
+check "hpoctl cancel" "$HPOCTL" cancel big
+check "the campaign ends" wait_campaign big 30
+is "its attempt cancelled, never started, no cost" \
+    "$(sql "select a.state || ' ' || coalesce(a.started, 0) from $(of big)")" \
+    "cancelled 0"
+check "the daemon stops" stop_daemon
+done_testing
