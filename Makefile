@@ -51,7 +51,7 @@ ifeq ($(SLURM),no)
 XCFLAGS	+= -DHPOD_NO_SLURM
 endif
 ifneq ($(SANITIZE),)
-XCFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 XLDFLAGS += -fsanitize=$(SANITIZE)
 endif
 LIBS	:= $(PKG_LIBS) -lm
@@ -121,6 +121,8 @@ MODOBJ	:= $(MODSRC:%.c=$(BUILD)/%.o)
 PROXIES	:= $(patsubst workloads/proxies/%.c,%,$(wildcard workloads/proxies/*.c))
 PROGS	:= $(BUILD)/hpod $(BUILD)/hpoctl $(BUILD)/hpo-trial \
 	$(PROXIES:%=$(BUILD)/%)
+# A sanitizer build's trainers with the sanitizers (see below).
+SANPROXIES := $(if $(SANITIZE),$(PROXIES:%=$(BUILD)/sanitized/%))
 UNITSRC	:= $(wildcard tests/unit/test_*.c)
 ifeq ($(SLURM),no)
 UNITSRC	:= $(filter-out tests/unit/test_slurm%.c,$(UNITSRC))
@@ -133,7 +135,7 @@ UNITHELP := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/unit/test_%.c,\
 BENCHES	:= $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 MANS	:= $(wildcard man/*.[1-8])
 
-all: pkgcheck $(PROGS)
+all: pkgcheck $(PROGS) $(SANPROXIES)
 
 # Say what is missing instead of hundreds of undefined references.
 pkgcheck:
@@ -144,7 +146,7 @@ pkgcheck:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(XCFLAGS) $(call room_iquote,$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(XCFLAGS) $(SANFLAGS) $(call room_iquote,$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The installed paths are compiled in: `make install PREFIX=/usr` after a
 # plain `make` recompiles what uses them.
@@ -172,6 +174,29 @@ $(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 # A trainer's own files beyond its main (workloads/proxies/NAME/*.c).
 $(foreach p,$(PROXIES),$(eval $(BUILD)/$(p): $(patsubst %.c,$(BUILD)/%.o,\
 	$(wildcard workloads/proxies/$(p)/*.c))))
+# The proxy trainers are the workload the tests give hpod, not hpod: a
+# sanitizer build makes them without the sanitizers (with them a trainer
+# runs 15 times slower, and the suite trains hundreds) and, with them, as
+# $(BUILD)/sanitized/NAME, the trainers tests/t/proxies.sh tests.
+# proxies.stamp rebuilds the trainers of a build made before that.
+$(BUILD)/workloads/proxies/%.o: SANFLAGS :=
+$(PROXIES:%=$(BUILD)/%): XLDFLAGS :=
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard workloads/proxies/*.c \
+    workloads/proxies/*/*.c)): $(BUILD)/proxies.stamp
+$(BUILD)/proxies.stamp:
+	@mkdir -p $(@D)
+	@echo 'trainers built without sanitizers' >$@
+ifneq ($(SANITIZE),)
+$(BUILD)/sanitized/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC      $< (sanitized)"
+	@$(CC) $(XCFLAGS) $(SANFLAGS) $(call room_iquote,$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/sanitized/%: $(BUILD)/sanitized/workloads/proxies/%.o \
+    $(PROXYCOMMON:$(BUILD)/%=$(BUILD)/sanitized/%)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+$(foreach p,$(PROXIES),$(eval $(BUILD)/sanitized/$(p): $(patsubst %.c,\
+	$(BUILD)/sanitized/%.o,$(wildcard workloads/proxies/$(p)/*.c))))
+endif
 $(BUILD)/libunithelp.a: $(UNITHELP)
 	@rm -f $@
 	@$(AR) rcs $@ $^
