@@ -241,20 +241,37 @@ units: $(UNITS)
 # tree must also compile warning-free with clang.  The Slurm tests start a
 # throwaway cluster as root and skip themselves otherwise.
 # The unit and shell tests run PROVE_JOBS at a time (each has its own
-# directory, socket, ledger and build); so do the Slurm tests: each
-# starts and stops its own throwaway cluster (ports, munge socket, spool
-# and state private to its directory, tests/slurm/cluster.sh).
+# directory, socket, ledger and build); the Slurm tests SLURM_JOBS at a
+# time: each starts and stops its own throwaway cluster (ports, munge
+# socket, spool and state private to its directory, tests/slurm/cluster.sh).
 PROVE_JOBS ?= 2
 TESTENV	= HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-SLURMTESTS := $(filter-out tests/slurm/cluster.sh,$(wildcard tests/slurm/*.sh))
+# prove starts the files in the order given: the longest first (by
+# `prove --timer` on a 2-core machine), so that the run does not end on
+# one of them alone.  The Slurm tests mostly wait (for Slurm's 1-minute
+# time limits, its 30 s limit checks, jobs that sleep): SLURM_JOBS of
+# them run at once.
+SLOWTESTS := tests/t/wall-split.sh tests/t/spack.sh \
+	$(BUILD)/san/tests/test_search_mtpe_fold tests/t/replay_mtpe.sh \
+	tests/t/faults.sh tests/t/control_oom.sh tests/t/pilot_resume.sh \
+	tests/t/replay_tpe.sh tests/t/html_demo.sh tests/t/pilot_host.sh \
+	tests/t/stop_cancel.sh tests/t/proxies.sh
+CHECKTESTS := $(SLOWTESTS) $(filter-out $(SLOWTESTS),\
+	$(UNITSRC:tests/unit/%.c=$(BUILD)/san/tests/%) $(wildcard tests/t/*.sh))
+SLOWSLURM := tests/slurm/pilot_nodes.sh tests/slurm/pilot_timeout.sh \
+	tests/slurm/faults.sh tests/slurm/submit_drop.sh tests/slurm/chain.sh \
+	tests/slurm/crash.sh tests/slurm/pilot.sh tests/slurm/outage.sh
+SLURMTESTS := $(SLOWSLURM) $(filter-out tests/slurm/cluster.sh $(SLOWSLURM),\
+	$(wildcard tests/slurm/*.sh))
+SLURM_JOBS ?= 4
 check: deps
 	$(MAKE) BUILD=$(BUILD)/san SANITIZE=address,undefined all units
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all units
 	mandoc -Tlint -W warning $(MANS)
-	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
-	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(SLURMTESTS)
+	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(CHECKTESTS)
+	$(TESTENV) prove -j$(SLURM_JOBS) -e '' $(SLURMTESTS)
 	FUZZ_SEED=1 $(MAKE) fuzz FUZZ_TIME=3
 
 # The crash test (tests/t/crash.sh) at length: more trials, more kills.
