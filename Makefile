@@ -51,7 +51,7 @@ ifeq ($(SLURM),no)
 XCFLAGS	+= -DHPOD_NO_SLURM
 endif
 ifneq ($(SANITIZE),)
-XCFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 XLDFLAGS += -fsanitize=$(SANITIZE)
 endif
 LIBS	:= $(PKG_LIBS) -lm
@@ -121,6 +121,8 @@ MODOBJ	:= $(MODSRC:%.c=$(BUILD)/%.o)
 PROXIES	:= $(patsubst workloads/proxies/%.c,%,$(wildcard workloads/proxies/*.c))
 PROGS	:= $(BUILD)/hpod $(BUILD)/hpoctl $(BUILD)/hpo-trial \
 	$(PROXIES:%=$(BUILD)/%)
+# A sanitizer build's trainers with the sanitizers (see below).
+SANPROXIES := $(if $(SANITIZE),$(PROXIES:%=$(BUILD)/sanitized/%))
 UNITSRC	:= $(wildcard tests/unit/test_*.c)
 ifeq ($(SLURM),no)
 UNITSRC	:= $(filter-out tests/unit/test_slurm%.c,$(UNITSRC))
@@ -133,7 +135,7 @@ UNITHELP := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/unit/test_%.c,\
 BENCHES	:= $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 MANS	:= $(wildcard man/*.[1-8])
 
-all: pkgcheck $(PROGS)
+all: pkgcheck $(PROGS) $(SANPROXIES)
 
 # Say what is missing instead of hundreds of undefined references.
 pkgcheck:
@@ -144,7 +146,7 @@ pkgcheck:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(XCFLAGS) $(call room_iquote,$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(XCFLAGS) $(SANFLAGS) $(call room_iquote,$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The installed paths are compiled in: `make install PREFIX=/usr` after a
 # plain `make` recompiles what uses them.
@@ -172,6 +174,29 @@ $(BUILD)/%: $(BUILD)/workloads/proxies/%.o $(PROXYCOMMON)
 # A trainer's own files beyond its main (workloads/proxies/NAME/*.c).
 $(foreach p,$(PROXIES),$(eval $(BUILD)/$(p): $(patsubst %.c,$(BUILD)/%.o,\
 	$(wildcard workloads/proxies/$(p)/*.c))))
+# The proxy trainers are the workload the tests give hpod, not hpod: a
+# sanitizer build makes them without the sanitizers (with them a trainer
+# runs 15 times slower, and the suite trains hundreds) and, with them, as
+# $(BUILD)/sanitized/NAME, the trainers tests/t/proxies.sh tests.
+# proxies.stamp rebuilds the trainers of a build made before that.
+$(BUILD)/workloads/proxies/%.o: SANFLAGS :=
+$(PROXIES:%=$(BUILD)/%): XLDFLAGS :=
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard workloads/proxies/*.c \
+    workloads/proxies/*/*.c)): $(BUILD)/proxies.stamp
+$(BUILD)/proxies.stamp:
+	@mkdir -p $(@D)
+	@echo 'trainers built without sanitizers' >$@
+ifneq ($(SANITIZE),)
+$(BUILD)/sanitized/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC      $< (sanitized)"
+	@$(CC) $(XCFLAGS) $(SANFLAGS) $(call room_iquote,$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/sanitized/%: $(BUILD)/sanitized/workloads/proxies/%.o \
+    $(PROXYCOMMON:$(BUILD)/%=$(BUILD)/sanitized/%)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+$(foreach p,$(PROXIES),$(eval $(BUILD)/sanitized/$(p): $(patsubst %.c,\
+	$(BUILD)/sanitized/%.o,$(wildcard workloads/proxies/$(p)/*.c))))
+endif
 $(BUILD)/libunithelp.a: $(UNITHELP)
 	@rm -f $@
 	@$(AR) rcs $@ $^
@@ -216,20 +241,37 @@ units: $(UNITS)
 # tree must also compile warning-free with clang.  The Slurm tests start a
 # throwaway cluster as root and skip themselves otherwise.
 # The unit and shell tests run PROVE_JOBS at a time (each has its own
-# directory, socket, ledger and build); so do the Slurm tests: each
-# starts and stops its own throwaway cluster (ports, munge socket, spool
-# and state private to its directory, tests/slurm/cluster.sh).
+# directory, socket, ledger and build); the Slurm tests SLURM_JOBS at a
+# time: each starts and stops its own throwaway cluster (ports, munge
+# socket, spool and state private to its directory, tests/slurm/cluster.sh).
 PROVE_JOBS ?= 2
 TESTENV	= HPOD_BUILD=$(CURDIR)/$(BUILD)/san \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-SLURMTESTS := $(filter-out tests/slurm/cluster.sh,$(wildcard tests/slurm/*.sh))
+# prove starts the files in the order given: the longest first (by
+# `prove --timer` on a 2-core machine), so that the run does not end on
+# one of them alone.  The Slurm tests mostly wait (for Slurm's 1-minute
+# time limits, its 30 s limit checks, jobs that sleep): SLURM_JOBS of
+# them run at once.
+SLOWTESTS := tests/t/wall-split.sh tests/t/spack.sh \
+	$(BUILD)/san/tests/test_search_mtpe_fold tests/t/replay_mtpe.sh \
+	tests/t/faults.sh tests/t/control_oom.sh tests/t/pilot_resume.sh \
+	tests/t/replay_tpe.sh tests/t/html_demo.sh tests/t/pilot_host.sh \
+	tests/t/stop_cancel.sh tests/t/proxies.sh
+CHECKTESTS := $(SLOWTESTS) $(filter-out $(SLOWTESTS),\
+	$(UNITSRC:tests/unit/%.c=$(BUILD)/san/tests/%) $(wildcard tests/t/*.sh))
+SLOWSLURM := tests/slurm/pilot_nodes.sh tests/slurm/pilot_timeout.sh \
+	tests/slurm/faults.sh tests/slurm/submit_drop.sh tests/slurm/chain.sh \
+	tests/slurm/crash.sh tests/slurm/pilot.sh tests/slurm/outage.sh
+SLURMTESTS := $(SLOWSLURM) $(filter-out tests/slurm/cluster.sh $(SLOWSLURM),\
+	$(wildcard tests/slurm/*.sh))
+SLURM_JOBS ?= 4
 check: deps
 	$(MAKE) BUILD=$(BUILD)/san SANITIZE=address,undefined all units
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all units
 	mandoc -Tlint -W warning $(MANS)
-	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(BUILD)/san/tests/test_* tests/t/*.sh
-	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(SLURMTESTS)
+	$(TESTENV) prove -j$(PROVE_JOBS) -e '' $(CHECKTESTS)
+	$(TESTENV) prove -j$(SLURM_JOBS) -e '' $(SLURMTESTS)
 	FUZZ_SEED=1 $(MAKE) fuzz FUZZ_TIME=3
 
 # The crash test (tests/t/crash.sh) at length: more trials, more kills.

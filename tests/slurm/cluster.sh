@@ -131,17 +131,28 @@ start_ctld() {
 	done
 }
 
+# stop_pid PIDFILE...: SIGTERM each process named, then wait (up to 10 s)
+# until they are all gone; SIGKILL what is left.  Together, not one after
+# the other: slurmd, slurmctld and munged each take 1-2 s to exit.
 stop_pid() {
-	f=$1
-	[ -s "$f" ] || return 0
-	p=$(cat "$f")
-	kill -TERM "$p" 2>/dev/null || return 0
+	ps=
+	for f; do
+		[ -s "$f" ] || continue
+		p=$(cat "$f")
+		kill -TERM "$p" 2>/dev/null && ps="$ps $p"
+	done
 	i=0
-	while kill -0 "$p" 2>/dev/null && [ $i -lt 100 ]; do
+	while [ $i -lt 100 ]; do
+		left=
+		for p in $ps; do
+			kill -0 "$p" 2>/dev/null && left="$left $p"
+		done
+		ps=$left
+		[ -n "$ps" ] || return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
-	kill -KILL "$p" 2>/dev/null || true
+	for p in $ps; do kill -KILL "$p" 2>/dev/null || true; done
 }
 
 cmd_start() {
@@ -175,8 +186,9 @@ cmd_stop() {
 		SLURM_CONF=$d/slurm.conf timeout 10 scancel --user=root \
 		    2>/dev/null || true
 	fi
-	for n in $NODES; do stop_pid "$d/spool/$n/slurmd.pid"; done
-	stop_pid "$d/ctld/slurmctld.pid"
+	# The daemons first, together; munged, which they ask, after them.
+	stop_pid "$d/ctld/slurmctld.pid" $(for n in $NODES; do
+	    echo "$d/spool/$n/slurmd.pid"; done)
 	stop_pid "$d/munge/munged.pid"
 }
 

@@ -67,6 +67,34 @@ def ask(path, req):
         s.close()
 
 
+def ask_paused(path, req, pid, on_pause):
+    """hpod's reply at control socket path to request req, as ask(); an
+    hpod (pid) that stops at its pause point before it answers (a launch
+    commit of its own, in the middle of the request) is let on, after
+    on_pause() is called."""
+    s = connect(path)
+    try:
+        s.settimeout(0.05)
+        s.sendall((json.dumps(req) + "\n").encode())
+        buf, deadline = b"", time.time() + 30
+        while not buf.endswith(b"\n"):
+            if time.time() > deadline:
+                raise TimeoutError("%s: no answer to %s" % (path, req))
+            if stopped(pid):
+                on_pause()
+                os.kill(pid, signal.SIGCONT)
+            try:
+                chunk = s.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise EOFError("%s: closed before answering" % path)
+            buf += chunk
+        return json.loads(buf.decode())
+    finally:
+        s.close()
+
+
 def drive_full(path, ledger, pid, specf, filler, limit):
     """Submit the spec in file specf to the hpod (pid, paused at
     before-launch-commit) at path; let it on at each pause, fill the file
@@ -86,6 +114,11 @@ def drive_full(path, ledger, pid, specf, filler, limit):
                                       "spec": json.load(open(specf))})["ok"]),
           flush=True)
     pauses, pings, full_until, deadline = 0, 0, None, time.time() + limit
+
+    def paused():
+        nonlocal pauses
+        pauses += 1
+
     while time.time() < deadline:
         if stopped(pid):
             pauses += 1
@@ -96,8 +129,9 @@ def drive_full(path, ledger, pid, specf, filler, limit):
             os.kill(pid, signal.SIGCONT)
             continue
         if full_until is not None:
-            print("ping-full\t%s" % ask(path, {"cmd": "ping"})["ok"],
-                  flush=True)
+            # hpod may stop at its next pause while the ping waits.
+            print("ping-full\t%s" % ask_paused(path, {"cmd": "ping"}, pid,
+                                               paused)["ok"], flush=True)
             pings += 1
             if time.time() >= full_until and pings >= 3:
                 os.unlink(filler)

@@ -6,6 +6,17 @@
 # keys of the MLPerf HPC references.
 . "$(dirname "$0")/lib.subr"
 
+# A sanitizer build runs its trainers without the sanitizers as hpod's
+# workload and keeps them sanitized in sanitized/ (Makefile): test those.
+P=$BUILD
+if ldd "$BUILD/hpod" | grep -q libasan; then
+	P=$BUILD/sanitized
+	for p in minicosmo minicam; do
+		check "the sanitizer build's $p here is sanitized" \
+		    sh -c "ldd '$P/$p' | grep -q libasan"
+	done
+fi
+
 # mllog FILE: the MLLOG events of a log as JSON lines, without time_ms.
 mllog() {
 	sed -n 's/^:::MLLOG //p' "$1" | jq -c 'del(.time_ms)'
@@ -25,7 +36,7 @@ status() {
 # GOOD, BAD and SLOW are argument lists (split on blanks).
 proxy() {
 	p=$1 metric=$2 goal=$3 target=$4 good=$5 bad=$6 slow=$7
-	bin="$BUILD/$p"
+	bin="$P/$p"
 	# shellcheck disable=SC2086
 	{
 	rc=0; "$bin" $good --seed 1 --target "$target" >"$T/$p.good" \
@@ -99,7 +110,7 @@ proxy minicam eval_accuracy max 0.6 \
     "--train-samples 64 --eval-samples 32 --batch-size 8 --lr 0.00001 --epochs 2"
 
 # minicam's options reach the trainer and are logged as DeepCAM logs them.
-"$BUILD/minicam" --train-samples 64 --eval-samples 16 --batch-size 8 \
+"$P/minicam" --train-samples 64 --eval-samples 16 --batch-size 8 \
     --epochs 1 --optimizer lamb --decay multistep --weight-decay 0.01 \
     >"$T/lamb.log"
 is "minicam --optimizer lamb: opt_name LAMB" "$(value "$T/lamb.log" opt_name)" \
@@ -108,13 +119,13 @@ is "minicam --decay multistep: scheduler_type" \
     "$(value "$T/lamb.log" scheduler_type)" multistep
 is "minicam --weight-decay: opt_weight_decay" \
     "$(value "$T/lamb.log" opt_weight_decay)" 0.01
-rc=0; "$BUILD/minicam" --optimizer sgd 2>"$T/err" >/dev/null || rc=$?
+rc=0; "$P/minicam" --optimizer sgd 2>"$T/err" >/dev/null || rc=$?
 is "minicam --optimizer sgd: exit 64" "$rc" 64
 check "  with the legal values" grep -q \
     "^minicam: --optimizer 'sgd': must be adam, adamw or lamb$" "$T/err"
 
 # minicosmo scales its learning rate from a base batch size as CosmoFlow.
-"$BUILD/minicosmo" --train-samples 64 --eval-samples 16 --batch-size 64 \
+"$P/minicosmo" --train-samples 64 --eval-samples 16 --batch-size 64 \
     --epochs 1 --warmup-epochs 0 --lr 0.01 --lr-scaling linear \
     --base-batch-size 16 \
     >"$T/scaled.log"
@@ -122,7 +133,7 @@ is "minicosmo --lr-scaling linear: peak rate logged" \
     "$(value "$T/scaled.log" opt_base_learning_rate)" 0.04
 is "  and the scale factor" \
     "$(value "$T/scaled.log" opt_learning_rate_warmup_factor)" 4
-"$BUILD/minicosmo" --train-samples 64 --eval-samples 16 --batch-size 64 \
+"$P/minicosmo" --train-samples 64 --eval-samples 16 --batch-size 64 \
     --epochs 1 --warmup-epochs 0 --lr 0.01 --lr-scaling sqrt \
     --base-batch-size 16 \
     >"$T/sqrt.log"
