@@ -7,27 +7,42 @@
 # billed from Slurm's start (it was billed from the submission, short).
 . "$(dirname "$0")/lib.subr"
 
+#
+# Whether Slurm starts a job in its submission's second depends on where
+# in the second slurmctld's scheduling pass falls (the cluster defers
+# batch jobs to it), so the trials sleep 1, 1.3 or 1.6 s to spread the
+# submissions over the second, and the campaign is run again, up to three
+# times, until one holds such a job: the checks below are made on that
+# campaign (if none does, the case is reported skipped, not passed).
 start_daemon
-sleep_campaign bill 1 10 2
-check "submit" "$HPOCTL" submit "$T/bill.json"
-check "it finishes" wait_campaign bill 90
+for bill in bill1 bill2 bill3; do
+	sleep_campaign $bill "1, 1.3, 1.6" 10 2
+	check "submit $bill" "$HPOCTL" submit "$T/$bill.json"
+	check "$bill finishes" wait_campaign $bill 90
+	same=$(sql "select count(*) from $(of $bill) and cast(a.started as int) = cast(a.submitted as int)")
+	[ "$same" -ge 1 ] && break
+	echo "# $bill: no job started in the second it was submitted; again"
+done
 is "ten attempts, all completed" \
-    "$(sql "select count(*) from $(of bill) and a.state = 'completed'")" 10
+    "$(sql "select count(*) from $(of $bill) and a.state = 'completed'")" 10
 
 # Slurm's record of each attempt's job: "START END NODES" (epoch seconds).
 squeue -h -t all -o '%i %A' >"$T/ids"
 want=0 bad=
-for job in $(sql "select a.job_id from $(of bill) order by a.id"); do
+for job in $(sql "select a.job_id from $(of $bill) order by a.id"); do
 	raw=$(awk -v j="$job" '$1 == j { print $2 }' "$T/ids")
 	set -- $(sacct_job "$raw" 2>/dev/null) 0 0 0
-	got=$(sql "select printf('%.3f %.3f %d', a.started, a.ended, a.nodes) from $(of bill) and a.job_id = '$job'")
+	got=$(sql "select printf('%.3f %.3f %d', a.started, a.ended, a.nodes) from $(of $bill) and a.job_id = '$job'")
 	[ "$got" = "$1.000 $2.000 $3" ] || bad="$bad $job($got; sacct $1 $2 $3)"
 	want=$((want + ($2 - $1) * $3))
 done
 is "each attempt's start, end and nodes are sacct's" "$bad" ""
-check "some job started in the second it was submitted (the case under test)" \
-    test "$(sql "select count(*) from $(of bill) and cast(a.started as int) = cast(a.submitted as int)")" -ge 1
-"$HPOCTL" report --format json bill >"$T/bill.out"
+if [ "$same" -ge 1 ]; then
+	ok "some job started in the second it was submitted (the case under test)"
+else
+	ok "# SKIP no job started in the second it was submitted, in 3 campaigns"
+fi
+"$HPOCTL" report --format json $bill >"$T/bill.out"
 is "report: node-hours are sacct's" \
     "$(jq -r '.cost.node_hours * 3600 | round' "$T/bill.out")" "$want"
 check "report: node-hours exact" awk -v a="$want" \
