@@ -21,8 +21,13 @@
 static double
 al_elapsed(const struct ledger_attempt *a, double now, int *has)
 {
+	double e;
+
 	*has = a->started > 0;
-	return account_attempt_elapsed(a, now);
+	if (!*has)
+		return 0;
+	e = (a->ended != 0 ? a->ended : now) - a->started;
+	return e > 0 ? e : 0;
 }
 
 /* Add the charge of e seconds on a's allocation to c (a NULL e: none). */
