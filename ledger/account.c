@@ -372,18 +372,29 @@ account_groups(struct ledger *l, const struct ledger_campaign *c, double now,
 	return rc;
 }
 
+/*
+ * The seconds attempt a is charged for at time now, as ACCT_ELAPSED
+ * computes them: its run, less the time its job was suspended; 0 if it
+ * never started.
+ */
+double
+account_attempt_elapsed(const struct ledger_attempt *a, double now)
+{
+	double e;
+
+	if (a->started <= 0)
+		return 0;
+	e = (a->ended > 0 ? a->ended : now) - a->started - a->suspended;
+	return e > 0 ? e : 0;
+}
+
 /* Add one attempt's cost, as ACCT_ELAPSED charges it. */
 void
 account_attempt_add(const struct ledger_attempt *a, double now,
     struct account_cost *cost)
 {
-	double e = 0;
+	double e = account_attempt_elapsed(a, now);
 
-	if (a->started > 0) {
-		e = (a->ended > 0 ? a->ended : now) - a->started;
-		if (e < 0)
-			e = 0;
-	}
 	cost->attempts++;
 	cost->node_seconds += e * a->node_share;
 	cost->gpu_seconds += e * a->gpus;

@@ -101,6 +101,8 @@ int	 account_lists(struct ledger *, const struct ledger_campaign *c,
 	    double now, const struct ledger_trial *t, size_t nt,
 	    const struct ledger_attempt *a, size_t na, struct account *acct,
 	    struct account_group **groups, size_t *ngroups);
+/* The seconds an attempt is charged for at time now (ACCT_ELAPSED). */
+double	 account_attempt_elapsed(const struct ledger_attempt *, double now);
 /* Add one attempt's cost at time now to cost, as the SQL above counts it. */
 void	 account_attempt_add(const struct ledger_attempt *, double now,
 	    struct account_cost *cost);

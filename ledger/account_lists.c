@@ -21,13 +21,8 @@
 static double
 al_elapsed(const struct ledger_attempt *a, double now, int *has)
 {
-	double e;
-
 	*has = a->started > 0;
-	if (!*has)
-		return 0;
-	e = (a->ended != 0 ? a->ended : now) - a->started;
-	return e > 0 ? e : 0;
+	return account_attempt_elapsed(a, now);
 }
 
 /* Add the charge of e seconds on a's allocation to c (a NULL e: none). */

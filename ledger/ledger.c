@@ -293,7 +293,7 @@ static int
 ledger_setup(struct ledger *l)
 {
 	int v, latest = ledger_schema_latest(), tables;
-	char sql[160];
+	char sql[192];
 
 	if (sqlite3_busy_timeout(l->db, LEDGER_BUSY_MS) != SQLITE_OK)
 		return ledger_fail(l, "set busy timeout");
@@ -313,16 +313,18 @@ ledger_setup(struct ledger *l)
 		return -1;
 	/*
 	 * A ledger read as it is, older than the attempts' node_share,
-	 * eligible or after_id (schema.c, 5 -> 6 -> 7 -> 8): a view of its
-	 * attempts in the connection's own temp schema, which names resolve
-	 * first, reads each as charged its whole nodes, its queue wait from
-	 * its submission and in a lane of its own, as it was.
+	 * eligible, after_id or suspended (schema.c, 5 -> 6 -> 7 -> 8,
+	 * 9 -> 10): a view of its attempts in the connection's own temp
+	 * schema, which names resolve first, reads each as charged its
+	 * whole nodes, its queue wait from its submission, in a lane of its
+	 * own and never suspended, as it was.
 	 */
-	if ((l->flags & LEDGER_READONLY) && v < 8) {
+	if ((l->flags & LEDGER_READONLY) && v < 10) {
 		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW attempts AS"
-		    " SELECT *%s%s%s FROM main.attempts",
+		    " SELECT *%s%s%s, NULL AS suspended FROM main.attempts",
 		    v < 6 ? ", NULL AS node_share" : "",
-		    v < 7 ? ", NULL AS eligible" : "", ", NULL AS after_id");
+		    v < 7 ? ", NULL AS eligible" : "",
+		    v < 8 ? ", NULL AS after_id" : "");
 		if (ledger_sql(l, sql, "read attempts of an older schema")
 		    == -1)
 			return -1;

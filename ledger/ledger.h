@@ -157,6 +157,9 @@ struct ledger_attempt {
 					   ledger_attempt_eligible() */
 	int64_t		 after_id;	/* the attempt it was queued behind,
 					   0 = none: ledger_attempt_chained() */
+	double		 suspended;	/* seconds of its run its job was
+					   suspended, not billed, 0 = none:
+					   ledger_attempt_suspended() */
 	int		 nodes, gpus, cpus;	/* allocation, totals */
 	double		 node_share;	/* the nodes charged: nodes, or its
 					   share of a pilot's node (read
@@ -225,6 +228,8 @@ void	 ledger_pilot_list_free(struct ledger_pilot *, size_t n);
 int	 ledger_attempt_finished(struct ledger *, int64_t id,
 	    const char *state, double when, int exit_code, int signal,
 	    const char *reason);
+/* Record the seconds the attempt's job was suspended (not billed). */
+int	 ledger_attempt_suspended(struct ledger *, int64_t id, double seconds);
 /* All attempts of a campaign (unfinished_only: only those not ended). */
 int	 ledger_attempt_list(struct ledger *, int64_t campaign_id,
 	    int unfinished_only, struct ledger_attempt **out, size_t *n);

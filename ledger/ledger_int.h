@@ -11,12 +11,14 @@
 
 /*
  * The seconds attempt a (of a query) is charged for, ?2 being now: from
- * its start to its end, or to now while it runs; nothing if it never
- * started.  account_attempt_add() is the same in C.
+ * its start to its end, or to now while it runs, less the seconds its
+ * job was suspended (schema.c, 9 -> 10); nothing if it never started.
+ * account_attempt_elapsed() is the same in C.
  */
 #define ACCT_ELAPSED \
 	"CASE WHEN a.started > 0 THEN" \
-	"  max(coalesce(nullif(a.ended, 0), ?2) - a.started, 0) END"
+	"  max(coalesce(nullif(a.ended, 0), ?2) - a.started" \
+	"    - coalesce(a.suspended, 0), 0) END"
 
 /*
  * The nodes attempt a is charged: its share of a pilot's node, or its
@@ -50,7 +52,7 @@ enum ledger_sql {
 	LQ_CAMPAIGN_BUDGET,
 	LQ_PILOT_SUBMITTED, LQ_PILOT_STARTED, LQ_PILOT_ENDED,
 	LQ_ACCT_PILOTS, LQ_PILOT_LIST,
-	LQ_ATTEMPT_ELIGIBLE, LQ_ATTEMPT_CHAINED,
+	LQ_ATTEMPT_ELIGIBLE, LQ_ATTEMPT_CHAINED, LQ_ATTEMPT_SUSPENDED,
 	LQ_EVENT_EACH,
 	LQ_COUNT
 };

@@ -211,6 +211,15 @@ const char *const ledger_migrations[] = {
 	"UPDATE events SET trial = CAST(substr(message, 7) AS INTEGER)"
 	"  WHERE kind = 'cancel_trial'"
 	"  AND message GLOB 'trial [0-9]* cancelled on request';",
+
+	/*
+	 * 9 -> 10: the seconds between its start and its end an attempt's
+	 * job was suspended (Slurm's scontrol suspend), which are not
+	 * billed (ACCT_ELAPSED): Slurm's run time is its end less its start
+	 * less that.  NULL, as every older attempt reads: never suspended.
+	 */
+	"ALTER TABLE attempts ADD COLUMN suspended REAL"
+	"  CHECK (suspended IS NULL OR suspended >= 0);",
 };
 
 /* The schema version this build creates and understands. */

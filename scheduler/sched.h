@@ -53,6 +53,10 @@ struct sched_event {
 					   share of the pilot's node), 0:
 					   nodes */
 	double		 start, end;	/* SCHED_EV_END: as the job saw them */
+	double		 suspended;	/* SCHED_EV_END: the seconds of
+					   [start, end] the job was suspended
+					   (Slurm: scontrol suspend), which
+					   its run time leaves out; 0: none */
 	/*
 	 * SCHED_EV_STARTED and SCHED_EV_END: when the job could first
 	 * start, from which its queue wait counts (Slurm's eligible time:

@@ -35,7 +35,8 @@ static void	engine_tick(uv_timer_t *);
 static double
 engine_elapsed(const struct attempt *a, double end)
 {
-	return a->t_started > 0 ? fmax(end - a->t_started, 0) : 0;
+	return a->t_started > 0 ?
+	    fmax(end - a->t_started - a->suspended, 0) : 0;
 }
 
 /* Add what an attempt that ended at `end` cost to the campaign's sum. */

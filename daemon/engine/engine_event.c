@@ -128,6 +128,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	    a->attempt_id, ev->eligible) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
+	a->suspended = ev->suspended > 0 ? ev->suspended : 0;
+	if (a->suspended > 0 && ledger_attempt_suspended(e->env.ledger,
+	    a->attempt_id, a->suspended) == -1)
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
 	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
 	    ev->reason) == -1)

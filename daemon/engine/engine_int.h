@@ -29,6 +29,8 @@ struct attempt {
 	char		*out;		/* dir/stdout */
 	int		 started;
 	double		 t_started;	/* as the ledger has it, or 0 */
+	double		 suspended;	/* seconds its job was suspended, as
+					   its end says: not billed */
 	int		 nodes, gpus, cpus;	/* the allocation asked for,
 						   then as started */
 	double		 node_share;	/* the nodes it is charged: nodes,

@@ -106,7 +106,7 @@ engine_spent_load(struct engine *e, struct ledger_campaign *c,
 	e->spent_node_s -= idle_n;
 	e->spent_gpu_s -= idle_g;
 	for (i = 0; i < na; i++) {
-		el = at[i].started > 0 ? fmax(now - at[i].started, 0) : 0;
+		el = account_attempt_elapsed(&at[i], now);
 		e->spent_node_s -= el * at[i].node_share;
 		e->spent_gpu_s -= el * at[i].gpus;
 	}

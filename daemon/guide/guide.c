@@ -158,12 +158,8 @@ guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
 	if (a1 > a0) {
 		r->has_attempt = 1;
 		r->attempt = &g->attempts[a1 - 1];
-		if (r->attempt->started > 0) {
-			r->run_s = (r->attempt->ended > 0 ? r->attempt->ended :
-			    g->now) - r->attempt->started;
-			if (r->run_s < 0)
-				r->run_s = 0;
-		}
+		if (r->attempt->started > 0)
+			r->run_s = account_attempt_elapsed(r->attempt, g->now);
 	}
 	for (i = s0; i < s1; i++) {
 		s = &pt->sum[i];

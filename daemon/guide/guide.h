@@ -51,7 +51,8 @@ struct guide_run {
 	double		 value;		/* best value, NAN if none */
 	int		 has_attempt;
 	struct ledger_attempt *attempt;	/* the last one, borrowed */
-	double		 run_s;		/* its start -> end (or now) */
+	double		 run_s;		/* its run: start -> end (or now),
+					   less suspended time */
 	double		 epochs_run;	/* highest step of its objective */
 	double		 train_samples;	/* per epoch, 0 if not reported */
 	double		 samples_per_s;	/* 0 if unknown */

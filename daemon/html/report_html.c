@@ -339,10 +339,8 @@ html_series(struct page *p, const struct guide *g, struct series **out,
 		    html_trial_batch(t, nt, byend[i]->trial_number) : 0)) ==
 		    NULL)
 			goto fail;
-		if (byend[i]->started > 0 &&
-		    byend[i]->ended > byend[i]->started)
-			s->cost += (byend[i]->ended - byend[i]->started) *
-			    (gpu ? byend[i]->gpus : byend[i]->cpus) / 3600;
+		s->cost += account_attempt_elapsed(byend[i], g->now) *
+		    (gpu ? byend[i]->gpus : byend[i]->cpus) / 3600;
 		key.id = byend[i]->id;
 		hit = bsearch(&key, ab, nab, sizeof(*ab), html_best_cmp);
 		if (hit != NULL) {

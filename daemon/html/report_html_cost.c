@@ -46,21 +46,28 @@ hc_group(const char *state)
 	return 4;
 }
 
-/* Cost of group k (-1: all) in unit-hours by time t (epoch seconds). */
+/*
+ * Cost of group k (-1: all) in unit-hours by time t (epoch seconds).  An
+ * attempt whose job was suspended is charged its run time by its end,
+ * spread over its span (when it was suspended is not recorded).
+ */
 static double
 hc_cost_at(const struct guide *g, int k, double t, int gpu)
 {
 	const struct ledger_attempt	*a;
-	double				 s = 0, end;
+	double				 s = 0, end, span;
 	size_t				 i;
 
 	for (i = 0; i < g->nattempts; i++) {
 		a = &g->attempts[i];
 		if (!(a->started > 0) || (k >= 0 && hc_group(a->state) != k))
 			continue;
-		end = fmin(a->ended > 0 ? a->ended : g->now, t);
+		span = (a->ended > 0 ? a->ended : g->now) - a->started;
+		end = fmin(a->started + span, t);
 		if (end > a->started)
-			s += (end - a->started) * (gpu ? a->gpus : a->cpus);
+			s += (end - a->started) / span *
+			    account_attempt_elapsed(a, g->now) *
+			    (gpu ? a->gpus : a->cpus);
 	}
 	return s / 3600;
 }

@@ -28,6 +28,8 @@ struct slurm_rec {
 	char		*comment;
 	char		*nodes;
 	time_t		 submit, start, end;
+	time_t		 suspended;	/* seconds since its start it spent
+					   suspended, to its last resume */
 	time_t		 eligible;	/* when it could first start (its
 					   dependency met, a hold released),
 					   0 while it cannot yet */
@@ -128,6 +130,8 @@ struct slurm_job {
 	int		 killing;	/* a kill is queued or running */
 	double		 submitted;	/* when the controller took it */
 	double		 started_at;	/* the STARTED event's time */
+	double		 suspended;	/* seconds of its run it was
+					   suspended, from its final record */
 	double		 eligible;	/* its record's eligible time (or its
 					   end if it never was), 0 = ? */
 	struct slurm_watch *watch;	/* its directory's watch, or NULL */

@@ -273,6 +273,12 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	/* Ended before it could ever start: it waited for no resources. */
 	if (!j->started && r->eligible == 0 && end > 0)
 		j->eligible = end;
+	/* Its run time, as Slurm bills it, leaves suspended time out. */
+	if (j->started && end > 0) {
+		j->suspended = (double)r->suspended;
+		if (j->suspended > end - j->started_at)
+			j->suspended = end - j->started_at;
+	}
 	slurm_end(b, j, out, code, sig, j->started ? j->started_at : 0, end,
 	    err);
 	return 1;

@@ -227,6 +227,14 @@ slurm_rpc_copy(struct slurm_rec *r, const slurm_job_info_t *j)
 	r->submit = j->submit_time;
 	r->start = j->start_time;
 	r->end = j->end_time;
+	/*
+	 * Slurm's run time leaves suspended time out: it ran pre_sus_time
+	 * up to suspend_time, its last suspend or resume (0: never).
+	 */
+	if (j->suspend_time > 0 && j->start_time > 0 &&
+	    j->suspend_time - j->start_time > j->pre_sus_time)
+		r->suspended = j->suspend_time - j->start_time -
+		    j->pre_sus_time;
 	r->eligible = j->eligible_time;
 	r->exit_code = j->exit_code;
 	r->nnodes = (int)j->num_nodes;

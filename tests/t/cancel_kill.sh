@@ -165,7 +165,8 @@ goes_on cx
 # restarted hpod migrates it and cancels that trial.
 nap_campaign cy 2
 kill_at_cancel cy '{"cmd": "cancel", "campaign": "cy", "trial": 0}'
-sqlite3 "$LEDGER" "alter table events drop column trial; pragma user_version = 8"
+sqlite3 "$LEDGER" "alter table events drop column trial;
+    alter table attempts drop column suspended; pragma user_version = 8"
 is "cy: a schema-8 ledger, the cancel in its message" \
     "$(sql "pragma user_version") $(sql "select e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'cy' and e.kind = 'cancel_trial'")" \
     "8 trial 0 cancelled on request"

@@ -122,6 +122,7 @@ main(void)
 	if (sqlite3_open(path, &db) != SQLITE_OK || sqlite3_exec(db,
 	    "ALTER TABLE attempts DROP COLUMN after_id;"
 	    "ALTER TABLE attempts DROP COLUMN eligible;"
+	    "ALTER TABLE attempts DROP COLUMN suspended;"
 	    "PRAGMA user_version = 6", NULL, NULL, NULL) != SQLITE_OK)
 		printf("# %s\n", sqlite3_errmsg(db));
 	sqlite3_close(db);
