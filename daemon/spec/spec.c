@@ -616,6 +616,7 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 {
 	struct sp	 sp = { s->path, err, errlen };
 	const char	**names;
+	char		 names_buf[512];
 	size_t		 i, n = 0;
 	int		 rc;
 
@@ -625,6 +626,12 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 	if (s->metric == NULL)
 		return sp_fail(&sp, "objective.metric", "required (workload "
 		    "'%s' declares none)", w->name);
+	if (!workload_metric_known(w, s->metric)) {
+		workload_metrics_names(w, names_buf, sizeof(names_buf));
+		return sp_fail(&sp, "objective.metric", "'%s' is not logged "
+		    "by workload '%s' (%s), which logs %s", s->metric, w->name,
+		    w->path, names_buf);
+	}
 	if (!s->has_goal && w->has_goal && strcmp(s->metric, w->metric) == 0) {
 		s->has_goal = 1;
 		s->maximize = w->maximize;

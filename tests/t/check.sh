@@ -48,6 +48,10 @@ bad nul-nested 's/"scale": "log"/"scale": "lo\\u0000g"/' 'space.lr.scale: a NUL 
 sed 's/"name": "ok",/"name": "ok", "description": "dir\\\\u0000",/' "$T/ok.json" \
     >"$T/bs.json"
 check "an escaped backslash before u0000 is no NUL" "$HPOCTL" check "$T/bs.json"
+# minicosmo logs eval_error and train_loss: every trial of this one would
+# run to its end with no value.
+bad unknown-metric 's/"metric": "eval_error"/"metric": "eval_accuracy"/' \
+    "objective.metric: 'eval_accuracy' is not logged by workload 'minicosmo' ($TOP/workloads/minicosmo.json), which logs eval_error, train_loss"
 bad unused-parameter 's/"fixed": {/"fixed": {"colour": 1, /' "fixed.colour: not used by workload 'minicosmo'"
 rc=0
 "$HPOCTL" check "$T/missing.json" 2>"$T/err.txt" || rc=$?
