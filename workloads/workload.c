@@ -256,7 +256,8 @@ workload_parse(struct workload *w, const cJSON *root,
 	if (workload_tunable_parse(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "tunable"), err, errlen) == -1 ||
 	    workload_batch_parse(w, cJSON_GetObjectItemCaseSensitive(root,
-	    "batch"), err, errlen) == -1)
+	    "batch"), err, errlen) == -1 ||
+	    workload_defaults_check(w, err, errlen) == -1)
 		return -1;
 	j = cJSON_GetObjectItemCaseSensitive(root, "metric_reader");
 	if (j != NULL && !(cJSON_IsString(j) &&

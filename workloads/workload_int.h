@@ -60,6 +60,9 @@ int	 workload_tunable_parse(struct workload *, const cJSON *j, char *err,
 	    size_t errlen);
 int	 workload_batch_parse(struct workload *, const cJSON *j, char *err,
 	    size_t errlen);
+/* Refuse a default of a tunable parameter that is not legal. */
+int	 workload_defaults_check(const struct workload *, char *err,
+	    size_t errlen);
 
 /* reader.c: a "metric_reader" pattern; NULL with err on a bad one. */
 struct workload_reader *workload_reader_parse(const struct workload *,

@@ -52,6 +52,15 @@ check "an escaped backslash before u0000 is no NUL" "$HPOCTL" check "$T/bs.json"
 # run to its end with no value.
 bad unknown-metric 's/"metric": "eval_error"/"metric": "eval_accuracy"/' \
     "objective.metric: 'eval_accuracy' is not logged by workload 'minicosmo' ($TOP/workloads/minicosmo.json), which logs eval_error, train_loss"
+# What the proxy trainers refuse (exit 64), every trial would fail on.
+bad fixed-epochs 's/"epochs": 2,/"epochs": -3,/' \
+    "fixed.epochs: -3 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be >= 1 (allowed: whole numbers in [1, 10000])"
+bad fixed-momentum 's/"epochs": 2,/"epochs": 2, "momentum": 1,/' \
+    "fixed.momentum: 1 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be < 1 (allowed: numbers in [0, 1))"
+bad space-lr 's/"max": 0.5/"max": 2000/' \
+    "space.lr.max: 2000 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be <= 1000 (allowed: numbers in (0, 1000])"
+bad target-negative 's/"target": 0.35/"target": -1/' \
+    "objective.target: -1 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be >= 0"
 bad unused-parameter 's/"fixed": {/"fixed": {"colour": 1, /' "fixed.colour: not used by workload 'minicosmo'"
 rc=0
 "$HPOCTL" check "$T/missing.json" 2>"$T/err.txt" || rc=$?

@@ -223,6 +223,11 @@ test_bad_specs(void)
 	bad_workload("b12.json", "{\"name\": \"b\", \"program\": \"p\", "
 	    "\"flops_per_sample\": -1}",
 	    "b12.json: flops_per_sample: expected a positive number");
+	bad_workload("b14.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"defaults\": {\"epochs\": 0}, \"tunable\": {\"epochs\": "
+	    "{\"integer\": true, \"min\": 1, \"max\": 100}}}",
+	    "b14.json: defaults.epochs: 0 is not legal: must be >= 1 "
+	    "(allowed: whole numbers in [1, 100])");
 	bad_workload("b13.json", "{\"name\": \"b\",\n \"program\": "
 	    "\"p\\u0000/../x\"}",
 	    "b13.json: line 2: a NUL character is not allowed in a string");
