@@ -493,6 +493,7 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 		cJSON_Delete(root);
 		return NULL;
 	}
+	s->step_max = SPEC_STEP_MAX;	/* until spec_bind() knows better */
 	if ((s->path = strdup(path)) == NULL ||
 	    (s->space = space_new()) == NULL) {
 		sp_fail(&sp, NULL, "out of memory");
@@ -647,6 +648,7 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 	if (strcmp(s->backend, "local") == 0 && s->res.nodes != 1)
 		return sp_fail(&sp, "resources.nodes", "the local backend runs "
 		    "single-node trials (got %d)", s->res.nodes);
+	s->step_max = sp_step_max(s, w);
 	if (sp_scaling_bind(&sp, s, w) == -1 ||
 	    sp_target_bind(&sp, s, w) == -1 ||
 	    legal_check(s, w, err, errlen) == -1)
