@@ -62,6 +62,19 @@ bad space-lr 's/"max": 0.5/"max": 2000/' \
 bad target-negative 's/"target": 0.35/"target": -1/' \
     "objective.target: -1 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be >= 0"
 bad unused-parameter 's/"fixed": {/"fixed": {"colour": 1, /' "fixed.colour: not used by workload 'minicosmo'"
+# A workload found beside the program's directory is named by a clean
+# path, not BINDIR/../workloads/NAME.json.
+mkdir -p "$T/inst/bin" "$T/inst/workloads"
+cp "$HPOCTL" "$T/inst/bin/"
+cp "$TOP/workloads/minicosmo.json" "$T/inst/workloads/"
+rc=0
+(unset HPOD_WORKLOAD_PATH; "$T/inst/bin/hpoctl" check "$T/ok.json") \
+    >"$T/out.txt" 2>&1 || rc=$?
+is "a workload beside the program: found" "$rc" 0
+check "  and named by its clean path" grep -qF \
+    "workload 'minicosmo' ($(cd "$T/inst/workloads" && pwd -P)/minicosmo.json)" \
+    "$T/out.txt"
+check "  without .." sh -c "! grep -q '/\.\./' '$T/out.txt'"
 rc=0
 "$HPOCTL" check "$T/missing.json" 2>"$T/err.txt" || rc=$?
 is "a missing file is reported" "$rc" 1
