@@ -101,6 +101,22 @@ strv_push_list(char **v, size_t cap, const char *list)
 
 #define PATHS_MAX	32
 
+/*
+ * dir/rel as a clean path when it exists (realpath: no "..", no links),
+ * so that messages say /opt/hpod/workloads/x.json, not
+ * /opt/hpod/bin/../workloads/x.json; as joined otherwise.
+ */
+static char *
+paths_under(const char *dir, const char *rel)
+{
+	char	*p = xasprintf("%s/%s", dir, rel), *r;
+
+	if ((r = realpath(p, NULL)) == NULL)
+		return p;
+	free(p);
+	return r;
+}
+
 /* Program search directories. */
 char **
 paths_progdirs(void)
@@ -109,7 +125,7 @@ paths_progdirs(void)
 	char	*exe = paths_exe_dir();
 
 	strv_push(v, PATHS_MAX, xstrdup(exe));
-	strv_push(v, PATHS_MAX, xasprintf("%s/../libexec/hpod", exe));
+	strv_push(v, PATHS_MAX, paths_under(exe, "../libexec/hpod"));
 	strv_push(v, PATHS_MAX, xstrdup(HPOD_LIBEXECDIR));
 	free(exe);
 	return v;
@@ -124,8 +140,8 @@ paths_workdirs(const char *extra)
 
 	strv_push_list(v, PATHS_MAX, extra);
 	strv_push_list(v, PATHS_MAX, getenv("HPOD_WORKLOAD_PATH"));
-	strv_push(v, PATHS_MAX, xasprintf("%s/../workloads", exe));
-	strv_push(v, PATHS_MAX, xasprintf("%s/../share/hpod/workloads", exe));
+	strv_push(v, PATHS_MAX, paths_under(exe, "../workloads"));
+	strv_push(v, PATHS_MAX, paths_under(exe, "../share/hpod/workloads"));
 	strv_push(v, PATHS_MAX, xasprintf("%s/workloads", HPOD_DATADIR));
 	free(exe);
 	return v;

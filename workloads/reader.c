@@ -34,6 +34,13 @@ workload_reader_free(struct workload_reader *r)
 	free(r);
 }
 
+/* The metric a reader's points are recorded as. */
+const char *
+workload_reader_key(const struct workload_reader *r)
+{
+	return r->key;
+}
+
 /* Read a capture group number (0 < n <= groups, or 0 when optional). */
 static int
 reader_group(const struct workload *w, const cJSON *o, const char *key,

@@ -123,6 +123,31 @@ workload_tunable_parse(struct workload *w, const cJSON *j, char *err,
 	return 0;
 }
 
+/* A default of a tunable parameter must be one of its legal values. */
+int
+workload_defaults_check(const struct workload *w, char *err, size_t errlen)
+{
+	const struct workload_tunable *t;
+	char		 why[256], *end;
+	double		 v;
+	size_t		 i;
+
+	for (i = 0; i < w->ndefaults; i++) {
+		const struct workload_var *d = &w->defaults[i];
+
+		if ((t = workload_tunable_find(w, d->name)) == NULL)
+			continue;
+		v = strtod(d->value, &end);
+		if (workload_legal(t, *d->value == '\0' || *end != '\0', v,
+		    d->value, why, sizeof(why)))
+			continue;
+		snprintf(err, errlen, "%s: defaults.%s: %s is not legal: %s",
+		    w->path, d->name, d->value, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* Parse {"global": "batch_size", "local": "local_batch_size"}. */
 int
 workload_batch_parse(struct workload *w, const cJSON *j, char *err,
@@ -171,6 +196,28 @@ workload_tunable_find(const struct workload *w, const char *name)
 	return NULL;
 }
 
+/* Describe t's numeric range in buf: "whole numbers in [1, 10000]". */
+static void
+tunable_range(const struct workload_tunable *t, char *buf, size_t len)
+{
+	char	 lo[32], hi[32];
+
+	if (t->has_min)
+		snprintf(lo, sizeof(lo), "[%g", t->min);
+	else if (t->has_above)
+		snprintf(lo, sizeof(lo), "(%g", t->above);
+	else
+		snprintf(lo, sizeof(lo), "(-inf");
+	if (t->has_max)
+		snprintf(hi, sizeof(hi), "%g]", t->max);
+	else if (t->has_below)
+		snprintf(hi, sizeof(hi), "%g)", t->below);
+	else
+		snprintf(hi, sizeof(hi), "inf)");
+	snprintf(buf, len, "%s in %s, %s", t->integer ? "whole numbers" :
+	    "numbers", lo, hi);
+}
+
 /* Is a value legal for a tunable parameter? */
 int
 workload_legal(const struct workload_tunable *t, int is_string, double num,
@@ -199,11 +246,9 @@ workload_legal(const struct workload_tunable *t, int is_string, double num,
 		snprintf(why, whylen, "must be a number");
 		return 0;
 	}
-	if (t->integer && num != floor(num)) {
+	if (t->integer && num != floor(num))
 		snprintf(why, whylen, "must be a whole number");
-		return 0;
-	}
-	if (t->has_min && num < t->min)
+	else if (t->has_min && num < t->min)
 		snprintf(why, whylen, "must be >= %g", t->min);
 	else if (t->has_max && num > t->max)
 		snprintf(why, whylen, "must be <= %g", t->max);
@@ -213,5 +258,11 @@ workload_legal(const struct workload_tunable *t, int is_string, double num,
 		snprintf(why, whylen, "must be < %g", t->below);
 	else
 		return 1;
+	len = strlen(why);
+	snprintf(why + len, whylen - len, " (allowed: ");
+	len = strlen(why);
+	tunable_range(t, why + len, whylen - len);
+	len = strlen(why);
+	snprintf(why + len, whylen - len, ")");
 	return 0;
 }

@@ -24,7 +24,7 @@ const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
 static const char *const workload_keys[] = { "name", "description",
 	"program", "args", "env", "defaults", "objective", "fidelity",
 	"launcher", "tunable", "batch", "flops_per_sample", "metric_reader",
-	NULL };
+	"metrics", NULL };
 
 static const char *const launcher_keys[] = { "program", "args", NULL };
 
@@ -72,6 +72,7 @@ workload_free(struct workload *w)
 	free(w->batch_global);
 	free(w->batch_local);
 	workload_reader_free(w->reader);
+	workload_strv_free(w->metrics);
 	free(w);
 }
 
@@ -255,14 +256,16 @@ workload_parse(struct workload *w, const cJSON *root,
 	if (workload_tunable_parse(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "tunable"), err, errlen) == -1 ||
 	    workload_batch_parse(w, cJSON_GetObjectItemCaseSensitive(root,
-	    "batch"), err, errlen) == -1)
+	    "batch"), err, errlen) == -1 ||
+	    workload_defaults_check(w, err, errlen) == -1)
 		return -1;
 	j = cJSON_GetObjectItemCaseSensitive(root, "metric_reader");
 	if (j != NULL && !(cJSON_IsString(j) &&
 	    strcmp(j->valuestring, "mllog") == 0) &&
 	    (w->reader = workload_reader_parse(w, j, err, errlen)) == NULL)
 		return -1;
-	return 0;
+	return workload_metrics_parse(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "metrics"), err, errlen);
 }
 
 /* Parse the launcher: a program and its argument templates. */

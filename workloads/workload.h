@@ -65,6 +65,9 @@ struct workload {
 	int		 has_flops;
 	double		 flops_per_sample;
 	struct workload_reader *reader;	/* NULL: MLLOG lines */
+	char		**metrics;	/* the metrics its program logs
+					   (NULL-terminated), or NULL when
+					   the spec does not say */
 };
 
 /* The names of the built-in placeholders, NULL-terminated. */
@@ -117,6 +120,12 @@ int	 workload_uses(const struct workload *, const char *name);
 int	 workload_render(const struct workload *, const struct workload_var *,
 	    size_t nvars, char ***argv, char ***env, char *err, size_t errlen);
 void	 workload_strv_free(char **);
+
+/* 1 if the program logs metric name, or its spec does not say. */
+int	 workload_metric_known(const struct workload *, const char *name);
+/* The declared metrics as "a, b, c" in buf ("" when none are). */
+void	 workload_metrics_names(const struct workload *, char *buf,
+	    size_t len);
 
 /* The declared legal values of a parameter; NULL if none are declared. */
 const struct workload_tunable *workload_tunable_find(const struct workload *,

@@ -60,10 +60,19 @@ int	 workload_tunable_parse(struct workload *, const cJSON *j, char *err,
 	    size_t errlen);
 int	 workload_batch_parse(struct workload *, const cJSON *j, char *err,
 	    size_t errlen);
+/* Refuse a default of a tunable parameter that is not legal. */
+int	 workload_defaults_check(const struct workload *, char *err,
+	    size_t errlen);
 
 /* reader.c: a "metric_reader" pattern; NULL with err on a bad one. */
 struct workload_reader *workload_reader_parse(const struct workload *,
 	    const cJSON *, char *err, size_t errlen);
 void	 workload_reader_free(struct workload_reader *);
+/* The metric a reader's points are recorded as. */
+const char *workload_reader_key(const struct workload_reader *);
+
+/* metrics.c: the "metrics" key (j may be NULL), parsed last. */
+int	 workload_metrics_parse(struct workload *, const cJSON *j, char *err,
+	    size_t errlen);
 
 #endif

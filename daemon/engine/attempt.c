@@ -342,6 +342,13 @@ attempt_meets(const struct engine *e, double v)
 	return e->spec->maximize ? v >= e->spec->target : v <= e->spec->target;
 }
 
+/* The fidelity's unit in the singular, for messages. */
+static const char *
+attempt_unit(const struct engine *e)
+{
+	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
+}
+
 /* One line of an attempt's output: record MLLOG metric points. */
 static void
 attempt_line(void *arg, const char *line, size_t len)
@@ -389,6 +396,19 @@ attempt_line(void *arg, const char *line, size_t len)
 	when = ev.time_ms / 1000.0;
 	if (when < e->started - 60 || when > now + 60)
 		when = now;
+	/*
+	 * An epoch past any a trial can reach would count as its epochs to
+	 * the target: a malformed line, as a negative one is (mllog.c).
+	 */
+	if (ev.has_epoch && ev.epoch > e->spec->step_max) {
+		if (a->bad_lines++ < ATTEMPT_BAD_LINES_SHOWN)
+			engine_say(e, "trial %d attempt %d: %s:%ld: %s: %s %g "
+			    "is past the last one a trial can reach (%g); line "
+			    "ignored", a->trial_number, a->number, a->out,
+			    a->lines, ev.key, attempt_unit(e), ev.epoch,
+			    e->spec->step_max);
+		return;
+	}
 	step = ev.has_epoch ? ev.epoch : a->npoints;
 	a->npoints++;
 	ledger_metric_insert(e->env.ledger, a->attempt_id, step, ev.key, ev.num,
@@ -403,8 +423,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	if (!a->reached && attempt_meets(e, ev.num)) {
 		a->reached = 1;
 		engine_say(e, "trial %d: %s %g at %s %g meets the target",
-		    a->trial_number, ev.key, ev.num, strcmp(e->w->fidelity,
-		    "steps") == 0 ? "step" : "epoch", step);
+		    a->trial_number, ev.key, ev.num, attempt_unit(e), step);
 		ledger_trial_set_best(e->env.ledger, a->trial_id, ev.num, step,
 		    1, when);
 		if (e->spec->stop_on_target && e->stop_reason == NULL)

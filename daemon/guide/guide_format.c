@@ -49,7 +49,9 @@ guide_json_row(const struct guide *g, const struct guide_row *r)
 {
 	cJSON	*o = cJSON_CreateObject(), *s;
 
-	cJSON_AddNumberToObject(o, "batch_size", (double)r->batch_size);
+	/* A workload without a batch size: null, not 0. */
+	report_json_number(o, "batch_size", r->batch_size > 0,
+	    (double)r->batch_size);
 	report_json_number(o, "ranks", r->ranks > 0, r->ranks);
 	report_json_number(o, "local_batch", r->ranks > 0,
 	    (double)r->local_batch);
@@ -232,11 +234,16 @@ guide_rcp(const struct guide *g)
 		r = &g->rows[i];
 		if (r->nepochs == 0 || (g->scaling && !r->confirmed))
 			continue;
-		snprintf(key, sizeof(key), "%s_%s_%ld", g->c.workload,
-		    g->published ? "mllog" : "hpod", r->batch_size);
+		if (r->batch_size > 0)
+			snprintf(key, sizeof(key), "%s_%s_%ld", g->c.workload,
+			    g->published ? "mllog" : "hpod", r->batch_size);
+		else
+			snprintf(key, sizeof(key), "%s_%s", g->c.workload,
+			    g->published ? "mllog" : "hpod");
 		o = cJSON_AddObjectToObject(root, key);
 		cJSON_AddStringToObject(o, "Benchmark", g->c.workload);
-		cJSON_AddNumberToObject(o, "BS", (double)r->batch_size);
+		report_json_number(o, "BS", r->batch_size > 0,
+		    (double)r->batch_size);
 		a = cJSON_AddArrayToObject(o, "Epochs to converge");
 		for (j = 0; j < r->nepochs; j++) {
 			space_shortest(r->epochs_list[j], num, sizeof(num));
@@ -247,7 +254,7 @@ guide_rcp(const struct guide *g)
 			return NULL;
 		}
 		h = cJSON_AddObjectToObject(o, "Hyperparams");
-		cJSON_AddNumberToObject(h, "global_batch_size",
+		report_json_number(h, "global_batch_size", r->batch_size > 0,
 		    (double)r->batch_size);
 		p = guide_json_params(r);
 		while (p != NULL && (v = p->child) != NULL) {
@@ -357,7 +364,10 @@ static void
 guide_cells(const struct guide *g, const struct guide_row *r, int which,
     struct guide_cells *c)
 {
-	snprintf(c->batch, sizeof(c->batch), "%ld", r->batch_size);
+	if (r->batch_size > 0)
+		snprintf(c->batch, sizeof(c->batch), "%ld", r->batch_size);
+	else
+		snprintf(c->batch, sizeof(c->batch), "-");
 	if (r->ranks > 0)
 		snprintf(c->ranks, sizeof(c->ranks), "%dx%ld", r->ranks,
 		    r->local_batch);
@@ -567,7 +577,8 @@ guide_csv(const struct guide *g)
 		r = &g->rows[i];
 		if (g->published)
 			fprintf(f, "%s,", g->c.workload);
-		fprintf(f, "%ld", r->batch_size);
+		if (r->batch_size > 0)
+			fprintf(f, "%ld", r->batch_size);
 		guide_csv_num(f, r->ranks > 0, r->ranks);
 		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
 		fprintf(f, ",%d,%d", r->confirmed, r->candidates);

@@ -30,7 +30,7 @@ guide_report_winner(const struct guide *g)
 	cJSON_AddNumberToObject(o, "trial", w->trial);
 	cJSON_AddNumberToObject(o, "attempt", w->has_attempt ?
 	    w->attempt->number : 0);
-	cJSON_AddNumberToObject(o, "batch_size", (double)w->batch);
+	report_json_number(o, "batch_size", w->batch > 0, (double)w->batch);
 	cJSON_AddStringToObject(o, "role", w->confirm ? "confirm" : "tuning");
 	report_json_number(o, "value", 1, w->value);
 	cJSON_AddBoolToObject(o, "reached", w->reached);

@@ -96,7 +96,7 @@ hd_winner(FILE *f, const struct guide *g)
 	html_num(f, "winner.attempt", 1, w->has_attempt ?
 	    w->attempt->number : 0);
 	fprintf(f, "</td><td class=\"n\">");
-	html_num(f, "winner.batch_size", 1, (double)w->batch);
+	html_num(f, "winner.batch_size", w->batch > 0, (double)w->batch);
 	fprintf(f, "</td><td>%s</td><td class=\"n\">", w->confirm ?
 	    "confirm" : "tuning");
 	html_num(f, "winner.value", 1, w->value);

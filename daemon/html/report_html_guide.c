@@ -49,7 +49,8 @@ hg_cells(const struct guide_row *r, struct hg_cell *c)
 	const struct guide_stats *e = &r->epochs, *t = &r->ttt;
 
 	memset(c, 0, HG_NCOLS * sizeof(*c));
-	hg_set(&c[0], "batch_size", 1, (double)r->batch_size, NULL, 0);
+	hg_set(&c[0], "batch_size", r->batch_size > 0, (double)r->batch_size,
+	    NULL, 0);
 	hg_set(&c[1], "ranks", r->ranks > 0, r->ranks, NULL, 0);
 	hg_set(&c[2], "local_batch", r->ranks > 0, (double)r->local_batch,
 	    NULL, 0);
@@ -104,7 +105,11 @@ hg_plot(FILE *f, const struct guide *g, int epochs, const char *ylabel)
 	svg_axes(&pl, "global batch size", ylabel, 0);
 	for (i = 0; i < g->nrows; i++) {
 		s = epochs ? &g->rows[i].epochs : &g->rows[i].ttt;
-		svg_number(num, sizeof(num), (double)g->rows[i].batch_size);
+		if (g->rows[i].batch_size > 0)
+			svg_number(num, sizeof(num),
+			    (double)g->rows[i].batch_size);
+		else
+			snprintf(num, sizeof(num), "-");
 		svg_xlabel(&pl, i, num);
 		if (s->n == 0)
 			continue;

@@ -106,6 +106,24 @@ legal_fixed(const struct campaign_spec *s, const struct workload *w,
 	return legal_fail(s, w, key, f->value, why, err, errlen);
 }
 
+/*
+ * The campaign's target reaches the program as {target}: check it as a
+ * value of the tunable parameter "target" when the workload has one.
+ */
+static int
+legal_target(const struct campaign_spec *s, const struct workload *w,
+    char *err, size_t errlen)
+{
+	const struct workload_tunable *t = workload_tunable_find(w, "target");
+	char		 why[256], num[64];
+
+	if (t == NULL || !s->has_target || !workload_uses(w, "target") ||
+	    workload_legal(t, 0, s->target, NULL, why, sizeof(why)))
+		return 0;
+	space_shortest(s->target, num, sizeof(num));
+	return legal_fail(s, w, "objective.target", num, why, err, errlen);
+}
+
 /* Does a global batch size (text) divide evenly by the ranks? */
 static int
 legal_divides(const char *v, int ranks)
@@ -188,6 +206,8 @@ legal_check(const struct campaign_spec *s, const struct workload *w,
 	for (i = 0; w->has_tunable && i < s->nfixed; i++)
 		if (legal_fixed(s, w, &s->fixed[i], err, errlen) == -1)
 			return -1;
+	if (w->has_tunable && legal_target(s, w, err, errlen) == -1)
+		return -1;
 	if (w->batch_global != NULL && legal_batch(s, w, err, errlen) == -1)
 		return -1;
 	return 0;

@@ -493,6 +493,7 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 		cJSON_Delete(root);
 		return NULL;
 	}
+	s->step_max = SPEC_STEP_MAX;	/* until spec_bind() knows better */
 	if ((s->path = strdup(path)) == NULL ||
 	    (s->space = space_new()) == NULL) {
 		sp_fail(&sp, NULL, "out of memory");
@@ -616,6 +617,7 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 {
 	struct sp	 sp = { s->path, err, errlen };
 	const char	**names;
+	char		 names_buf[512];
 	size_t		 i, n = 0;
 	int		 rc;
 
@@ -625,6 +627,12 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 	if (s->metric == NULL)
 		return sp_fail(&sp, "objective.metric", "required (workload "
 		    "'%s' declares none)", w->name);
+	if (!workload_metric_known(w, s->metric)) {
+		workload_metrics_names(w, names_buf, sizeof(names_buf));
+		return sp_fail(&sp, "objective.metric", "'%s' is not logged "
+		    "by workload '%s' (%s), which logs %s", s->metric, w->name,
+		    w->path, names_buf);
+	}
 	if (!s->has_goal && w->has_goal && strcmp(s->metric, w->metric) == 0) {
 		s->has_goal = 1;
 		s->maximize = w->maximize;
@@ -640,6 +648,7 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 	if (strcmp(s->backend, "local") == 0 && s->res.nodes != 1)
 		return sp_fail(&sp, "resources.nodes", "the local backend runs "
 		    "single-node trials (got %d)", s->res.nodes);
+	s->step_max = sp_step_max(s, w);
 	if (sp_scaling_bind(&sp, s, w) == -1 ||
 	    sp_target_bind(&sp, s, w) == -1 ||
 	    legal_check(s, w, err, errlen) == -1)

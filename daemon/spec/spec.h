@@ -102,12 +102,25 @@ struct campaign_spec {
 	 * --dependency=afterany, so Slurm starts it as the slot frees.
 	 */
 	int		 chain;
+	/*
+	 * Set by spec_bind(): the last step a trial's point may have (its
+	 * epochs, or SPEC_STEP_MAX); a point past it keeps its value but
+	 * not its step.
+	 */
+	double		 step_max;
 	struct spec_prior {		/* warm start ("prior"), or kind NULL */
 		char	*kind;		/* "optuna" or "ledger" */
 		char	*path;		/* its file (relative to the spec's) */
 		char	*name;		/* study or campaign, may be NULL */
 	} prior;
 };
+
+/*
+ * The bound on a point's step when a campaign's trials have no known last
+ * epoch (fidelity steps, or epochs the workload does not take): past any
+ * epoch count or step count a training run reaches.
+ */
+#define SPEC_STEP_MAX	1e9
 
 /* Parse and validate a spec from text; path names it in errors. */
 struct campaign_spec	*spec_parse(const char *text, size_t len,

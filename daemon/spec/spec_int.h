@@ -102,5 +102,7 @@ int	 sp_rank(struct sp *, struct campaign_spec *, const cJSON *objective);
 /* spec_target.c: the target stopper and auto's pick of it (spec_bind()). */
 int	 sp_target_bind(struct sp *, struct campaign_spec *,
 	    const struct workload *);
+/* The last step a trial's point may have (campaign_spec.step_max). */
+double	 sp_step_max(const struct campaign_spec *, const struct workload *);
 
 #endif

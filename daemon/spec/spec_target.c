@@ -112,3 +112,37 @@ sp_target_bind(struct sp *sp, struct campaign_spec *s,
 	stop_free(st);
 	return 0;
 }
+
+/*
+ * The last step a trial's point may have (in spec_bind()): with fidelity
+ * epochs and a workload that takes {epochs}, the fixed or default epochs,
+ * or the most the space gives; SPEC_STEP_MAX otherwise.
+ */
+double
+sp_step_max(const struct campaign_spec *s, const struct workload *w)
+{
+	const struct param_def	*p;
+	double			 v = 0, c;
+	char			*end;
+	size_t			 i;
+	int			 pi;
+
+	if (w->fidelity == NULL || strcmp(w->fidelity, "epochs") != 0 ||
+	    !workload_uses(w, "epochs"))
+		return SPEC_STEP_MAX;
+	if ((pi = space_find(s->space, "epochs")) == -1)
+		return sp_target_var(s, w, "epochs", &v) == 0 && v > 0 &&
+		    v < SPEC_STEP_MAX ? v : SPEC_STEP_MAX;
+	p = &s->space->params[pi];
+	if (p->type != PARAM_CHOICE)
+		v = p->max;
+	for (i = 0; p->type == PARAM_CHOICE && i < p->nchoices; i++) {
+		c = p->choices[i].num;
+		if (p->choices[i].is_string &&
+		    ((c = strtod(p->choices[i].str, &end)) == 0 ||
+		    *end != '\0'))
+			return SPEC_STEP_MAX;
+		v = c > v ? c : v;
+	}
+	return v > 0 && v < SPEC_STEP_MAX ? v : SPEC_STEP_MAX;
+}

@@ -48,7 +48,33 @@ bad nul-nested 's/"scale": "log"/"scale": "lo\\u0000g"/' 'space.lr.scale: a NUL 
 sed 's/"name": "ok",/"name": "ok", "description": "dir\\\\u0000",/' "$T/ok.json" \
     >"$T/bs.json"
 check "an escaped backslash before u0000 is no NUL" "$HPOCTL" check "$T/bs.json"
+# minicosmo logs eval_error and train_loss: every trial of this one would
+# run to its end with no value.
+bad unknown-metric 's/"metric": "eval_error"/"metric": "eval_accuracy"/' \
+    "objective.metric: 'eval_accuracy' is not logged by workload 'minicosmo' ($TOP/workloads/minicosmo.json), which logs eval_error, train_loss"
+# What the proxy trainers refuse (exit 64), every trial would fail on.
+bad fixed-epochs 's/"epochs": 2,/"epochs": -3,/' \
+    "fixed.epochs: -3 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be >= 1 (allowed: whole numbers in [1, 10000])"
+bad fixed-momentum 's/"epochs": 2,/"epochs": 2, "momentum": 1,/' \
+    "fixed.momentum: 1 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be < 1 (allowed: numbers in [0, 1))"
+bad space-lr 's/"max": 0.5/"max": 2000/' \
+    "space.lr.max: 2000 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be <= 1000 (allowed: numbers in (0, 1000])"
+bad target-negative 's/"target": 0.35/"target": -1/' \
+    "objective.target: -1 is not legal for workload 'minicosmo' ($TOP/workloads/minicosmo.json): must be >= 0"
 bad unused-parameter 's/"fixed": {/"fixed": {"colour": 1, /' "fixed.colour: not used by workload 'minicosmo'"
+# A workload found beside the program's directory is named by a clean
+# path, not BINDIR/../workloads/NAME.json.
+mkdir -p "$T/inst/bin" "$T/inst/workloads"
+cp "$HPOCTL" "$T/inst/bin/"
+cp "$TOP/workloads/minicosmo.json" "$T/inst/workloads/"
+rc=0
+(unset HPOD_WORKLOAD_PATH; "$T/inst/bin/hpoctl" check "$T/ok.json") \
+    >"$T/out.txt" 2>&1 || rc=$?
+is "a workload beside the program: found" "$rc" 0
+check "  and named by its clean path" grep -qF \
+    "workload 'minicosmo' ($(cd "$T/inst/workloads" && pwd -P)/minicosmo.json)" \
+    "$T/out.txt"
+check "  without .." sh -c "! grep -q '/\.\./' '$T/out.txt'"
 rc=0
 "$HPOCTL" check "$T/missing.json" 2>"$T/err.txt" || rc=$?
 is "a missing file is reported" "$rc" 1

@@ -130,6 +130,59 @@ test_rules(void)
 	workload_free(w);
 }
 
+#define LR "\"lr\": {\"type\": \"float\", \"min\": 0.01, \"max\": 1}"
+
+/* The metrics a workload declares bound a campaign's objective. */
+static void
+test_metrics(void)
+{
+	struct workload	*w;
+	char		*t;
+
+	bad_workload("m1.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"metrics\": \"acc\"}",
+	    "m1.json: metrics: expected a non-empty array of metric names");
+	bad_workload("m2.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"metrics\": [\"acc\", \"\"]}",
+	    "m2.json: metrics[1]: expected a metric name");
+	bad_workload("m3.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"metrics\": [\"acc\", \"loss\", \"acc\"]}",
+	    "m3.json: metrics[2]: 'acc' is listed twice");
+	bad_workload("m4.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"metrics\": [\"acc\", \"loss\"], \"objective\": "
+	    "{\"metric\": \"eval_acc\"}}",
+	    "m4.json: objective.metric: 'eval_acc' is not in metrics (acc, "
+	    "loss)");
+	bad_workload("m5.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"metrics\": [\"acc\"], \"objective\": {\"metric\": "
+	    "\"acc\"}, \"metric_reader\": {\"pattern\": \"top1 ([0-9.]+)\", "
+	    "\"key\": \"top1\"}}",
+	    "m5.json: metric_reader.key: 'top1' is not in metrics (acc)");
+	/* The tuned workload, with the metrics its program logs. */
+	if (asprintf(&t, "%.*s, \"metrics\": [\"acc\", \"loss\"]}",
+	    (int)strlen(tuned) - 1, tuned) == -1)
+		abort();
+	w = workload_load(put("mw.json", t), NULL, err, sizeof(err));
+	free(t);
+	ok(w != NULL && w->metrics != NULL, "a workload with metrics loads "
+	    "(%s)", err);
+	if (w == NULL)
+		return;
+	ok(bind(w, LR, ", \"objective\": {\"metric\": \"loss\", "
+	    "\"goal\": \"min\"}") == 0, "an objective among them binds (%s)",
+	    err);
+	bad_campaign(w, LR, ", \"objective\": {\"metric\": \"accuracy\", "
+	    "\"goal\": \"max\"}", "c.json: objective.metric: 'accuracy' is "
+	    "not logged by workload 'tw' (", "an objective it never logs");
+	like(err, "mw.json), which logs acc, loss", "its file and metrics named");
+	workload_free(w);
+	w = workload_load(put("tw.json", tuned), NULL, err, sizeof(err));
+	ok(w != NULL && bind(w, LR, ", \"objective\": {\"metric\": "
+	    "\"accuracy\", \"goal\": \"max\"}") == 0, "a workload "
+	    "without metrics takes any (%s)", err);
+	workload_free(w);
+}
+
 static void
 test_bad_specs(void)
 {
@@ -170,6 +223,11 @@ test_bad_specs(void)
 	bad_workload("b12.json", "{\"name\": \"b\", \"program\": \"p\", "
 	    "\"flops_per_sample\": -1}",
 	    "b12.json: flops_per_sample: expected a positive number");
+	bad_workload("b14.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"defaults\": {\"epochs\": 0}, \"tunable\": {\"epochs\": "
+	    "{\"integer\": true, \"min\": 1, \"max\": 100}}}",
+	    "b14.json: defaults.epochs: 0 is not legal: must be >= 1 "
+	    "(allowed: whole numbers in [1, 100])");
 	bad_workload("b13.json", "{\"name\": \"b\",\n \"program\": "
 	    "\"p\\u0000/../x\"}",
 	    "b13.json: line 2: a NUL character is not allowed in a string");
@@ -304,6 +362,8 @@ test_references(void)
 {
 	static const char *const refs[] = { "cosmoflow", "deepcam", "oc20",
 		"openfold", "resnet50", NULL };
+	static const char *const all[] = { "cosmoflow", "deepcam", "oc20",
+		"openfold", "resnet50", "minicosmo", "minicam", NULL };
 	struct workload	*w;
 	char		 path[128];
 	int		 i;
@@ -318,6 +378,15 @@ test_references(void)
 		    refs[i], err);
 		workload_free(w);
 	}
+	/* Every shipped spec says what its program logs. */
+	for (i = 0; all[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "workloads/%s.json", all[i]);
+		w = workload_load(path, NULL, err, sizeof(err));
+		ok(w != NULL && w->metrics != NULL &&
+		    workload_metric_known(w, w->metric), "%s declares its "
+		    "metrics, the objective among them", all[i]);
+		workload_free(w);
+	}
 }
 
 int
@@ -329,6 +398,7 @@ main(void)
 		return 1;
 	test_bad_specs();
 	test_rules();
+	test_metrics();
 	test_render();
 	test_reader();
 	test_references();
