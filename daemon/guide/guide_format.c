@@ -412,7 +412,8 @@ guide_intervals(FILE *f, const char *pre)
 {
 	fprintf(f, "%sintervals: %.0f%%; success rate: Wilson score; "
 	    "epochs and time to target: olympic mean, then the Student t "
-	    "interval of the mean over the runs that reached the target\n",
+	    "interval of the mean over the runs that reached the target (never "
+	    "below 0)\n",
 	    pre, GUIDE_LEVEL * 100);
 }
 

@@ -81,6 +81,13 @@ guide_stats(const double *v, size_t n, struct guide_stats *s)
 			s->max = v[i];
 	}
 	s->has_ci = guide_ci_t(v, n, GUIDE_LEVEL, &s->ci_low, &s->ci_high);
+	/*
+	 * What is summarised here (epochs, seconds) is never negative, nor
+	 * is its mean: the interval stops at 0, where a few spread values
+	 * (2, 4 and 10 epochs) would reach -5.
+	 */
+	if (s->has_ci && s->ci_low < 0)
+		s->ci_low = 0;
 }
 
 /* successes / runs; NAN when there is no run. */

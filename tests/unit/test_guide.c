@@ -27,6 +27,7 @@ test_arithmetic(void)
 {
 	double v5[] = { 100, 2, 3, 1, 4 }, v2[] = { 5, 7 }, one[] = { 9 };
 	double same[] = { 2, 2, 2 }, s8[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	double e3[] = { 2, 4, 10 };
 	struct guide_stats s;
 
 	is_near(guide_olympic_mean(v5, 5), 3, 1e-12,
@@ -44,6 +45,11 @@ test_arithmetic(void)
 	guide_stats(v5, 5, &s);
 	ok(s.n == 5 && s.min == 1 && s.max == 100 && s.olympic_mean == 3 &&
 	    s.mean == 22, "stats: n, min, max, olympic and plain mean");
+	/* 2, 4 and 10 epochs: the t interval is 5.33 +- 10.5. */
+	guide_stats(e3, 3, &s);
+	ok(s.has_ci && s.ci_low == 0 && s.ci_high > 15,
+	    "stats: an interval of epochs or seconds stops at 0 (%g-%g)",
+	    s.ci_low, s.ci_high);
 	is_near(guide_rate(4, 5), 0.8, 1e-12, "success rate 4 of 5");
 	ok(isnan(guide_rate(0, 0)), "success rate of no run is NaN");
 	ok(guide_meets(0.12, 0, 0.12) && !guide_meets(0.121, 0, 0.12) &&
