@@ -18,16 +18,8 @@ nap_workload
 cat >"$T/bin/nap.sh" <<'SH'
 if [ "$HPO_TRIAL" = 0 ]; then sleep 20; else sleep 3; fi
 SH
-cat >"$T/bk.json" <<JSON
-{"name": "bk", "workload": "nap",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"value": {"type": "float", "min": 0.3, "max": 0.6}},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 8, "max_parallel": 2,
-     "max_node_hours": $(awk 'BEGIN { printf "%.9f", 8 / 3600 }')},
- "backend": "slurm",
- "resources": {"nodes": 1, "cpus_per_task": 1, "time_limit": "00:05:00"}}
-JSON
+nap_budget bk 8 '"backend": "slurm",
+ "resources": {"nodes": 1, "cpus_per_task": 1, "time_limit": "00:05:00"}'
 # One job per trial, no array: sacct's records are then by the job ids
 # the ledger has.
 printf 'slurm_array_min = 0\n' >>"$CONF"

@@ -24,15 +24,7 @@ case $PWD in
 *) sleep 3 ;;
 esac
 SH
-cat >"$T/bk.json" <<JSON
-{"name": "bk", "workload": "nap",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"value": {"type": "float", "min": 0.3, "max": 0.6}},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 8, "max_parallel": 2,
-     "max_node_hours": $(awk 'BEGIN { printf "%.9f", 5 / 3600 }')},
- "resources": {"cpus_per_task": 1}}
-JSON
+nap_budget bk 5 '"resources": {"cpus_per_task": 1}'
 printf 'local_cpus = 2\n' >>"$CONF"
 
 start_daemon

@@ -23,16 +23,8 @@ cat >"$T/bin/nap.sh" <<'SH'
 # is in its environment.
 if [ "$HPO_TRIAL" = 0 ]; then sleep 12; else sleep 3; fi
 SH
-cat >"$T/bp.json" <<JSON
-{"name": "bp", "workload": "nap",
- "objective": {"metric": "eval_error", "goal": "min"},
- "space": {"value": {"type": "float", "min": 0.3, "max": 0.6}},
- "search": {"algorithm": "random", "seed": 1},
- "budget": {"max_trials": 8, "max_parallel": 2,
-     "max_node_hours": $(awk 'BEGIN { printf "%.9f", 2.5 / 3600 }')},
- "resources": {"cpus_per_task": 1},
- "dispatch": "pilot", "pilot": {"count": 1, "cpus": 2}}
-JSON
+nap_budget bp 2.5 '"resources": {"cpus_per_task": 1},
+ "dispatch": "pilot", "pilot": {"count": 1, "cpus": 2}'
 printf 'local_cpus = 2\n' >>"$CONF"
 
 start_daemon

@@ -47,14 +47,7 @@ done
 #   to 8 (C's own 0.35 at 2, 3 and 4), C stops at 45 s, W reaches at
 #   65 s: 65 + 45 + 20 = 130 s, as target;
 # - /done: A never ends, 130 s; none: C plays 10 epochs: 70 + 50 + 20.
-cat >"$T/hand.py" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-import stop_async as sa
-import stop_screen as ss
-def run(s, v):
-    return ss.Run({"start_s": 0, "epoch_s": [s] * len(v), "values": v},
-                  0.2, 10, 2)
+curves_py hand <<'PY'
 for r in ("leader:2@1", "leader:2@1/at", "leader:2@1/done", "target",
           "none"):
     order = iter([run(20, [0.3] + [0.25] * 9), run(5, [0.9] + [0.35] * 9),
@@ -63,8 +56,6 @@ for r in ("leader:2@1", "leader:2@1/at", "leader:2@1/done", "target",
     cost, n = sa.simulate(order, 2, sa.parse_rule(r), 0.2, 10, 2, 1e9, log)
     print("%s %g %s" % (r, cost, sorted(log)))
 PY
-python3 "$T/hand.py" "$TOP/tests/bench" >"$T/out" 2>&1
-sed 's/^/# /' "$T/out"
 is "the rules cost and stop as worked out" "$(tr '\n' ';' <"$T/out")" \
     "leader:2@1 80 [(0, 2), (1, 4), (2, 2)];leader:2@1/at 130 [(0, 3), (1, 9), (2, 2)];leader:2@1/done 130 [(0, 3), (1, 9), (2, 2)];target 130 [(0, 3), (1, 9), (2, 2)];none 140 [(0, 3), (1, 10), (2, 2)];"
 
@@ -76,14 +67,7 @@ is "the rules cost and stop as worked out" "$(tr '\n' ';' <"$T/out")" \
 # 100 + 80 + 40 + 10 = 230 s; leader:2@2 + leadtime:2@2 the same (the
 # leader stops C at 4 too, D never); leader:2@2 & leadtime:2@2 needs
 # both: D plays its 10 epochs, 100 + 400 + 40 + 10 = 550 s.
-cat >"$T/comb.py" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-import stop_async as sa
-import stop_screen as ss
-def run(s, v):
-    return ss.Run({"start_s": 0, "epoch_s": [s] * len(v), "values": v},
-                  0.2, 10, 2)
+curves_py comb <<'PY'
 f = [0.9, 0.3, 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202]
 for r in ("leadtime:2@2", "leader:2@2+leadtime:2@2", "leader:2@2&leadtime:2@2"):
     order = iter([run(10, f), run(40, f), run(10, [0.9] + [0.35] * 9),
@@ -92,8 +76,6 @@ for r in ("leadtime:2@2", "leader:2@2+leadtime:2@2", "leader:2@2&leadtime:2@2"):
     cost, n = sa.simulate(order, 1, sa.parse_rule(r), 0.2, 10, 2, 1e9, log)
     print("%s %g %s" % (r, cost, log))
 PY
-python3 "$T/comb.py" "$TOP/tests/bench" >"$T/out" 2>&1
-sed 's/^/# /' "$T/out"
 is "+ and & stop as worked out" "$(tr '\n' ';' <"$T/out")" \
     "leadtime:2@2 230 [(0, 10), (1, 2), (2, 4), (3, 1)];leader:2@2+leadtime:2@2 230 [(0, 10), (1, 2), (2, 4), (3, 1)];leader:2@2&leadtime:2@2 550 [(0, 10), (1, 10), (2, 4), (3, 1)];"
 

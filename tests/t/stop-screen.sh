@@ -67,14 +67,8 @@ has "naming both costs" \
 # same clock), ratio:1.4 at the grace epoch (0.15 > 1.4 x 0.1), drop:1
 # there too (B gained nothing after epoch 2), quantile:0.5 not (fewer
 # than 5 earlier trials: target's epoch 9), and none never.
-cat >"$T/rules.py" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-import stop_screen as ss
-def run(v):
-    return ss.Run({"start_s": 0, "epoch_s": [10] * 10, "values": v},
-                  0.2, 10, 2)
-b, c = run([0.9] + [0.3] * 9), run([0.9] + [0.35] * 9)
+curves_py rules <<'PY'
+b, c = run(10, [0.9] + [0.3] * 9), run(10, [0.9] + [0.35] * 9)
 h = ss.History(10)
 print("B alone: target %s" % ss.rule_stop("target", None, b, h, 0.2, 10, 2))
 h.add(b, 10)
@@ -83,8 +77,6 @@ for r in ("none", "target", "leader:2", "leadtime:2", "ratio:1.4", "drop:1",
     name, arg, _ = ss.parse_rule(r)
     print("C after B: %s %s" % (r, ss.rule_stop(name, arg, c, h, 0.2, 10, 2)))
 PY
-python3 "$T/rules.py" "$TOP/tests/bench" >"$T/out" 2>&1
-sed 's/^/# /' "$T/out"
 is "the rules stop where worked out" "$(tr '\n' ';' <"$T/out")" \
     "B alone: target 9;C after B: none None;C after B: target 9;C after B: leader:2 4;C after B: leadtime:2 4;C after B: ratio:1.4 2;C after B: drop:1 2;C after B: quantile:0.5 9;"
 
@@ -99,13 +91,7 @@ is "the rules stop where worked out" "$(tr '\n' ';' <"$T/out")" \
 # once D has spent more than 1 x 10 epochs x 10 s: at epoch 3 (0.28 at
 # 120 s, B 0.21 by 60 s), with ,2 more than 200 s: at epoch 6 (0.22, B
 # 0.202 by 120 s); leader:2 + leadtime:2,2 at the first of the two: 6.
-cat >"$T/dear.py" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-import stop_screen as ss
-def run(s, v):
-    return ss.Run({"start_s": 0, "epoch_s": [s] * len(v), "values": v},
-                  0.2, 10, 2)
+curves_py dear <<'PY'
 f = [0.9, 0.3, 0.28, 0.26, 0.24, 0.22, 0.21, 0.205, 0.203, 0.202]
 h = ss.History(10)
 h.add(run(10, f), 10)
@@ -115,8 +101,6 @@ for r in ("target", "leader:2", "leadtime:2", "leadtime:2%4", "leadtime:2%3",
     print("%s %s" % (r, ss.rule_stop(name, arg, run(40, f), h, 0.2, 10, 2,
                                      since)))
 PY
-python3 "$T/dear.py" "$TOP/tests/bench" >"$T/out" 2>&1
-sed 's/^/# /' "$T/out"
 is "the cost-aware rules stop the dear run where worked out" \
     "$(tr '\n' ';' <"$T/out")" \
     "target None;leader:2 None;leadtime:2 2;leadtime:2%4 None;leadtime:2%3 2;leadtime:2,1 3;leadtime:2,2 6;leader:2+leadtime:2,2 6;"

@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "account.h"
+#include "account_both.h"
 #include "ledger.h"
 #include "ledger_tmp.h"
 #include "tap.h"
@@ -23,34 +24,15 @@
 static void
 queue_of(struct ledger *l, int64_t cid, double *sql, double *lists)
 {
-	struct ledger_campaign	 c;
-	struct ledger_trial	*t = NULL;
-	struct ledger_attempt	*at = NULL;
-	struct account		 a, b;
-	struct account_group	*g = NULL;
-	size_t			 nt = 0, na = 0, ng = 0;
+	struct account	 a, b;
 
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
 	*sql = *lists = -1;
-	if (ledger_campaign_get(l, cid, &c) != 0) {
-		printf("# %s\n", ledger_error(l));
-		return;
-	}
-	if (account_campaign(l, &c, 5000, &a) == 0)
+	if (account_both(l, cid, 5000, &a, &b, NULL, NULL) == 0) {
 		*sql = a.queue_seconds;
-	if (ledger_trial_list(l, cid, &t, &nt) == 0 &&
-	    ledger_attempt_list(l, cid, 0, &at, &na) == 0 &&
-	    account_lists(l, &c, 5000, t, nt, at, na, &b, &g, &ng) == 0)
 		*lists = b.queue_seconds;
-	else
-		printf("# %s\n", ledger_error(l));
+	}
 	account_release(&a);
 	account_release(&b);
-	free(g);
-	ledger_trial_list_free(t, nt);
-	ledger_attempt_list_free(at, na);
-	ledger_campaign_release(&c);
 }
 
 int

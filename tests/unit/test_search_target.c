@@ -81,66 +81,63 @@ test_stuck(void)
 }
 
 /*
+ * Feed a run falling from 0.6 by drop a step, for steps steps, to a
+ * target stopper (target 0.2, grace 5) and, when lax_stopped is not
+ * NULL, to one with slack 1 too; the step each first stopped it at, 0
+ * for never, in *stopped and *lax_stopped.
+ */
+static void
+line_stops(double drop, int steps, int *stopped, int *lax_stopped)
+{
+	struct stopper *s = target_new(0.2, 0, 5), *lax = target_new(0.2, 1, 5);
+	struct hand_curves c;
+	size_t t;
+	int i;
+	double v;
+
+	*stopped = 0;
+	if (lax_stopped != NULL)
+		*lax_stopped = 0;
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	for (i = 1; i <= steps; i++) {
+		v = 0.6 - drop * (i - 1);
+		if (hand_curves_next(s, &c, t, v) == STOP_PRUNE &&
+		    *stopped == 0)
+			*stopped = i;
+		if (lax_stopped != NULL &&
+		    stop_decide(lax, &c.h, t, i, v) == STOP_PRUNE &&
+		    *lax_stopped == 0)
+			*lax_stopped = i;
+	}
+	stop_free(s);
+	stop_free(lax);
+}
+
+/*
  * A slow but steady run goes on while a straight line at its rate would
  * reach the target by step 40, and stops once it would not.
  */
 static void
 test_rate(void)
 {
-	struct stopper *s = target_new(0.2, 0, 5), *lax = target_new(0.2, 1, 5);
-	struct hand_curves c;
-	size_t t;
-	int i, stopped = 0, lax_stopped = 0;
-	double v;
+	int stopped, lax_stopped;
 
-	hand_curves_init(&c, 0);
-	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
 	/* 0.6 at step 1, then 0.005 better per step: 0.405 at step 40. */
-	for (i = 1; i <= 39; i++) {
-		v = 0.6 - 0.005 * (i - 1);
-		if (hand_curves_next(s, &c, t, v) == STOP_PRUNE && stopped == 0)
-			stopped = i;
-		if (stop_decide(lax, &c.h, t, i, v) == STOP_PRUNE &&
-		    lax_stopped == 0)
-			lax_stopped = i;
-	}
+	line_stops(0.005, 39, &stopped, &lax_stopped);
 	/* 0.6 - 0.005 (i - 1) - 0.005 (40 - i) > 0.2 for every i: at once. */
 	is_int(stopped, 3, "0.005 per step never gets to 0.2: stopped at 3");
 	/* With slack 1: 0.6 - 0.005 (i - 1) - 0.01 (40 - i) > 0.2 from 3. */
 	is_int(lax_stopped, 3, "nor twice as fast (slack 1)");
-	stop_free(s);
-	stop_free(lax);
 
-	s = target_new(0.2, 0, 5);
-	lax = target_new(0.2, 1, 5);
-	hand_curves_init(&c, 0);
-	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
 	/* 0.01 per step: at step i the line ends at 0.6 - 0.39 = 0.21. */
-	stopped = lax_stopped = 0;
-	for (i = 1; i <= 20; i++) {
-		v = 0.6 - 0.01 * (i - 1);
-		if (hand_curves_next(s, &c, t, v) == STOP_PRUNE && stopped == 0)
-			stopped = i;
-		if (stop_decide(lax, &c.h, t, i, v) == STOP_PRUNE &&
-		    lax_stopped == 0)
-			lax_stopped = i;
-	}
+	line_stops(0.01, 20, &stopped, &lax_stopped);
 	is_int(stopped, 3, "0.01 per step ends at 0.21 > 0.2: stopped");
 	is_int(lax_stopped, 0, "twice that reaches it: slack 1 goes on");
-	stop_free(s);
-	stop_free(lax);
 
-	s = target_new(0.2, 0, 5);
-	hand_curves_init(&c, 0);
-	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
-	stopped = 0;
 	/* 0.012 per step: reaches 0.2 at step 35. */
-	for (i = 1; i <= 34; i++)
-		if (hand_curves_next(s, &c, t, 0.6 - 0.012 * (i - 1)) ==
-		    STOP_PRUNE)
-			stopped = i;
+	line_stops(0.012, 34, &stopped, NULL);
 	is_int(stopped, 0, "0.012 per step gets there: never stopped");
-	stop_free(s);
 }
 
 /* A plateau, then a fast drop: the recent rate keeps it going. */

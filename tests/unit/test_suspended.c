@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "account.h"
+#include "account_both.h"
 #include "ledger.h"
 #include "ledger_tmp.h"
 #include "tap.h"
@@ -24,43 +25,26 @@ static void
 cost_of(struct ledger *l, int64_t cid, double sql[2], double lists[2],
     double each[2])
 {
-	struct ledger_campaign	 c;
-	struct ledger_trial	*t = NULL;
 	struct ledger_attempt	*at = NULL;
 	struct account		 a, b;
 	struct account_cost	 sum;
-	struct account_group	*g = NULL;
-	size_t			 i, nt = 0, na = 0, ng = 0;
+	size_t			 i, na = 0;
 
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
 	memset(&sum, 0, sizeof(sum));
 	sql[0] = sql[1] = lists[0] = lists[1] = each[0] = each[1] = -1;
-	if (ledger_campaign_get(l, cid, &c) != 0) {
-		printf("# %s\n", ledger_error(l));
-		return;
-	}
-	if (account_campaign(l, &c, 5000, &a) == 0) {
+	if (account_both(l, cid, 5000, &a, &b, &at, &na) == 0) {
 		sql[0] = a.node_seconds;
 		sql[1] = a.gpu_seconds;
-	}
-	if (ledger_trial_list(l, cid, &t, &nt) == 0 &&
-	    ledger_attempt_list(l, cid, 0, &at, &na) == 0 &&
-	    account_lists(l, &c, 5000, t, nt, at, na, &b, &g, &ng) == 0) {
 		lists[0] = b.node_seconds;
 		lists[1] = b.gpu_seconds;
 		for (i = 0; i < na; i++)
 			account_attempt_add(&at[i], 5000, &sum);
 		each[0] = sum.node_seconds;
 		each[1] = sum.gpu_seconds;
-	} else
-		printf("# %s\n", ledger_error(l));
+	}
 	account_release(&a);
 	account_release(&b);
-	free(g);
-	ledger_trial_list_free(t, nt);
 	ledger_attempt_list_free(at, na);
-	ledger_campaign_release(&c);
 }
 
 /* Whether all three sums are node and gpu seconds. */

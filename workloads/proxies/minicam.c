@@ -638,9 +638,8 @@ main(int argc, char **argv)
 	    dataset_make(&r.eval, o.data_seed, 1, o.p.neval, o.p.grid) == -1 ||
 	    net_init(&r.net, o.p.grid, o.p.seed) == -1)
 		return proxy_out_of_memory();
-	norm_stats(r.train.x, (size_t)r.train.n * r.train.npix, NCH, mu, sd);
-	norm_apply(r.train.x, (size_t)r.train.n * r.train.npix, NCH, mu, sd);
-	norm_apply(r.eval.x, (size_t)r.eval.n * r.eval.npix, NCH, mu, sd);
+	norm_sets(r.train.x, (size_t)r.train.n * r.train.npix, r.eval.x,
+	    (size_t)r.eval.n * r.eval.npix, NCH, mu, sd);
 	net_weigh(&r.net, &r.train);
 	status = proxy_run(&o.p, &m);
 	net_free(&r.net);

@@ -665,9 +665,8 @@ main(int argc, char **argv)
 	    dataset_make(&r.eval, 1, o.p.neval, o.p.grid) == -1 ||
 	    net_init(&r.net, o.p.grid, o.p.seed) == -1)
 		return proxy_out_of_memory();
-	norm_stats(r.train.x, (size_t)r.train.n * r.train.nvox, 1, &mu, &sd);
-	norm_apply(r.train.x, (size_t)r.train.n * r.train.nvox, 1, &mu, &sd);
-	norm_apply(r.eval.x, (size_t)r.eval.n * r.eval.nvox, 1, &mu, &sd);
+	norm_sets(r.train.x, (size_t)r.train.n * r.train.nvox, r.eval.x,
+	    (size_t)r.eval.n * r.eval.nvox, 1, &mu, &sd);
 	status = proxy_run(&o.p, &m);
 	net_free(&r.net);
 	dataset_free(&r.train);

@@ -7,7 +7,7 @@
 #include "norm.h"
 
 /* The mean and standard deviation of each channel of x. */
-void
+static void
 norm_stats(const float *x, size_t n, int nch, double *mu, double *sd)
 {
 	size_t	 i;
@@ -29,7 +29,7 @@ norm_stats(const float *x, size_t n, int nch, double *mu, double *sd)
 }
 
 /* Standardize each channel of x with mu and sd. */
-void
+static void
 norm_apply(float *x, size_t n, int nch, const double *mu, const double *sd)
 {
 	size_t	 i;
@@ -39,4 +39,14 @@ norm_apply(float *x, size_t n, int nch, const double *mu, const double *sd)
 		for (c = 0; c < nch; c++)
 			x[i * nch + c] = (float)((x[i * nch + c] - mu[c]) /
 			    sd[c]);
+}
+
+/* Standardize train and eval with the statistics of train. */
+void
+norm_sets(float *train, size_t ntrain, float *eval, size_t neval, int nch,
+    double *mu, double *sd)
+{
+	norm_stats(train, ntrain, nch, mu, sd);
+	norm_apply(train, ntrain, nch, mu, sd);
+	norm_apply(eval, neval, nch, mu, sd);
 }

@@ -8,13 +8,13 @@
 #include <stddef.h>
 
 /*
- * The mean mu[c] and standard deviation sd[c] of each of the nch channels
- * of x, which holds n positions of nch interleaved values.
+ * Standardize each channel c of the ntrain positions of train and the
+ * neval positions of eval (nch interleaved values a position) to
+ * (x - mu[c]) / sd[c], mu[c] and sd[c] being the mean and standard
+ * deviation of channel c over the training set alone; mu and sd hold nch
+ * values each.
  */
-void	 norm_stats(const float *x, size_t n, int nch, double *mu,
-	    double *sd);
-/* Standardize each channel c of x (as above) to (x - mu[c]) / sd[c]. */
-void	 norm_apply(float *x, size_t n, int nch, const double *mu,
-	    const double *sd);
+void	 norm_sets(float *train, size_t ntrain, float *eval, size_t neval,
+	    int nch, double *mu, double *sd);
 
 #endif
