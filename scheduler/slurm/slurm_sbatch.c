@@ -67,7 +67,12 @@ slurm_sbatch_argv(const struct slurm_desc *d, const char *script)
 	ARG("--nodes=%d", d->nodes);
 	ARG("--ntasks-per-node=%d", d->tasks_per_node);
 	ARG("--ntasks=%d", d->nodes * d->tasks_per_node);
-	ARG("--cpus-per-task=%d", d->cpus_per_task);
+	/*
+	 * sbatch refuses --cpus-per-task beside --cpus-per-gpu (libslurm
+	 * takes both): the CPUs follow the GPUs then.
+	 */
+	if (x->cpus_per_gpu <= 0)
+		ARG("--cpus-per-task=%d", d->cpus_per_task);
 	if (d->gpus_per_node > 0)
 		ARG("--gpus-per-node=%d", d->gpus_per_node);
 	if (d->time_limit > 0)
