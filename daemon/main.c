@@ -21,6 +21,7 @@
 #include "report.h"
 #include "report_alloc.h"
 #include "run.h"
+#include "shapereq.h"
 #include "slowreq.h"
 #include "state.h"
 #include "testpause.h"
@@ -42,6 +43,9 @@ struct hpod {
 	struct engine	**engines;
 	size_t		 nengines;
 	struct engine	*submitted;	/* a submit's, until its record commits */
+	struct shapereqs asking;	/* submits waiting for the controller */
+	int		 deferred;	/* the request handled now waits for
+					   the controller, and commits later */
 	uv_signal_t	 sigterm, sigint, sighup;
 	uv_timer_t	 retake;	/* hpod_retake(), while lost */
 	uint64_t	 retake_ms;	/* its period now */
@@ -101,19 +105,14 @@ hpod_done(void *arg, struct engine *e)
 static void	hpod_engine_lost(void *, struct engine *, const char *);
 static void	hpod_retake(uv_timer_t *);
 
-/* Make an engine for a parsed spec; it takes the spec. */
+/* Make an engine for a spec bound to its workload; it takes both. */
 static struct engine *
-hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
-    size_t errlen)
+hpod_engine_bound(struct hpod *d, struct campaign_spec *s,
+    struct workload *w, char *err, size_t errlen)
 {
 	struct run_driver	 drv;
-	struct workload		*w;
 	struct engine		*e;
 
-	if ((w = run_bind(s, &d->cfg, err, errlen)) == NULL) {
-		spec_free(s);
-		return NULL;
-	}
 	if (strcmp(s->backend, "replay") == 0) {
 		snprintf(err, errlen, "%s: backend: 'replay' runs only in the "
 		    "foreground (hpoctl run)", s->path);
@@ -145,6 +144,20 @@ hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
 	    sizeof(*d->engines));
 	d->engines[d->nengines++] = e;
 	return e;
+}
+
+/* Make an engine for a parsed spec; it takes the spec. */
+static struct engine *
+hpod_engine(struct hpod *d, struct campaign_spec *s, char *err,
+    size_t errlen)
+{
+	struct workload		*w;
+
+	if ((w = run_bind(s, &d->cfg, err, errlen)) == NULL) {
+		spec_free(s);
+		return NULL;
+	}
+	return hpod_engine_bound(d, s, w, err, errlen);
 }
 
 /*
@@ -223,15 +236,75 @@ reply_output(cJSON *reply, const char *out)
 	cJSON_AddStringToObject(reply, "output", out);
 }
 
-/* The "submit" request: validate, record and start a campaign. */
+/* Record and start a submitted campaign; it takes s and w. */
+static void
+hpod_submit_start(struct hpod *d, struct campaign_spec *s,
+    struct workload *w, cJSON *reply)
+{
+	struct engine	*e;
+	char		 err[1024], out[256];
+
+	if ((e = hpod_engine_bound(d, s, w, err, sizeof(err))) == NULL) {
+		reply_error(reply, err);
+		return;
+	}
+	if (engine_start(e, err, sizeof(err)) == -1) {
+		hpod_done(d, e);
+		reply_error(reply, err);
+		return;
+	}
+	d->submitted = e;
+	snprintf(out, sizeof(out), "campaign '%s' submitted as id %lld\n",
+	    engine_name(e), (long long)engine_id(e));
+	reply_output(reply, out);
+	cJSON_AddNumberToObject(reply, "id", (double)engine_id(e));
+	cJSON_AddStringToObject(reply, "name", engine_name(e));
+}
+
+static void	hpod_begin(struct hpod *);
+static void	hpod_commit(struct hpod *, cJSON *, int);
+
+/*
+ * The controller's word on a submitted Slurm campaign (shapereq.c): a
+ * refusal is the reply; else the campaign is recorded and started in a
+ * transaction of its own, as a request that writes is (hpod_request).
+ */
+static void
+hpod_submit_asked(void *arg, struct control_call *call,
+    struct campaign_spec *s, struct workload *w, const char *refused)
+{
+	struct hpod	*d = arg;
+	cJSON		*reply;
+
+	if ((reply = cJSON_CreateObject()) == NULL || refused != NULL ||
+	    d->stopping) {
+		if (reply != NULL)
+			reply_error(reply, refused != NULL ? refused :
+			    "hpod is shutting down");
+		spec_free(s);
+		workload_free(w);
+	} else {
+		hpod_begin(d);
+		hpod_submit_start(d, s, w, reply);
+		testpause_at("before-commit");
+		hpod_commit(d, reply, 1);
+	}
+	control_answer(call, reply);
+	cJSON_Delete(reply);
+}
+
+/*
+ * The "submit" request: validate, record and start a campaign; a Slurm
+ * campaign once the controller has said it would take its job.
+ */
 static void
 hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 {
 	const cJSON		*spec = cJSON_GetObjectItem(req, "spec");
 	const cJSON		*path = cJSON_GetObjectItem(req, "path");
 	struct campaign_spec	*s;
-	struct engine		*e;
-	char			 err[1024], out[256], *text;
+	struct workload		*w;
+	char			 err[1024], *text;
 
 	if (!cJSON_IsObject(spec)) {
 		reply_error(reply, "request.spec: expected an object");
@@ -248,21 +321,18 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	s = spec_parse(text, strlen(text), path ? path->valuestring :
 	    "(submitted spec)", err, sizeof(err));
 	cJSON_free(text);
-	if (s == NULL || (e = hpod_engine(d, s, err, sizeof(err))) == NULL) {
+	if (s == NULL || (w = run_bind(s, &d->cfg, err, sizeof(err))) ==
+	    NULL) {
+		spec_free(s);
 		reply_error(reply, err);
 		return;
 	}
-	if (engine_start(e, err, sizeof(err)) == -1) {
-		hpod_done(d, e);
-		reply_error(reply, err);
+	if (shapereq_start(d->loop, d->control, &d->asking, s, w,
+	    hpod_submit_asked, d) == 0) {
+		d->deferred = 1;
 		return;
 	}
-	d->submitted = e;
-	snprintf(out, sizeof(out), "campaign '%s' submitted as id %lld\n",
-	    engine_name(e), (long long)engine_id(e));
-	reply_output(reply, out);
-	cJSON_AddNumberToObject(reply, "id", (double)engine_id(e));
-	cJSON_AddStringToObject(reply, "name", engine_name(e));
+	hpod_submit_start(d, s, w, reply);
 }
 
 /*
@@ -561,8 +631,10 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 			    reply->child));
 		reply_error(reply, "out of memory");
 	}
-	if (r->writes)
+	/* A deferred submit pauses before its own commit. */
+	if (r->writes && !d->deferred)
 		testpause_at("before-commit");
+	d->deferred = 0;
 	hpod_commit(d, reply, r->writes);
 }
 
@@ -668,6 +740,8 @@ hpod_stop(struct hpod *d)
 	uv_timer_stop(&d->retake);
 	log_info("shutting down; running trials are left to run and will be "
 	    "re-adopted at the next start");
+	/* Submits waiting for the controller are told, before the close. */
+	shapereq_stop(&d->asking);
 	control_close(d->control);
 	d->control = NULL;
 	for (i = 0; i < d->nengines; i++)
@@ -727,6 +801,7 @@ hpod_start(struct hpod *d)
 	char	 err[1024];
 
 	d->loop = uv_default_loop();
+	LIST_INIT(&d->asking);
 	if ((d->ledger = run_ledger(d->cfg.ledger, 0, err, sizeof(err))) ==
 	    NULL)
 		fatalx("%s", err);

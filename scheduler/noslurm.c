@@ -21,3 +21,16 @@ sched_slurm_test(const struct sched_job *job, char *msg, size_t len)
 	snprintf(msg, len, "built without libslurm (make SLURM=no)");
 	return 1;
 }
+
+struct sched_slurm_test *
+sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
+    void (*cb)(void *, int, const char *), void *arg, char *msg, size_t len)
+{
+	snprintf(msg, len, "built without libslurm (make SLURM=no)");
+	return NULL;
+}
+
+void
+sched_slurm_test_stop(struct sched_slurm_test *t)
+{
+}

@@ -201,6 +201,19 @@ struct sched	*sched_slurm_new(struct uv_loop_s *, const char *wrapper_path,
  */
 int		 sched_slurm_test(const struct sched_job *, char *msg,
 		    size_t len);
+/*
+ * The same question asked without blocking, for hpod: sbatch runs on loop
+ * and cb(arg, rc, said) follows on the loop thread, once, rc and said as
+ * sched_slurm_test() gives them (said is cb's only for the call).  NULL
+ * (cb never runs) if no cluster can be asked: msg says why.
+ * sched_slurm_test_stop() kills sbatch: cb follows with rc 1; never after
+ * cb ran (the question is freed then).
+ */
+struct sched_slurm_test;
+struct sched_slurm_test *sched_slurm_test_start(struct uv_loop_s *,
+		    const struct sched_job *, void (*cb)(void *, int,
+		    const char *), void *arg, char *msg, size_t len);
+void		 sched_slurm_test_stop(struct sched_slurm_test *);
 
 /*
  * The replay backend: answers each job from the table of learning curves

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "check_sbatch.h"
-#include "invoke.h"
 #include "sched.h"
 #include "spec.h"
 
@@ -18,32 +17,19 @@ check_sbatch(const struct campaign_spec *s, const char *path, char *note,
     size_t notelen)
 {
 	struct sched_job	 job;
-	const char		*key, *what;
-	char			 msg[1024];
+	char			 msg[1024], err[2048];
 	int			 rc;
 
 	*note = '\0';
 	if (strcmp(s->backend, "slurm") != 0)
 		return 0;
-	/* The key to blame: the extra options if any, else the shape. */
-	key = s->res.slurm.sbatch != NULL ? "resources.sbatch_extra" :
-	    "resources";
-	what = s->res.slurm.sbatch != NULL ? "sbatch_extra" : "resources";
-	memset(&job, 0, sizeof(job));
-	job.name = s->name;
-	invoke_job_resources(s, NULL, &job);
+	spec_test_job(s, &job);
 	rc = sched_slurm_test(&job, msg, sizeof(msg));
 	if (rc == -1) {
-		fprintf(stderr, "hpoctl: %s: campaign '%s': %s: sbatch "
-		    "--test-only refuses the job: %s\n", path, s->name, key,
-		    msg);
+		spec_test_say(s, path, rc, msg, err, sizeof(err));
+		fprintf(stderr, "hpoctl: %s\n", err);
 		return -1;
 	}
-	if (rc == 0)
-		snprintf(note, notelen, "%s: sbatch --test-only: %s", path,
-		    msg);
-	else
-		snprintf(note, notelen, "%s: %s not checked with the "
-		    "controller: %s", path, what, msg);
+	spec_test_say(s, path, rc, msg, note, notelen);
 	return 0;
 }

@@ -160,4 +160,19 @@ long	 spec_parse_duration(const char *);
 void	 spec_slurm_sbatch(const struct sched_slurm_extra *, char *buf,
 	    size_t len);
 
+/*
+ * The job `sbatch --test-only` is asked about for a Slurm campaign (its
+ * name, shape, keys and resources.sbatch_extra options: spec_test.c).
+ */
+struct sched_job;
+void	 spec_test_job(const struct campaign_spec *, struct sched_job *);
+/*
+ * Its answer (rc and said as sched_slurm_test() gives them) about the
+ * campaign read from path, in words: a refusal naming path, campaign and
+ * key ("PATH: campaign 'NAME': resources: sbatch --test-only refuses the
+ * job: ..."), an acceptance, or why the controller was not asked.
+ */
+void	 spec_test_say(const struct campaign_spec *, const char *path,
+	    int rc, const char *said, char *out, size_t len);
+
 #endif

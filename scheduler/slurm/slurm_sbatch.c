@@ -7,8 +7,12 @@
  * models as arguments and the extra ones after them.  Its stdout is the
  * job id, its stderr the controller's refusal; either way the answer is
  * handed to slurm_submitted() as a libslurm answer would be, and the job
- * is followed like any other (poll, end marker, cancel).
+ * is followed like any other (poll, end marker, cancel).  `sbatch
+ * --test-only` asks the controller about a job like a campaign's, for
+ * hpoctl check and run (on a loop of their own) and for hpod's submit
+ * (on hpod's loop, its answer to a callback).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +71,12 @@ slurm_sbatch_argv(const struct slurm_desc *d, const char *script)
 	ARG("--nodes=%d", d->nodes);
 	ARG("--ntasks-per-node=%d", d->tasks_per_node);
 	ARG("--ntasks=%d", d->nodes * d->tasks_per_node);
-	ARG("--cpus-per-task=%d", d->cpus_per_task);
+	/*
+	 * sbatch refuses --cpus-per-task beside --cpus-per-gpu (libslurm
+	 * takes both): the CPUs follow the GPUs then.
+	 */
+	if (x->cpus_per_gpu <= 0)
+		ARG("--cpus-per-task=%d", d->cpus_per_task);
 	if (d->gpus_per_node > 0)
 		ARG("--gpus-per-node=%d", d->gpus_per_node);
 	if (d->time_limit > 0)
@@ -283,18 +292,48 @@ slurm_sbatch_start(struct slurm *b, struct slurm_work *w)
 	slurm_strv_free(argv);
 }
 
-/* sched_slurm_test(): see sched.h. */
-int
-sched_slurm_test(const struct sched_job *job, char *msg, size_t len)
+/* A question to the controller (sched_slurm_test_start). */
+struct sched_slurm_test {
+	struct slurm_sbatch	 s;
+	void			(*cb)(void *, int, const char *);
+	void			*arg;
+};
+
+/* sbatch --test-only ended: its answer, classified, to the asker. */
+static void
+sbatch_tested(struct slurm_sbatch *s)
 {
-	struct slurm_sbatch	*s;
-	struct slurm_desc	 d;
-	uv_loop_t		 loop;
-	char			**argv, *said;
+	struct sched_slurm_test	*t = s->arg;
+	char			*said;
 	int			 rc;
 
+	said = sbatch_said(s);
+	if (s->status == 0 && s->term_signal == 0)
+		rc = 0;
+	else if (s->term_signal != 0 ||
+	    strstr(said, "cannot run sbatch") != NULL ||
+	    strstr(said, "Unable to contact slurm controller") != NULL ||
+	    strstr(said, "Socket timed out") != NULL ||
+	    strstr(said, "Zero Bytes were transmitted") != NULL)
+		rc = 1;		/* no answer: not a refusal */
+	else
+		rc = -1;
+	t->cb(t->arg, rc, said);
+	free(said);
+	free(t);
+}
+
+/* sched_slurm_test_start(): see sched.h. */
+struct sched_slurm_test *
+sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
+    void (*cb)(void *, int, const char *), void *arg, char *msg, size_t len)
+{
+	struct sched_slurm_test	*t;
+	struct slurm_desc	 d;
+	char			**argv;
+
 	if (slurm_rpc_check(msg, len) == -1)
-		return 1;
+		return NULL;
 	memset(&d, 0, sizeof(d));
 	d.name = (char *)(job->name != NULL ? job->name : "hpoctl-check");
 	d.comment = (char *)"hpoctl check";
@@ -311,26 +350,56 @@ sched_slurm_test(const struct sched_job *job, char *msg, size_t len)
 	d.constraint = (char *)job->constraint;
 	d.extra = job->extra;
 	argv = slurm_sbatch_argv(&d, NULL);
-	s = slurm_calloc(1, sizeof(*s));
+	t = slurm_calloc(1, sizeof(*t));
+	t->cb = cb;
+	t->arg = arg;
+	t->s.cb = sbatch_tested;
+	t->s.arg = t;
+	sbatch_spawn(loop, argv, NULL, &t->s);
+	slurm_strv_free(argv);
+	return t;
+}
+
+/* sched_slurm_test_stop(): see sched.h. */
+void
+sched_slurm_test_stop(struct sched_slurm_test *t)
+{
+	if (!uv_is_closing((uv_handle_t *)&t->s.proc))
+		uv_process_kill(&t->s.proc, SIGKILL);
+}
+
+/* The blocking question of sched_slurm_test(): its answer. */
+struct slurm_test_answer {
+	int	 rc;
+	char	*msg;
+	size_t	 len;
+};
+
+static void
+slurm_test_answered(void *arg, int rc, const char *said)
+{
+	struct slurm_test_answer *a = arg;
+
+	a->rc = rc;
+	snprintf(a->msg, a->len, "%s", said);
+}
+
+/* sched_slurm_test(): see sched.h. */
+int
+sched_slurm_test(const struct sched_job *job, char *msg, size_t len)
+{
+	struct slurm_test_answer a = { 1, msg, len };
+	uv_loop_t		 loop;
+
 	if (uv_loop_init(&loop) != 0)
 		abort();
-	sbatch_spawn(&loop, argv, NULL, s);
+	if (sched_slurm_test_start(&loop, job, slurm_test_answered, &a, msg,
+	    len) == NULL) {
+		uv_loop_close(&loop);
+		return 1;
+	}
 	uv_run(&loop, UV_RUN_DEFAULT);
-	if (uv_loop_close(&loop) != 0 || !s->done)
+	if (uv_loop_close(&loop) != 0)
 		abort();	/* a handle left open: a bug here */
-	slurm_strv_free(argv);
-	said = sbatch_said(s);
-	if (s->status == 0 && s->term_signal == 0)
-		rc = 0;
-	else if (strstr(said, "cannot run sbatch") != NULL ||
-	    strstr(said, "Unable to contact slurm controller") != NULL ||
-	    strstr(said, "Socket timed out") != NULL ||
-	    strstr(said, "Zero Bytes were transmitted") != NULL)
-		rc = 1;		/* no answer: not a refusal */
-	else
-		rc = -1;
-	snprintf(msg, len, "%s", said);
-	free(said);
-	free(s);
-	return rc;
+	return a.rc;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # resources.sbatch_extra: sbatch options hpod does not model go through the
-# sbatch program.  hpoctl check and run ask sbatch --test-only about them
-# first.
+# sbatch program.  hpoctl check, run and submit ask sbatch --test-only
+# about them first.
 # A good one lands on the job (scontrol show job), and the
 # job is followed as any other: it completes, or is cancelled by hpoctl
 # cancel.  One the controller refuses fails the attempt with the message
@@ -77,10 +77,25 @@ is "its trial is cancelled" "$(of long state)" cancelled
 check "the controller cancelled the job" sh -c \
     "scontrol -o show job '$(of long job_id)' | grep -q JobState=CANCELLED"
 
-# refused NAME OPTION: a campaign with the option fails with sbatch's words.
+# refused NAME OPTION [local]: a campaign with the option is refused at its
+# submit by sbatch --test-only; submitted while the controller cannot be
+# asked (frozen), it fails its attempt with sbatch's words, unless sbatch
+# refuses the option without the controller (local: then the submit is
+# refused whatever the controller).
+ctld=$(cat "$SC/ctld/slurmctld.pid")
 refused() {
 	extra_campaign "$1" 1 "[\"$2\"]"
-	check "submit $2" "$HPOCTL" submit "$T/$1.json"
+	rc=0
+	"$HPOCTL" submit "$T/$1.json" 2>"$T/err.txt" || rc=$?
+	is "submit $2: refused" "$rc" 1
+	check "by sbatch --test-only, naming the key" grep -qF \
+	    "campaign '$1': resources.sbatch_extra: sbatch --test-only refuses the job: " \
+	    "$T/err.txt"
+	[ -z "${3:-}" ] || return 0
+	kill -STOP "$ctld"
+	check "submit $2, the controller frozen: taken unchecked" \
+	    "$HPOCTL" submit "$T/$1.json"
+	kill -CONT "$ctld"
 	check "it finishes" wait_campaign "$1" 60
 	is "its trial failed" "$(of "$1" state)" failed
 	r=$(of "$1" reason)
@@ -95,7 +110,7 @@ refused() {
 	is "no job was left" "$(of "$1" job_id)" ""
 }
 refused nolic --licenses=nosuch
-refused unknown --frobnicate
+refused unknown --frobnicate local
 check "the daemon stops" stop_daemon
 
 # On this path sbatch itself reads the SBATCH_* variables of hpod's

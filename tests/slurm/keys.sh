@@ -76,9 +76,21 @@ is "the workload died of SIGUSR1, forwarded by hpo-trial" \
     "$(sql "select a.signal from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'sig'")" \
     "$(/bin/kill -l USR1)"
 
-# More memory than a node has: the controller says no, in its own words.
+# More memory than a node has: the controller says no, in its own words:
+# to the submit's sbatch --test-only, and to the job's submit when the
+# test got no answer (slurmctld frozen: tests/slurm/submit_shape.sh).
 keys_campaign toobig '"mem": "64G"'
-check "submit 64G on 1000 MB nodes" "$HPOCTL" submit "$T/toobig.json"
+rc=0
+"$HPOCTL" submit "$T/toobig.json" 2>"$T/err.txt" || rc=$?
+is "submit 64G on 1000 MB nodes: refused" "$rc" 1
+check "by sbatch --test-only" grep -q \
+    "campaign 'toobig': resources: sbatch --test-only refuses the job: " \
+    "$T/err.txt"
+ctld=$(cat "$SC/ctld/slurmctld.pid")
+kill -STOP "$ctld"
+check "submit 64G on 1000 MB nodes, slurmctld frozen: taken unchecked" \
+    "$HPOCTL" submit "$T/toobig.json"
+kill -CONT "$ctld"
 check "it finishes" wait_campaign toobig 60
 is "its trial failed" "$(sql "select t.state from trials t join campaigns c on c.id = t.campaign_id where c.name = 'toobig'")" failed
 r=$(sql "select a.reason from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'toobig'")

@@ -3,6 +3,7 @@
 # retrying with back-off, loses no trial, fails none, and submits nothing
 # twice, also for a campaign submitted while the controller is down.
 . "$(dirname "$0")/lib.subr"
+. "$TOP/tests/t/crash.subr"
 
 start_daemon
 sleep_campaign before 6 8 4
@@ -33,10 +34,23 @@ check "and the recovery" grep -q "slurmctld answers again" "$T/hpod.log"
 # A submit whose answer is lost: slurmctld is frozen, so the request is
 # sent but never answered in time; thawed, it creates the job anyway.
 # hpod must find that job by its token instead of submitting a second.
+# It is frozen once the campaign's sbatch --test-only has answered (hpod,
+# restarted with a pause point, stops itself before it commits the
+# submit), so that the job's submit is the request left unanswered.
+check "the daemon stops" stop_daemon
+export HPOD_TEST_PAUSE=before-commit
+start_daemon
+unset HPOD_TEST_PAUSE
 ctld=$(cat "$SC/ctld/slurmctld.pid")
-kill -STOP "$ctld"
 sleep_campaign lost 2 1 1
-check "submit while slurmctld is frozen" "$HPOCTL" submit "$T/lost.json"
+"$HPOCTL" submit "$T/lost.json" >/dev/null 2>&1 &
+sub=$!
+check "hpod stops itself before it commits the submit" settle "$DPID"
+kill -STOP "$ctld"
+kill -CONT "$DPID"
+rc=0
+wait "$sub" || rc=$?
+is "submit while slurmctld is frozen" "$rc" 0
 for _ in $(seq 1 40); do
 	grep -q "submit: .*will look for the job" "$T/hpod.log" && break
 	sleep 0.5

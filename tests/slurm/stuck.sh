@@ -1,7 +1,8 @@
 #!/bin/sh
 # A job Slurm takes but can never start as the cluster is set: a campaign
-# submitted to the daemon (hpoctl submit does not ask sbatch --test-only)
-# for 5 nodes of a 4-node partition pends for ever (PartitionNodeLimit).
+# for 5 nodes of a 4-node partition, submitted to the daemon while the
+# controller is frozen (sbatch --test-only gets no answer, which refuses
+# nothing: tests/slurm/submit_shape.sh), pends for ever (PartitionNodeLimit).
 # hpod says so once, in its log, naming job, token and Slurm's reason;
 # hpoctl cancel ends it, at no cost.
 . "$(dirname "$0")/lib.subr"
@@ -9,7 +10,10 @@
 start_daemon
 sleep_campaign big 1 1 1
 jq '.resources.nodes = 5' "$T/big.json" >"$T/big.tmp" && mv "$T/big.tmp" "$T/big.json"
+ctld=$(cat "$SC/ctld/slurmctld.pid")
+kill -STOP "$ctld"
 check "submit 5 nodes to a 4-node cluster" "$HPOCTL" submit "$T/big.json"
+kill -CONT "$ctld"
 check "its job pends" wait_sql "select count(*) from $(of big) and a.job_id is not null" 1 30
 job=$(job_of big 0 0)
 for _ in $(seq 1 100); do

@@ -82,5 +82,24 @@ main(void)
 	    "the comment is one argument, spaces and all");
 	free(s);
 	slurm_strv_free(argv);
+
+	/* --test-only of resources.cpus_per_gpu (tests/slurm/keys.sh). */
+	memset(&d, 0, sizeof(d));
+	d.name = "keys";
+	d.comment = "hpoctl check";
+	d.work_dir = "/";
+	d.std_out = "/dev/null";
+	d.nodes = d.tasks_per_node = d.cpus_per_task = 1;
+	d.extra.gpus_per_task = 1;
+	d.extra.cpus_per_gpu = 2;
+	argv = slurm_sbatch_argv(&d, NULL);
+	s = join(argv);
+	is_str(s, "sbatch --parsable --job-name=keys --comment=hpoctl check "
+	    "--chdir=/ --output=/dev/null --nodes=1 --ntasks-per-node=1 "
+	    "--ntasks=1 --gpus-per-task=1 --cpus-per-gpu=2 --no-requeue "
+	    "--test-only --wrap=true",
+	    "cpus_per_gpu: no --cpus-per-task, which sbatch refuses beside it");
+	free(s);
+	slurm_strv_free(argv);
 	return tap_done();
 }
