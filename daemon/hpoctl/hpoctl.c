@@ -235,6 +235,27 @@ cmd_check(int argc, char **argv, struct config *cfg)
 }
 
 /*
+ * The run directory of --run-dir as an absolute path (malloc'ed): the
+ * ledger records each attempt's directory under it, and the trials, their
+ * wrappers and pilot agents start in directories of their own, where a
+ * relative one would name nothing.
+ */
+static char *
+run_dir_absolute(const char *cmd, const char *dir)
+{
+	char	*cwd, *abs;
+
+	if (dir[0] == '/')
+		return xstrdup(dir);
+	if ((cwd = getcwd(NULL, 0)) == NULL)
+		refuse(cmd, "--run-dir '%s': cannot know the current "
+		    "directory: %s", dir, strerror(errno));
+	abs = xasprintf("%s/%s", cwd, dir);
+	free(cwd);
+	return abs;
+}
+
+/*
  * `hpoctl run`: run a campaign in the foreground.  `hpoctl resume` and
  * `hpoctl cancel --ledger` take back one whose foreground run died, to go
  * on or to cancel it (fg.c).
@@ -262,7 +283,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	}
 	if (o.run_dir != NULL) {
 		free(cfg->run_dir);
-		cfg->run_dir = xstrdup(o.run_dir);
+		cfg->run_dir = run_dir_absolute(argv[0], o.run_dir);
 	}
 	return fg_run(cfg, argv[0], argv[i], o.quiet, fmt);
 }
