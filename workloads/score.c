@@ -14,6 +14,9 @@
  *   reported as logged, with the unit "samples";
  * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded):
  *   an evaluation that never meets the target and is never the best;
+ * - a run_start or run_stop without a numeric time_ms, or a run_stop
+ *   timed before its run_start: refused, as the time to train would be
+ *   the epoch's age or negative;
  * - a log cut before run_stop (the job died): aborted, not reached, with
  *   its partial curve;
  * - garbage or half-written lines (a node dying mid-write, two ranks
@@ -173,6 +176,21 @@ score_first(const struct mllog_event *ev, unsigned long first,
 	return -1;
 }
 
+/*
+ * Refuse a run_start or run_stop without a time: the time to train is the
+ * difference of theirs, and a missing one would make it the epoch's age.
+ */
+static int
+score_time(const struct mllog_event *ev, const char *name,
+    unsigned long line, char *err, size_t errlen)
+{
+	if (ev->has_time)
+		return 0;
+	snprintf(err, errlen, "%s:%lu: %s without a numeric time_ms", name,
+	    line, ev->key);
+	return -1;
+}
+
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
 static int
 score_event(struct score_scan *s, struct score_run *r,
@@ -181,6 +199,7 @@ score_event(struct score_scan *s, struct score_run *r,
 {
 	if (strcmp(ev->key, "run_start") == 0) {
 		if (score_first(ev, s->start_line, name, line, err,
+		    errlen) == -1 || score_time(ev, name, line, err,
 		    errlen) == -1)
 			return -1;
 		s->start_line = line;
@@ -194,6 +213,15 @@ score_event(struct score_scan *s, struct score_run *r,
 		if (s->start_line == 0) {
 			snprintf(err, errlen, "%s:%lu: run_stop before "
 			    "run_start", name, line);
+			return -1;
+		}
+		if (score_time(ev, name, line, err, errlen) == -1)
+			return -1;
+		if (ev->time_ms < s->start_ms) {
+			snprintf(err, errlen, "%s:%lu: run_stop's time_ms %.0f "
+			    "is before run_start's %.0f (line %lu): the time "
+			    "to train would be negative", name, line,
+			    ev->time_ms, s->start_ms, s->start_line);
 			return -1;
 		}
 		s->stop_line = line;
