@@ -433,7 +433,9 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 		    g->lr_param : "-", g->seeds, g->min_successes);
 	else
 		fprintf(f, "%sordinary campaign: the runs of a batch size are "
-		    "its trials; hyperparameters of its best trial\n", pre);
+		    "its trials; hyperparameters of its trial that reached "
+		    "the target in the fewest epochs, else of its best\n",
+		    pre);
 	guide_intervals(f, pre);
 }
 
