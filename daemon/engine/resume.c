@@ -87,10 +87,11 @@ resume_lock(const char *path, int64_t id, const char *name, char *err,
 		else {
 			if ((n = read(fd, pid, sizeof(pid) - 1)) > 0)
 				pid[strcspn(pid, "\n")] = '\0';
+			/* Its holder writes its pid just after locking. */
 			snprintf(err, errlen, "%s: campaign '%s' (id %lld) is "
-			    "still run by process %s (%s is locked): stop it "
-			    "first", path, name, (long long)id, *pid ? pid : "?",
-			    lock);
+			    "still run by %s%s (%s is locked): stop it first",
+			    path, name, (long long)id, *pid ? "process " :
+			    "another process", pid, lock);
 		}
 		close(fd);
 		free(lock);
