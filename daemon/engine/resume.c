@@ -39,9 +39,10 @@ resume_spec(struct ledger *l, const char *path, const char *name,
 		    c.state);
 	else if (c.driver == NULL || strcmp(c.driver, "foreground") != 0)
 		snprintf(err, errlen, "%s: campaign '%s' (id %lld) belongs to "
-		    "the daemon, which takes it back when it starts; ask the "
-		    "daemon (hpoctl cancel without --ledger)", path, c.name,
-		    (long long)c.id);
+		    "the daemon, which runs it, or takes it back when it "
+		    "starts: follow, cancel or change it through the daemon "
+		    "(hpoctl watch, cancel or budget, without --ledger)",
+		    path, c.name, (long long)c.id);
 	else if (c.spec_json == NULL)
 		snprintf(err, errlen, "%s: campaign '%s' (id %lld): no spec "
 		    "recorded", path, c.name, (long long)c.id);
