@@ -513,20 +513,6 @@ engine_claim(void *arg, int64_t id, char *err, size_t errlen)
 	return rc;
 }
 
-/*
- * Put the spec's file and key before the reason its prior was refused
- * (err, which names the prior's file), as for any other key of the spec.
- */
-static void
-engine_prior_error(const struct campaign_spec *s, char *err, size_t errlen)
-{
-	char	*why = xstrdup(err);
-
-	snprintf(err, errlen, "%s: prior.%s: %s", s->path, s->prior.kind,
-	    why);
-	free(why);
-}
-
 int
 engine_start(struct engine *e, char *err, size_t errlen)
 {
@@ -541,7 +527,7 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	if (diskfull_check(e, err, errlen) == -1)
 		return -1;
 	if (prior_read(s, &pr, &npr, err, errlen) == -1) {
-		engine_prior_error(s, err, errlen);
+		prior_error(s, err, errlen);
 		return -1;
 	}
 	memset(&c, 0, sizeof(c));

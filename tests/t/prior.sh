@@ -147,6 +147,13 @@ campaign nofile 1 "{\"optuna\": \"$T/none.db\"}"
 refused nofile "$T/none.db: unable to open database file"
 campaign nocamp 1 "{\"ledger\": \"$LEDGER\", \"campaign\": \"nope\"}"
 refused nocamp "$T/nocamp.json: prior.ledger: $LEDGER: no campaign 'nope'"
+check "hpoctl check reads the prior: a campaign not there is refused" \
+    sh -c "! '$HPOCTL' -f '$CONF' check '$T/nocamp.json' 2>'$T/check.err'"
+check "naming the spec, its key and the prior's file" grep -qF \
+    "$T/nocamp.json: prior.ledger: $LEDGER: no campaign 'nope'" \
+    "$T/check.err"
+check "hpoctl check accepts a prior that fits" \
+    "$HPOCTL" -f "$CONF" check "$T/warm2.json"
 campaign random 1 "$OPT" "" random
 refused random "$T/random.json: prior: needs search.algorithm \"tpe\", \"mtpe\" or \"cmtpe\""
 campaign both 1 "{\"optuna\": \"$T/study.db\", \"ledger\": \"$LEDGER\"}"
