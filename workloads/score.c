@@ -6,7 +6,8 @@
  *   references: whether the target was reached is decided from the
  *   evaluations alone, and the status is only reported;
  * - evaluations go on after run_stop (CosmoFlow): everything after
- *   run_stop is ignored, and so are evaluations before run_start;
+ *   run_stop is ignored, and so are evaluations before run_start, in the
+ *   file or in time (skipped with a warning: a clock out of order);
  * - the status is missing (it is then reported as absent);
  * - ranks prefix the lines ("  0: :::MLLOG ..."): mllog_parse_line()
  *   skips anything before the tag;
@@ -72,6 +73,8 @@ struct score_point {
 	double		 value;
 	int		 has_epoch;
 	double		 epoch;
+	int		 has_time;
+	double		 time_ms;
 	unsigned long	 line;
 };
 
@@ -116,6 +119,8 @@ score_keep(struct score_scan *s, const struct mllog_event *ev,
 	p->value = ev->num;
 	p->has_epoch = ev->has_epoch;
 	p->epoch = ev->epoch;
+	p->has_time = ev->has_time;
+	p->time_ms = ev->time_ms;
 	p->line = line;
 	return 0;
 }
@@ -298,6 +303,13 @@ score_evals(const struct score_scan *s, struct score_run *r)
 		if (!p->is_num) {
 			snprintf(why, sizeof(why), "%s: value is not a number",
 			    r->metric);
+			score_skip(r, p->line, why);
+			continue;
+		}
+		/* After run_start in the file, before it in time. */
+		if (p->has_time && p->time_ms < s->start_ms) {
+			snprintf(why, sizeof(why), "%s: time_ms %.0f is before "
+			    "run_start's", r->metric, p->time_ms);
 			score_skip(r, p->line, why);
 			continue;
 		}
