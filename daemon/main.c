@@ -249,7 +249,10 @@ hpod_submit_start(struct hpod *d, struct campaign_spec *s,
 		return;
 	}
 	if (engine_start(e, err, sizeof(err)) == -1) {
-		hpod_done(d, e);
+		/* Never started: no "campaign NAME (id 0) running" line. */
+		log_warnx("submitted campaign '%s' refused: %s",
+		    engine_name(e), err);
+		hpod_forget(d, e);
 		reply_error(reply, err);
 		return;
 	}

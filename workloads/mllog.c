@@ -143,8 +143,10 @@ mllog_decode(const cJSON *o, int quoted, struct mllog_event *ev, char *err,
 	mllog_copy(cJSON_GetObjectItemCaseSensitive(o, "event_type"),
 	    ev->event_type, sizeof(ev->event_type));
 	j = cJSON_GetObjectItemCaseSensitive(o, "time_ms");
-	if (cJSON_IsNumber(j))
+	if (cJSON_IsNumber(j) && isfinite(j->valuedouble)) {
+		ev->has_time = 1;
 		ev->time_ms = j->valuedouble;
+	}
 
 	j = cJSON_GetObjectItemCaseSensitive(o, "value");
 	if (cJSON_IsNumber(j)) {

@@ -15,6 +15,7 @@
 struct mllog_event {
 	char		 key[64];
 	char		 event_type[32];
+	int		 has_time;	/* time_ms is a number */
 	double		 time_ms;
 	int		 has_num;	/* value is a number (or a bool) */
 	double		 num;

@@ -6,7 +6,8 @@
  *   references: whether the target was reached is decided from the
  *   evaluations alone, and the status is only reported;
  * - evaluations go on after run_stop (CosmoFlow): everything after
- *   run_stop is ignored, and so are evaluations before run_start;
+ *   run_stop is ignored, and so are evaluations before run_start, in the
+ *   file or in time (skipped with a warning: a clock out of order);
  * - the status is missing (it is then reported as absent);
  * - ranks prefix the lines ("  0: :::MLLOG ..."): mllog_parse_line()
  *   skips anything before the tag;
@@ -14,6 +15,9 @@
  *   reported as logged, with the unit "samples";
  * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded):
  *   an evaluation that never meets the target and is never the best;
+ * - a run_start or run_stop without a numeric time_ms, or a run_stop
+ *   timed before its run_start: refused, as the time to train would be
+ *   the epoch's age or negative;
  * - a log cut before run_stop (the job died): aborted, not reached, with
  *   its partial curve;
  * - garbage or half-written lines (a node dying mid-write, two ranks
@@ -69,6 +73,8 @@ struct score_point {
 	double		 value;
 	int		 has_epoch;
 	double		 epoch;
+	int		 has_time;
+	double		 time_ms;
 	unsigned long	 line;
 };
 
@@ -113,6 +119,8 @@ score_keep(struct score_scan *s, const struct mllog_event *ev,
 	p->value = ev->num;
 	p->has_epoch = ev->has_epoch;
 	p->epoch = ev->epoch;
+	p->has_time = ev->has_time;
+	p->time_ms = ev->time_ms;
 	p->line = line;
 	return 0;
 }
@@ -173,6 +181,21 @@ score_first(const struct mllog_event *ev, unsigned long first,
 	return -1;
 }
 
+/*
+ * Refuse a run_start or run_stop without a time: the time to train is the
+ * difference of theirs, and a missing one would make it the epoch's age.
+ */
+static int
+score_time(const struct mllog_event *ev, const char *name,
+    unsigned long line, char *err, size_t errlen)
+{
+	if (ev->has_time)
+		return 0;
+	snprintf(err, errlen, "%s:%lu: %s without a numeric time_ms", name,
+	    line, ev->key);
+	return -1;
+}
+
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
 static int
 score_event(struct score_scan *s, struct score_run *r,
@@ -181,6 +204,7 @@ score_event(struct score_scan *s, struct score_run *r,
 {
 	if (strcmp(ev->key, "run_start") == 0) {
 		if (score_first(ev, s->start_line, name, line, err,
+		    errlen) == -1 || score_time(ev, name, line, err,
 		    errlen) == -1)
 			return -1;
 		s->start_line = line;
@@ -194,6 +218,15 @@ score_event(struct score_scan *s, struct score_run *r,
 		if (s->start_line == 0) {
 			snprintf(err, errlen, "%s:%lu: run_stop before "
 			    "run_start", name, line);
+			return -1;
+		}
+		if (score_time(ev, name, line, err, errlen) == -1)
+			return -1;
+		if (ev->time_ms < s->start_ms) {
+			snprintf(err, errlen, "%s:%lu: run_stop's time_ms %.0f "
+			    "is before run_start's %.0f (line %lu): the time "
+			    "to train would be negative", name, line,
+			    ev->time_ms, s->start_ms, s->start_line);
 			return -1;
 		}
 		s->stop_line = line;
@@ -270,6 +303,13 @@ score_evals(const struct score_scan *s, struct score_run *r)
 		if (!p->is_num) {
 			snprintf(why, sizeof(why), "%s: value is not a number",
 			    r->metric);
+			score_skip(r, p->line, why);
+			continue;
+		}
+		/* After run_start in the file, before it in time. */
+		if (p->has_time && p->time_ms < s->start_ms) {
+			snprintf(why, sizeof(why), "%s: time_ms %.0f is before "
+			    "run_start's", r->metric, p->time_ms);
 			score_skip(r, p->line, why);
 			continue;
 		}

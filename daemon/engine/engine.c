@@ -524,9 +524,12 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	int				 rc;
 
 	/* The warm start is read and checked before anything is recorded. */
-	if (diskfull_check(e, err, errlen) == -1 ||
-	    prior_read(s, &pr, &npr, err, errlen) == -1)
+	if (diskfull_check(e, err, errlen) == -1)
 		return -1;
+	if (prior_read(s, &pr, &npr, err, errlen) == -1) {
+		prior_error(s, err, errlen);
+		return -1;
+	}
 	memset(&c, 0, sizeof(c));
 	c.name = s->name;
 	c.workload = e->w->name;

@@ -74,8 +74,11 @@ void		 engine_cancel(struct engine *);
 /*
  * Cancel the running attempt of trial number (engine_trial.c), sent as
  * engine_cancel() sends; the trial ends cancelled and the campaign goes
- * on.  -1 if it has none running.
+ * on.  0, or why not: one of these.
  */
+#define ENGINE_CANCEL_NONE	-1	/* the trial has no attempt running */
+#define ENGINE_CANCEL_ENDING	-2	/* the campaign is ending or cancelled */
+#define ENGINE_CANCEL_ALREADY	-3	/* its attempt is being stopped */
 int		 engine_cancel_trial(struct engine *, int number);
 /*
  * A control request for a running campaign (engine_request.c): "budget"

@@ -57,7 +57,18 @@ engine_request_cancel(struct engine *e, const cJSON *t, char *msg,
 		snprintf(msg, len, "request.trial: expected a trial number");
 		return -1;
 	}
-	if (engine_cancel_trial(e, (int)t->valuedouble) == -1) {
+	switch (engine_cancel_trial(e, (int)t->valuedouble)) {
+	case 0:
+		break;
+	case ENGINE_CANCEL_ENDING:
+		snprintf(msg, len, "campaign '%s' is ending: its running "
+		    "trials are being stopped with it", engine_name(e));
+		return -1;
+	case ENGINE_CANCEL_ALREADY:
+		snprintf(msg, len, "campaign '%s': trial %d is being stopped "
+		    "already", engine_name(e), (int)t->valuedouble);
+		return -1;
+	default:
 		snprintf(msg, len, "campaign '%s': trial %d is not running",
 		    engine_name(e), (int)t->valuedouble);
 		return -1;

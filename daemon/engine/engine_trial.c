@@ -17,10 +17,12 @@ engine_cancel_trial(struct engine *e, int number)
 	char		 msg[64];
 
 	if (e->done || e->cancelled)
-		return -1;
+		return ENGINE_CANCEL_ENDING;
 	for (a = e->active; a != NULL; a = a->next) {
-		if (a->trial_number != number || a->cancel_as != CANCEL_NONE)
+		if (a->trial_number != number)
 			continue;
+		if (a->cancel_as != CANCEL_NONE)
+			return ENGINE_CANCEL_ALREADY;
 		a->cancel_as = CANCEL_USER;	/* ends cancelled, no retry */
 		a->cancel_due = 1;
 		/* Ended for the stopper now, as when it is pruned. */
@@ -33,5 +35,5 @@ engine_cancel_trial(struct engine *e, int number)
 		engine_kick(e);
 		return 0;
 	}
-	return -1;
+	return ENGINE_CANCEL_NONE;
 }

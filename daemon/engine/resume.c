@@ -39,9 +39,10 @@ resume_spec(struct ledger *l, const char *path, const char *name,
 		    c.state);
 	else if (c.driver == NULL || strcmp(c.driver, "foreground") != 0)
 		snprintf(err, errlen, "%s: campaign '%s' (id %lld) belongs to "
-		    "the daemon, which takes it back when it starts; ask the "
-		    "daemon (hpoctl cancel without --ledger)", path, c.name,
-		    (long long)c.id);
+		    "the daemon, which runs it, or takes it back when it "
+		    "starts: follow, cancel or change it through the daemon "
+		    "(hpoctl watch, cancel or budget, without --ledger)",
+		    path, c.name, (long long)c.id);
 	else if (c.spec_json == NULL)
 		snprintf(err, errlen, "%s: campaign '%s' (id %lld): no spec "
 		    "recorded", path, c.name, (long long)c.id);
@@ -87,10 +88,11 @@ resume_lock(const char *path, int64_t id, const char *name, char *err,
 		else {
 			if ((n = read(fd, pid, sizeof(pid) - 1)) > 0)
 				pid[strcspn(pid, "\n")] = '\0';
+			/* Its holder writes its pid just after locking. */
 			snprintf(err, errlen, "%s: campaign '%s' (id %lld) is "
-			    "still run by process %s (%s is locked): stop it "
-			    "first", path, name, (long long)id, *pid ? pid : "?",
-			    lock);
+			    "still run by %s%s (%s is locked): stop it first",
+			    path, name, (long long)id, *pid ? "process " :
+			    "another process", pid, lock);
 		}
 		close(fd);
 		free(lock);

@@ -107,6 +107,7 @@ guide_json_row(const struct guide *g, const struct guide_row *r)
 cJSON *
 guide_table_json(const struct guide *g)
 {
+	const struct account_cost *idle;
 	cJSON	*root = cJSON_CreateObject(), *o, *rows;
 	size_t	 i;
 
@@ -157,6 +158,11 @@ guide_table_json(const struct guide *g)
 	report_json_number(o, "node_hours", 1, g->total.node_seconds / 3600);
 	report_json_number(o, "gpu_hours", 1, g->total.gpu_seconds / 3600);
 	report_json_number(o, "cpu_hours", 1, g->total.cpu_seconds / 3600);
+	idle = &g->acct.by_outcome[ACCT_OUT_PILOT_IDLE];
+	o = cJSON_AddObjectToObject(o, "pilot_idle");
+	report_json_number(o, "node_hours", 1, idle->node_seconds / 3600);
+	report_json_number(o, "gpu_hours", 1, idle->gpu_seconds / 3600);
+	report_json_number(o, "cpu_hours", 1, idle->cpu_seconds / 3600);
 	return root;
 }
 
@@ -444,7 +450,9 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 		    g->lr_param : "-", g->seeds, g->min_successes);
 	else
 		fprintf(f, "%sordinary campaign: the runs of a batch size are "
-		    "its trials; hyperparameters of its best trial\n", pre);
+		    "its trials; hyperparameters of its trial that reached "
+		    "the target in the fewest epochs, else of its best\n",
+		    pre);
 	guide_intervals(f, pre);
 }
 
@@ -452,11 +460,21 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 static void
 guide_foot(const struct guide *g, FILE *f)
 {
+	const struct account_cost *idle =
+	    &g->acct.by_outcome[ACCT_OUT_PILOT_IDLE];
+
 	if (g->published)
 		return;
 	fprintf(f, "total: %d trials, %.4f node-hours, %.4f GPU-hours, "
 	    "%.4f CPU-hours\n", g->total_trials, g->total.node_seconds / 3600,
 	    g->total.gpu_seconds / 3600, g->total.cpu_seconds / 3600);
+	/* The pilots' idle time is in the campaign's cost, in no row. */
+	if (g->acct.pilots > 0)
+		fprintf(f, "pilot idle: %.4f node-hours, %.4f GPU-hours, "
+		    "%.4f CPU-hours, the pilots' time no trial used: in no "
+		    "row, in the campaign's cost (%.4f node-hours in all)\n",
+		    idle->node_seconds / 3600, idle->gpu_seconds / 3600,
+		    idle->cpu_seconds / 3600, g->acct.node_seconds / 3600);
 	if (g->acct.priors > 0)
 		fprintf(f, "priors: %d from %s: prior knowledge, not in the "
 		    "trials or the cost above\n", g->acct.priors,

@@ -21,6 +21,7 @@
 #include "import.h"
 #include "log.h"
 #include "mllogcmd.h"
+#include "prior.h"
 #include "rcpcmd.h"
 #include "render.h"
 #include "report.h"
@@ -189,6 +190,26 @@ opts_parse(int argc, char **argv, struct opts *o)
 	return optind;
 }
 
+/*
+ * Read s's prior, if it has one, as the campaign's start would: a source
+ * that cannot be read or does not fit is refused now.  0, or -1 said.
+ */
+static int
+check_prior(const struct campaign_spec *s)
+{
+	struct ledger_prior	*pr;
+	size_t			 n;
+	char			 err[1024];
+
+	if (prior_read(s, &pr, &n, err, sizeof(err)) == -1) {
+		prior_error(s, err, sizeof(err));
+		fprintf(stderr, "hpoctl: %s\n", err);
+		return -1;
+	}
+	ledger_prior_list_free(pr, n);
+	return 0;
+}
+
 /* `hpoctl check`: validate specs (and their workloads) only. */
 static int
 cmd_check(int argc, char **argv, struct config *cfg)
@@ -207,7 +228,8 @@ cmd_check(int argc, char **argv, struct config *cfg)
 			rc = 1;
 			continue;
 		}
-		if (check_sbatch(s, argv[i], note, sizeof(note)) == -1) {
+		if (check_sbatch(s, argv[i], note, sizeof(note)) == -1 ||
+		    check_prior(s) == -1) {
 			rc = 1;
 			workload_free(w);
 			spec_free(s);
@@ -232,6 +254,27 @@ cmd_check(int argc, char **argv, struct config *cfg)
 		spec_free(s);
 	}
 	return rc;
+}
+
+/*
+ * The run directory of --run-dir as an absolute path (malloc'ed): the
+ * ledger records each attempt's directory under it, and the trials, their
+ * wrappers and pilot agents start in directories of their own, where a
+ * relative one would name nothing.
+ */
+static char *
+run_dir_absolute(const char *cmd, const char *dir)
+{
+	char	*cwd, *abs;
+
+	if (dir[0] == '/')
+		return xstrdup(dir);
+	if ((cwd = getcwd(NULL, 0)) == NULL)
+		refuse(cmd, "--run-dir '%s': cannot know the current "
+		    "directory: %s", dir, strerror(errno));
+	abs = xasprintf("%s/%s", cwd, dir);
+	free(cwd);
+	return abs;
 }
 
 /*
@@ -262,7 +305,7 @@ cmd_run(int argc, char **argv, struct config *cfg)
 	}
 	if (o.run_dir != NULL) {
 		free(cfg->run_dir);
-		cfg->run_dir = xstrdup(o.run_dir);
+		cfg->run_dir = run_dir_absolute(argv[0], o.run_dir);
 	}
 	return fg_run(cfg, argv[0], argv[i], o.quiet, fmt);
 }

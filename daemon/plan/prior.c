@@ -267,6 +267,17 @@ prior_read(const struct campaign_spec *s, struct ledger_prior **out,
 	return 0;
 }
 
+/* Name the spec and its key in a refusal of its prior (prior.h). */
+void
+prior_error(const struct campaign_spec *s, char *err, size_t errlen)
+{
+	char	*why = xstrdup(err);
+
+	snprintf(err, errlen, "%s: prior.%s: %s", s->path, s->prior.kind,
+	    why);
+	free(why);
+}
+
 /* Record a campaign with its priors, kept only if claim agrees. */
 int
 prior_record(struct ledger *l, const struct ledger_campaign *c,

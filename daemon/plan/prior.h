@@ -25,6 +25,12 @@
 int	 prior_read(const struct campaign_spec *s, struct ledger_prior **out,
 	    size_t *n, char *err, size_t errlen);
 /*
+ * Put s's file and its key (prior.optuna or prior.ledger) before err, the
+ * reason prior_read() refused the prior, as for any other key of a spec.
+ */
+void	 prior_error(const struct campaign_spec *s, char *err,
+	    size_t errlen);
+/*
  * What must hold for a new campaign to be kept, given its id (the engine
  * claims its run directory): 0, or -1 with err.
  */

@@ -756,8 +756,14 @@ sched_pilot_drain(struct sched *s)
 	if (s->ops != &pilot_ops || ps->draining)
 		return;
 	ps->draining = 1;
+	/*
+	 * Those not started, and those started whose agent has not called
+	 * and that hold no job: nothing will reach them but a drain, and an
+	 * agent that cannot call would sit idle, billed, to its time limit.
+	 */
 	TAILQ_FOREACH(p, &ps->pilots, entry)
-		if (p->state == PJ_SUBMITTED)
+		if (p->state == PJ_SUBMITTED || (p->state == PJ_RUNNING &&
+		    !p->called && TAILQ_EMPTY(&p->jobs)))
 			sched_cancel(ps->inner, p->token);
 	pilot_dispatch(ps);
 }

@@ -142,14 +142,38 @@ refused narrower "$T/study.db: study 'src': trial 0: parameter 'batch_size' is n
 campaign maxgoal 1 "$OPT" "" tpe max
 refused maxgoal "$T/study.db: study 'src': direction minimize, but campaign 'maxgoal' maximizes 'eval_error'"
 campaign nostudy 1 "{\"optuna\": \"$T/study.db\", \"study\": \"nope\"}"
-refused nostudy "$T/study.db: no study named 'nope'"
+refused nostudy "$T/nostudy.json: prior.optuna: $T/study.db: no study named 'nope'"
 campaign nofile 1 "{\"optuna\": \"$T/none.db\"}"
 refused nofile "$T/none.db: unable to open database file"
 campaign nocamp 1 "{\"ledger\": \"$LEDGER\", \"campaign\": \"nope\"}"
-refused nocamp "$LEDGER: no campaign 'nope'"
+refused nocamp "$T/nocamp.json: prior.ledger: $LEDGER: no campaign 'nope'"
+check "hpoctl check reads the prior: a campaign not there is refused" \
+    sh -c "! '$HPOCTL' -f '$CONF' check '$T/nocamp.json' 2>'$T/check.err'"
+check "naming the spec, its key and the prior's file" grep -qF \
+    "$T/nocamp.json: prior.ledger: $LEDGER: no campaign 'nope'" \
+    "$T/check.err"
+check "hpoctl check accepts a prior that fits" \
+    "$HPOCTL" -f "$CONF" check "$T/warm2.json"
 campaign random 1 "$OPT" "" random
 refused random "$T/random.json: prior: needs search.algorithm \"tpe\", \"mtpe\" or \"cmtpe\""
 campaign both 1 "{\"optuna\": \"$T/study.db\", \"ledger\": \"$LEDGER\"}"
 refused both "$T/both.json: prior: expected one of"
+
+# Through the daemon, a refused prior names the spec's file and key too,
+# and the daemon logs the campaign refused, not "(id 0) running".
+jq --arg l "$LEDGER" '.name = "dnocamp" | .prior = {"ledger": $l, "campaign": "nope"}' \
+    "$T/dw.json" >"$T/dnocamp.json"
+start_daemon
+rc=0
+"$HPOCTL" submit "$T/dnocamp.json" >/dev/null 2>"$T/dnocamp.err" || rc=$?
+is "hpoctl submit of a campaign whose prior is refused fails" "$rc" 1
+check "naming the spec, its key and the prior's file" grep -qF \
+    "$T/dnocamp.json: prior.ledger: $LEDGER: no campaign 'nope'" \
+    "$T/dnocamp.err"
+check "the daemon logs it refused" grep -qF \
+    "submitted campaign 'dnocamp' refused: $T/dnocamp.json: prior.ledger:" \
+    "$T/hpod.log"
+check "and never as running" sh -c "! grep -q 'campaign dnocamp (id' '$T/hpod.log'"
+check "the daemon stops" stop_daemon
 
 done_testing

@@ -443,7 +443,7 @@ test_ordinary(struct ledger *l)
 	    "\"min\":0.001,\"max\":1}},\"fixed\":{\"batch_size\":64},"
 	    "\"budget\":{\"max_trials\":3}}" };
 	struct guide g;
-	char err[256];
+	char err[256], *text;
 	int64_t cid = 0, t, a;
 
 	ok(ledger_campaign_insert(l, &c, &cid) == 0, "insert campaign");
@@ -474,6 +474,11 @@ test_ordinary(struct ledger *l)
 	ok(!g.checks[2].ok, "checklist: no hardware key");
 	ok(!g.checks[3].ok, "checklist: one seed per configuration");
 	ok(!g.has_flops, "no Valid FLOPS without flops_per_sample");
+	text = guide_table(&g, REPORT_TEXT);
+	ok(text != NULL && strstr(text, "hyperparameters of its trial that "
+	    "reached the target in the fewest epochs, else of its best\n") !=
+	    NULL, "the text says whose hyperparameters a row shows");
+	free(text);
 	guide_release(&g);
 }
 

@@ -238,6 +238,30 @@ test_errors(void)
 
 	refused(BENCH("deepcam") STOP(10, ""), &rule,
 	    "x.log:2: run_stop before run_start", "run_stop first");
+	/* An evaluation on target, after run_start but timed before it. */
+	is_int(score_text(BENCH("deepcam") START(5000)
+	    EVAL("eval_accuracy", 4000, 0.9, 1)
+	    EVAL("eval_accuracy", 6000, 0.5, 2) STOP(7000, "\"status\": "
+	    "\"success\""), "x.log", &rule, &r, err, sizeof(err)), 0,
+	    "an evaluation timed before run_start: scored");
+	ok(!r.reached, "  it does not reach the target");
+	is_int(r.evals, 1, "  the other evaluation counts");
+	is_int((int)r.skipped, 1, "  it is skipped");
+	like(r.skips[0].why, "eval_accuracy: time_ms 4000 is before "
+	    "run_start's", "  saying why");
+	score_run_release(&r);
+	refused(BENCH("deepcam") START(5000) STOP(2000, ""), &rule,
+	    "x.log:3: run_stop's time_ms 2000 is before run_start's 5000 "
+	    "(line 2)", "run_stop earlier than run_start");
+	refused(BENCH("deepcam") L("run_start", "INTERVAL_START", "0",
+	    "null", "") STOP(10, ""), &rule,
+	    "x.log:2: run_start without a numeric time_ms",
+	    "run_start with a string time_ms");
+	refused(BENCH("deepcam") START(0)
+	    ":::MLLOG {\"event_type\": \"INTERVAL_END\", \"key\": "
+	    "\"run_stop\", \"value\": null}\n", &rule,
+	    "x.log:3: run_stop without a numeric time_ms",
+	    "run_stop without time_ms");
 	refused(BENCH("deepcam"), &rule, "x.log: no run_start event",
 	    "no run_start");
 	refused("\n", &rule, "x.log: no run_start event", "an empty log");
