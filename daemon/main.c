@@ -419,6 +419,8 @@ hpod_ping(struct hpod *d, const char *campaign, enum report_format fmt,
 	    "written now: the campaigns it holds as running are taken back "
 	    "once it can)" : "");
 	reply_output(reply, out);
+	/* hpoctl export reads the ledger of the daemon it talks to. */
+	cJSON_AddStringToObject(reply, "ledger", d->cfg.ledger);
 }
 
 /* The "submit" request, refused while the daemon stops. */

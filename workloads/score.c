@@ -16,8 +16,12 @@
  * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded):
  *   an evaluation that never meets the target and is never the best;
  * - a run_start or run_stop without a numeric time_ms, or a run_stop
- *   timed before its run_start: refused, as the time to train would be
- *   the epoch's age or negative;
+ *   timed before its run_start or more than a year after it (a time_ms
+ *   of 1e308): refused, as the time to train would be the epoch's age,
+ *   negative or absurd;
+ * - an evaluation whose epoch_num is below the one before it (epoch 2
+ *   logged after epoch 12: a restarted or merged log): skipped with a
+ *   warning, as the epoch to target would be the earlier one's;
  * - a log cut before run_stop (the job died): aborted, not reached, with
  *   its partial curve;
  * - garbage or half-written lines (a node dying mid-write, two ranks
@@ -65,6 +69,9 @@ static const struct score_bench score_benches[] = {
 };
 
 #define SCORE_MIN_RUNS	3	/* the olympic mean drops two */
+
+/* The longest time to train believed (366 days): more is a broken clock. */
+#define SCORE_MAX_TTT_MS	(366.0 * 24 * 3600 * 1000)
 
 /* A numeric event inside the run, kept until the metric is known. */
 struct score_point {
@@ -229,6 +236,13 @@ score_event(struct score_scan *s, struct score_run *r,
 			    ev->time_ms, s->start_ms, s->start_line);
 			return -1;
 		}
+		if (ev->time_ms - s->start_ms > SCORE_MAX_TTT_MS) {
+			snprintf(err, errlen, "%s:%lu: run_stop's time_ms %g "
+			    "is more than a year after run_start's %.0f (line "
+			    "%lu): no run trains that long", name, line,
+			    ev->time_ms, s->start_ms, s->start_line);
+			return -1;
+		}
 		s->stop_line = line;
 		s->stop_ms = ev->time_ms;
 		snprintf(r->status, sizeof(r->status), "%s", ev->status);
@@ -292,9 +306,11 @@ static void
 score_evals(const struct score_scan *s, struct score_run *r)
 {
 	const struct score_point *p;
-	char			  why[128];
+	char			  why[256];
 	size_t			  i;
-	int			  hit;
+	unsigned long		  last_line = 0;
+	double			  last = 0;
+	int			  hit, has_last = 0;
 
 	for (i = 0; i < s->npts; i++) {
 		p = &s->pts[i];
@@ -312,6 +328,19 @@ score_evals(const struct score_scan *s, struct score_run *r)
 			    "run_start's", r->metric, p->time_ms);
 			score_skip(r, p->line, why);
 			continue;
+		}
+		/* An epoch logged after a later one: the log is out of order. */
+		if (p->has_epoch && has_last && p->epoch < last) {
+			snprintf(why, sizeof(why), "%s: epoch_num %g is before "
+			    "the previous evaluation's %g (line %lu)",
+			    r->metric, p->epoch, last, last_line);
+			score_skip(r, p->line, why);
+			continue;
+		}
+		if (p->has_epoch) {
+			has_last = 1;
+			last = p->epoch;
+			last_line = p->line;
 		}
 		r->evals++;
 		/* NaN: evaluated, but neither the best nor on target. */

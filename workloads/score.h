@@ -36,7 +36,7 @@ struct score_rule {
 /* A line that was skipped, and why. */
 struct score_skip {
 	unsigned long	 line;
-	char		 why[128];
+	char		 why[256];
 };
 
 /* The skipped lines a run keeps the details of; more are only counted. */

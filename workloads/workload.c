@@ -24,7 +24,7 @@ const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
 static const char *const workload_keys[] = { "name", "description",
 	"program", "args", "env", "defaults", "objective", "fidelity",
 	"launcher", "tunable", "batch", "flops_per_sample", "metric_reader",
-	"metrics", NULL };
+	"metrics", "constraints", NULL };
 
 static const char *const launcher_keys[] = { "program", "args", NULL };
 
@@ -69,6 +69,11 @@ workload_free(struct workload *w)
 		workload_strv_free(w->tunable[i].values);
 	}
 	free(w->tunable);
+	for (i = 0; i < w->nconstraints; i++) {
+		free(w->constraints[i].a);
+		free(w->constraints[i].b);
+	}
+	free(w->constraints);
 	free(w->batch_global);
 	free(w->batch_local);
 	workload_reader_free(w->reader);
@@ -257,7 +262,10 @@ workload_parse(struct workload *w, const cJSON *root,
 	    "tunable"), err, errlen) == -1 ||
 	    workload_batch_parse(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "batch"), err, errlen) == -1 ||
-	    workload_defaults_check(w, err, errlen) == -1)
+	    workload_defaults_check(w, err, errlen) == -1 ||
+	    workload_constraints_parse(w, cJSON_GetObjectItemCaseSensitive(root,
+	    "constraints"), err, errlen) == -1 ||
+	    workload_constraints_check(w, err, errlen) == -1)
 		return -1;
 	j = cJSON_GetObjectItemCaseSensitive(root, "metric_reader");
 	if (j != NULL && !(cJSON_IsString(j) &&

@@ -36,6 +36,18 @@ struct workload_tunable {
 	char		**values;	/* the legal values as text, or NULL */
 };
 
+/* How the two parameters of a constraint compare. */
+enum workload_op { WORKLOAD_LE, WORKLOAD_LT, WORKLOAD_GE, WORKLOAD_GT };
+
+/*
+ * A rule between two numeric parameters, a op b ("constraints": a batch
+ * size no larger than the training set).
+ */
+struct workload_constraint {
+	char		*a, *b;
+	enum workload_op op;
+};
+
 struct workload_reader;		/* a line pattern (reader.c) */
 
 struct workload {
@@ -60,6 +72,8 @@ struct workload {
 	int		 has_tunable;	/* 0: any parameter may be tuned */
 	struct workload_tunable *tunable;
 	size_t		 ntunable;
+	struct workload_constraint *constraints;
+	size_t		 nconstraints;
 	char		*batch_global;	/* parameter of the global batch size */
 	char		*batch_local;	/* placeholder of the local one */
 	int		 has_flops;
@@ -126,6 +140,15 @@ int	 workload_metric_known(const struct workload *, const char *name);
 /* The declared metrics as "a, b, c" in buf ("" when none are). */
 void	 workload_metrics_names(const struct workload *, char *buf,
 	    size_t len);
+
+/* 1 if values a and b keep the constraint c. */
+int	 workload_constraint_holds(const struct workload_constraint *c,
+	    double a, double b);
+/* 1 if c bounds a from above (<=, <): a's largest value is its worst. */
+int	 workload_constraint_upper(const struct workload_constraint *c);
+/* Write c as "a <= b" into buf. */
+void	 workload_constraint_text(const struct workload_constraint *c,
+	    char *buf, size_t len);
 
 /* The declared legal values of a parameter; NULL if none are declared. */
 const struct workload_tunable *workload_tunable_find(const struct workload *,

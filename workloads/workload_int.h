@@ -64,6 +64,15 @@ int	 workload_batch_parse(struct workload *, const cJSON *j, char *err,
 int	 workload_defaults_check(const struct workload *, char *err,
 	    size_t errlen);
 
+/*
+ * constraint.c: the "constraints" key (j may be NULL), parsed after
+ * "tunable"; and the defaults checked against it.
+ */
+int	 workload_constraints_parse(struct workload *, const cJSON *j,
+	    char *err, size_t errlen);
+int	 workload_constraints_check(const struct workload *, char *err,
+	    size_t errlen);
+
 /* reader.c: a "metric_reader" pattern; NULL with err on a bad one. */
 struct workload_reader *workload_reader_parse(const struct workload *,
 	    const cJSON *, char *err, size_t errlen);

@@ -456,12 +456,17 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 	guide_intervals(f, pre);
 }
 
-/* The total line. */
+/*
+ * The total line and those that go with it, each a paragraph of its own
+ * in Markdown (md), where lines without a blank one between them run
+ * together.
+ */
 static void
-guide_foot(const struct guide *g, FILE *f)
+guide_foot(const struct guide *g, FILE *f, int md)
 {
 	const struct account_cost *idle =
 	    &g->acct.by_outcome[ACCT_OUT_PILOT_IDLE];
+	const char	*sep = md ? "\n" : "";
 
 	if (g->published)
 		return;
@@ -470,14 +475,14 @@ guide_foot(const struct guide *g, FILE *f)
 	    g->total.gpu_seconds / 3600, g->total.cpu_seconds / 3600);
 	/* The pilots' idle time is in the campaign's cost, in no row. */
 	if (g->acct.pilots > 0)
-		fprintf(f, "pilot idle: %.4f node-hours, %.4f GPU-hours, "
+		fprintf(f, "%spilot idle: %.4f node-hours, %.4f GPU-hours, "
 		    "%.4f CPU-hours, the pilots' time no trial used: in no "
 		    "row, in the campaign's cost (%.4f node-hours in all)\n",
-		    idle->node_seconds / 3600, idle->gpu_seconds / 3600,
+		    sep, idle->node_seconds / 3600, idle->gpu_seconds / 3600,
 		    idle->cpu_seconds / 3600, g->acct.node_seconds / 3600);
 	if (g->acct.priors > 0)
-		fprintf(f, "priors: %d from %s: prior knowledge, not in the "
-		    "trials or the cost above\n", g->acct.priors,
+		fprintf(f, "%spriors: %d from %s: prior knowledge, not in the "
+		    "trials or the cost above\n", sep, g->acct.priors,
 		    g->acct.prior_source);
 }
 
@@ -508,7 +513,7 @@ guide_text(const struct guide *g)
 		guide_params_text(g, &g->rows[i], f);
 		fputc('\n', f);
 	}
-	guide_foot(g, f);
+	guide_foot(g, f, 0);
 	report_memstream_close(f, &buf);
 	return buf;
 }
@@ -546,7 +551,7 @@ guide_markdown(const struct guide *g)
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
-	guide_foot(g, f);
+	guide_foot(g, f, 1);
 	report_memstream_close(f, &buf);
 	return buf;
 }

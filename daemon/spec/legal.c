@@ -210,5 +210,5 @@ legal_check(const struct campaign_spec *s, const struct workload *w,
 		return -1;
 	if (w->batch_global != NULL && legal_batch(s, w, err, errlen) == -1)
 		return -1;
-	return 0;
+	return legal_pairs(s, w, err, errlen);
 }

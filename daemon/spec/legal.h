@@ -19,4 +19,12 @@
 int	 legal_check(const struct campaign_spec *, const struct workload *,
 	    char *err, size_t errlen);
 
+/*
+ * The constraints between two parameters (legal_pair.c): 0, or -1 with err
+ * naming the campaign's key that breaks one, or can draw a value that
+ * does.
+ */
+int	 legal_pairs(const struct campaign_spec *, const struct workload *,
+	    char *err, size_t errlen);
+
 #endif

@@ -21,7 +21,7 @@ spec() {
 {"name": "$1", "workload": "minicosmo",
  "objective": {"metric": "eval_error", "goal": "min", "target": 0.0001},
  "space": {"lr": {"type": "float", "min": 0.001, "max": 0.5, "scale": "log"},
-           "batch_size": {"type": "choice", "values": [32, 64]}},
+           "batch_size": {"type": "choice", "values": [16, 32]}},
  "fixed": {"epochs": 1, "warmup_epochs": 0, "train_samples": 32,
            "eval_samples": 16},
  "search": {"algorithm": "random", "seed": 3},

@@ -25,4 +25,11 @@ for k in node_hours gpu_hours cpu_hours; do
 	    'BEGIN { d = a - b; exit !(d < 1e-12 && d > -1e-12) }'
 done
 check "the text says it" grep -q "^pilot idle: [0-9.]* node-hours.*in no row, in the campaign's cost ($(jq -r '.cost.node_hours * 10000 | round / 10000 | tostring' "$T/report.json")[0-9]* node-hours in all)" "$T/table.txt"
+# Markdown joins lines with no blank one between them into one paragraph:
+# the pilot idle line must not run into the total's.
+"$HPOCTL" report --ledger "$LEDGER" --table --format markdown tp >"$T/table.md"
+is "Markdown: the pilot idle line is a paragraph of its own" \
+    "$(awk '/^pilot idle: / { print "[" prev "]" } { prev = $0 }' "$T/table.md")" \
+    "[]"
+check "... after the total's" grep -q "^total: " "$T/table.md"
 done_testing

@@ -250,9 +250,36 @@ test_errors(void)
 	like(r.skips[0].why, "eval_accuracy: time_ms 4000 is before "
 	    "run_start's", "  saying why");
 	score_run_release(&r);
+	/* Epoch 2 logged after epoch 12: not 2 epochs to target. */
+	is_int(score_text(BENCH("deepcam") START(0)
+	    EVAL("eval_accuracy", 10, 0.5, 11)
+	    EVAL("eval_accuracy", 20, 0.6, 12)
+	    EVAL("eval_accuracy", 30, 0.9, 2)
+	    EVAL("eval_accuracy", 40, 0.85, 13) STOP(50, "\"status\": "
+	    "\"success\""), "x.log", &rule, &r, err, sizeof(err)), 0,
+	    "an epoch_num that goes backwards: scored");
+	ok(r.reached && r.has_epochs && r.epochs == 13,
+	    "  reached at epoch 13, not at the out-of-order 2");
+	is_int(r.evals, 3, "  the other evaluations count");
+	ok(r.has_best && r.best == 0.85, "  the skipped one is not the best");
+	is_int((int)r.skipped, 1, "  it is skipped");
+	is_int((int)r.skips[0].line, 5, "  its line kept");
+	like(r.skips[0].why, "eval_accuracy: epoch_num 2 is before the "
+	    "previous evaluation's 12 (line 4)", "  saying why");
+	score_run_release(&r);
 	refused(BENCH("deepcam") START(5000) STOP(2000, ""), &rule,
 	    "x.log:3: run_stop's time_ms 2000 is before run_start's 5000 "
 	    "(line 2)", "run_stop earlier than run_start");
+	refused(BENCH("deepcam") START(5000) STOP(1e308, ""), &rule,
+	    "x.log:3: run_stop's time_ms 1e+308 is more than a year after "
+	    "run_start's 5000 (line 2)", "a run_stop at time_ms 1e308");
+	is_int(score_text(BENCH("deepcam") START(0) STOP(31622400000, ""),
+	    "x.log", &rule, &r, err, sizeof(err)), 0,
+	    "a run of 366 days: scored");
+	score_run_release(&r);
+	refused(BENCH("deepcam") START(0) STOP(31622400001, ""), &rule,
+	    "x.log:3: run_stop's time_ms 3.16224e+10 is more than a year",
+	    "one millisecond more: refused");
 	refused(BENCH("deepcam") L("run_start", "INTERVAL_START", "0",
 	    "null", "") STOP(10, ""), &rule,
 	    "x.log:2: run_start without a numeric time_ms",
