@@ -5,7 +5,9 @@
 # take the trial back: not lost, not run twice, billed from its real
 # start, its metric curve complete, and the trainer's file kept.  An
 # attempt an older hpo-trial started (a result.json, no hpo-trial.json)
-# is taken back from its result.json as before.  Before,
+# is taken back from its result.json as before, and when its trainer
+# replaced that with its own, followed through its wrapper's process, found
+# by its token.  Before,
 # the trainer's file replaced hpo-trial's record while it ran, and the
 # restarted engine read that foreign file: "'token' must be a string",
 # the attempt lost and the trial run again beside the one still running.
@@ -26,6 +28,7 @@ ml 9 1; ml 8 2; ml 7 3
 case \$PWD in
 *-ko/*) go=$T/go-ko ;;
 *-fg/*) go=$T/go-fg ;;
+*-mix/*) go=$T/go-mix ;;
 *) go=$T/go-old ;;
 esac
 while [ ! -e "\$go" ]; do sleep 0.1; done
@@ -130,5 +133,19 @@ check "old: the trial ended while no hpod ran" test -e "$(q old a.dir)/ended"
 rm "$(q old a.dir)/hpo-trial.json"
 start_daemon
 taken_back old old
+check "the daemon stops" stop_daemon
+
+# An older hpo-trial whose record the trainer replaced with its own
+# result.json, running when the new hpod starts: it has no hpo-trial.json
+# to read, but its wrapper is found by its token and followed to its end.
+own mix
+start_daemon
+check "mix: the campaign is submitted" "$HPOCTL" submit "$T/mix.json"
+check "mix: the trial wrote its result.json and logged 3 epochs" mid mix
+KILLED_AT=$(date +%s.%N)
+kill_daemon
+rm "$(q mix a.dir)/hpo-trial.json"
+start_daemon
+taken_back mix
 check "the daemon stops" stop_daemon
 done_testing
