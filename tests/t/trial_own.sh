@@ -76,8 +76,8 @@ taken_back() {
 	start=$(jq -r .start "$dir/result.json") || start=0
 	end=$(jq -r .end "$dir/result.json") || end=0
 	is "$1: billed from the real start hpo-trial recorded ($start)" \
-	    "$(q "$1" "abs(a.started - $start) < 0.5")" 1
-	is "$1: to its end" "$(q "$1" "abs(a.ended - $end) < 0.5")" 1
+	    "$(q "$1" "abs(a.started - $start) < 1")" 1
+	is "$1: to its end" "$(q "$1" "abs(a.ended - $end) < 1")" 1
 	check "$1: which is before the kill" \
 	    test "$(q "$1" "a.started < $KILLED_AT")" = 1
 	is "$1: its metric curve is complete" \
@@ -125,7 +125,7 @@ check "old: the trial logged 3 epochs" mid old '"state":"running"'
 KILLED_AT=$(date +%s.%N)
 kill_daemon
 touch "$T/go-old"
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
 	[ -e "$(q old a.dir)/ended" ] && break
 	sleep 0.1
 done
