@@ -6,11 +6,11 @@
 # start, its metric curve complete, and the trainer's file kept.  An
 # attempt an older hpo-trial started (a result.json, no hpo-trial.json)
 # is taken back from its result.json as before, and when its trainer
-# replaced that with its own, followed through its wrapper's process, found
-# by its token.  Before,
-# the trainer's file replaced hpo-trial's record while it ran, and the
-# restarted engine read that foreign file: "'token' must be a string",
-# the attempt lost and the trial run again beside the one still running.
+# replaced that with its own, followed through its wrapper's process,
+# found by its token.  Before, the trainer's file replaced hpo-trial's
+# record while it ran, and the restarted engine read that foreign file
+# ("'token' must be a string"): the attempt lost and the trial run again
+# beside the one still running.
 . "$(dirname "$0")/lib.subr"
 
 nap_workload
