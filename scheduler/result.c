@@ -1,5 +1,6 @@
 /*
- * result.c: write and read an attempt's result.json (see result.h).
+ * result.c: write and read an attempt's record, hpo-trial.json and
+ * result.json (see result.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,15 +43,19 @@ out:
 	return text;
 }
 
-/* Write dir/result.json atomically: temporary file, fsync, rename. */
+/*
+ * Write dir/hpo-trial.json, then dir/result.json, each atomically:
+ * temporary file, fsync, rename.
+ */
 int
 result_write(const char *dir, const struct trial_result *r)
 {
-	char path[PATH_MAX], *text;
+	char own[PATH_MAX], path[PATH_MAX], *text;
 	int rc, saved;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, RESULT_NAME) >=
-	    (int)sizeof(path)) {
+	if (snprintf(own, sizeof(own), "%s/%s", dir, RESULT_OWN) >=
+	    (int)sizeof(own) || snprintf(path, sizeof(path), "%s/%s", dir,
+	    RESULT_NAME) >= (int)sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
@@ -58,7 +63,8 @@ result_write(const char *dir, const struct trial_result *r)
 		errno = ENOMEM;
 		return -1;
 	}
-	rc = file_save(path, text);
+	if ((rc = file_save(own, text)) == 0)
+		rc = file_save(path, text);
 	saved = errno;
 	free(text);
 	errno = saved;
@@ -175,10 +181,10 @@ result_decode(const cJSON *o, struct trial_result *r, const char *path,
 	return 0;
 }
 
-/* Read and check dir/result.json. */
+/* Read and check dir/name. */
 int
-result_read(const char *dir, struct trial_result *r, char *err,
-    size_t errlen)
+result_read_file(const char *dir, const char *name, struct trial_result *r,
+    char *err, size_t errlen)
 {
 	char path[PATH_MAX], *buf;
 	cJSON *o;
@@ -187,7 +193,7 @@ result_read(const char *dir, struct trial_result *r, char *err,
 
 	memset(r, 0, sizeof(*r));
 	r->exit_code = -1;
-	n = snprintf(path, sizeof(path), "%s/%s", dir, RESULT_NAME);
+	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (n < 0 || (size_t)n >= sizeof(path)) {
 		snprintf(err, errlen, "%s: path too long", dir);
 		return -1;
@@ -203,4 +209,19 @@ result_read(const char *dir, struct trial_result *r, char *err,
 	rc = result_decode(o, r, path, err, errlen);
 	cJSON_Delete(o);
 	return rc;
+}
+
+/*
+ * Read the record: hpo-trial.json, else the result.json of an older
+ * hpo-trial (see result.h).
+ */
+int
+result_read(const char *dir, struct trial_result *r, char *err,
+    size_t errlen)
+{
+	int rc;
+
+	if ((rc = result_read_file(dir, RESULT_OWN, r, err, errlen)) != 1)
+		return rc;
+	return result_read_file(dir, RESULT_NAME, r, err, errlen);
 }

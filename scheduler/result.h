@@ -1,6 +1,6 @@
 /*
- * result.h: the attempt's result.json, written atomically by hpo-trial and
- * read by every backend.
+ * result.h: the attempt's record, written atomically by hpo-trial and read
+ * by every backend.
  *
  * {"token": "...", "state": "running"|"exited", "host": "...", "pid": N,
  *  "start": 1700000000.123, "end": 1700000042.5,
@@ -11,7 +11,17 @@
 
 #include <stddef.h>
 
-/* The attempt's record, in its directory. */
+/*
+ * The attempt's record, in its directory, where the program runs too: a
+ * trainer may write a result.json of its own there while it runs.  So
+ * the record is kept in hpo-trial.json, a name of the wrapper's own, and
+ * written to result.json too, for people and their scripts (a program's
+ * own file found there at the end is kept aside, see hpo-trial(8)).  An
+ * hpo-trial before this one wrote result.json alone: the readers read
+ * hpo-trial.json, else result.json, so that an hpod upgraded while such
+ * attempts run still takes them back.
+ */
+#define RESULT_OWN	"hpo-trial.json"
 #define RESULT_NAME	"result.json"
 
 struct trial_result {
@@ -25,14 +35,21 @@ struct trial_result {
 	int		 signal;
 };
 
-/* Write dir/result.json atomically (temporary file, fsync, rename). */
+/*
+ * Write dir/hpo-trial.json, then dir/result.json, each atomically
+ * (temporary file, fsync, rename).
+ */
 int	 result_write(const char *dir, const struct trial_result *);
 /*
- * Read dir/result.json.  Return 0, 1 if there is no such file, -1 if it is
- * unreadable or malformed (err says why).
+ * Read the record: dir/hpo-trial.json, or dir/result.json where there is
+ * none (an older hpo-trial's).  Return 0, 1 if there is neither, -1 if the
+ * one read is unreadable or malformed (err says why, naming it).
  */
 int	 result_read(const char *dir, struct trial_result *, char *err,
 	    size_t errlen);
+/* Read dir/name alone, as result_read() does. */
+int	 result_read_file(const char *dir, const char *name,
+	    struct trial_result *, char *err, size_t errlen);
 
 /*
  * The end marker: hpo-trial creates dir/ended once the final result.json

@@ -1,6 +1,6 @@
 /*
  * trial.c: hpo-trial, the wrapper that runs inside every job.  It records
- * the attempt in result.json before the workload starts, runs the workload
+ * the attempt in hpo-trial.json and result.json before the workload starts, runs the workload
  * in its own process group, forwards signals to that group, enforces an
  * optional time limit, ends what the workload left in its group when it
  * exits, and records how the workload ended.
@@ -241,22 +241,23 @@ trial_options(struct trial *t, int argc, char **argv)
 	snprintf(t->res.token, sizeof(t->res.token), "%s", token);
 }
 
-/* Write result.json; a failure is reported and returned. */
+/* Write the record; a failure is reported and returned. */
 static int
 trial_record(const struct trial *t)
 {
 	if (result_write(t->dir, &t->res) == -1) {
-		fprintf(stderr, "hpo-trial: cannot write '%s/result.json': "
-		    "%s\n", t->dir, strerror(errno));
+		fprintf(stderr, "hpo-trial: cannot write '%s/" RESULT_OWN
+		    "' and '" RESULT_NAME "': %s\n", t->dir, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
 /*
- * The program runs in dir, where result.json is ours: one it wrote there
- * itself (not ours, or not a result at all) is moved aside to
- * result.json.workload before ours replaces it, rather than lost.
+ * The program runs in dir, where result.json is ours too: one it wrote
+ * there itself (not ours, or not a result at all) is moved aside to
+ * result.json.workload before ours replaces it, rather than lost.  While
+ * it ran, the readers read our hpo-trial.json, which it leaves alone.
  */
 static void
 trial_keep_theirs(const struct trial *t)
@@ -265,7 +266,7 @@ trial_keep_theirs(const struct trial *t)
 	char			 err[256], from[PATH_MAX], to[PATH_MAX];
 	int			 rc;
 
-	rc = result_read(t->dir, &r, err, sizeof(err));
+	rc = result_read_file(t->dir, RESULT_NAME, &r, err, sizeof(err));
 	if (rc == 1 || (rc == 0 && strcmp(r.token, t->res.token) == 0))
 		return;
 	if ((size_t)snprintf(from, sizeof(from), "%s/" RESULT_NAME, t->dir) >=

@@ -8,6 +8,8 @@
  * neither its pid nor seen its result.json: the wrapper is then found by
  * the token on its command line (hpo-trial -d DIR -t TOKEN ...), so that
  * a job that may still run is followed, never declared lost beside it.
+ * So is the wrapper of an older hpo-trial, which kept its record in
+ * result.json alone, when the program replaced that with its own.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -252,8 +254,11 @@ local_adopt(struct sched *s, const char *token, const char *job_id,
 		j->pid = r.pid;
 		local_adopted_started(j);
 	}
-	/* Spawned, but its result.json not written yet: find it. */
-	if (rc == 1)
+	/*
+	 * Spawned, but its record not written yet, or an older hpo-trial's
+	 * result.json replaced by the program's own: find it.
+	 */
+	if (rc != 0)
 		j->pid = local_find_wrapper(token);
 	if (local_check_adopted(j)) {
 		ljob_free(j);

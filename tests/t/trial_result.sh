@@ -18,11 +18,13 @@ is "the program's result.json is kept aside" \
 is "hpo-trial's own record is in result.json" \
     "$(jq -r '"\(.token) \(.state) \(.exit_code)"' "$T/a/result.json")" \
     "tok-a exited 3"
+is "  and in hpo-trial.json, which the program left alone" \
+    "$(cat "$T/a/hpo-trial.json")" "$(cat "$T/a/result.json")"
 is "and it says so" "$(cat "$T/err")" \
     "hpo-trial: the program wrote its own result.json; kept as '$T/a/result.json.workload'"
 # A program that leaves result.json alone: nothing else is made.
 (cd "$T/b" && "$TRIAL" -d "$T/b" -t tok-b -- true) 2>"$T/err"
 is "a program that writes none: no result.json.workload" \
-    "$(ls "$T/b" | tr '\n' ' ')" "ended result.json "
+    "$(ls "$T/b" | tr '\n' ' ')" "ended hpo-trial.json result.json "
 is "  and nothing said" "$(cat "$T/err")" ""
 done_testing

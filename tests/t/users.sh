@@ -48,6 +48,7 @@ is "run_dir is 0700" "$(stat -c %a "$RUNS")" 700
 is "attempt directory is 0700" "$(stat -c %a "$dir")" 700
 is "attempt output is 0600" "$(stat -c %a "$dir/stdout")" 600
 is "result.json is 0600" "$(stat -c %a "$dir/result.json")" 600
+is "hpo-trial.json is 0600" "$(stat -c %a "$dir/hpo-trial.json")" 600
 is "the ledger's lock file is 0600" "$(stat -c %a "$LEDGER.lock")" 600
 
 check "the other user can enter the shared directory" as_other ls "$T/state"

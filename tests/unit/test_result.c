@@ -1,7 +1,9 @@
 /*
- * test_result.c: result.json is written atomically and read back exactly,
- * and bad files are refused with a message that names them; the end
- * marker holds the Slurm job's own id.
+ * test_result.c: the record is written atomically to hpo-trial.json and
+ * result.json and read back exactly, from hpo-trial.json while the program
+ * has replaced result.json, else from an older hpo-trial's result.json;
+ * bad files are refused with a message that names them; the end marker
+ * holds the Slurm job's own id.
  */
 #include <sys/stat.h>
 #include <limits.h>
@@ -112,6 +114,21 @@ main(void)
 	is_int(r.timed_out, 1, "timed_out");
 	snprintf(path, sizeof(path), "%s/result.json.tmp", dir);
 	ok(access(path, F_OK) == -1, "no temporary file left behind");
+	snprintf(path, sizeof(path), "%s/hpo-trial.json.tmp", dir);
+	ok(access(path, F_OK) == -1, "  of either file");
+	is_int(result_read_file(dir, "result.json", &r, err, sizeof(err)), 0,
+	    "result.json holds the record too");
+	is_near(r.end, 1700000042.5, 1e-6, "  the same");
+
+	/* The program replaced result.json with its own: ours is read. */
+	put(dir, "{\"accuracy\": 1}");
+	is_int(result_read(dir, &r, err, sizeof(err)), 0,
+	    "a program's result.json: the record is read all the same");
+	is_str(r.token, w.token, "  from hpo-trial.json");
+	is_int(result_read_file(dir, "result.json", &r, err, sizeof(err)), -1,
+	    "  result.json alone is not a record");
+	/* An older hpo-trial wrote result.json alone: it is read below. */
+	rm(dir, "hpo-trial.json");
 
 	is_int(result_write("/nonexistent/dir", &w), -1,
 	    "write into a missing directory fails");
