@@ -1,14 +1,16 @@
 /*
- * shapereq.c: a Slurm campaign submitted to hpod is put to `sbatch
+ * shapereq.c: a Slurm campaign submitted to hpod has each distinct job
+ * it will submit (each batch size's trials, its pilots) put to `sbatch
  * --test-only` before it is recorded, as `hpoctl check` and `hpoctl run`
- * put it: a job the controller takes but can never run (more nodes than
- * its partition has) would otherwise pend for ever.  sbatch may wait
- * long for a frozen controller (MessageTimeout, 10 s by default), so it
- * runs as a child process on the loop (uv_spawn) and the reply is
- * deferred (control_defer) until it has answered; the loop, the other
- * campaigns and the other clients go on meanwhile.  No answer (the
- * controller does not reply, sbatch cannot run) is no refusal: the
- * campaign is taken, and the log says it was not checked.
+ * put them: a job the controller takes but can never run (more nodes
+ * than its partition has) would otherwise pend for ever.  sbatch may
+ * wait long for a frozen controller (MessageTimeout, 10 s by default),
+ * so it runs as a child process on the loop (uv_spawn), one question
+ * after another, and the reply is deferred (control_defer) until the
+ * last has been answered; the loop, the other campaigns and the other
+ * clients go on meanwhile.  No answer (the controller does not reply,
+ * sbatch cannot run) is no refusal: the campaign is taken, the questions
+ * left are not asked, and the log says it was not checked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +23,11 @@
 
 struct shapereq {
 	LIST_ENTRY(shapereq)	 entry;
+	uv_loop_t		*loop;
 	struct sched_slurm_test	*test;
+	struct spec_test_what	 what;	/* the job asked about */
+	size_t			 next;	/* spec_test_job()'s to ask next */
+	size_t			 asked;
 	struct control_call	*call;
 	struct campaign_spec	*s;
 	struct workload		*w;
@@ -30,19 +36,53 @@ struct shapereq {
 	int			 stopped;	/* answered: sbatch is killed */
 };
 
-/* sbatch answered: say it in the spec's words and hand the spec on. */
+/*
+ * Ask about the next distinct job of r's campaign.  0: asked, its answer
+ * follows; 1: none is left; -1: no cluster can be asked (msg: why).
+ */
+static int
+shapereq_ask(struct shapereq *r, void (*cb)(void *, int, const char *),
+    char *msg, size_t len)
+{
+	struct sched_job	 job;
+
+	while (r->next < spec_test_njobs(r->s))
+		if (spec_test_job(r->s, r->next++, &job, &r->what) == 0) {
+			r->asked++;
+			r->test = sched_slurm_test_start(r->loop, &job, cb, r,
+			    msg, len);
+			return r->test != NULL ? 0 : -1;
+		}
+	return 1;
+}
+
+/*
+ * sbatch answered: ask about the next job if this one was taken, else (or
+ * after the last) say it in the spec's words and hand the spec on.
+ */
 static void
 shapereq_answered(void *arg, int rc, const char *said)
 {
 	struct shapereq	*r = arg;
-	char		 msg[2048];
+	char		 last[1024], why[1024], msg[2048];
+	int		 next;
 
 	if (r->stopped) {
 		free(r);
 		return;
 	}
+	if (rc == 0) {
+		/* said is sbatch's only while this runs. */
+		snprintf(last, sizeof(last), "%s", said);
+		if ((next = shapereq_ask(r, shapereq_answered, why,
+		    sizeof(why))) == 0)
+			return;
+		rc = next == -1 ? 1 : 0;
+		said = next == -1 ? why : last;
+	}
 	LIST_REMOVE(r, entry);
-	spec_test_say(r->s, r->s->path, rc, said, msg, sizeof(msg));
+	spec_test_say(r->s, r->s->path, &r->what, r->asked, rc, said, msg,
+	    sizeof(msg));
 	if (rc == 0)
 		log_info("campaign '%s': %s", r->s->name, msg);
 	else if (rc == 1)
@@ -56,23 +96,22 @@ int
 shapereq_start(uv_loop_t *loop, struct control *ctl, struct shapereqs *list,
     struct campaign_spec *s, struct workload *w, shapereq_cb cb, void *arg)
 {
-	struct sched_job	 job;
 	struct shapereq		*r;
 	char			 msg[1024], note[2048];
 
 	if (strcmp(s->backend, "slurm") != 0)
 		return -1;
 	r = xcalloc(1, sizeof(*r));
-	spec_test_job(s, &job);
-	if ((r->test = sched_slurm_test_start(loop, &job, shapereq_answered,
-	    r, msg, sizeof(msg))) == NULL) {
-		spec_test_say(s, s->path, 1, msg, note, sizeof(note));
+	r->loop = loop;
+	r->s = s;
+	if (shapereq_ask(r, shapereq_answered, msg, sizeof(msg)) != 0) {
+		spec_test_say(s, s->path, &r->what, r->asked, 1, msg, note,
+		    sizeof(note));
 		log_warnx("campaign '%s': %s", s->name, note);
 		free(r);
 		return -1;
 	}
 	r->call = control_defer(ctl);
-	r->s = s;
 	r->w = w;
 	r->cb = cb;
 	r->arg = arg;

@@ -11,10 +11,10 @@ struct campaign_spec;
 
 /*
  * For a Slurm campaign (read from path), ask `sbatch --test-only` about
- * its job (its shape, keys and resources.sbatch_extra options).  Return
- * -1 (said on stderr, naming path, campaign and key) if the controller
- * refuses it, else 0 with the answer, or why no cluster could be asked,
- * in note ("" if not asked).
+ * each distinct job it submits (spec_test_job()), one after another.
+ * Return -1 (said on stderr, naming path, campaign, key and shape) at
+ * the first the controller refuses, else 0 with the last answer, or why
+ * no cluster could be asked, in note ("" if not asked).
  */
 int	 check_sbatch(const struct campaign_spec *, const char *path,
 	    char *note, size_t notelen);

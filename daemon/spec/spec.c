@@ -709,6 +709,7 @@ spec_free(struct campaign_spec *s)
 	free(s->res.slurm.sbatch);
 	free(s->hardware);
 	free(s->scaling.batch_sizes);
+	free(s->scaling.batch_pos);
 	free(s->scaling.lr_param);
 	free(s->scaling.batch_param);
 	free(s->prior.kind);

@@ -38,6 +38,8 @@ enum lr_rule { LR_RULE_NONE, LR_RULE_LINEAR, LR_RULE_SQRT };
  */
 struct spec_scaling {
 	long		*batch_sizes;	/* ascending, distinct */
+	size_t		*batch_pos;	/* each one's index in the spec's
+					   batch_sizes array */
 	size_t		 nbatch;
 	enum lr_rule	 lr_rule;
 	char		*lr_param;	/* the learning rate's parameter */
@@ -161,18 +163,32 @@ void	 spec_slurm_sbatch(const struct sched_slurm_extra *, char *buf,
 	    size_t len);
 
 /*
- * The job `sbatch --test-only` is asked about for a Slurm campaign (its
- * name, shape, keys and resources.sbatch_extra options: spec_test.c).
+ * The jobs `sbatch --test-only` is asked about for a Slurm campaign
+ * (spec_test.c): every distinct shape the campaign submits.  They are
+ * numbered 0 to spec_test_njobs() - 1: the trials' job (one per batch
+ * size in a scaling campaign with scaling.local_batch), then the pilots'.
+ * spec_test_job() sets job i (its name, shape, keys and
+ * resources.sbatch_extra options) and what names it, and returns 0, or
+ * -1 if job i has the shape of an earlier one (not to be asked again).
  */
+struct spec_test_what {
+	char	 key[64];	/* "resources", "batch_sizes[3] = 1024" */
+	char	 shape[128];	/* "needs 64 nodes x 2 GPUs", or "" */
+};
 struct sched_job;
-void	 spec_test_job(const struct campaign_spec *, struct sched_job *);
+size_t	 spec_test_njobs(const struct campaign_spec *);
+int	 spec_test_job(const struct campaign_spec *, size_t i,
+	    struct sched_job *, struct spec_test_what *what);
 /*
- * Its answer (rc and said as sched_slurm_test() gives them) about the
- * campaign read from path, in words: a refusal naming path, campaign and
- * key ("PATH: campaign 'NAME': resources: sbatch --test-only refuses the
- * job: ..."), an acceptance, or why the controller was not asked.
+ * The controller's answer (rc and said as sched_slurm_test() gives them)
+ * about the job what of the campaign read from path, the asked-th asked,
+ * in words: a refusal naming path, campaign, key and shape ("PATH:
+ * campaign 'NAME': batch_sizes[3] = 1024: needs 64 nodes x 2 GPUs;
+ * sbatch --test-only refuses the job: ..."), why the controller was not
+ * asked, or (rc 0, what the last asked) that it takes them all.
  */
 void	 spec_test_say(const struct campaign_spec *, const char *path,
-	    int rc, const char *said, char *out, size_t len);
+	    const struct spec_test_what *what, size_t asked, int rc,
+	    const char *said, char *out, size_t len);
 
 #endif

@@ -113,6 +113,13 @@ sp_batch_sizes(struct sp *sp, struct spec_scaling *sc, const cJSON *a)
 		if (sc->batch_sizes[i] == sc->batch_sizes[i - 1])
 			return sp_fail(sp, "batch_sizes", "%ld is listed twice",
 			    sc->batch_sizes[i]);
+	/* Where each one is in the file, for messages naming its key. */
+	if ((sc->batch_pos = calloc(sc->nbatch, sizeof(size_t))) == NULL)
+		return sp_fail(sp, "batch_sizes", "out of memory");
+	for (i = 0; i < sc->nbatch; i++)
+		while ((long)cJSON_GetArrayItem(a, (int)sc->batch_pos[i])->
+		    valuedouble != sc->batch_sizes[i])
+			sc->batch_pos[i]++;
 	return 0;
 }
 
