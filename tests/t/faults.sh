@@ -27,7 +27,7 @@ faults_cleanup() {
 	for p in $PIDS; do kill -KILL "$p" 2>/dev/null || true; done
 	for m in $MOUNTS; do umount "$m" 2>/dev/null || true; done
 }
-trap 'faults_cleanup; cleanup' EXIT
+trap 'rc=$?; faults_cleanup; cleanup "$rc"' EXIT
 
 # script NAME: a shell workload running $T/bin/NAME.sh (from stdin) with
 # its parameter "value" as $1.

@@ -13,7 +13,7 @@ if [ "$(id -u)" != 0 ]; then
 	done_testing
 	exit
 fi
-trap 'umount "$T/ro" 2>/dev/null || true; cleanup' EXIT
+trap 'rc=$?; umount "$T/ro" 2>/dev/null || true; cleanup "$rc"' EXIT
 
 write_campaign ro 2 2 1
 check "a campaign runs" "$HPOCTL" run -q --ledger "$LEDGER" \

@@ -14,9 +14,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 mkdir "$T/tiny"
 mount -t tmpfs -o size=1m tmpfs "$T/tiny"
-trap 'if [ -n "$DPID" ]; then kill -KILL "$DPID" 2>/dev/null || true;
+trap 'rc=$?; if [ -n "$DPID" ]; then kill -KILL "$DPID" 2>/dev/null || true;
 	wait "$DPID" 2>/dev/null || true; DPID=; fi
-	umount "$T/tiny" 2>/dev/null || true; cleanup' EXIT
+	umount "$T/tiny" 2>/dev/null || true; cleanup "$rc"' EXIT
 LEDGER="$T/tiny/ledger.db"
 sed "s|^ledger = .*|ledger = $LEDGER|" "$T/hpod.conf" >"$T/tiny.conf"
 CONF="$T/tiny.conf"

@@ -13,7 +13,7 @@ if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null; then
 fi
 U=hpodt$$
 useradd -M -r -s /bin/sh "$U"
-trap 'userdel "$U" 2>/dev/null || true; cleanup' EXIT
+trap 'rc=$?; userdel "$U" 2>/dev/null || true; cleanup "$rc"' EXIT
 
 # Others may enter $T and $T/state; what hpod creates there is private.
 chmod 755 "$T"
