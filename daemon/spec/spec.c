@@ -534,7 +534,8 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 	    sp_fixed(&sp, s, o) == -1 ||
 	    sp_run(&sp, s, root) == -1 ||
 	    sp_string(&sp, root, "hardware", "", 0, NULL, &s->hardware) == -1 ||
-	    sp_scaling(&sp, s, root) == -1 || sp_prior(&sp, s, root) == -1)
+	    sp_scaling(&sp, s, root) == -1 ||
+	    sp_pilot_scaling(&sp, s) == -1 || sp_prior(&sp, s, root) == -1)
 		goto out;
 	s->json = cJSON_PrintUnformatted(root);
 	rc = 0;

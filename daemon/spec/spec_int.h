@@ -80,6 +80,7 @@ int	 sp_table(struct sp *, struct campaign_spec *s, const cJSON *obj,
 
 /* spec_pilot.c: "dispatch" and "pilot" (after resources and budget). */
 int	 sp_pilot(struct sp *, struct campaign_spec *, const cJSON *root);
+int	 sp_pilot_scaling(struct sp *, struct campaign_spec *);
 
 /* spec_nul.c: refuse a NUL byte or a \u0000 escape in a spec's text. */
 int	 sp_nul_check(struct sp *, const char *text, size_t len);

@@ -105,3 +105,56 @@ sp_pilot(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 		    s->pilot.time_limit);
 	return 0;
 }
+
+/*
+ * In a scaling campaign with scaling.local_batch, each batch size's trial
+ * has its own nodes and GPUs (spec_resources_for), and a pilot must hold
+ * the largest, or that batch size's trials are never given one: "auto"
+ * pilots are sized to it, a pilot object smaller than it is refused,
+ * naming the batch size.  Called once "scaling" is parsed.
+ */
+int
+sp_pilot_scaling(struct sp *sp, struct campaign_spec *s)
+{
+	const struct spec_scaling *sc = &s->scaling;
+	struct spec_resources	 r;
+	char			 err[256], what[96];
+	size_t			 i;
+	int			 cpus;
+
+	if (s->pilot.count == 0 || sc->local_batch <= 0)
+		return 0;
+	for (i = 0; i < sc->nbatch; i++) {
+		if (spec_resources_for(s, sc->batch_sizes[i], &r, err,
+		    sizeof(err)) == -1)
+			return sp_fail(sp, "scaling.local_batch", "%s", err);
+		cpus = r.cpus_per_task * r.tasks_per_node;
+		if (s->pilot.autosize) {
+			if (r.nodes > s->pilot.nodes)
+				s->pilot.nodes = r.nodes;
+			if (cpus > s->pilot.cpus)
+				s->pilot.cpus = cpus;
+			if (r.gpus_per_node > s->pilot.gpus)
+				s->pilot.gpus = r.gpus_per_node;
+			continue;
+		}
+		snprintf(what, sizeof(what), "a trial of batch size %ld "
+		    "(batch_sizes[%zu])", sc->batch_sizes[i], sc->batch_pos ?
+		    sc->batch_pos[i] : i);
+		if (r.nodes > s->pilot.nodes)
+			return sp_fail(sp, "pilot.nodes", "%d is less than the "
+			    "%d nodes of %s", s->pilot.nodes, r.nodes, what);
+		if (cpus > s->pilot.cpus)
+			return sp_fail(sp, "pilot.cpus", "%d is less than the "
+			    "%d CPUs a node of %s", s->pilot.cpus, cpus, what);
+		if (r.gpus_per_node > s->pilot.gpus)
+			return sp_fail(sp, "pilot.gpus", "%d is less than the "
+			    "%d GPUs a node of %s", s->pilot.gpus,
+			    r.gpus_per_node, what);
+	}
+	if (s->pilot.nodes > 1 && strcmp(s->backend, "slurm") != 0)
+		return sp_fail(sp, "pilot", "a pilot of %d nodes (the largest "
+		    "batch size's trial) needs backend \"slurm\": the %s "
+		    "backend is one host", s->pilot.nodes, s->backend);
+	return 0;
+}

@@ -195,6 +195,23 @@ test_bad(void)
 	    "a huge max_trials");
 }
 
+/* A scaling campaign of batch sizes 32 and 64 in pilots given by pilot. */
+static char *
+scaling_pilot(const char *pilot)
+{
+	char	*s;
+
+	if (asprintf(&s, "{\"name\": \"x\", \"workload\": \"w\", "
+	    "\"space\": {\"lr\": {\"type\": \"float\", \"min\": 0.1, "
+	    "\"max\": 1}}, \"budget\": {\"max_trials\": 8}, "
+	    "\"batch_sizes\": [32, 64], \"scaling\": {\"local_batch\": 16, "
+	    "\"lr_rule\": \"none\", \"trials_per_batch\": 1, \"seeds\": 1}, "
+	    "\"resources\": {\"gpus_per_node\": 2}, \"backend\": \"slurm\", "
+	    "\"dispatch\": \"pilot\", \"pilot\": %s}", pilot) == -1)
+		abort();
+	return s;
+}
+
 /* "dispatch" and "pilot": "auto" and an object, defaults and refusals. */
 static void
 test_pilot(void)
@@ -284,6 +301,27 @@ test_pilot(void)
 	bad_mk(lr, ", \"backend\": \"slurm\", \"dispatch\": \"pilot\", "
 	    "\"pilot\": {\"count\": 1, \"nodes\": 0}", "c.json: pilot.nodes",
 	    "pilot.nodes 0");
+
+	/*
+	 * A scaling campaign sizes each batch size's trial (local_batch 16,
+	 * 2 GPUs a node: 64 is 2 nodes x 2 GPUs); a pilot must hold the
+	 * largest, or that batch size's trials never run.
+	 */
+	t = scaling_pilot("\"auto\"");
+	s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s && s->pilot.nodes == 2 && s->pilot.gpus == 2,
+	    "auto in a scaling campaign: a pilot of the largest batch size's "
+	    "trial (%d nodes x %d GPUs)", s ? s->pilot.nodes : -1,
+	    s ? s->pilot.gpus : -1);
+	if (s == NULL)
+		printf("# %s\n", err);
+	spec_free(s);
+	free(t);
+	t = scaling_pilot("{\"count\": 1}");
+	bad(t, "c.json: pilot.nodes: 1 is less than the 2 nodes of a trial of "
+	    "batch size 64 (batch_sizes[1])", "a pilot smaller than the "
+	    "largest batch size's trial");
+	free(t);
 }
 
 /* "dispatch": "chain": Slurm only, no pilot with it. */
