@@ -117,7 +117,7 @@ pair_check(const struct campaign_spec *s, const struct workload *w,
 	const char	*oname, *bkey, *okey;
 	double		 va, vb;
 	char		 rule[256], why[768], vnum[64], onum[64];
-	int		 up = workload_constraint_upper(c);
+	int		 up = workload_constraint_upper(c), on_a, high;
 
 	pair_side_find(s, w, c->a, &a);
 	pair_side_find(s, w, c->b, &b);
@@ -128,22 +128,20 @@ pair_check(const struct campaign_spec *s, const struct workload *w,
 	vb = up ? b.lo : b.hi;
 	if (workload_constraint_holds(c, va, vb))
 		return 0;
-	/* Blame the side the campaign draws, else the one it sets. */
-	if (a.drawn || (a.campaign && !b.drawn)) {
-		blame = &a, other = &b;
-		oname = c->b;
-		bkey = up ? a.hikey : a.lokey;
-		okey = up ? b.lokey : b.hikey;
-		space_shortest(va, vnum, sizeof(vnum));
-		space_shortest(vb, onum, sizeof(onum));
-	} else {
-		blame = &b, other = &a;
-		oname = c->a;
-		bkey = up ? b.lokey : b.hikey;
-		okey = up ? a.hikey : a.lokey;
-		space_shortest(vb, vnum, sizeof(vnum));
-		space_shortest(va, onum, sizeof(onum));
-	}
+	/*
+	 * Blame the side the campaign draws, else the one it sets, at its
+	 * worst end: a's upper one (b's lower one) for <=, the other's
+	 * opposite end beside it.
+	 */
+	on_a = a.drawn || (a.campaign && !b.drawn);
+	blame = on_a ? &a : &b;
+	other = on_a ? &b : &a;
+	oname = on_a ? c->b : c->a;
+	high = on_a ? up : !up;
+	bkey = high ? blame->hikey : blame->lokey;
+	okey = high ? other->lokey : other->hikey;
+	space_shortest(on_a ? va : vb, vnum, sizeof(vnum));
+	space_shortest(on_a ? vb : va, onum, sizeof(onum));
 	workload_constraint_text(c, rule, sizeof(rule));
 	snprintf(why, sizeof(why), "with %s %s (%s) it breaks "
 	    "constraints[%zu], %s%s", oname, onum, okey, i, rule,
