@@ -2,6 +2,7 @@
  * control.c: the control socket transport (JSON lines over a Unix socket).
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +54,14 @@ struct conn {
 	uv_shutdown_t	 shut;
 };
 
-/* A request answered later; conn is NULL once its client has gone. */
+/*
+ * A request answered later; conn is NULL once its client has gone.  gone,
+ * if set, is told when the connection closes first (control_watch).
+ */
 struct control_call {
 	struct conn	*conn;
+	void		(*gone)(void *);
+	void		*arg;
 };
 
 struct control {
@@ -91,11 +97,15 @@ conn_closed(uv_handle_t *h)
 	free(c);
 }
 
-/* Close a connection (once); writes still queued are dropped. */
+/*
+ * Close a connection (once); writes still queued are dropped.  The owner
+ * of a deferred reply that watches it is told, last: it may answer.
+ */
 static void
 conn_close(struct conn *c)
 {
 	struct conn	**pp;
+	void		(*gone)(void *);
 
 	if (c->closing)
 		return;
@@ -107,6 +117,28 @@ conn_close(struct conn *c)
 			break;
 		}
 	uv_close((uv_handle_t *)&c->pipe, conn_closed);
+	if (c->call != NULL && (gone = c->call->gone) != NULL) {
+		c->call->gone = NULL;
+		gone(c->call->arg);
+	}
+}
+
+/*
+ * Has the client closed its end of the connection, not only shut down
+ * its writing side (after its last request, still waiting for replies)?
+ */
+static int
+conn_hungup(struct conn *c)
+{
+	struct pollfd	 pfd;
+	uv_os_fd_t	 fd;
+
+	if (uv_fileno((uv_handle_t *)&c->pipe, &fd) != 0)
+		return 0;
+	memset(&pfd, 0, sizeof(pfd));
+	pfd.fd = fd;
+	return poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLHUP | POLLERR)) != 0;
 }
 
 /* A reply was written (or dropped by a close): take up the requests. */
@@ -347,7 +379,8 @@ conn_pump(struct conn *c)
 	}
 	if (c->closing)
 		return;
-	if (c->len > CONTROL_LINE_MAX && conn_eol(c) == NULL) {
+	if (c->call == NULL && c->len > CONTROL_LINE_MAX &&
+	    conn_eol(c) == NULL) {
 		conn_error(c, "request too long");
 		conn_drain(c);
 		return;
@@ -360,7 +393,12 @@ conn_pump(struct conn *c)
 	}
 	if (c->closing)
 		return;
-	if (c->eof || c->call != NULL || c->queued >= CONTROL_OUT_MAX) {
+	/*
+	 * While a reply is deferred, reading goes on until a next request is
+	 * whole (or too long), so that a client leaving is seen.
+	 */
+	if (c->eof || c->queued >= CONTROL_OUT_MAX || (c->call != NULL &&
+	    (c->len > CONTROL_LINE_MAX || conn_eol(c) != NULL))) {
 		if (c->reading) {
 			uv_read_stop((uv_stream_t *)&c->pipe);
 			c->reading = 0;
@@ -412,9 +450,14 @@ conn_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		c->len = 0;
 		return;
 	}
-	if (n == UV_EOF)
+	if (n == UV_EOF) {
 		c->eof = 1;
-	else if (n < 0) {
+		/* Gone before its deferred reply: nobody will read it. */
+		if (c->call != NULL && conn_hungup(c)) {
+			conn_close(c);
+			return;
+		}
+	} else if (n < 0) {
 		conn_close(c);
 		return;
 	} else
@@ -422,7 +465,6 @@ conn_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 	conn_pump(c);
 }
 
-/* A client connected. */
 /*
  * Answer the request being handled later: the handler leaves its reply
  * empty, and the connection reads no further request until
@@ -439,6 +481,14 @@ control_defer(struct control *ctl)
 	call->conn = ctl->current;
 	ctl->current->call = call;
 	return call;
+}
+
+/* control_watch(): see control.h. */
+void
+control_watch(struct control_call *call, void (*gone)(void *), void *arg)
+{
+	call->gone = gone;
+	call->arg = arg;
 }
 
 /*
@@ -462,6 +512,7 @@ control_answer(struct control_call *call, cJSON *reply)
 		conn_pump(c);
 }
 
+/* A client connected. */
 static void
 control_accept(uv_stream_t *server, int status)
 {

@@ -29,11 +29,22 @@ struct control	*control_open(uv_loop_t *, const char *path, control_handler,
  * worker thread): inside the handler, control_defer() takes the request
  * over, and the handler leaves reply empty; control_answer(), on the loop
  * thread, sends the reply (or drops it if the client has gone) and frees
- * the call.  A connection reads no further request meanwhile, so that its
- * replies keep the order of its requests; other connections go on.
+ * the call.  A connection answers no further request meanwhile, so that
+ * its replies keep the order of its requests (it reads on, up to the
+ * next whole request, only to see its client leave); other connections
+ * go on.
  */
 struct control_call;
 struct control_call *control_defer(struct control *);
+/*
+ * Have gone(arg) run, once, on the loop thread, if the connection of a
+ * deferred request closes before its reply: its client closed it (one
+ * that only shut down its writing side is still answered), or
+ * control_close().  The call is still the caller's: control_answer()
+ * drops the reply then and frees the call; gone may call it.
+ */
+void		 control_watch(struct control_call *, void (*gone)(void *),
+		    void *arg);
 /*
  * A reply NULL (memory ran out building it) or not whole (without "ok",
  * or its "output" or "error") is sent as {"ok": false, "error": "out of

@@ -105,6 +105,20 @@ hpod_done(void *arg, struct engine *e)
 static void	hpod_engine_lost(void *, struct engine *, const char *);
 static void	hpod_retake(uv_timer_t *);
 
+/*
+ * The Slurm backend, made for the first Slurm campaign; NULL if it
+ * cannot be (a build without libslurm, no Slurm configuration): err says
+ * why.
+ */
+static struct sched *
+hpod_slurm(struct hpod *d, char *err, size_t errlen)
+{
+	if (d->slurm == NULL && (d->slurm = run_backend(d->loop, "slurm",
+	    &d->cfg, err, errlen)) != NULL)
+		d->nsched++;
+	return d->slurm;
+}
+
 /* Make an engine for a spec bound to its workload; it takes both. */
 static struct engine *
 hpod_engine_bound(struct hpod *d, struct campaign_spec *s,
@@ -120,14 +134,11 @@ hpod_engine_bound(struct hpod *d, struct campaign_spec *s,
 		workload_free(w);
 		return NULL;
 	}
-	if (strcmp(s->backend, "slurm") == 0 && d->slurm == NULL) {
-		if ((d->slurm = run_backend(d->loop, "slurm", &d->cfg, err,
-		    errlen)) == NULL) {
-			spec_free(s);
-			workload_free(w);
-			return NULL;
-		}
-		d->nsched++;
+	if (strcmp(s->backend, "slurm") == 0 && hpod_slurm(d, err,
+	    errlen) == NULL) {
+		spec_free(s);
+		workload_free(w);
+		return NULL;
 	}
 	drv.loop = d->loop;
 	drv.ledger = d->ledger;
@@ -327,6 +338,15 @@ hpod_submit(struct hpod *d, const cJSON *req, cJSON *reply)
 	if (s == NULL || (w = run_bind(s, &d->cfg, err, sizeof(err))) ==
 	    NULL) {
 		spec_free(s);
+		reply_error(reply, err);
+		return;
+	}
+	/* No Slurm here: refused as such, not first "not checked". */
+	if (strcmp(s->backend, "slurm") == 0 && hpod_slurm(d, err,
+	    sizeof(err)) == NULL) {
+		log_warnx("submitted campaign '%s' refused: %s", s->name, err);
+		spec_free(s);
+		workload_free(w);
 		reply_error(reply, err);
 		return;
 	}

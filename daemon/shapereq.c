@@ -10,7 +10,10 @@
  * last has been answered; the loop, the other campaigns and the other
  * clients go on meanwhile.  No answer (the controller does not reply,
  * sbatch cannot run) is no refusal: the campaign is taken, the questions
- * left are not asked, and the log says it was not checked.
+ * left are not asked, and the log says it was not checked.  A client that
+ * leaves before the answer (its connection closed) takes its submit with
+ * it: sbatch is killed and nothing is recorded, as no one would be told
+ * the campaign's id.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include "log.h"
 #include "sched.h"
 #include "shapereq.h"
+#include "workload.h"
 #include "xmalloc.h"
 
 struct shapereq {
@@ -91,6 +95,25 @@ shapereq_answered(void *arg, int rc, const char *said)
 	free(r);
 }
 
+/*
+ * The client of r's submit left before its question was answered: kill
+ * sbatch (r is freed once it has ended) and drop the submit.
+ */
+static void
+shapereq_gone(void *arg)
+{
+	struct shapereq	*r = arg;
+
+	log_warnx("submit of '%s' abandoned: the client left before it was "
+	    "checked", r->s->name);
+	LIST_REMOVE(r, entry);
+	r->stopped = 1;
+	sched_slurm_test_stop(r->test);
+	control_answer(r->call, NULL);
+	spec_free(r->s);
+	workload_free(r->w);
+}
+
 /* shapereq_start(): see shapereq.h. */
 int
 shapereq_start(uv_loop_t *loop, struct control *ctl, struct shapereqs *list,
@@ -115,6 +138,7 @@ shapereq_start(uv_loop_t *loop, struct control *ctl, struct shapereqs *list,
 	r->w = w;
 	r->cb = cb;
 	r->arg = arg;
+	control_watch(r->call, shapereq_gone, r);
 	LIST_INSERT_HEAD(list, r, entry);
 	return 0;
 }

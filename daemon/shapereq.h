@@ -28,8 +28,11 @@ typedef void	(*shapereq_cb)(void *arg, struct control_call *,
 /*
  * From inside ctl's handler: if s (bound to w) is a Slurm campaign that
  * a controller can be asked about, defer the request, put the question
- * on list and return 0: cb follows.  Else return -1 (said in the log
- * when no cluster could be asked): the caller goes on without a word.
+ * on list and return 0: cb follows, unless the client leaves first
+ * (its connection closes): then sbatch is killed, s and w are freed, the
+ * log says the submit was abandoned, and cb never runs.  Else return -1
+ * (said in the log when no cluster could be asked): the caller goes on
+ * without a word.
  */
 int	 shapereq_start(uv_loop_t *, struct control *, struct shapereqs *list,
 	    struct campaign_spec *s, struct workload *w, shapereq_cb cb,

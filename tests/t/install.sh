@@ -50,6 +50,21 @@ rc=0
 is "a Slurm campaign fails" "$rc" 1
 check "saying this build has no Slurm backend" \
     grep -q 'slurm backend is not in this build.*SLURM=no' "$T/sl.err"
+# So does hpod's submit, and its log says so once, and why: not first
+# that the job was not checked with the controller.
+HPOD="$T/build/hpod" HPOCTL="$T/build/hpoctl"
+check "hpod SLURM=no starts" start_daemon
+rc=0
+"$HPOCTL" submit "$T/sl.json" 2>"$T/sub.err" >/dev/null || rc=$?
+is "hpod SLURM=no: a submitted Slurm campaign is refused" "$rc" 1
+check "saying this build has no Slurm backend" \
+    grep -q 'slurm backend is not in this build.*SLURM=no' "$T/sub.err"
+grep "'sl'" "$T/hpod.log" | sed 's/^/# hpod: /'
+is "hpod's log says it once" "$(grep -c "'sl'" "$T/hpod.log")" 1
+check "that it was refused, and why" grep -q \
+    "submitted campaign 'sl' refused: the slurm backend is not in this build" \
+    "$T/hpod.log"
+check "hpod stops cleanly" stop_daemon
 
 # make dist: the tarball has the version hpod -V gives (from a git
 # checkout only: a tarball's tree has no history to archive).
