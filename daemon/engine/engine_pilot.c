@@ -51,7 +51,7 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 		break;
 	case SCHED_PILOT_ENDED:
 		rc = ledger_pilot_ended(l, ev->token, ev->start, ev->time,
-		    sched_state_name(ev->state));
+		    sched_state_name(ev->state), 0);
 		/*
 		 * Its whole idle time, a pilot taken back after a restart
 		 * too: its busy_* count its jobs that ended before, and the
@@ -99,7 +99,7 @@ engine_pilot_adopt(struct engine *e)
 			continue;
 		}
 		if (ledger_pilot_ended(e->env.ledger, lp[i].token, 0,
-		    engine_now(e), "lost") == -1)
+		    engine_now(e), "lost", 0) == -1)
 			log_warnx("campaign '%s': %s", e->spec->name,
 			    ledger_error(e->env.ledger));
 	}

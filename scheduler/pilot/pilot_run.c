@@ -411,6 +411,7 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 		pilot_ended(ps, p, ev);
 		return;
 	case SCHED_EV_OUTPUT:
+	case SCHED_EV_SUSPENDED:
 		return;
 	}
 }
