@@ -260,6 +260,10 @@ struct sched_pilot_event {
 	enum sched_state state;
 	double		 start;		/* ENDED: when it started, 0 if never */
 	double		 elapsed;	/* ENDED: start to end, 0 if never */
+	double		 suspended;	/* ENDED: the seconds of it its job
+					   was suspended (Slurm: scontrol
+					   suspend), which its run time, and
+					   so its idle time, leaves out */
 	double		 busy_node_s, busy_gpu_s;
 	int		 adopted;	/* taken back after a restart */
 };
