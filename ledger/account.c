@@ -144,13 +144,13 @@ account_outcomes(struct ledger *l, const struct ledger_campaign *c,
 
 /*
  * The idle time of the campaign's pilot allocations: each pilot's
- * allocation times its elapsed time (to now while it runs), less what the
- * attempts it ran (job id "PILOT.pN") were charged, per resource: each
- * was charged its share of the pilot's node (ACCT_NODES), so that the
- * lines by outcome add up to what the pilots were billed.  Never below 0
- * (a ledger written before shares charged each attempt the whole node).
- * Added to the totals as the outcome "pilot_idle", which counts no
- * attempts.
+ * allocation times its run time (to now while it runs; the seconds its
+ * job was suspended left out, as an attempt's), less what the attempts it
+ * ran (job id "PILOT.pN") were charged, per resource: each was charged
+ * its share of the pilot's node (ACCT_NODES), so that the lines by
+ * outcome add up to what the pilots were billed.  Never below 0 (a ledger
+ * written before shares charged each attempt the whole node).  Added to
+ * the totals as the outcome "pilot_idle", which counts no attempts.
  */
 static int
 account_pilots(struct ledger *l, const struct ledger_campaign *c,
@@ -170,7 +170,8 @@ account_pilots(struct ledger *l, const struct ledger_campaign *c,
 	    " total(max(pe * cpus - ac, 0))"
 	    " FROM (SELECT p.nodes, p.gpus, p.cpus,"
 	    "   CASE WHEN p.started > 0 THEN max(coalesce(nullif(p.ended, 0),"
-	    "     ?2) - p.started, 0) ELSE 0 END AS pe,"
+	    "     ?2) - p.started - coalesce(p.suspended, 0), 0)"
+	    "     ELSE 0 END AS pe,"
 	    "   total(" ACCT_ELAPSED " * " ACCT_NODES ") AS an,"
 	    "   total(" ACCT_ELAPSED " * a.gpus) AS ag,"
 	    "   total(" ACCT_ELAPSED " * a.cpus) AS ac"
@@ -374,8 +375,9 @@ account_groups(struct ledger *l, const struct ledger_campaign *c, double now,
 
 /*
  * The seconds attempt a is charged for at time now, as ACCT_ELAPSED
- * computes them: its run, less the time its job was suspended; 0 if it
- * never started.
+ * computes them: its run, less the time its job was suspended, to its
+ * end, or while it runs to now or to the start of the suspension its job
+ * is in; 0 if it never started.
  */
 double
 account_attempt_elapsed(const struct ledger_attempt *a, double now)
@@ -384,7 +386,8 @@ account_attempt_elapsed(const struct ledger_attempt *a, double now)
 
 	if (a->started <= 0)
 		return 0;
-	e = (a->ended > 0 ? a->ended : now) - a->started - a->suspended;
+	e = (a->ended > 0 ? a->ended : a->suspended_at > 0 ?
+	    a->suspended_at : now) - a->started - a->suspended;
 	return e > 0 ? e : 0;
 }
 

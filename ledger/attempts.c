@@ -159,18 +159,23 @@ ledger_attempt_finished(struct ledger *l, int64_t id, const char *state,
 
 /*
  * Record that the attempt's job was suspended for `seconds` of its run
- * (Slurm's scontrol suspend), which ACCT_ELAPSED does not bill.
+ * (Slurm's scontrol suspend), which ACCT_ELAPSED does not bill, and, while
+ * it runs, since when it is suspended again (0: it runs): its run time
+ * stops there until it is resumed.
  */
 int
-ledger_attempt_suspended(struct ledger *l, int64_t id, double seconds)
+ledger_attempt_suspended(struct ledger *l, int64_t id, double seconds,
+    double since)
 {
 	sqlite3_stmt *st;
 
 	if ((st = ledger_stmt(l, LQ_ATTEMPT_SUSPENDED, "UPDATE attempts"
-	    " SET suspended = nullif(?2, 0) WHERE id = ?1")) == NULL)
+	    " SET suspended = nullif(?2, 0), suspended_at = nullif(?3, 0)"
+	    " WHERE id = ?1")) == NULL)
 		return -1;
 	ledger_bind_int64(l, st, 1, id);
 	ledger_bind_double(l, st, 2, seconds > 0 ? seconds : 0);
+	ledger_bind_double(l, st, 3, since > 0 ? since : 0);
 	return ledger_exec_one(l, st, "record suspended time of attempt id"
 	    " %lld", (long long)id);
 }
@@ -197,6 +202,7 @@ attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	a->eligible = sqlite3_column_double(st, 20);
 	a->after_id = sqlite3_column_int64(st, 21);
 	a->suspended = sqlite3_column_double(st, 22);
+	a->suspended_at = sqlite3_column_double(st, 23);
 	a->exit_code = sqlite3_column_int(st, 16);
 	a->signal = sqlite3_column_int(st, 17);
 	if (ledger_column_str(st, 4, &a->token) == -1 ||
@@ -237,7 +243,8 @@ ledger_attempt_list(struct ledger *l, int64_t campaign_id,
 	    " t.number, a.number, a.token, a.job_id, a.dir, a.state,"
 	    " a.created, a.submitted, a.started, a.ended, a.nodes, a.gpus,"
 	    " a.cpus, a.host, COALESCE(a.exit_code, -1), a.signal, a.reason,"
-	    " " ACCT_NODES ", a.eligible, a.after_id, a.suspended"
+	    " " ACCT_NODES ", a.eligible, a.after_id, a.suspended,"
+	    " a.suspended_at"
 	    " FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    " WHERE t.campaign_id = ?1"
 	    " AND (NOT ?2 OR COALESCE(a.ended, 0) = 0)"

@@ -293,7 +293,7 @@ static int
 ledger_setup(struct ledger *l)
 {
 	int v, latest = ledger_schema_latest(), tables;
-	char sql[192];
+	char sql[224];
 
 	if (sqlite3_busy_timeout(l->db, LEDGER_BUSY_MS) != SQLITE_OK)
 		return ledger_fail(l, "set busy timeout");
@@ -313,22 +313,30 @@ ledger_setup(struct ledger *l)
 		return -1;
 	/*
 	 * A ledger read as it is, older than the attempts' node_share,
-	 * eligible, after_id or suspended (schema.c, 5 -> 6 -> 7 -> 8,
-	 * 9 -> 10): a view of its attempts in the connection's own temp
-	 * schema, which names resolve first, reads each as charged its
-	 * whole nodes, its queue wait from its submission, in a lane of its
-	 * own and never suspended, as it was.
+	 * eligible, after_id, suspended or suspended_at (schema.c, 5 -> 6
+	 * -> 7 -> 8, 9 -> 10 -> 11): a view of its attempts in the
+	 * connection's own temp schema, which names resolve first, reads
+	 * each as charged its whole nodes, its queue wait from its
+	 * submission, in a lane of its own and never suspended, as it was;
+	 * its pilots (4 -> 5) as never suspended.
 	 */
-	if ((l->flags & LEDGER_READONLY) && v < 10) {
+	if ((l->flags & LEDGER_READONLY) && v < 11) {
 		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW attempts AS"
-		    " SELECT *%s%s%s, NULL AS suspended FROM main.attempts",
+		    " SELECT *%s%s%s%s, NULL AS suspended_at"
+		    " FROM main.attempts",
 		    v < 6 ? ", NULL AS node_share" : "",
 		    v < 7 ? ", NULL AS eligible" : "",
-		    v < 8 ? ", NULL AS after_id" : "");
+		    v < 8 ? ", NULL AS after_id" : "",
+		    v < 10 ? ", NULL AS suspended" : "");
 		if (ledger_sql(l, sql, "read attempts of an older schema")
 		    == -1)
 			return -1;
 	}
+	if ((l->flags & LEDGER_READONLY) && v >= 5 && v < 11 &&
+	    ledger_sql(l, "CREATE TEMP VIEW pilots AS SELECT *,"
+	    " NULL AS suspended FROM main.pilots",
+	    "read pilots of an older schema") == -1)
+		return -1;
 	if (l->flags & LEDGER_READONLY)
 		return 0;
 	/* SQLite falls back to reading a file it cannot write: refuse that. */

@@ -160,6 +160,9 @@ struct ledger_attempt {
 	double		 suspended;	/* seconds of its run its job was
 					   suspended, not billed, 0 = none:
 					   ledger_attempt_suspended() */
+	double		 suspended_at;	/* while it runs: when its job's
+					   current suspension began (its
+					   clock stops there), 0 = none */
 	int		 nodes, gpus, cpus;	/* allocation, totals */
 	double		 node_share;	/* the nodes charged: nodes, or its
 					   share of a pilot's node (read
@@ -204,9 +207,12 @@ int	 ledger_pilot_submitted(struct ledger *, int64_t campaign_id,
 int	 ledger_pilot_started(struct ledger *, const char *token,
 	    const char *job_id, double when, int nodes, int gpus, int cpus,
 	    const char *host);
-/* started: its start as known at the end (0: keep the recorded one). */
+/*
+ * started: its start as known at the end (0: keep the recorded one);
+ * suspended: the seconds of its run its job was suspended (not billed).
+ */
 int	 ledger_pilot_ended(struct ledger *, const char *token, double started,
-	    double when, const char *state);
+	    double when, const char *state, double suspended);
 /* A pilot not yet ended, as an engine taking back its campaign reads it. */
 struct ledger_pilot {
 	char		*token, *job_id, *dir;
@@ -228,8 +234,12 @@ void	 ledger_pilot_list_free(struct ledger_pilot *, size_t n);
 int	 ledger_attempt_finished(struct ledger *, int64_t id,
 	    const char *state, double when, int exit_code, int signal,
 	    const char *reason);
-/* Record the seconds the attempt's job was suspended (not billed). */
-int	 ledger_attempt_suspended(struct ledger *, int64_t id, double seconds);
+/*
+ * Record the seconds the attempt's job was suspended (not billed), and
+ * while it runs when its current suspension began (0: it runs).
+ */
+int	 ledger_attempt_suspended(struct ledger *, int64_t id, double seconds,
+	    double since);
 /* All attempts of a campaign (unfinished_only: only those not ended). */
 int	 ledger_attempt_list(struct ledger *, int64_t campaign_id,
 	    int unfinished_only, struct ledger_attempt **out, size_t *n);

@@ -11,13 +11,14 @@
 
 /*
  * The seconds attempt a (of a query) is charged for, ?2 being now: from
- * its start to its end, or to now while it runs, less the seconds its
- * job was suspended (schema.c, 9 -> 10); nothing if it never started.
+ * its start to its end, or while it runs to now or to the start of the
+ * suspension its job is in (schema.c, 10 -> 11), less the seconds its job
+ * was suspended before (9 -> 10); nothing if it never started.
  * account_attempt_elapsed() is the same in C.
  */
 #define ACCT_ELAPSED \
 	"CASE WHEN a.started > 0 THEN" \
-	"  max(coalesce(nullif(a.ended, 0), ?2) - a.started" \
+	"  max(coalesce(nullif(a.ended, 0), a.suspended_at, ?2) - a.started" \
 	"    - coalesce(a.suspended, 0), 0) END"
 
 /*

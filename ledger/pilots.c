@@ -42,21 +42,25 @@ ledger_pilot_started(struct ledger *l, const char *token, const char *job_id,
 	return ledger_exec_one(l, st, "record start of pilot %s", token);
 }
 
-/* Record how a pilot ended (and when it started, if known better now). */
+/*
+ * Record how a pilot ended (and when it started, if known better now),
+ * and the seconds its job was suspended, which its bill leaves out.
+ */
 int
 ledger_pilot_ended(struct ledger *l, const char *token, double started,
-    double when, const char *state)
+    double when, const char *state, double suspended)
 {
 	sqlite3_stmt *st;
 
 	if ((st = ledger_stmt(l, LQ_PILOT_ENDED, "UPDATE pilots"
-	    " SET ended = ?2, state = ?3, started = coalesce(?4, started)"
-	    " WHERE token = ?1")) == NULL)
+	    " SET ended = ?2, state = ?3, started = coalesce(?4, started),"
+	    " suspended = nullif(?5, 0) WHERE token = ?1")) == NULL)
 		return -1;
 	ledger_bind_text(l, st, 1, token);
 	ledger_bind_time(l, st, 2, when);
 	ledger_bind_text(l, st, 3, state);
 	ledger_bind_time(l, st, 4, started);
+	ledger_bind_double(l, st, 5, suspended > 0 ? suspended : 0);
 	return ledger_exec_one(l, st, "record end of pilot %s", token);
 }
 

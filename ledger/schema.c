@@ -220,6 +220,18 @@ const char *const ledger_migrations[] = {
 	 */
 	"ALTER TABLE attempts ADD COLUMN suspended REAL"
 	"  CHECK (suspended IS NULL OR suspended >= 0);",
+
+	/*
+	 * 10 -> 11: while an attempt runs, when the suspension its job is
+	 * in began (NULL: it runs): its run time, billed live, stops there
+	 * until it is resumed, and suspended then holds the seconds of its
+	 * suspensions before.  A pilot's suspended seconds, which its run
+	 * time (and so its idle time) leaves out as an attempt's does.
+	 * NULL, as every older row reads: never suspended.
+	 */
+	"ALTER TABLE attempts ADD COLUMN suspended_at REAL;"
+	"ALTER TABLE pilots ADD COLUMN suspended REAL"
+	"  CHECK (suspended IS NULL OR suspended >= 0);",
 };
 
 /* The schema version this build creates and understands. */

@@ -32,7 +32,10 @@ enum sched_event_type {
 	SCHED_EV_STARTED,	/* running; allocation and host known */
 	SCHED_EV_END,		/* finished; state, exit status known */
 	SCHED_EV_SUBMIT_FAILED,	/* could not be submitted; reason says why */
-	SCHED_EV_OUTPUT		/* new output in dir/stdout: read it now */
+	SCHED_EV_OUTPUT,	/* new output in dir/stdout: read it now */
+	SCHED_EV_SUSPENDED	/* a running job was suspended or resumed
+				   (Slurm: scontrol suspend, resume):
+				   suspended and suspended_at say how */
 };
 
 struct sched_event {
@@ -56,7 +59,12 @@ struct sched_event {
 	double		 suspended;	/* SCHED_EV_END: the seconds of
 					   [start, end] the job was suspended
 					   (Slurm: scontrol suspend), which
-					   its run time leaves out; 0: none */
+					   its run time leaves out; 0: none.
+					   SCHED_EV_SUSPENDED: those of its
+					   suspensions before suspended_at */
+	double		 suspended_at;	/* SCHED_EV_SUSPENDED: when the
+					   suspension it is in began (its run
+					   time stops there), 0: it runs */
 	/*
 	 * SCHED_EV_STARTED and SCHED_EV_END: when the job could first
 	 * start, from which its queue wait counts (Slurm's eligible time:
@@ -252,6 +260,10 @@ struct sched_pilot_event {
 	enum sched_state state;
 	double		 start;		/* ENDED: when it started, 0 if never */
 	double		 elapsed;	/* ENDED: start to end, 0 if never */
+	double		 suspended;	/* ENDED: the seconds of it its job
+					   was suspended (Slurm: scontrol
+					   suspend), which its run time, and
+					   so its idle time, leaves out */
 	double		 busy_node_s, busy_gpu_s;
 	int		 adopted;	/* taken back after a restart */
 };

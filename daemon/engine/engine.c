@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "engine_int.h"
 #include "invoke.h"
 #include "log.h"
@@ -31,12 +32,21 @@
 
 static void	engine_tick(uv_timer_t *);
 
-/* An attempt's elapsed seconds at end, as the ledger's accounting has it. */
+/*
+ * An attempt's elapsed seconds at end (its end, or now while it runs), as
+ * the ledger's accounting has it: account_attempt_elapsed() of what the
+ * engine recorded.
+ */
 static double
 engine_elapsed(const struct attempt *a, double end)
 {
-	return a->t_started > 0 ?
-	    fmax(end - a->t_started - a->suspended, 0) : 0;
+	struct ledger_attempt la;
+
+	memset(&la, 0, sizeof(la));
+	la.started = a->t_started;
+	la.suspended = a->suspended;
+	la.suspended_at = a->suspended_at;
+	return account_attempt_elapsed(&la, end);
 }
 
 /* Add what an attempt that ended at `end` cost to the campaign's sum. */

@@ -4,6 +4,7 @@
  * an infrastructure failure) and with each point of a learning curve (the
  * early-stopping decision).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,7 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	const char		*state;
 	enum trial_state	 tstate;
 	int64_t		 tid;
-	int		 tnum, next;
+	int		 tnum, next, susp;
 	char		*path, last[160], why[180];
 
 	attempt_follow(a, 1);
@@ -128,9 +129,16 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	    a->attempt_id, ev->eligible) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
-	a->suspended = ev->suspended > 0 ? ev->suspended : 0;
-	if (a->suspended > 0 && ledger_attempt_suspended(e->env.ledger,
-	    a->attempt_id, a->suspended) == -1)
+	/*
+	 * Suspended seconds only grow: an end that knows fewer than its
+	 * polls said (a job the controller forgot, read from result.json
+	 * by a backend that never saw it run) keeps those.
+	 */
+	susp = a->suspended > 0 || a->suspended_at > 0;
+	a->suspended = fmax(ev->suspended, a->suspended);
+	a->suspended_at = 0;
+	if ((susp || a->suspended > 0) && ledger_attempt_suspended(
+	    e->env.ledger, a->attempt_id, a->suspended, 0) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
@@ -255,6 +263,18 @@ engine_event(void *arg, const struct sched_event *ev)
 		return;
 	case SCHED_EV_END:
 		engine_ended(a, ev);
+		return;
+	case SCHED_EV_SUSPENDED:
+		/* Its run time, billed while it runs, stops while suspended. */
+		a->suspended = fmax(ev->suspended, a->suspended);
+		a->suspended_at = ev->suspended_at > 0 ? ev->suspended_at : 0;
+		if (ledger_attempt_suspended(e->env.ledger, a->attempt_id,
+		    a->suspended, a->suspended_at) == -1)
+			log_warnx("campaign '%s': %s", e->spec->name,
+			    ledger_error(e->env.ledger));
+		engine_say(e, "trial %d attempt %d: %s, %.0f s suspended "
+		    "before", a->trial_number, a->number, a->suspended_at > 0 ?
+		    "suspended" : "running", a->suspended);
 		return;
 	}
 }

@@ -30,7 +30,10 @@ struct attempt {
 	int		 started;
 	double		 t_started;	/* as the ledger has it, or 0 */
 	double		 suspended;	/* seconds its job was suspended, as
-					   its end says: not billed */
+					   its last poll or its end says: not
+					   billed */
+	double		 suspended_at;	/* its job is suspended since then
+					   (its run time stops), 0: it runs */
 	int		 nodes, gpus, cpus;	/* the allocation asked for,
 						   then as started */
 	double		 node_share;	/* the nodes it is charged: nodes,

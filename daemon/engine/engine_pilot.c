@@ -23,7 +23,7 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 {
 	struct engine	*e = arg;
 	struct ledger	*l = e->env.ledger;
-	double		 idle_n, idle_g;
+	double		 idle_n, idle_g, run;
 	int		 rc = 0;
 
 	if (e->detached)
@@ -51,15 +51,17 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 		break;
 	case SCHED_PILOT_ENDED:
 		rc = ledger_pilot_ended(l, ev->token, ev->start, ev->time,
-		    sched_state_name(ev->state));
+		    sched_state_name(ev->state), ev->suspended);
 		/*
 		 * Its whole idle time, a pilot taken back after a restart
 		 * too: its busy_* count its jobs that ended before, and the
 		 * sum read from the ledger left its idle time out
-		 * (engine_pilot_spent_live()).
+		 * (engine_pilot_spent_live()).  Of its run time, as
+		 * account_pilots() counts it: its suspension left out.
 		 */
-		idle_n = fmax(ev->elapsed * ev->nodes - ev->busy_node_s, 0);
-		idle_g = fmax(ev->elapsed * ev->gpus - ev->busy_gpu_s, 0);
+		run = fmax(ev->elapsed - ev->suspended, 0);
+		idle_n = fmax(run * ev->nodes - ev->busy_node_s, 0);
+		idle_g = fmax(run * ev->gpus - ev->busy_gpu_s, 0);
 		e->spent_node_s += idle_n;
 		e->spent_gpu_s += idle_g;
 		engine_say(e, "pilot %s ended (%s) after %.1f s, %.1f "
@@ -99,7 +101,7 @@ engine_pilot_adopt(struct engine *e)
 			continue;
 		}
 		if (ledger_pilot_ended(e->env.ledger, lp[i].token, 0,
-		    engine_now(e), "lost") == -1)
+		    engine_now(e), "lost", 0) == -1)
 			log_warnx("campaign '%s': %s", e->spec->name,
 			    ledger_error(e->env.ledger));
 	}

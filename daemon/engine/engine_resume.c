@@ -36,6 +36,8 @@ engine_adopt_new(struct engine *e, const struct ledger_attempt *la,
 	a->out = xasprintf("%s/stdout", a->dir);
 	a->started = la->started > 0;
 	a->t_started = la->started;
+	a->suspended = la->suspended;
+	a->suspended_at = la->suspended_at;
 	a->nodes = la->nodes;
 	a->gpus = la->gpus;
 	a->cpus = la->cpus;

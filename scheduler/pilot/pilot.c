@@ -233,8 +233,13 @@ patt_end(struct psched *ps, struct patt *a, struct sched_event *ev)
 			p->last_end = ev->end;
 		/* Its share, should its start not have been told. */
 		ev->node_share = pilot_share(p, a);
-		if (a->started && a->t_started > 0 && ev->end > a->t_started) {
-			el = ev->end - a->t_started;
+		/* Its pilot suspended at its end (killed so): to its end. */
+		if (a->suspended_at > 0 && ev->end > a->suspended_at)
+			a->suspended += ev->end - a->suspended_at;
+		ev->suspended = a->suspended;
+		if (a->started && a->t_started > 0 &&
+		    ev->end - a->suspended > a->t_started) {
+			el = ev->end - a->t_started - a->suspended;
 			p->busy_node_s += el * pilot_share(p, a);
 			p->busy_gpu_s += el * a->gpus * a->nodes;
 		}

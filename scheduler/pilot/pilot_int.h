@@ -38,6 +38,10 @@ struct patt {
 	char		*job_id;	/* "PILOT.pN" once handed out */
 	int		 started;
 	double		 t_started;
+	double		 suspended;	/* seconds of its run its pilot was
+					   suspended, not billed */
+	double		 suspended_at;	/* its pilot is suspended since
+					   then, 0: it runs */
 	int		 cancelled;
 	int		 dying;		/* stopped with its pilot: ends as
 					   the pilot does */
@@ -60,6 +64,9 @@ struct pjob {
 	double		 submitted, started;
 	double		 first_start, last_end;	/* of its jobs, 0: none */
 	double		 busy_node_s, busy_gpu_s;	/* its jobs' charge */
+	double		 suspended;	/* as its job's last SUSPENDED */
+	double		 suspended_at;	/* event said (sched.h) */
+	int		 suspend_seen;	/* such an event came */
 	struct pattq	 jobs;		/* running in it */
 	struct pconn	*conn;		/* its agent, once connected */
 	int		 asked;		/* unanswered "next"s */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,8 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 		ev.state = iev->state;
 		ev.elapsed = ev.start > 0 && ev.time > ev.start ?
 		    ev.time - ev.start : 0;
+		ev.suspended = iev->suspended < ev.elapsed ?
+		    iev->suspended : ev.elapsed;
 		ev.adopted = p->adopted;
 		ev.busy_node_s = p->busy_node_s;
 		ev.busy_gpu_s = p->busy_gpu_s;
@@ -361,6 +364,44 @@ pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
 	pilot_dispatch(ps);
 }
 
+/*
+ * Pilot p's job was suspended or resumed (ev): so were the jobs running
+ * in it, each from its start on.  A suspension that ended since the last
+ * event (its seconds the growth of ev's) counts for each from when it
+ * began, or, begun and ended between two polls, as if it ended at ev.
+ * The first event of a pilot taken back after a restart only sets where
+ * its count stands: its jobs' suspensions before are in the ledger.
+ */
+static void
+pilot_suspended(struct psched *ps, struct pjob *p,
+    const struct sched_event *ev)
+{
+	struct sched_event	 sev;
+	struct patt		*a;
+	double			 d, from;
+
+	d = p->suspend_seen || !p->adopted ? ev->suspended - p->suspended : 0;
+	from = p->suspended_at > 0 ? p->suspended_at : ev->time - d;
+	TAILQ_FOREACH(a, &p->jobs, entry) {
+		if (!a->started || a->t_started <= 0)
+			continue;
+		if (d > 0)
+			a->suspended += fmax(fmin(d, from + d - a->t_started),
+			    0);
+		a->suspended_at = ev->suspended_at > 0 ?
+		    fmax(ev->suspended_at, a->t_started) : 0;
+		memset(&sev, 0, sizeof(sev));
+		sev.type = SCHED_EV_SUSPENDED;
+		sev.job_id = a->job_id;
+		sev.suspended = a->suspended;
+		sev.suspended_at = a->suspended_at;
+		pilot_emit(ps, a, &sev);
+	}
+	p->suspended = ev->suspended;
+	p->suspended_at = ev->suspended_at;
+	p->suspend_seen = 1;
+}
+
 /* An event of a pilot job from the inner backend. */
 void
 pilot_inner_event(void *arg, const struct sched_event *ev)
@@ -409,6 +450,9 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 	case SCHED_EV_SUBMIT_FAILED:
 	case SCHED_EV_END:
 		pilot_ended(ps, p, ev);
+		return;
+	case SCHED_EV_SUSPENDED:
+		pilot_suspended(ps, p, ev);
 		return;
 	case SCHED_EV_OUTPUT:
 		return;

@@ -29,7 +29,10 @@ struct slurm_rec {
 	char		*nodes;
 	time_t		 submit, start, end;
 	time_t		 suspended;	/* seconds since its start it spent
-					   suspended, to its last resume */
+					   suspended, to its last suspend or
+					   resume */
+	time_t		 suspended_at;	/* when the suspension it is in
+					   began, 0: not suspended */
 	time_t		 eligible;	/* when it could first start (its
 					   dependency met, a hold released),
 					   0 while it cannot yet */
@@ -131,7 +134,10 @@ struct slurm_job {
 	double		 submitted;	/* when the controller took it */
 	double		 started_at;	/* the STARTED event's time */
 	double		 suspended;	/* seconds of its run it was
-					   suspended, from its final record */
+					   suspended, as its last record or
+					   its final one says */
+	double		 suspended_at;	/* the suspension it is in began
+					   then, 0: it runs (its last record) */
 	double		 eligible;	/* its record's eligible time (or its
 					   end if it never was), 0 = ? */
 	struct slurm_watch *watch;	/* its directory's watch, or NULL */

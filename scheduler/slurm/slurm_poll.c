@@ -200,6 +200,28 @@ slurm_say_stuck(struct slurm *b, struct slurm_job *j,
 	    "ends it", j->job_id[0] ? j->job_id : "-", j->token, why);
 }
 
+/*
+ * A running job suspended or resumed since its last record: say how, so
+ * that its run time, billed while it runs, leaves the suspension out.
+ */
+static void
+slurm_suspend_seen(struct slurm *b, struct slurm_job *j,
+    const struct slurm_rec *r)
+{
+	struct sched_event	 ev;
+
+	if ((double)r->suspended == j->suspended &&
+	    (double)r->suspended_at == j->suspended_at)
+		return;
+	j->suspended = (double)r->suspended;
+	j->suspended_at = (double)r->suspended_at;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_SUSPENDED;
+	ev.suspended = j->suspended;
+	ev.suspended_at = j->suspended_at;
+	slurm_emit(b, j, &ev);
+}
+
 /* Apply one record to its job; return 1 if the job is gone. */
 static int
 slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
@@ -251,8 +273,11 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 		j->started = 1;
 		slurm_emit(b, j, &ev);
 	}
-	if (!slurm_rec_final(r))
+	if (!slurm_rec_final(r)) {
+		if (j->started)
+			slurm_suspend_seen(b, j, r);
 		return 0;
+	}
 	out = slurm_rec_outcome(r, &code, &sig);
 	/* The wrapper knows how the workload itself ended. */
 	if (result_read(j->dir, &res, err, sizeof(err)) == 0 &&

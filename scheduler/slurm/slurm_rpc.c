@@ -235,6 +235,10 @@ slurm_rpc_copy(struct slurm_rec *r, const slurm_job_info_t *j)
 	    j->suspend_time - j->start_time > j->pre_sus_time)
 		r->suspended = j->suspend_time - j->start_time -
 		    j->pre_sus_time;
+	/* Suspended now: its run time stopped at its last suspend. */
+	if ((j->job_state & JOB_STATE_BASE) == JOB_SUSPENDED &&
+	    j->start_time > 0 && j->suspend_time >= j->start_time)
+		r->suspended_at = j->suspend_time;
 	r->eligible = j->eligible_time;
 	r->exit_code = j->exit_code;
 	r->nnodes = (int)j->num_nodes;

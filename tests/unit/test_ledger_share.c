@@ -144,7 +144,7 @@ test_share(void)
 		rc |= ledger_attempt_finished(l, aid, "completed", end[i], 0,
 		    0, NULL);
 	}
-	rc |= ledger_pilot_ended(l, "q", 0, 1100, "completed");
+	rc |= ledger_pilot_ended(l, "q", 0, 1100, "completed", 0);
 	ok(rc == 0, "a pilot campaign is recorded");
 	read_account(l, "new", &acct);
 	idle = &acct.by_outcome[ACCT_OUT_PILOT_IDLE];

@@ -106,6 +106,7 @@ on_event(void *arg, const struct sched_event *ev)
 			    ev->job_id);
 		break;
 	case SCHED_EV_OUTPUT:	/* the local backend sends none */
+	case SCHED_EV_SUSPENDED:
 		break;
 	}
 	if (strcmp(ev->token, t->token) != 0)

@@ -105,6 +105,8 @@ main(void)
 	    "ALTER TABLE attempts DROP COLUMN after_id;"
 	    "ALTER TABLE attempts DROP COLUMN eligible;"
 	    "ALTER TABLE attempts DROP COLUMN suspended;"
+	    "ALTER TABLE attempts DROP COLUMN suspended_at;"
+	    "ALTER TABLE pilots DROP COLUMN suspended;"
 	    "PRAGMA user_version = 6", NULL, NULL, NULL) != SQLITE_OK)
 		printf("# %s\n", sqlite3_errmsg(db));
 	sqlite3_close(db);

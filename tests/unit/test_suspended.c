@@ -2,9 +2,12 @@
  * test_suspended.c: an attempt whose job was suspended is billed its run
  * time (its end less its start less the suspended seconds, as Slurm's
  * RunTime), not its end less its start, in the SQL account, in
- * account_lists() and in account_attempt_add() alike; a ledger of schema
- * 9, older than the column, read as it is bills every attempt whole, and
- * one opened to write is migrated and takes the suspended time.
+ * account_lists() and in account_attempt_add() alike; while it runs
+ * suspended, its run time stops at its suspension (suspended_at), and
+ * goes on once resumed, the seconds it sat suspended left out; a ledger
+ * of schema 10 or 9, older than the columns, read as it is bills a
+ * running attempt (9: every attempt) whole, and one opened to write is
+ * migrated and takes both.
  */
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +50,20 @@ cost_of(struct ledger *l, int64_t cid, double sql[2], double lists[2],
 	ledger_attempt_list_free(at, na);
 }
 
+/* Campaign cid's pilot_idle node-seconds at 5000 (by SQL), -1 on error. */
+static double
+idle_of(struct ledger *l, int64_t cid)
+{
+	struct account	 a, b;
+	double		 idle = -1;
+
+	if (account_both(l, cid, 5000, &a, &b, NULL, NULL) == 0)
+		idle = a.by_outcome[ACCT_OUT_PILOT_IDLE].node_seconds;
+	account_release(&a);
+	account_release(&b);
+	return idle;
+}
+
 /* Whether all three sums are node and gpu seconds. */
 static int
 all_are(const double sql[2], const double lists[2], const double each[2],
@@ -64,7 +81,7 @@ main(void)
 	struct ledger		*l;
 	char			 dir[64], path[128];
 	double			 s[2], li[2], e[2];
-	int64_t			 cid, t0, t1, a0, a1;
+	int64_t			 cid, t0, t1, a0, a1, cl, a2, cp, a3;
 	size_t			 n = 0;
 
 	if ((l = ledger_tmp_open("hpod-susp", dir, sizeof(dir))) == NULL)
@@ -78,7 +95,7 @@ main(void)
 	/* Trial 0: 2 nodes, 4 GPUs, 1000 to 1020, suspended 15 s of it. */
 	ledger_attempt_submitted(l, a0, "10", 1000);
 	ledger_attempt_started(l, a0, NULL, 1000, 2, 4, 2, 0, "n[01-02]");
-	ok(ledger_attempt_suspended(l, a0, 15) == 0,
+	ok(ledger_attempt_suspended(l, a0, 15, 0) == 0,
 	    "the suspended seconds are recorded");
 	ledger_attempt_finished(l, a0, "completed", 1020, 0, 0, NULL);
 	/* Trial 1: 1 node, 2 GPUs, 1000 to 1010, never suspended. */
@@ -99,15 +116,73 @@ main(void)
 	    "%g %g, each %g %g)", s[0], s[1], li[0], li[1], e[0], e[1]);
 
 	/* Never more than it ran. */
-	ledger_attempt_suspended(l, a0, 30);
+	ledger_attempt_suspended(l, a0, 30, 0);
 	cost_of(l, cid, s, li, e);
 	ok(all_are(s, li, e, 10, 20), "no negative run time (SQL %g, lists "
 	    "%g, each %g)", s[0], li[0], e[0]);
-	ledger_attempt_suspended(l, a0, 15);
+	ledger_attempt_suspended(l, a0, 15, 0);
 
-	/* The same ledger as schema 9 left it, read as it is: whole. */
+	/*
+	 * Campaign "live": 1 node, 2 GPUs from 4000, running at 5000,
+	 * suspended 100 s before and again since 4500: its run to now is
+	 * 4500 - 4000 - 100 = 400 s, not 5000 - 4000 - 100.
+	 */
+	cl = ledger_tmp_campaign(l, "live", 1);
+	a2 = ledger_tmp_attempt(l, ledger_tmp_trial(l, cl, 2, "{}"), 2, 0);
+	ledger_attempt_submitted(l, a2, "12", 4000);
+	ledger_attempt_started(l, a2, NULL, 4000, 1, 2, 1, 0, "n04");
+	ok(ledger_attempt_suspended(l, a2, 100, 4500) == 0,
+	    "a running attempt's suspension is recorded");
+	ok(ledger_attempt_list(l, cl, 0, &at, &n) == 0 && n == 1 &&
+	    at[0].suspended == 100 && at[0].suspended_at == 4500 &&
+	    account_attempt_elapsed(&at[0], 5000) == 400,
+	    "while suspended its run time stops: 400 s at 5000");
+	ledger_attempt_list_free(at, n);
+	cost_of(l, cl, s, li, e);
+	ok(all_are(s, li, e, 400, 800), "billed live its run time: 400 "
+	    "node-s (SQL %g, lists %g, each %g)", s[0], li[0], e[0]);
+	/* Resumed at 4700: 300 s suspended in all, its run goes on. */
+	ledger_attempt_suspended(l, a2, 300, 0);
+	cost_of(l, cl, s, li, e);
+	ok(all_are(s, li, e, 700, 1400), "resumed: 5000 - 4000 - 300 "
+	    "(SQL %g, lists %g, each %g)", s[0], li[0], e[0]);
+	ledger_attempt_suspended(l, a2, 100, 4500);
+
+	/*
+	 * Campaign "pilot": a pilot of 1 node from 1000 to 1100, suspended
+	 * 30 s of it, ran one attempt charged half its node from 1000 to
+	 * 1040 (20 node-s): its idle time is its run time, 70 s, less
+	 * that: 50 node-s, not 100 - 20.
+	 */
+	cp = ledger_tmp_campaign(l, "pilot", 1);
+	a3 = ledger_tmp_attempt(l, ledger_tmp_trial(l, cp, 3, "{}"), 3, 0);
+	ledger_pilot_submitted(l, cp, "pq", "/nowhere/pq", 990);
+	ledger_pilot_started(l, "pq", "9", 1000, 1, 2, 2, "n05");
+	ledger_attempt_started(l, a3, "9.p1", 1000, 1, 2, 1, 0.5, "n05");
+	ledger_attempt_finished(l, a3, "completed", 1040, 0, 0, NULL);
+	ok(ledger_pilot_ended(l, "pq", 0, 1100, "completed", 30) == 0,
+	    "a pilot's suspended seconds are recorded");
+	is_near(idle_of(l, cp), 50, 1e-9, "its idle time: its run time, 70 "
+	    "node-s, less its attempt's 20");
+
+	/* The same ledger as schema 10 left it, read as it is. */
 	snprintf(path, sizeof(path), "%s/l.db", dir);
 	ledger_close(l);
+	ledger_tmp_sql(path, "ALTER TABLE attempts DROP COLUMN suspended_at;"
+	    "ALTER TABLE pilots DROP COLUMN suspended;"
+	    "PRAGMA user_version = 10");
+	l = ledger_tmp_open_file(path, LEDGER_READONLY);
+	cost_of(l, cl, s, li, e);
+	ok(all_are(s, li, e, 900, 1800), "schema 10 read as it is: a "
+	    "running attempt to now (SQL %g, lists %g, each %g)", s[0], li[0],
+	    e[0]);
+	cost_of(l, cid, s, li, e);
+	ok(all_are(s, li, e, 20, 40), "and an ended one its run time (SQL "
+	    "%g)", s[0]);
+	is_near(idle_of(l, cp), 80, 1e-9, "and a pilot never suspended");
+	ledger_close(l);
+
+	/* As schema 9 left it, read as it is: whole. */
 	ledger_tmp_sql(path, "ALTER TABLE attempts DROP COLUMN suspended;"
 	    "PRAGMA user_version = 9");
 	l = ledger_tmp_open_file(path, LEDGER_READONLY);
@@ -121,11 +196,20 @@ main(void)
 	l = ledger_tmp_open_file(path, 0);
 	is_int(ledger_schema_version(l), ledger_schema_latest(),
 	    "migrated to the latest schema");
-	ok(ledger_attempt_suspended(l, a0, 15) == 0,
+	ok(ledger_attempt_suspended(l, a0, 15, 0) == 0,
 	    "a migrated ledger takes the suspended seconds");
 	cost_of(l, cid, s, li, e);
 	ok(all_are(s, li, e, 20, 40), "and bills the run time (SQL %g)",
 	    s[0]);
+	ok(ledger_attempt_suspended(l, a2, 100, 4500) == 0,
+	    "a migrated ledger takes a running attempt's suspension");
+	cost_of(l, cl, s, li, e);
+	ok(all_are(s, li, e, 400, 800), "and stops its run time there (SQL "
+	    "%g, lists %g, each %g)", s[0], li[0], e[0]);
+	ok(ledger_pilot_ended(l, "pq", 0, 1100, "completed", 30) == 0,
+	    "a migrated ledger takes a pilot's suspended seconds");
+	is_near(idle_of(l, cp), 50, 1e-9, "and leaves them out of its idle "
+	    "time");
 	ledger_tmp_close(l, dir);
 	return tap_done();
 }
