@@ -249,8 +249,10 @@ struct sched	*sched_replay_new(struct uv_loop_s *, const char *table_path,
 enum sched_pilot_ev_type {
 	SCHED_PILOT_SUBMITTED,	/* token, dir: before the inner submit */
 	SCHED_PILOT_STARTED,	/* job_id, host, nodes, gpus, cpus */
-	SCHED_PILOT_ENDED	/* state; busy_*: what its jobs were charged;
+	SCHED_PILOT_ENDED,	/* state; busy_*: what its jobs were charged;
 				   start and time (its end) bound its jobs' */
+	SCHED_PILOT_SUSPENDED	/* its job was suspended or resumed:
+				   suspended and suspended_at say how */
 };
 struct sched_pilot_event {
 	enum sched_pilot_ev_type type;
@@ -263,7 +265,12 @@ struct sched_pilot_event {
 	double		 suspended;	/* ENDED: the seconds of it its job
 					   was suspended (Slurm: scontrol
 					   suspend), which its run time, and
-					   so its idle time, leaves out */
+					   so its idle time, leaves out.
+					   SUSPENDED: those of its
+					   suspensions before suspended_at */
+	double		 suspended_at;	/* SUSPENDED: when the suspension it
+					   is in began (its run time stops
+					   there), 0: it runs */
 	double		 busy_node_s, busy_gpu_s;
 	int		 adopted;	/* taken back after a restart */
 };

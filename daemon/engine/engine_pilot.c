@@ -69,6 +69,14 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 		    sched_state_name(ev->state), ev->elapsed, idle_n);
 		engine_kick(e);
 		break;
+	case SCHED_PILOT_SUSPENDED:
+		/* Its run time, and so its idle time, stops while suspended. */
+		rc = ledger_pilot_suspended(l, ev->token, ev->suspended,
+		    ev->suspended_at);
+		engine_say(e, "pilot %s: %s, %.0f s suspended before",
+		    ev->job_id ? ev->job_id : ev->token, ev->suspended_at > 0 ?
+		    "suspended" : "running", ev->suspended);
+		break;
 	}
 	if (rc == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,

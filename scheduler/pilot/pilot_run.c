@@ -371,12 +371,15 @@ pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
  * began, or, begun and ended between two polls, as if it ended at ev.
  * The first event of a pilot taken back after a restart only sets where
  * its count stands: its jobs' suspensions before are in the ledger.
+ * The pilot's own run time, and so its idle time, stops with it too: its
+ * lifecycle callback is told.
  */
 static void
 pilot_suspended(struct psched *ps, struct pjob *p,
     const struct sched_event *ev)
 {
 	struct sched_event	 sev;
+	struct sched_pilot_event pev;
 	struct patt		*a;
 	double			 d, from;
 
@@ -400,6 +403,15 @@ pilot_suspended(struct psched *ps, struct pjob *p,
 	p->suspended = ev->suspended;
 	p->suspended_at = ev->suspended_at;
 	p->suspend_seen = 1;
+	memset(&pev, 0, sizeof(pev));
+	pev.type = SCHED_PILOT_SUSPENDED;
+	pev.token = p->token;
+	pev.job_id = p->job_id;
+	pev.time = ev->time;
+	pev.suspended = p->suspended;
+	pev.suspended_at = p->suspended_at;
+	pev.adopted = p->adopted;
+	ps->opts.cb(ps->opts.arg, &pev);
 }
 
 /* An event of a pilot job from the inner backend. */
