@@ -306,11 +306,23 @@ struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
  * seq: the largest N of the job ids PILOT.pN its jobs were given (the
  * next is one past it, never one recorded already); busy_node_s,
  * busy_gpu_s: what those that ended were charged (its ENDED event's
- * busy_* include them).  -1 if the inner backend refuses.
+ * busy_* include them); suspended, suspended_at: its suspension as its
+ * last SUSPENDED event said, from which the next counts.  -1 if the
+ * inner backend refuses.
  */
 int		 sched_pilot_adopt(struct sched *, const char *token,
 		    const char *job_id, const char *dir, double started,
-		    int seq, double busy_node_s, double busy_gpu_s);
+		    int seq, double busy_node_s, double busy_gpu_s,
+		    double suspended, double suspended_at);
+/*
+ * A job taken back (sched_adopt) was suspended with its pilot for
+ * `suspended` seconds before, and is since suspended_at (0: it runs), as
+ * its last SUSPENDED event said: its counts go on from there, the
+ * suspensions of its pilot after the restart added.  -1 if the backend
+ * holds no such job running in a pilot.
+ */
+int		 sched_pilot_job_suspended(struct sched *, const char *token,
+		    double suspended, double suspended_at);
 /*
  * The inner backend is closed: no event of the pilots will come, and
  * sched_close() frees every pilot (else one still alive is kept until

@@ -103,7 +103,8 @@ engine_pilot_adopt(struct engine *e)
 	for (i = 0; i < n; i++) {
 		if (sched_pilot_adopt(e->pilot, lp[i].token, lp[i].job_id,
 		    lp[i].dir, lp[i].started, lp[i].seq,
-		    lp[i].busy_node_s, lp[i].busy_gpu_s) == 0) {
+		    lp[i].busy_node_s, lp[i].busy_gpu_s, lp[i].suspended,
+		    lp[i].suspended_at) == 0) {
 			engine_say(e, "pilot %s: re-adopted", lp[i].job_id ?
 			    lp[i].job_id : lp[i].token);
 			continue;

@@ -369,10 +369,10 @@ pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
  * in it, each from its start on.  A suspension that ended since the last
  * event (its seconds the growth of ev's) counts for each from when it
  * began, or, begun and ended between two polls, as if it ended at ev.
- * The first event of a pilot taken back after a restart only sets where
- * its count stands: its jobs' suspensions before are in the ledger.
- * The pilot's own run time, and so its idle time, stops with it too: its
- * lifecycle callback is told.
+ * A pilot taken back after a restart, and its jobs, count on from where
+ * their last events before it stood (sched_pilot_adopt(),
+ * sched_pilot_job_suspended()).  The pilot's own run time, and so its
+ * idle time, stops with it too: its lifecycle callback is told.
  */
 static void
 pilot_suspended(struct psched *ps, struct pjob *p,
@@ -383,7 +383,7 @@ pilot_suspended(struct psched *ps, struct pjob *p,
 	struct patt		*a;
 	double			 d, from;
 
-	d = p->suspend_seen || !p->adopted ? ev->suspended - p->suspended : 0;
+	d = ev->suspended - p->suspended;
 	from = p->suspended_at > 0 ? p->suspended_at : ev->time - d;
 	TAILQ_FOREACH(a, &p->jobs, entry) {
 		if (!a->started || a->t_started <= 0)
@@ -402,7 +402,6 @@ pilot_suspended(struct psched *ps, struct pjob *p,
 	}
 	p->suspended = ev->suspended;
 	p->suspended_at = ev->suspended_at;
-	p->suspend_seen = 1;
 	memset(&pev, 0, sizeof(pev));
 	pev.type = SCHED_PILOT_SUSPENDED;
 	pev.token = p->token;
