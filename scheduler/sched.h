@@ -65,6 +65,13 @@ struct sched_event {
 	double		 suspended_at;	/* SCHED_EV_SUSPENDED: when the
 					   suspension it is in began (its run
 					   time stops there), 0: it runs */
+	int		 forgotten;	/* SCHED_EV_END: the scheduler forgot
+					   the job before its end was seen
+					   (Slurm's MinJobAge): its end is
+					   read from result.json, and
+					   suspended holds only what its polls
+					   saw, nothing of a suspension it
+					   was last seen in */
 	/*
 	 * SCHED_EV_STARTED and SCHED_EV_END: when the job could first
 	 * start, from which its queue wait counts (Slurm's eligible time:

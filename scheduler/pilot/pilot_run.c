@@ -204,8 +204,16 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 		ev.state = iev->state;
 		ev.elapsed = ev.start > 0 && ev.time > ev.start ?
 		    ev.time - ev.start : 0;
-		ev.suspended = iev->suspended < ev.elapsed ?
-		    iev->suspended : ev.elapsed;
+		/*
+		 * A job the scheduler forgot, last seen suspended, stayed
+		 * so as far as anyone knows: no run time past then.
+		 */
+		ev.suspended = iev->suspended;
+		if (iev->forgotten && p->suspended_at > 0)
+			ev.suspended = fmax(ev.suspended, p->suspended +
+			    fmax(ev.time - p->suspended_at, 0));
+		if (ev.suspended > ev.elapsed)
+			ev.suspended = ev.elapsed;
 		ev.adopted = p->adopted;
 		ev.busy_node_s = p->busy_node_s;
 		ev.busy_gpu_s = p->busy_gpu_s;
