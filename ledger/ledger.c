@@ -318,7 +318,8 @@ ledger_setup(struct ledger *l)
 	 * connection's own temp schema, which names resolve first, reads
 	 * each as charged its whole nodes, its queue wait from its
 	 * submission, in a lane of its own and never suspended, as it was;
-	 * its pilots (4 -> 5) as never suspended.
+	 * its pilots (4 -> 5) as never suspended (10 -> 11), and not
+	 * suspended now (11 -> 12).
 	 */
 	if ((l->flags & LEDGER_READONLY) && v < 11) {
 		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW attempts AS"
@@ -332,11 +333,14 @@ ledger_setup(struct ledger *l)
 		    == -1)
 			return -1;
 	}
-	if ((l->flags & LEDGER_READONLY) && v >= 5 && v < 11 &&
-	    ledger_sql(l, "CREATE TEMP VIEW pilots AS SELECT *,"
-	    " NULL AS suspended FROM main.pilots",
-	    "read pilots of an older schema") == -1)
-		return -1;
+	if ((l->flags & LEDGER_READONLY) && v >= 5 && v < 12) {
+		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW pilots AS"
+		    " SELECT *%s, NULL AS suspended_at FROM main.pilots",
+		    v < 11 ? ", NULL AS suspended" : "");
+		if (ledger_sql(l, sql, "read pilots of an older schema")
+		    == -1)
+			return -1;
+	}
 	if (l->flags & LEDGER_READONLY)
 		return 0;
 	/* SQLite falls back to reading a file it cannot write: refuse that. */

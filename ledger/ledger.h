@@ -213,6 +213,12 @@ int	 ledger_pilot_started(struct ledger *, const char *token,
  */
 int	 ledger_pilot_ended(struct ledger *, const char *token, double started,
 	    double when, const char *state, double suspended);
+/*
+ * While it runs: the seconds its job was suspended before, and since when
+ * it is suspended again (0: it runs), which its bill leaves out.
+ */
+int	 ledger_pilot_suspended(struct ledger *, const char *token,
+	    double seconds, double since);
 /* A pilot not yet ended, as an engine taking back its campaign reads it. */
 struct ledger_pilot {
 	char		*token, *job_id, *dir;
@@ -223,6 +229,9 @@ struct ledger_pilot {
 							   ended were charged */
 	double		 idle_node_s, idle_gpu_s;	/* its idle time at now,
 							   as the account has it */
+	double		 suspended;	/* seconds its job was suspended
+					   before suspended_at */
+	double		 suspended_at;	/* suspended since then, 0: runs */
 };
 /*
  * The campaign's pilots not yet ended, at time now (free with

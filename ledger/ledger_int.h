@@ -22,6 +22,18 @@
 	"    - coalesce(a.suspended, 0), 0) END"
 
 /*
+ * The seconds pilot p (of a query) is billed for, ?2 being now, as an
+ * attempt's ACCT_ELAPSED: from its start to its end, or while it runs to
+ * now or to the start of the suspension its job is in (schema.c, 11 ->
+ * 12), less the seconds its job was suspended before (10 -> 11); nothing
+ * if it never started.
+ */
+#define ACCT_PILOT_ELAPSED \
+	"CASE WHEN p.started > 0 THEN" \
+	"  max(coalesce(nullif(p.ended, 0), p.suspended_at, ?2) - p.started" \
+	"    - coalesce(p.suspended, 0), 0) ELSE 0 END"
+
+/*
  * The nodes attempt a is charged: its share of a pilot's node, or its
  * whole nodes (schema.c, 5 -> 6).
  */
@@ -52,7 +64,7 @@ enum ledger_sql {
 	LQ_PRIOR_INSERT, LQ_PRIOR_LIST, LQ_PRIOR_COUNT,
 	LQ_CAMPAIGN_BUDGET,
 	LQ_PILOT_SUBMITTED, LQ_PILOT_STARTED, LQ_PILOT_ENDED,
-	LQ_ACCT_PILOTS, LQ_PILOT_LIST,
+	LQ_ACCT_PILOTS, LQ_PILOT_LIST, LQ_PILOT_SUSPENDED,
 	LQ_ATTEMPT_ELIGIBLE, LQ_ATTEMPT_CHAINED, LQ_ATTEMPT_SUSPENDED,
 	LQ_EVENT_EACH,
 	LQ_COUNT

@@ -54,7 +54,8 @@ ledger_pilot_ended(struct ledger *l, const char *token, double started,
 
 	if ((st = ledger_stmt(l, LQ_PILOT_ENDED, "UPDATE pilots"
 	    " SET ended = ?2, state = ?3, started = coalesce(?4, started),"
-	    " suspended = nullif(?5, 0) WHERE token = ?1")) == NULL)
+	    " suspended = nullif(?5, 0), suspended_at = NULL"
+	    " WHERE token = ?1")) == NULL)
 		return -1;
 	ledger_bind_text(l, st, 1, token);
 	ledger_bind_time(l, st, 2, when);
@@ -62,6 +63,27 @@ ledger_pilot_ended(struct ledger *l, const char *token, double started,
 	ledger_bind_time(l, st, 4, started);
 	ledger_bind_double(l, st, 5, suspended > 0 ? suspended : 0);
 	return ledger_exec_one(l, st, "record end of pilot %s", token);
+}
+
+/*
+ * Record, while a pilot runs, the seconds its job was suspended before
+ * and since when it is suspended again (0: it runs): its run time, and
+ * so its idle time, stops there until it is resumed.
+ */
+int
+ledger_pilot_suspended(struct ledger *l, const char *token, double seconds,
+    double since)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_PILOT_SUSPENDED, "UPDATE pilots"
+	    " SET suspended = nullif(?2, 0), suspended_at = nullif(?3, 0)"
+	    " WHERE token = ?1")) == NULL)
+		return -1;
+	ledger_bind_text(l, st, 1, token);
+	ledger_bind_double(l, st, 2, seconds > 0 ? seconds : 0);
+	ledger_bind_double(l, st, 3, since > 0 ? since : 0);
+	return ledger_exec_one(l, st, "record suspension of pilot %s", token);
 }
 
 static void
@@ -85,6 +107,8 @@ pilot_row_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	p->seq = sqlite3_column_int(st, 4);
 	p->busy_node_s = sqlite3_column_double(st, 5);
 	p->busy_gpu_s = sqlite3_column_double(st, 6);
+	p->suspended = sqlite3_column_double(st, 12);
+	p->suspended_at = sqlite3_column_double(st, 13);
 	p->idle_node_s = fmax(sqlite3_column_double(st, 7) *
 	    sqlite3_column_int(st, 8) - sqlite3_column_double(st, 10), 0);
 	p->idle_gpu_s = fmax(sqlite3_column_double(st, 7) *
@@ -107,8 +131,8 @@ static const struct ledger_rowtype pilot_row = {
  * PILOT.pN their attempts recorded (not their count: an id handed out
  * whose record a crash lost leaves a gap, and the count would hand out
  * the largest recorded one again), what those that ended were charged,
- * and each pilot's idle time at now as account_pilots() counts it (its
- * running attempts charged to now).
+ * each pilot's idle time at now as account_pilots() counts it (its
+ * running attempts charged to now), and its suspension as last recorded.
  */
 int
 ledger_pilot_list(struct ledger *l, int64_t campaign_id, double now,
@@ -128,10 +152,11 @@ ledger_pilot_list(struct ledger *l, int64_t campaign_id, double now,
 	    "   " ACCT_ELAPSED " * " ACCT_NODES " END),"
 	    " total(CASE WHEN a.ended > 0 THEN"
 	    "   " ACCT_ELAPSED " * a.gpus END),"
-	    " CASE WHEN p.started > 0 THEN max(?2 - p.started, 0) ELSE 0 END,"
+	    " " ACCT_PILOT_ELAPSED ","
 	    " coalesce(p.nodes, 0), coalesce(p.gpus, 0),"
 	    " total(" ACCT_ELAPSED " * " ACCT_NODES "),"
-	    " total(" ACCT_ELAPSED " * a.gpus)"
+	    " total(" ACCT_ELAPSED " * a.gpus),"
+	    " coalesce(p.suspended, 0), coalesce(p.suspended_at, 0)"
 	    " FROM pilots p LEFT JOIN attempts a ON p.job_id IS NOT NULL"
 	    "   AND substr(a.job_id, 1, length(p.job_id) + 2) = p.job_id || '.p'"
 	    "   AND a.trial_id IN (SELECT id FROM trials WHERE campaign_id = ?1)"

@@ -232,6 +232,16 @@ const char *const ledger_migrations[] = {
 	"ALTER TABLE attempts ADD COLUMN suspended_at REAL;"
 	"ALTER TABLE pilots ADD COLUMN suspended REAL"
 	"  CHECK (suspended IS NULL OR suspended >= 0);",
+
+	/*
+	 * 11 -> 12: a pilot's suspension as its attempts' (10 -> 11): while
+	 * it runs, suspended holds the seconds of its suspensions before,
+	 * and suspended_at when the one its job is in began (NULL: it
+	 * runs), where its run time, and so its idle time, billed live,
+	 * stops until it is resumed.  NULL, as every older row reads: not
+	 * suspended now.
+	 */
+	"ALTER TABLE pilots ADD COLUMN suspended_at REAL;",
 };
 
 /* The schema version this build creates and understands. */

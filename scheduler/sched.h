@@ -65,6 +65,13 @@ struct sched_event {
 	double		 suspended_at;	/* SCHED_EV_SUSPENDED: when the
 					   suspension it is in began (its run
 					   time stops there), 0: it runs */
+	int		 forgotten;	/* SCHED_EV_END: the scheduler forgot
+					   the job before its end was seen
+					   (Slurm's MinJobAge): its end is
+					   read from result.json, and
+					   suspended holds only what its polls
+					   saw, nothing of a suspension it
+					   was last seen in */
 	/*
 	 * SCHED_EV_STARTED and SCHED_EV_END: when the job could first
 	 * start, from which its queue wait counts (Slurm's eligible time:
@@ -249,8 +256,10 @@ struct sched	*sched_replay_new(struct uv_loop_s *, const char *table_path,
 enum sched_pilot_ev_type {
 	SCHED_PILOT_SUBMITTED,	/* token, dir: before the inner submit */
 	SCHED_PILOT_STARTED,	/* job_id, host, nodes, gpus, cpus */
-	SCHED_PILOT_ENDED	/* state; busy_*: what its jobs were charged;
+	SCHED_PILOT_ENDED,	/* state; busy_*: what its jobs were charged;
 				   start and time (its end) bound its jobs' */
+	SCHED_PILOT_SUSPENDED	/* its job was suspended or resumed:
+				   suspended and suspended_at say how */
 };
 struct sched_pilot_event {
 	enum sched_pilot_ev_type type;
@@ -263,7 +272,12 @@ struct sched_pilot_event {
 	double		 suspended;	/* ENDED: the seconds of it its job
 					   was suspended (Slurm: scontrol
 					   suspend), which its run time, and
-					   so its idle time, leaves out */
+					   so its idle time, leaves out.
+					   SUSPENDED: those of its
+					   suspensions before suspended_at */
+	double		 suspended_at;	/* SUSPENDED: when the suspension it
+					   is in began (its run time stops
+					   there), 0: it runs */
 	double		 busy_node_s, busy_gpu_s;
 	int		 adopted;	/* taken back after a restart */
 };
@@ -299,11 +313,23 @@ struct sched	*sched_pilot_new(struct uv_loop_s *, struct sched *inner,
  * seq: the largest N of the job ids PILOT.pN its jobs were given (the
  * next is one past it, never one recorded already); busy_node_s,
  * busy_gpu_s: what those that ended were charged (its ENDED event's
- * busy_* include them).  -1 if the inner backend refuses.
+ * busy_* include them); suspended, suspended_at: its suspension as its
+ * last SUSPENDED event said, from which the next counts.  -1 if the
+ * inner backend refuses.
  */
 int		 sched_pilot_adopt(struct sched *, const char *token,
 		    const char *job_id, const char *dir, double started,
-		    int seq, double busy_node_s, double busy_gpu_s);
+		    int seq, double busy_node_s, double busy_gpu_s,
+		    double suspended, double suspended_at);
+/*
+ * A job taken back (sched_adopt) was suspended with its pilot for
+ * `suspended` seconds before, and is since suspended_at (0: it runs), as
+ * its last SUSPENDED event said: its counts go on from there, the
+ * suspensions of its pilot after the restart added.  -1 if the backend
+ * holds no such job running in a pilot.
+ */
+int		 sched_pilot_job_suspended(struct sched *, const char *token,
+		    double suspended, double suspended_at);
 /*
  * The inner backend is closed: no event of the pilots will come, and
  * sched_close() frees every pilot (else one still alive is kept until

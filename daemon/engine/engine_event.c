@@ -101,6 +101,7 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	enum trial_state	 tstate;
 	int64_t		 tid;
 	int		 tnum, next, susp;
+	double		 end, seen;
 	char		*path, last[160], why[180];
 
 	attempt_follow(a, 1);
@@ -132,21 +133,26 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	/*
 	 * Suspended seconds only grow: an end that knows fewer than its
 	 * polls said (a job the controller forgot, read from result.json
-	 * by a backend that never saw it run) keeps those.
+	 * by a backend that never saw it run) keeps those.  A forgotten
+	 * job last seen suspended is billed as that last view has it:
+	 * suspended from then on, no run time past it (nothing says when,
+	 * or whether, it was resumed).
 	 */
 	susp = a->suspended > 0 || a->suspended_at > 0;
-	a->suspended = fmax(ev->suspended, a->suspended);
+	end = ev->end > 0 ? ev->end : ev->time;
+	seen = a->suspended + (ev->forgotten && a->suspended_at > 0 ?
+	    fmax(end - a->suspended_at, 0) : 0);
+	a->suspended = fmax(ev->suspended, seen);
 	a->suspended_at = 0;
 	if ((susp || a->suspended > 0) && ledger_attempt_suspended(
 	    e->env.ledger, a->attempt_id, a->suspended, 0) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
-	    ev->end > 0 ? ev->end : ev->time, ev->exit_code, ev->signal,
-	    ev->reason) == -1)
+	    end, ev->exit_code, ev->signal, ev->reason) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
-	engine_spend(e, a, ev->end > 0 ? ev->end : ev->time);
+	engine_spend(e, a, end);
 	testpause_at("after-end");
 	if (engine_retryable(e, a, ev->state)) {
 		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,

@@ -69,6 +69,14 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 		    sched_state_name(ev->state), ev->elapsed, idle_n);
 		engine_kick(e);
 		break;
+	case SCHED_PILOT_SUSPENDED:
+		/* Its run time, and so its idle time, stops while suspended. */
+		rc = ledger_pilot_suspended(l, ev->token, ev->suspended,
+		    ev->suspended_at);
+		engine_say(e, "pilot %s: %s, %.0f s suspended before",
+		    ev->job_id ? ev->job_id : ev->token, ev->suspended_at > 0 ?
+		    "suspended" : "running", ev->suspended);
+		break;
 	}
 	if (rc == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
@@ -95,7 +103,8 @@ engine_pilot_adopt(struct engine *e)
 	for (i = 0; i < n; i++) {
 		if (sched_pilot_adopt(e->pilot, lp[i].token, lp[i].job_id,
 		    lp[i].dir, lp[i].started, lp[i].seq,
-		    lp[i].busy_node_s, lp[i].busy_gpu_s) == 0) {
+		    lp[i].busy_node_s, lp[i].busy_gpu_s, lp[i].suspended,
+		    lp[i].suspended_at) == 0) {
 			engine_say(e, "pilot %s: re-adopted", lp[i].job_id ?
 			    lp[i].job_id : lp[i].token);
 			continue;

@@ -70,6 +70,15 @@ engine_adopt(struct engine *e, struct attempt *a, const char *job_id)
 		return;
 	if (sched_adopt(e->env.sched, a->token, job_id, a->dir,
 	    engine_event, a) == 0) {
+		/*
+		 * A pilot's job: its pilot's suspensions from here on add
+		 * to those recorded (a job of its own: Slurm counts them
+		 * all).
+		 */
+		if (e->pilot != NULL && (a->suspended > 0 ||
+		    a->suspended_at > 0))
+			(void)sched_pilot_job_suspended(e->pilot, a->token,
+			    a->suspended, a->suspended_at);
 		engine_say(e, "trial %d attempt %d: re-adopted (%s)",
 		    a->trial_number, a->number, job_id ? job_id :
 		    "no job id");

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -530,7 +531,7 @@ pilot_adopt(struct sched *s, const char *token, const char *job_id,
 int
 sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
     const char *dir, double started, int seq, double busy_node_s,
-    double busy_gpu_s)
+    double busy_gpu_s, double suspended, double suspended_at)
 {
 	struct psched	*ps = (struct psched *)s;
 	struct pjob	*p;
@@ -548,6 +549,9 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 	p->seq = seq;
 	p->busy_node_s = busy_node_s;
 	p->busy_gpu_s = busy_gpu_s;
+	/* Its next SUSPENDED event counts from where the last one stood. */
+	p->suspended = suspended;
+	p->suspended_at = suspended_at;
 	p->adopted = 1;
 	/* New pilots' directories come after this one's. */
 	if ((base = strrchr(dir, '/')) != NULL && (n = atoi(base + 1)) >
@@ -560,6 +564,28 @@ sched_pilot_adopt(struct sched *s, const char *token, const char *job_id,
 		pjob_free(p);
 		return -1;
 	}
+	return 0;
+}
+
+/* A job taken back was suspended so before (sched.h). */
+int
+sched_pilot_job_suspended(struct sched *s, const char *token,
+    double suspended, double suspended_at)
+{
+	struct psched	*ps = (struct psched *)s;
+	struct pjob	*p;
+	struct patt	*a = NULL;
+
+	if (s->ops != &pilot_ops)
+		return -1;
+	TAILQ_FOREACH(p, &ps->pilots, entry)
+		if ((a = pilot_job_find(p, token)) != NULL)
+			break;
+	if (a == NULL)
+		return -1;
+	a->suspended = suspended > 0 ? suspended : 0;
+	a->suspended_at = suspended_at > 0 ? fmax(suspended_at,
+	    a->t_started) : 0;
 	return 0;
 }
 

@@ -66,7 +66,6 @@ struct pjob {
 	double		 busy_node_s, busy_gpu_s;	/* its jobs' charge */
 	double		 suspended;	/* as its job's last SUSPENDED */
 	double		 suspended_at;	/* event said (sched.h) */
-	int		 suspend_seen;	/* such an event came */
 	struct pattq	 jobs;		/* running in it */
 	struct pconn	*conn;		/* its agent, once connected */
 	int		 asked;		/* unanswered "next"s */

@@ -204,8 +204,16 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 		ev.state = iev->state;
 		ev.elapsed = ev.start > 0 && ev.time > ev.start ?
 		    ev.time - ev.start : 0;
-		ev.suspended = iev->suspended < ev.elapsed ?
-		    iev->suspended : ev.elapsed;
+		/*
+		 * A job the scheduler forgot, last seen suspended, stayed
+		 * so as far as anyone knows: no run time past then.
+		 */
+		ev.suspended = iev->suspended;
+		if (iev->forgotten && p->suspended_at > 0)
+			ev.suspended = fmax(ev.suspended, p->suspended +
+			    fmax(ev.time - p->suspended_at, 0));
+		if (ev.suspended > ev.elapsed)
+			ev.suspended = ev.elapsed;
 		ev.adopted = p->adopted;
 		ev.busy_node_s = p->busy_node_s;
 		ev.busy_gpu_s = p->busy_gpu_s;
@@ -369,18 +377,21 @@ pilot_ended(struct psched *ps, struct pjob *p, const struct sched_event *ev)
  * in it, each from its start on.  A suspension that ended since the last
  * event (its seconds the growth of ev's) counts for each from when it
  * began, or, begun and ended between two polls, as if it ended at ev.
- * The first event of a pilot taken back after a restart only sets where
- * its count stands: its jobs' suspensions before are in the ledger.
+ * A pilot taken back after a restart, and its jobs, count on from where
+ * their last events before it stood (sched_pilot_adopt(),
+ * sched_pilot_job_suspended()).  The pilot's own run time, and so its
+ * idle time, stops with it too: its lifecycle callback is told.
  */
 static void
 pilot_suspended(struct psched *ps, struct pjob *p,
     const struct sched_event *ev)
 {
 	struct sched_event	 sev;
+	struct sched_pilot_event pev;
 	struct patt		*a;
 	double			 d, from;
 
-	d = p->suspend_seen || !p->adopted ? ev->suspended - p->suspended : 0;
+	d = ev->suspended - p->suspended;
 	from = p->suspended_at > 0 ? p->suspended_at : ev->time - d;
 	TAILQ_FOREACH(a, &p->jobs, entry) {
 		if (!a->started || a->t_started <= 0)
@@ -399,7 +410,15 @@ pilot_suspended(struct psched *ps, struct pjob *p,
 	}
 	p->suspended = ev->suspended;
 	p->suspended_at = ev->suspended_at;
-	p->suspend_seen = 1;
+	memset(&pev, 0, sizeof(pev));
+	pev.type = SCHED_PILOT_SUSPENDED;
+	pev.token = p->token;
+	pev.job_id = p->job_id;
+	pev.time = ev->time;
+	pev.suspended = p->suspended;
+	pev.suspended_at = p->suspended_at;
+	pev.adopted = p->adopted;
+	ps->opts.cb(ps->opts.arg, &pev);
 }
 
 /* An event of a pilot job from the inner backend. */

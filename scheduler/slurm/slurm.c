@@ -84,6 +84,7 @@ slurm_end(struct slurm *b, struct slurm_job *j, enum sched_state state,
 	ev.start = start;
 	ev.end = end;
 	ev.suspended = start > 0 && end > 0 ? j->suspended : 0;
+	ev.forgotten = j->forgotten;
 	ev.time = end > 0 ? end : slurm_now();
 	ev.eligible = j->started && j->eligible > j->started_at ?
 	    j->started_at : j->eligible;

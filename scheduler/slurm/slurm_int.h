@@ -143,6 +143,8 @@ struct slurm_job {
 	struct slurm_watch *watch;	/* its directory's watch, or NULL */
 	int		 hinted;	/* its end marker was seen */
 	int		 said_stuck;	/* "cannot start" was logged */
+	int		 forgotten;	/* its end is read from result.json:
+					   the controller forgot it */
 	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
 					   only from polls after this */
 	int		 resend;	/* adopted again after a release: tell

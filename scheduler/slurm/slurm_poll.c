@@ -55,6 +55,7 @@ slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
 	enum sched_state	 st;
 	char			 err[256], reason[512];
 
+	j->forgotten = 1;
 	if (result_read(j->dir, &r, err, sizeof(err)) == 0 &&
 	    strcmp(r.token, j->token) == 0 && !r.running) {
 		if (!j->started && r.start > 0)

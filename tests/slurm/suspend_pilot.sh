@@ -4,7 +4,9 @@
 # it ran, suspended with it: the report's total is the pilot's RunTime x
 # its nodes, and its idle time that less what its trial was charged.  The
 # pilot was billed its end less its start, and its trial too (sleep counts
-# wall time), the suspended seconds billed twice over.
+# wall time), the suspended seconds billed twice over.  While it sits
+# suspended, `hpoctl status` bills it its run time so far too: its idle
+# line grew with the wall time until its end came.
 . "$(dirname "$0")/lib.subr"
 
 start_daemon
@@ -17,8 +19,23 @@ check "its trial runs in the pilot" \
 job=$(sql "select job_id from pilots")
 sleep 2
 check "scontrol suspend the pilot" scontrol suspend "$job"
+check "the daemon sees the pilot suspended" \
+    wait_sql "select count(*) from pilots where suspended_at > 0" 1 10
 sleep 3
+"$HPOCTL" status --format json sp >"$T/status"
+scontrol -o show job "$job" >"$T/job"
 check "scontrol resume the pilot" scontrol resume "$job"
+live=$(grep -o ' RunTime=[0-9:-]*' "$T/job" | cut -d= -f2 |
+    awk -F '[-:]' '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i;
+        print s }')
+echo "# while $(grep -o ' JobState=[A-Z]*' "$T/job" | cut -d= -f2):" \
+    "RunTime $live s; status $(jq -r '.node_hours * 3600' "$T/status") node-s"
+check "status while suspended: node-seconds are RunTime x 1 node" \
+    jq -e --argjson w "$live" '.node_hours * 3600 - $w | fabs < 1.5' \
+    "$T/status"
+check "status while suspended: GPU-seconds are RunTime x 2 GPUs" \
+    jq -e --argjson w "$((live * 2))" '.gpu_hours * 3600 - $w | fabs < 3' \
+    "$T/status"
 check "the campaign finishes" wait_campaign sp 120
 check "the pilot has ended" wait_sql "select count(*) from pilots where ended > 0" 1 30
 

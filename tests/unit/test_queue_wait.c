@@ -107,6 +107,7 @@ main(void)
 	    "ALTER TABLE attempts DROP COLUMN suspended;"
 	    "ALTER TABLE attempts DROP COLUMN suspended_at;"
 	    "ALTER TABLE pilots DROP COLUMN suspended;"
+	    "ALTER TABLE pilots DROP COLUMN suspended_at;"
 	    "PRAGMA user_version = 6", NULL, NULL, NULL) != SQLITE_OK)
 		printf("# %s\n", sqlite3_errmsg(db));
 	sqlite3_close(db);

@@ -4,10 +4,11 @@
  * RunTime), not its end less its start, in the SQL account, in
  * account_lists() and in account_attempt_add() alike; while it runs
  * suspended, its run time stops at its suspension (suspended_at), and
- * goes on once resumed, the seconds it sat suspended left out; a ledger
- * of schema 10 or 9, older than the columns, read as it is bills a
- * running attempt (9: every attempt) whole, and one opened to write is
- * migrated and takes both.
+ * goes on once resumed, the seconds it sat suspended left out, and so
+ * does a running pilot's idle time (pilots.suspended_at); a ledger of
+ * schema 11, 10 or 9, older than the columns, read as it is bills a
+ * running pilot (11), a running attempt (10) or every attempt (9) whole,
+ * and one opened to write is migrated and takes them all.
  */
 #include <math.h>
 #include <stdio.h>
@@ -81,7 +82,8 @@ main(void)
 	struct ledger		*l;
 	char			 dir[64], path[128];
 	double			 s[2], li[2], e[2];
-	int64_t			 cid, t0, t1, a0, a1, cl, a2, cp, a3;
+	int64_t			 cid, t0, t1, a0, a1, cl, a2, cp, a3, cq;
+	struct ledger_pilot	*lp;
 	size_t			 n = 0;
 
 	if ((l = ledger_tmp_open("hpod-susp", dir, sizeof(dir))) == NULL)
@@ -165,9 +167,43 @@ main(void)
 	is_near(idle_of(l, cp), 50, 1e-9, "its idle time: its run time, 70 "
 	    "node-s, less its attempt's 20");
 
-	/* The same ledger as schema 10 left it, read as it is. */
+	/*
+	 * Campaign "pilotlive": a pilot of 1 node running from 4000,
+	 * suspended 100 s before and again since 4500: its idle time at
+	 * 5000, live, is 4500 - 4000 - 100 = 400 node-s, not 900, as the
+	 * account and the list an engine taking it back reads say.
+	 */
+	cq = ledger_tmp_campaign(l, "pilotlive", 1);
+	ledger_pilot_submitted(l, cq, "pr", "/nowhere/pr", 3990);
+	ledger_pilot_started(l, "pr", "11", 4000, 1, 2, 2, "n06");
+	ok(ledger_pilot_suspended(l, "pr", 100, 4500) == 0,
+	    "a running pilot's suspension is recorded");
+	is_near(idle_of(l, cq), 400, 1e-9, "while suspended its idle time "
+	    "stops: 400 node-s at 5000");
+	if (ledger_pilot_list(l, cq, 5000, &lp, &n) == -1)
+		n = 0;
+	ok(n == 1 && lp[0].idle_node_s == 400 && lp[0].idle_gpu_s == 800 &&
+	    lp[0].suspended == 100 && lp[0].suspended_at == 4500,
+	    "and so the list of pilots says, with its suspension (%g)",
+	    n == 1 ? lp[0].idle_node_s : -1);
+	ledger_pilot_list_free(lp, n);
+	/* Resumed at 4700: 300 s suspended in all, its run goes on. */
+	ledger_pilot_suspended(l, "pr", 300, 0);
+	is_near(idle_of(l, cq), 700, 1e-9, "resumed: 5000 - 4000 - 300");
+	ledger_pilot_suspended(l, "pr", 100, 4500);
+
+	/* The same ledger as schema 11 left it, read as it is. */
 	snprintf(path, sizeof(path), "%s/l.db", dir);
 	ledger_close(l);
+	ledger_tmp_sql(path, "ALTER TABLE pilots DROP COLUMN suspended_at;"
+	    "PRAGMA user_version = 11");
+	l = ledger_tmp_open_file(path, LEDGER_READONLY);
+	is_near(idle_of(l, cq), 900, 1e-9, "schema 11 read as it is: a "
+	    "running pilot to now");
+	is_near(idle_of(l, cp), 50, 1e-9, "and an ended one its run time");
+	ledger_close(l);
+
+	/* As schema 10 left it, read as it is. */
 	ledger_tmp_sql(path, "ALTER TABLE attempts DROP COLUMN suspended_at;"
 	    "ALTER TABLE pilots DROP COLUMN suspended;"
 	    "PRAGMA user_version = 10");
@@ -210,6 +246,12 @@ main(void)
 	    "a migrated ledger takes a pilot's suspended seconds");
 	is_near(idle_of(l, cp), 50, 1e-9, "and leaves them out of its idle "
 	    "time");
+	ok(ledger_pilot_suspended(l, "pr", 100, 4500) == 0,
+	    "a migrated ledger takes a running pilot's suspension");
+	is_near(idle_of(l, cq), 400, 1e-9, "and stops its idle time there");
+	/* Its end, at 5000 with 300 s suspended, is no longer suspended. */
+	ledger_pilot_ended(l, "pr", 0, 5000, "completed", 300);
+	is_near(idle_of(l, cq), 700, 1e-9, "ended: 5000 - 4000 - 300");
 	ledger_tmp_close(l, dir);
 	return tap_done();
 }
