@@ -10,28 +10,25 @@
 #include "ledger.h"
 
 /*
- * The seconds attempt a (of a query) is charged for, ?2 being now: from
- * its start to its end, or while it runs to now or to the start of the
- * suspension its job is in (schema.c, 10 -> 11), less the seconds its job
- * was suspended before (9 -> 10); nothing if it never started.
- * account_attempt_elapsed() is the same in C.
+ * The run time of row t (an attempt or a pilot) of a query, ?2 being now:
+ * from its start to its end, or while it runs to now or to the start of
+ * the suspension its job is in (schema.c, 10 -> 11 for attempts, 11 -> 12
+ * for pilots), less the seconds its job was suspended before (9 -> 10,
+ * 10 -> 11); the CASE is left open for the caller's ELSE.
  */
-#define ACCT_ELAPSED \
-	"CASE WHEN a.started > 0 THEN" \
-	"  max(coalesce(nullif(a.ended, 0), a.suspended_at, ?2) - a.started" \
-	"    - coalesce(a.suspended, 0), 0) END"
+#define ACCT_RUN(t) \
+	"CASE WHEN " t ".started > 0 THEN" \
+	"  max(coalesce(nullif(" t ".ended, 0), " t ".suspended_at, ?2)" \
+	"    - " t ".started - coalesce(" t ".suspended, 0), 0)"
 
 /*
- * The seconds pilot p (of a query) is billed for, ?2 being now, as an
- * attempt's ACCT_ELAPSED: from its start to its end, or while it runs to
- * now or to the start of the suspension its job is in (schema.c, 11 ->
- * 12), less the seconds its job was suspended before (10 -> 11); nothing
- * if it never started.
+ * The seconds attempt a is charged for; NULL if it never started.
+ * account_attempt_elapsed() is the same in C.
  */
-#define ACCT_PILOT_ELAPSED \
-	"CASE WHEN p.started > 0 THEN" \
-	"  max(coalesce(nullif(p.ended, 0), p.suspended_at, ?2) - p.started" \
-	"    - coalesce(p.suspended, 0), 0) ELSE 0 END"
+#define ACCT_ELAPSED	ACCT_RUN("a") " END"
+
+/* The seconds pilot p is billed for; 0 if it never started. */
+#define ACCT_PILOT_ELAPSED	ACCT_RUN("p") " ELSE 0 END"
 
 /*
  * The nodes attempt a is charged: its share of a pilot's node, or its
