@@ -216,7 +216,7 @@ cmd_check(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	struct workload		*w;
-	char			 err[1024], note[1280];
+	char			 err[1024], note[1280], cut[512];
 	int			 i, rc = 0;
 
 	operands_check(argc, argv, 1, 1, -1, "spec");
@@ -239,6 +239,9 @@ cmd_check(int argc, char **argv, struct config *cfg)
 		    "parameters, %s search, %d trials, %s backend\n", argv[i],
 		    s->name, w->name, w->path, s->space->n, s->algorithm,
 		    s->max_trials, s->backend);
+		if (s->search_points > (size_t)s->max_trials)
+			printf("%s: note: %s\n", argv[i], spec_grid_cut(s,
+			    cut, sizeof(cut)));
 		if (s->pilot.count > 0)
 			printf("%s: dispatch pilot: %s%d pilot%s of %d CPUs and "
 			    "%d GPUs at once\n", argv[i], s->pilot.autosize ?

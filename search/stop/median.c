@@ -83,8 +83,12 @@ median_init(struct stopper *s, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *const median_keys[] = { "warmup_trials",
+	"warmup_steps", NULL };
+
 const struct stop_ops median_ops = {
 	.name = "median",
+	.keys = median_keys,
 	.init = median_init,
 	.decide = median_decide,
 };

@@ -48,8 +48,11 @@ none_init(struct stopper *s, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *const none_keys[] = { NULL };
+
 const struct stop_ops stop_none_ops = {
 	.name = "none",
+	.keys = none_keys,
 	.init = none_init,
 	.decide = none_decide,
 };
@@ -75,6 +78,18 @@ const char *const *
 stop_algorithms(void)
 {
 	return stop_names;
+}
+
+/*
+ * Return the keys of search.stopper (besides "algorithm") that the stopper
+ * called name reads, NULL-terminated, or NULL for an unknown name.
+ */
+const char *const *
+stop_keys(const char *name)
+{
+	const struct stop_ops *ops = stop_lookup(name);
+
+	return ops != NULL ? ops->keys : NULL;
 }
 
 /* Fill the default parameters. */

@@ -58,6 +58,12 @@ int	 stop_known(const char *name);
  * "target".
  */
 const char *const *stop_algorithms(void);
+/*
+ * The keys of search.stopper besides "algorithm" that the stopper called
+ * name reads, NULL-terminated (none for "none"); NULL for an unknown name.
+ * A key another stopper reads is refused for this one.
+ */
+const char *const *stop_keys(const char *name);
 /* Fill the default parameters. */
 void	 stop_defaults(struct stop_params *);
 

@@ -12,6 +12,8 @@
 
 struct stop_ops {
 	const char	*name;
+	/* The keys of search.stopper it reads, NULL-terminated. */
+	const char *const *keys;
 	/* Check the parameters and set up s; 0, or -1 with err set. */
 	int		(*init)(struct stopper *s, char *err, size_t errlen);
 	/* As stop_decide(). */

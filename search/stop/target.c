@@ -232,8 +232,13 @@ target_init(struct stopper *s, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *const target_keys[] = { "max_resource",
+	"warmup_trials", "warmup_steps", "slack", "leader", "leader_running",
+	NULL };
+
 const struct stop_ops target_ops = {
 	.name = "target",
+	.keys = target_keys,
 	.init = target_init,
 	.decide = target_decide,
 };
