@@ -34,6 +34,7 @@ attempt_free(struct attempt *a)
 	free(a->token);
 	free(a->dir);
 	free(a->out);
+	free(a->pruned_why);
 	free(a);
 }
 

@@ -39,6 +39,8 @@ struct attempt {
 	double		 node_share;	/* the nodes it is charged: nodes,
 					   or its share of a pilot's node */
 	enum cancel_as	 cancel_as;
+	char		*pruned_why;	/* CANCEL_PRUNE: the stopper's words,
+					   the attempt's reason; owned */
 	int		 cancel_due;	/* cancelled on request: sent at the
 					   next tick (engine_cancel_trial) */
 	struct tail	 tail;

@@ -99,7 +99,7 @@ asha_promotable(const struct stopper *s, const struct history *h,
  */
 static enum stop_verdict
 asha_decide(const struct stopper *s, const struct history *h, size_t trial,
-    double step, double value)
+    double step, double value, const char **rule)
 {
 	const struct observation *o = &h->obs[trial];
 	double prev = -INFINITY, r;

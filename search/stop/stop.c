@@ -36,7 +36,7 @@ _Static_assert(sizeof(stop_names) / sizeof(stop_names[0]) ==
 /* Never stop. */
 static enum stop_verdict
 none_decide(const struct stopper *s, const struct history *h, size_t trial,
-    double step, double value)
+    double step, double value, const char **rule)
 {
 	return STOP_CONTINUE;
 }
@@ -164,9 +164,22 @@ enum stop_verdict
 stop_decide(const struct stopper *s, const struct history *h, size_t trial,
     double step, double value)
 {
+	return stop_decide_why(s, h, trial, step, value, NULL);
+}
+
+/* As stop_decide(); *rule gets the rule that stopped the trial, or "". */
+enum stop_verdict
+stop_decide_why(const struct stopper *s, const struct history *h,
+    size_t trial, double step, double value, const char **rule)
+{
+	const char *none;
+
+	if (rule == NULL)
+		rule = &none;
+	*rule = "";
 	if (s == NULL || h == NULL || trial >= h->n || !isfinite(step))
 		return STOP_CONTINUE;
-	return s->ops->decide(s, h, trial, step, value);
+	return s->ops->decide(s, h, trial, step, value, rule);
 }
 
 /* Mark the observations of another bracket than trial's. */

@@ -86,6 +86,14 @@ const char	*stop_name(const struct stopper *);
  */
 enum stop_verdict stop_decide(const struct stopper *, const struct history *,
 		    size_t trial, double step, double value);
+/*
+ * As stop_decide(); when it stops the trial, *rule (not NULL) names the
+ * rule that did, for a stopper of several ("extrapolation", "reference
+ * curves" or "leader" for "target"), else "".  Static.
+ */
+enum stop_verdict stop_decide_why(const struct stopper *,
+		    const struct history *, size_t trial, double step,
+		    double value, const char **rule);
 
 /*
  * Rung arithmetic, for messages and tests: the bracket of a trial (0 but

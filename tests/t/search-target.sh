@@ -52,8 +52,26 @@ is "none stopped before the epoch after the warm-up (2)" \
 np=$(pruned_before tgt 4)
 check "the leader rule stops some before the grace period ($np)" \
     test "$np" -ge 1
+# A pruned attempt's reason is the stopper's: which rule, at which epoch
+# (its last point), not the backend's "cancelled"; hpoctl trials shows it.
+reasons() {
+	sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $(cid "$1") and a.state = 'pruned' and $2"
+}
+is "every pruned attempt's reason names the epoch of its last point" \
+    "$(reasons tgt "a.reason = 'pruned by target at epoch ' || (select cast(max(step) as int) from metrics m where m.attempt_id = a.id and m.key = 'eval_error') || ' (eval_error ' || substr(a.reason, instr(a.reason, '(eval_error ') + 12)")" \
+    "$(count tgt "state = 'pruned'")"
+is "those stopped before the grace period by the leader rule" \
+    "$(reasons tgt "a.reason like '%; rule: leader)' and (select max(step) from metrics m where m.attempt_id = a.id) < 4")" \
+    "$(pruned_before tgt 4)"
+"$HPOCTL" -f "$CONF" trials --ledger "$LEDGER" -t pruned -O trial,reason tgt >"$T/trials.txt"
+check "hpoctl trials -O reason shows the rule" \
+    grep -Eq '^[0-9]+ +pruned by target at epoch [0-9]+ \(eval_error [0-9.]+; rule: (leader|extrapolation)\)$' "$T/trials.txt"
 campaign tgt0 random '{"algorithm": "target", "leader": 0}'
 "$HPOCTL" -f "$CONF" run -q "$T/tgt0.json" >/dev/null 2>&1
+np=$(count tgt0 "state = 'pruned'")
+check "leader 0: some trials are stopped ($np)" test "$np" -ge 1
+is "leader 0: each by extrapolation or the reference curves" \
+    "$(reasons tgt0 "(a.reason like '%; rule: extrapolation)' or a.reason like '%; rule: reference curves)')")" "$np"
 is "leader 0: none stopped before the grace period (warm-up 1 + 3 epochs)" \
     "$(pruned_before tgt0 4)" 0
 is "leader 0: none that would reach the target is stopped" \
