@@ -199,6 +199,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    "NaN or infinite)%s", tnum, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "", e->spec->metric,
 		    a->nonfinite, why);
+	else if (a->other_key[0] != '\0')
+		engine_say(e, "trial %d: %s%s%s, no %s reported (it logged "
+		    "%s: is objective.metric the key it logs?)%s", tnum, state,
+		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
+		    e->spec->metric, a->other_key, why);
 	else
 		engine_say(e, "trial %d: %s%s%s, no %s reported%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
