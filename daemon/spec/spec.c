@@ -393,6 +393,10 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 	if (!has_max && strcmp(s->stopper, "hyperband") == 0)
 		return sp_fail(sp, "search.stopper.max_resource", "required "
 		    "for hyperband (the epochs a full trial runs)");
+	if (strcmp(s->stopper, "target") == 0 && s->stop.warmup_trials < 1)
+		return sp_fail(sp, "search.stopper.warmup_trials", "must be >= "
+		    "1 for target (the trials on target before their curves "
+		    "serve as a reference), got %d", s->stop.warmup_trials);
 	/* The target stopper is checked once bound (sp_target_bind()). */
 	if (strcmp(s->stopper, "target") == 0)
 		return 0;

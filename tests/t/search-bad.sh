@@ -3,7 +3,8 @@
 # are refused or said by hpoctl check, naming the file and the key: a
 # stopper key that another stopper reads ("leader" given to "asha" was
 # silently ignored), a rung stopper whose max_resource leaves it no rung
-# (it stopped no trial), a grid that the engine cannot build (hpoctl check
+# or whose first rung is past the last epoch, a median stopper whose grace
+# period is (they stopped no trial), a grid that the engine cannot build (hpoctl check
 # said ok, hpoctl run then failed without naming the file), and a grid
 # larger than budget.max_trials, of which only the first points run.
 . "$(dirname "$0")/lib.subr"
@@ -49,6 +50,19 @@ stopper rungless '{"algorithm": "hyperband", "min_resource": 3, "max_resource": 
 refused rungless 'search.stopper.max_resource: must be > min_resource (3): hyperband has no rung at or past max_resource, so it would have none and stop no trial'
 stopper asharungless '{"algorithm": "asha", "min_resource": 2, "max_resource": 2}'
 refused asharungless 'search.stopper.max_resource: must be > min_resource (2): asha has no rung'
+
+stopper tgtw0 '{"algorithm": "target", "warmup_trials": 0}'
+refused tgtw0 'search.stopper.warmup_trials: must be >= 1 for target'
+
+# A stopper that starts past the last epoch (fixed.epochs 3) stops nothing.
+stopper past '{"algorithm": "asha", "min_resource": 4}'
+refused past 'search.stopper.min_resource: 4 is past the last epoch a trial reaches (3, fixed.epochs), so asha would stop no trial'
+stopper hbpast '{"algorithm": "hyperband", "min_resource": 5, "max_resource": 20}'
+refused hbpast 'search.stopper.min_resource: 5 is past the last epoch a trial reaches (3, fixed.epochs), so hyperband would stop no trial'
+stopper medpast '{"algorithm": "median", "warmup_steps": 4}'
+refused medpast 'search.stopper.warmup_steps: 4 is past the last epoch a trial reaches (3, fixed.epochs), so median would stop no trial'
+stopper ashaok '{"algorithm": "asha", "min_resource": 3}'
+check "a first rung at the last epoch is accepted" "$HPOCTL" -f "$CONF" check "$T/ashaok.json"
 
 spec wide '{"train_samples": {"type": "int", "min": 64, "max": 5000}}' \
     '{"algorithm": "grid"}'
