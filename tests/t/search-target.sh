@@ -84,6 +84,20 @@ campaign auto auto ''
 check "auto says it chose the target stopper and why" \
     grep -q "stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12, so a trial stops when its curve cannot reach the target by then or it is twice as slow as the campaign's leader" "$T/auto.out"
 check "auto's trials are pruned by target" grep -q "pruned by target" "$T/auto.out"
+# The report says what searched and stopped, and for auto what it chose
+# and why, as the run did (it said neither before).
+"$HPOCTL" -f "$CONF" report --ledger "$LEDGER" auto >"$T/auto.rep"
+check "the report says what auto chose to search with and why" \
+    grep -q "^search: auto chose cmtpe: the budget and 2 parameters leave a joint model room to act" "$T/auto.rep"
+check "... and to stop with" \
+    grep -q "^stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12" "$T/auto.rep"
+"$HPOCTL" -f "$CONF" report --ledger "$LEDGER" --format json auto >"$T/auto.json.rep"
+is "the JSON report has the search and the stopper auto chose" \
+    "$(jq -r '.search | "\(.algorithm) \(.stopper) \(.auto | .[0:16])"' "$T/auto.json.rep")" \
+    "auto target auto chose cmtpe"
+"$HPOCTL" -f "$CONF" report --ledger "$LEDGER" tgt >"$T/tgt.rep"
+is "a named search and stopper are in the report" \
+    "$(grep -E '^(search|stopper):' "$T/tgt.rep" | tr '\n' ' ')" "search: random stopper: target "
 
 campaign ttt mtpe '{"algorithm": "target", "slack": 0.5}' time_to_target
 "$HPOCTL" -f "$CONF" run -q "$T/ttt.json" >/dev/null 2>&1
