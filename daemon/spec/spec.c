@@ -138,6 +138,14 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		    "constant", min, max);
 		goto out;
 	}
+	/* The searches map [min, max] through its width: it must exist. */
+	if (!isfinite(min) || !isfinite(max) || (!log && !isfinite(max -
+	    min))) {
+		sp_fail(sp, k, "the range [%g, %g] is wider than the largest "
+		    "number (its width max - min overflows); narrow it or use "
+		    "scale \"log\"", min, max);
+		goto out;
+	}
 	if (log && min <= 0) {
 		sp_fail(sp, sp_key(kk, sizeof(kk), k, "min"),
 		    "must be > 0 for scale \"log\" (got %g)", min);

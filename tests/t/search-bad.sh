@@ -6,7 +6,8 @@
 # or whose first rung is past the last epoch, a median stopper whose grace
 # period is (they stopped no trial), a grid that the engine cannot build (hpoctl check
 # said ok, hpoctl run then failed without naming the file), and a grid
-# larger than budget.max_trials, of which only the first points run.
+# larger than budget.max_trials, of which only the first points run; a
+# float range too wide for a double, a number past one.
 . "$(dirname "$0")/lib.subr"
 
 # spec NAME SPACE SEARCH [TRIALS]: $T/NAME.json, a minicosmo campaign.
@@ -81,4 +82,26 @@ spec whole '{"batch_size": {"type": "choice", "values": [16, 32]}}' \
     '{"algorithm": "grid"}' 4
 "$HPOCTL" -f "$CONF" check "$T/whole.json" >"$T/check.out"
 is "a grid within max_trials gets no note" "$(grep -c note "$T/check.out" || true)" 0
+# A float range whose width overflows a double: the models' kernels
+# collapsed to 0 and repeated points; a number past a double (1e400 reads
+# as infinity) was "expected a number, got a number".
+nap_workload
+nap() {
+	cat >"$T/$1.json" <<JSON
+{"name": "$1", "workload": "nap",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"value": $2}, "search": {"algorithm": "mtpe", "seed": ${3:-1}},
+ "budget": {"max_trials": 4}}
+JSON
+}
+nap huge '{"type": "float", "min": -1e308, "max": 1e308}'
+refused huge 'space.value: the range [-1e+308, 1e+308] is wider than the largest number (its width max - min overflows); narrow it or use scale "log"'
+nap wide '{"type": "float", "min": 0, "max": 1e308}'
+check "a range as wide as a double holds is accepted" "$HPOCTL" -f "$CONF" check "$T/wide.json"
+nap inf '{"type": "float", "min": 0, "max": 1e400}'
+refused inf 'space.value.max: expected a number, got a number too large for a double'
+nap infc '{"type": "choice", "values": [1, 1e400]}'
+refused infc 'space.value.values[1]: expected a number or a string, got a number too large for a double'
+nap infs '{"type": "float", "min": 0, "max": 1}' 1e400
+refused infs 'search.seed: expected a number, got a number too large for a double'
 done_testing
