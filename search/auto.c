@@ -86,16 +86,19 @@ auto_choose(struct search *s, struct auto_state *a)
 	if (s->budget > 0 && s->budget < 2 * startup) {
 		name = d <= SOBOL_MAXDIM ? "sobol" : "random";
 		snprintf(a->reason, sizeof(a->reason), "%s: a budget of %zu "
-		    "trials leaves a model of %zu parameters fewer "
-		    "suggestions than its %zu start-up trials", name,
-		    s->budget, d, startup);
+		    "trials leaves a model of %zu parameter%s %zu suggestion%s "
+		    "of its own after its %zu start-up trials, fewer than "
+		    "those", name, s->budget, d, d == 1 ? "" : "s",
+		    s->budget - startup, s->budget - startup == 1 ? "" : "s",
+		    startup);
 	} else {
 		name = "cmtpe";
 		snprintf(a->reason, sizeof(a->reason), "cmtpe: %s%zu "
-		    "parameters leave a joint model room to act; failed and "
+		    "parameter%s leave%s a joint model room to act; failed and "
 		    "running trials inform it, at the highest epoch enough "
 		    "curves reached; of equal promise, the cheaper per epoch",
-		    s->budget > 0 ? "the budget and " : "", d);
+		    s->budget > 0 ? "the budget and " : "", d, d == 1 ? "" :
+		    "s", d == 1 && s->budget == 0 ? "s" : "");
 	}
 	if ((a->inner = search_new(name, sp, s->seed, NULL, 0)) == NULL)
 		return -1;

@@ -34,6 +34,7 @@ attempt_free(struct attempt *a)
 	free(a->token);
 	free(a->dir);
 	free(a->out);
+	free(a->pruned_why);
 	free(a);
 }
 
@@ -387,6 +388,11 @@ attempt_line(void *arg, const char *line, size_t len)
 	}
 	if (!ev.has_num || !isfinite(ev.num))
 		return;
+	/* For a trial with no metric: what it logged instead, eval_ first. */
+	if (strcmp(ev.key, e->spec->metric) != 0 && (a->other_key[0] ==
+	    '\0' || (strncmp(a->other_key, "eval_", 5) != 0 &&
+	    strncmp(ev.key, "eval_", 5) == 0)))
+		snprintf(a->other_key, sizeof(a->other_key), "%s", ev.key);
 	if (strcmp(ev.key, e->spec->metric) != 0 &&
 	    strncmp(ev.key, "eval_", 5) != 0 &&
 	    strncmp(ev.key, "train_", 6) != 0)

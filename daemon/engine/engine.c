@@ -528,6 +528,7 @@ engine_start(struct engine *e, char *err, size_t errlen)
 {
 	const struct campaign_spec	*s = e->spec;
 	const char			*why;
+	char				 why_grid[512];
 	struct ledger_campaign		 c;
 	struct ledger_prior		*pr = NULL;
 	size_t				 npr = 0;
@@ -578,6 +579,9 @@ engine_start(struct engine *e, char *err, size_t errlen)
 	    "parameters, %d trials, %d at a time, %s backend", s->name,
 	    (long long)e->id, s->algorithm, s->space->n, s->max_trials,
 	    s->max_parallel, s->backend);
+	if (s->search_points > (size_t)s->max_trials)
+		engine_say(e, "%s", spec_grid_cut(s, why_grid,
+		    sizeof(why_grid)));
 	if (s->chain)
 		engine_say(e, "dispatch: chain, %d lanes: each slot's next job "
 		    "queued behind its running one (afterany)", s->max_parallel);

@@ -97,7 +97,7 @@ static void
 engine_ended(struct attempt *a, const struct sched_event *ev)
 {
 	struct engine	*e = a->e;
-	const char		*state;
+	const char		*state, *reason;
 	enum trial_state	 tstate;
 	int64_t		 tid;
 	int		 tnum, next, susp;
@@ -148,8 +148,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	    e->env.ledger, a->attempt_id, a->suspended, 0) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
+	/* Pruned: the stopper's words, not the backend's "cancelled". */
+	reason = ev->state == SCHED_CANCELLED && a->cancel_as == CANCEL_PRUNE &&
+	    a->pruned_why != NULL ? a->pruned_why : ev->reason;
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
-	    end, ev->exit_code, ev->signal, ev->reason) == -1)
+	    end, ev->exit_code, ev->signal, reason) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
 	engine_spend(e, a, end);
@@ -202,6 +205,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    "NaN or infinite)%s", tnum, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "", e->spec->metric,
 		    a->nonfinite, why);
+	else if (a->other_key[0] != '\0')
+		engine_say(e, "trial %d: %s%s%s, no %s reported (it logged "
+		    "%s: is objective.metric the key it logs?)%s", tnum, state,
+		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
+		    e->spec->metric, a->other_key, why);
 	else
 		engine_say(e, "trial %d: %s%s%s, no %s reported%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
@@ -307,6 +315,7 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	struct history		 h;
 	size_t			 nb;
 	int			 i, n, k, me, lane;
+	const char		*rule;
 
 	if (strcmp(key, e->spec->metric) != 0)
 		return;
@@ -342,18 +351,21 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	h.n = (size_t)k;
 	h.obs = obs;
 	h.maximize = e->spec->maximize;
-	if (stop_decide(e->stopper, &h, (size_t)me, step, value)
+	if (stop_decide_why(e->stopper, &h, (size_t)me, step, value, &rule)
 	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
 		a->cancel_as = CANCEL_PRUNE;
+		/* The attempt's reason in the ledger, for hpoctl trials. */
+		free(a->pruned_why);
+		a->pruned_why = xasprintf("pruned by %s at %s %g (%s %g%s%s)",
+		    stop_name(e->stopper), engine_unit(e), step, key, value,
+		    *rule != '\0' ? "; rule: " : "", rule);
 		/*
 		 * Ended for the stopper now, not at its job's end, a grace
 		 * period later: the others' next points judge against it
 		 * as an ended trial (the target stopper's leader rule).
 		 */
 		obsbook_state(e->book, a->trial_number, TRIAL_PRUNED);
-		engine_say(e, "trial %d: pruned by %s at %s %g (%s %g)",
-		    a->trial_number, stop_name(e->stopper), engine_unit(e),
-		    step, key, value);
+		engine_say(e, "trial %d: %s", a->trial_number, a->pruned_why);
 	}
 	free(obs);
 }

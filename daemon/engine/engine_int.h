@@ -39,6 +39,8 @@ struct attempt {
 	double		 node_share;	/* the nodes it is charged: nodes,
 					   or its share of a pilot's node */
 	enum cancel_as	 cancel_as;
+	char		*pruned_why;	/* CANCEL_PRUNE: the stopper's words,
+					   the attempt's reason; owned */
 	int		 cancel_due;	/* cancelled on request: sent at the
 					   next tick (engine_cancel_trial) */
 	struct tail	 tail;
@@ -50,6 +52,8 @@ struct attempt {
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */
 	long		 nonfinite;	/* objective points NaN or inf */
+	char		 other_key[64];	/* a numeric key it logged that is not
+					   the metric, an eval_ one first */
 	/* "dispatch": "chain" (engine_chain.c): its lane. */
 	struct attempt	*after;		/* queued behind this one, or NULL */
 	struct attempt	*then;		/* this one is queued behind it */

@@ -28,6 +28,7 @@
 #include "report_alloc.h"
 #include "request.h"
 #include "run.h"
+#include "search.h"
 #include "spec.h"
 #include "trials_opts.h"
 #include "watch.h"
@@ -210,13 +211,40 @@ check_prior(const struct campaign_spec *s)
 	return 0;
 }
 
+/*
+ * What "auto" will choose and why, as the run will say it: the search
+ * from the space and budget, the stopper from the spec bound to its
+ * workload.  A scaling campaign's lanes choose on their own budgets.
+ */
+static void
+check_auto(const char *path, const struct campaign_spec *s)
+{
+	struct search	*se;
+	const char	*why;
+	double		*x;
+
+	if (strcmp(s->algorithm, "auto") == 0 && s->scaling.nbatch == 0 &&
+	    (se = search_new(s->algorithm, s->space, s->seed, NULL, 0)) !=
+	    NULL) {
+		search_set_budget(se, (size_t)s->max_trials);
+		x = xcalloc(s->space->n, sizeof(*x));
+		(void)search_suggest(se, NULL, x);
+		if (*search_chosen(se, &why) != '\0' && *why != '\0')
+			printf("%s: search: auto chose %s\n", path, why);
+		free(x);
+		search_free(se);
+	}
+	if (s->stop_why[0] != '\0')
+		printf("%s: stopper: auto chose %s\n", path, s->stop_why);
+}
+
 /* `hpoctl check`: validate specs (and their workloads) only. */
 static int
 cmd_check(int argc, char **argv, struct config *cfg)
 {
 	struct campaign_spec	*s;
 	struct workload		*w;
-	char			 err[1024], note[1280];
+	char			 err[1024], note[1280], cut[512];
 	int			 i, rc = 0;
 
 	operands_check(argc, argv, 1, 1, -1, "spec");
@@ -239,6 +267,10 @@ cmd_check(int argc, char **argv, struct config *cfg)
 		    "parameters, %s search, %d trials, %s backend\n", argv[i],
 		    s->name, w->name, w->path, s->space->n, s->algorithm,
 		    s->max_trials, s->backend);
+		if (s->search_points > (size_t)s->max_trials)
+			printf("%s: note: %s\n", argv[i], spec_grid_cut(s,
+			    cut, sizeof(cut)));
+		check_auto(argv[i], s);
 		if (s->pilot.count > 0)
 			printf("%s: dispatch pilot: %s%d pilot%s of %d CPUs and "
 			    "%d GPUs at once\n", argv[i], s->pilot.autosize ?

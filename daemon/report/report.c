@@ -17,6 +17,7 @@
 #include "report_alloc.h"
 #include "report_int.h"
 #include "report_html.h"
+#include "report_search.h"
 #include "space.h"
 #include "trial_cost.h"
 #include "trials_opts.h"
@@ -127,7 +128,7 @@ report_tree(const struct ledger_campaign *c, const struct account *a)
 /* The report as text; NULL if memory ran out. */
 static char *
 report_text(const struct ledger_campaign *c, const struct account *a,
-    const struct guide *g)
+    const struct guide *g, const struct report_search *rs)
 {
 	char	*buf, d[64];
 	size_t	 len;
@@ -148,6 +149,15 @@ report_text(const struct ledger_campaign *c, const struct account *a,
 		fprintf(f, "%s%s %d", i ? ", " : "", trial_state_name(i),
 		    a->trials[i]);
 	fprintf(f, "); %d reached the target\n", a->reached);
+	/* What searched and stopped: auto says what it chose and why. */
+	if (rs->why[0] != '\0')
+		fprintf(f, "search: %s\n", rs->why);
+	else
+		fprintf(f, "search: %s\n", rs->algorithm);
+	if (rs->stop_why[0] != '\0')
+		fprintf(f, "stopper: %s\n", rs->stop_why);
+	else if (strcmp(rs->stopper, "none") != 0)
+		fprintf(f, "stopper: %s\n", rs->stopper);
 	if (a->priors > 0)
 		fprintf(f, "priors: %d from %s: prior knowledge, not in the "
 		    "trials, cost or time to solution of this campaign\n",
@@ -236,6 +246,7 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 	struct ledger_campaign	 c;
 	struct guide		 g;
 	struct importance	 imp;
+	struct report_search	 rs;
 	cJSON			*root;
 	int			 rc;
 
@@ -252,10 +263,15 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 		ledger_campaign_release(&c);
 		return -1;
 	}
+	report_search_load(l, &c, &rs);
 	*out = NULL;
 	switch (fmt) {
 	case REPORT_JSON:
 		root = report_tree(&c, &g.acct);
+		if (root != NULL && report_search_json(root, &rs) == -1) {
+			cJSON_Delete(root);
+			root = NULL;
+		}
 		guide_report_json(root, &g);
 		if (importance_compute(&g, &imp) == 0) {
 			importance_json(root, &imp);
@@ -281,7 +297,7 @@ report_campaign(struct ledger *l, const char *name, enum report_format fmt,
 		*out = report_csv(&c, &g.acct, &g);
 		break;
 	default:
-		*out = report_text(&c, &g.acct, &g);
+		*out = report_text(&c, &g.acct, &g, &rs);
 		break;
 	}
 	if (rc == 0 && *out == NULL) {

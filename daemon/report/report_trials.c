@@ -129,12 +129,13 @@ report_trials_header(FILE *f, enum report_format fmt, int parsable,
 
 /*
  * One trial of `trials` as a JSON object added to root; where[] is its
- * last attempt's job id, host and directory, p its parsed parameters.
+ * last attempt's job id, host, directory and reason (how it ended, such
+ * as the stopper's words for one pruned), p its parsed parameters.
  * -1 if memory ran out.
  */
 static int
 report_trial_json(cJSON *root, const struct ledger_trial *t,
-    const char *const where[3], const cJSON *p)
+    const char *const where[4], const cJSON *p)
 {
 	cJSON	*o = cJSON_CreateObject();
 
@@ -149,6 +150,7 @@ report_trial_json(cJSON *root, const struct ledger_trial *t,
 	    cJSON_AddStringToObject(o, "job_id", where[0]) == NULL ||
 	    cJSON_AddStringToObject(o, "host", where[1]) == NULL ||
 	    cJSON_AddStringToObject(o, "dir", where[2]) == NULL ||
+	    cJSON_AddStringToObject(o, "reason", where[3]) == NULL ||
 	    cJSON_AddRawToObject(o, "params", p ? t->params_json : "{}") ==
 	    NULL || !cJSON_AddItemToArray(root, o)) {
 		cJSON_Delete(o);
@@ -160,7 +162,7 @@ report_trial_json(cJSON *root, const struct ledger_trial *t,
 /* One trial of `trials` as a CSV row (parsable: '|' and no quotes). */
 static void
 report_trial_csv(FILE *f, const struct ledger_trial *t,
-    const char *const where[3], const cJSON *p, const cJSON *names,
+    const char *const where[4], const cJSON *p, const cJSON *names,
     int parsable)
 {
 	const cJSON	*v;
@@ -190,7 +192,7 @@ report_trial_csv(FILE *f, const struct ledger_trial *t,
 /* One trial of `trials` as a line of the text table. */
 static void
 report_trial_text(FILE *f, const struct ledger_trial *t,
-    const char *const where[3], const cJSON *p)
+    const char *const where[4], const cJSON *p)
 {
 	const cJSON	*v;
 	char		 val[64];
@@ -221,7 +223,7 @@ report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
     const struct ledger_attempt *a, size_t na, const cJSON *names)
 {
 	const struct ledger_attempt *la;
-	const char	*where[3];	/* job id, host, directory */
+	const char	*where[4];	/* job id, host, directory, reason */
 	cJSON		*p;
 	size_t		 i;
 
@@ -233,6 +235,7 @@ report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
 		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
 		where[1] = la != NULL && la->host != NULL ? la->host : "";
 		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
+		where[3] = la != NULL && la->reason != NULL ? la->reason : "";
 		p = cJSON_Parse(t[i].params_json);
 		if (root != NULL) {
 			if (report_trial_json(root, &t[i], where, p) == -1) {

@@ -12,10 +12,13 @@
 #include "report_alloc.h"
 #include "trials_opts.h"
 
-/* The trial list's own columns, in the order of its CSV form. */
+/*
+ * The trial list's own columns, in the order of its CSV form, and reason
+ * (its JSON form's, the last attempt's end in words), by name only.
+ */
 static const char *const trials_columns[] = { "trial", "state", "role",
 	"attempts", "seed", "best", "best_step", "reached", "job_id", "host",
-	"dir", NULL };
+	"dir", "reason", NULL };
 
 /* 1 if name is one of the own columns. */
 static int
@@ -122,7 +125,7 @@ fields_check(char **names, size_t n, const cJSON *rows, char *err,
 		if (!found) {
 			snprintf(err, errlen, "--fields: unknown column '%s' "
 			    "(expected trial, state, role, attempts, seed, "
-			    "best, best_step, reached, job_id, host, dir or a "
+			    "best, best_step, reached, job_id, host, dir, reason or a "
 			    "parameter of the campaign's trials)", names[i]);
 			return -1;
 		}

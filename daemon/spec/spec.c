@@ -138,6 +138,14 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		    "constant", min, max);
 		goto out;
 	}
+	/* The searches map [min, max] through its width: it must exist. */
+	if (!isfinite(min) || !isfinite(max) || (!log && !isfinite(max -
+	    min))) {
+		sp_fail(sp, k, "the range [%g, %g] is wider than the largest "
+		    "number (its width max - min overflows); narrow it or use "
+		    "scale \"log\"", min, max);
+		goto out;
+	}
 	if (log && min <= 0) {
 		sp_fail(sp, sp_key(kk, sizeof(kk), k, "min"),
 		    "must be > 0 for scale \"log\" (got %g)", min);
@@ -293,6 +301,38 @@ sp_objective(struct sp *sp, struct campaign_spec *s, const cJSON *o)
 	return 0;
 }
 
+/*
+ * Refuse a key of search.stopper that another stopper reads but this one
+ * does not ("leader" given to "asha"): it would change nothing, silently.
+ */
+static int
+sp_stopper_keys(struct sp *sp, const char *name, const cJSON *o)
+{
+	const cJSON	*k;
+	const char *const *keys, *const *p;
+	char		 took[256], path[300];
+
+	if (o == NULL || (keys = stop_keys(name)) == NULL)
+		return 0;
+	took[0] = '\0';
+	for (p = keys; *p != NULL; p++)
+		snprintf(took + strlen(took), sizeof(took) - strlen(took),
+		    "%s%s", took[0] ? ", " : "", *p);
+	cJSON_ArrayForEach(k, o) {
+		if (strcmp(k->string, "algorithm") == 0)
+			continue;
+		for (p = keys; *p != NULL && strcmp(*p, k->string) != 0; p++)
+			;
+		if (*p != NULL)
+			continue;
+		snprintf(path, sizeof(path), "search.stopper.%s", k->string);
+		return sp_fail(sp, path, "not read by the \"%s\" stopper, "
+		    "which would ignore it (%s%s)", name, took[0] ?
+		    "it reads " : "it reads no other key", took);
+	}
+	return 0;
+}
+
 /* Parse search.stopper (absent: "none"). */
 static int
 sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
@@ -320,6 +360,8 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 		return sp_fail(sp, "search.stopper.algorithm", "expected one "
 		    "of %s, got \"%s\"", err, s->stopper);
 	}
+	if (sp_stopper_keys(sp, s->stopper, o) == -1)
+		return -1;
 	if (sp_number(sp, o, "min_resource", "search.stopper", 1e-9, 1e9, 1,
 	    NULL, &s->stop.min_resource) == -1 ||
 	    sp_number(sp, o, "max_resource", "search.stopper", 1e-9, 1e9, 0,
@@ -348,9 +390,21 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 	if (has_max && s->stop.max_resource < s->stop.min_resource)
 		return sp_fail(sp, "search.stopper.max_resource", "must be >= "
 		    "min_resource (%g)", s->stop.min_resource);
+	/* No rung is at or past max_resource: at min_resource, none at all. */
+	if (has_max && s->stop.max_resource == s->stop.min_resource &&
+	    (strcmp(s->stopper, "asha") == 0 ||
+	    strcmp(s->stopper, "hyperband") == 0))
+		return sp_fail(sp, "search.stopper.max_resource", "must be > "
+		    "min_resource (%g): %s has no rung at or past max_resource, "
+		    "so it would have none and stop no trial", s->stop.min_resource,
+		    s->stopper);
 	if (!has_max && strcmp(s->stopper, "hyperband") == 0)
 		return sp_fail(sp, "search.stopper.max_resource", "required "
 		    "for hyperband (the epochs a full trial runs)");
+	if (strcmp(s->stopper, "target") == 0 && s->stop.warmup_trials < 1)
+		return sp_fail(sp, "search.stopper.warmup_trials", "must be >= "
+		    "1 for target (the trials on target before their curves "
+		    "serve as a reference), got %d", s->stop.warmup_trials);
 	/* The target stopper is checked once bound (sp_target_bind()). */
 	if (strcmp(s->stopper, "target") == 0)
 		return 0;
@@ -451,6 +505,30 @@ sp_run(struct sp *sp, struct campaign_spec *s, const cJSON *root)
 	return sp_replay(sp, s, root);
 }
 
+/*
+ * Build the search once, as the engine will, so that a space it cannot
+ * search (a grid of an int range too wide for one point per integer) is
+ * refused by hpoctl check and at submission, naming the file; and count
+ * a grid's points (search_points).  A scaling campaign searches each
+ * batch size's view of the space instead (scaling_new()).
+ */
+static int
+sp_search(struct sp *sp, struct campaign_spec *s)
+{
+	struct search	*se;
+	char		 err[512];
+
+	if (s->scaling.nbatch > 0)
+		return 0;
+	if ((se = search_new(s->algorithm, s->space, s->seed, err,
+	    sizeof(err))) == NULL)
+		return sp_fail(sp, "search.algorithm", "%s", err);
+	if (strcmp(s->algorithm, "grid") == 0)
+		s->search_points = search_size(se);
+	search_free(se);
+	return 0;
+}
+
 /* Point at the line and column of a JSON syntax error. */
 static int
 sp_syntax(struct sp *sp, const char *text, size_t len)
@@ -535,7 +613,8 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 	    sp_run(&sp, s, root) == -1 ||
 	    sp_string(&sp, root, "hardware", "", 0, NULL, &s->hardware) == -1 ||
 	    sp_scaling(&sp, s, root) == -1 ||
-	    sp_pilot_scaling(&sp, s) == -1 || sp_prior(&sp, s, root) == -1)
+	    sp_pilot_scaling(&sp, s) == -1 || sp_prior(&sp, s, root) == -1 ||
+	    sp_search(&sp, s) == -1)
 		goto out;
 	s->json = cJSON_PrintUnformatted(root);
 	rc = 0;
@@ -546,6 +625,22 @@ out:
 		return NULL;
 	}
 	return s;
+}
+
+/*
+ * Say in buf, and return it, that a grid larger than budget.max_trials is
+ * cut: only its first points in grid order run, the first parameter
+ * varying slowest, so most of that parameter's values are never tried.
+ */
+const char *
+spec_grid_cut(const struct campaign_spec *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "grid: %zu points but budget.max_trials is %d: "
+	    "only the first %d in grid order run (the last parameter varies "
+	    "fastest, the first, %s, slowest), %zu never do", s->search_points,
+	    s->max_trials, s->max_trials, s->space->params[0].name,
+	    s->search_points - (size_t)s->max_trials);
+	return buf;
 }
 
 /* Read a whole file (or stdin for "-") into memory. */

@@ -70,6 +70,7 @@ struct campaign_spec {
 	size_t		 nfixed;
 	char		*algorithm;
 	uint64_t	 seed;
+	size_t		 search_points;	/* a grid's points, else 0 */
 	char		*stopper;	/* early stopping: "none", "asha", ... */
 	struct stop_params stop;	/* its parameters */
 	int		 stop_given;	/* search.stopper was in the spec */
@@ -138,6 +139,12 @@ void			 spec_free(struct campaign_spec *);
 int	 spec_bind(struct campaign_spec *, const struct workload *, char *err,
 	    size_t errlen);
 
+/*
+ * A grid of more points than budget.max_trials (search_points >
+ * max_trials) runs only its first ones: say so in buf, returned.
+ */
+const char	*spec_grid_cut(const struct campaign_spec *, char *buf,
+		    size_t len);
 /* "linear", "sqrt" or "none". */
 const char	*spec_lr_rule_name(enum lr_rule);
 /*

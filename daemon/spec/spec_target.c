@@ -57,6 +57,41 @@ sp_target_var(const struct campaign_spec *s, const struct workload *w,
 }
 
 /*
+ * Refuse a rung stopper whose first rung, or a median stopper whose grace
+ * period, is past the last step any trial reaches (step_max, known from
+ * the fixed or default epochs or the space): it would stop no trial.
+ */
+static int
+sp_stop_reach(struct sp *sp, const struct campaign_spec *s)
+{
+	const char	*key, *from = "the workload's default epochs";
+	double		 first;
+	size_t		 i;
+
+	if (s->step_max >= SPEC_STEP_MAX)
+		return 0;
+	if (strcmp(s->stopper, "asha") == 0 ||
+	    strcmp(s->stopper, "hyperband") == 0) {
+		key = "search.stopper.min_resource";
+		first = s->stop.min_resource;
+	} else if (strcmp(s->stopper, "median") == 0) {
+		key = "search.stopper.warmup_steps";
+		first = s->stop.warmup_steps;
+	} else
+		return 0;
+	if (first <= s->step_max)
+		return 0;
+	for (i = 0; i < s->nfixed; i++)
+		if (strcmp(s->fixed[i].name, "epochs") == 0)
+			from = "fixed.epochs";
+	if (space_find(s->space, "epochs") != -1)
+		from = "the most space.epochs gives";
+	return sp_fail(sp, key, "%g is past the last epoch a trial reaches "
+	    "(%g, %s), so %s would stop no trial", first, s->step_max, from,
+	    s->stopper);
+}
+
+/*
  * Complete the stopper from the workload (in spec_bind()): auto's pick of
  * the target stopper, and the target stopper's target, last step
  * (max_resource: the fixed or default epochs, or steps, of a trial) and
@@ -92,7 +127,7 @@ sp_target_bind(struct sp *sp, struct campaign_spec *s,
 		    last);
 	}
 	if (strcmp(s->stopper, "target") != 0)
-		return 0;
+		return sp_stop_reach(sp, s);
 	s->stop.has_target = s->has_target;
 	s->stop.target = s->target;
 	if (!s->stop_has_max && has_last)

@@ -44,6 +44,9 @@ sp_key(char *buf, size_t len, const char *parent, const char *key)
 const char *
 sp_type(const cJSON *j)
 {
+	/* 1e400 parses as infinity: not "expected a number, got a number". */
+	if (cJSON_IsNumber(j) && !isfinite(j->valuedouble))
+		return "a number too large for a double";
 	if (cJSON_IsNumber(j))
 		return "a number";
 	if (cJSON_IsString(j))

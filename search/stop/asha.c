@@ -99,7 +99,7 @@ asha_promotable(const struct stopper *s, const struct history *h,
  */
 static enum stop_verdict
 asha_decide(const struct stopper *s, const struct history *h, size_t trial,
-    double step, double value)
+    double step, double value, const char **rule)
 {
 	const struct observation *o = &h->obs[trial];
 	double prev = -INFINITY, r;
@@ -159,14 +159,20 @@ hyperband_init(struct stopper *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Both read the rungs' keys only. */
+static const char *const asha_keys[] = { "min_resource", "max_resource",
+	"eta", NULL };
+
 const struct stop_ops asha_ops = {
 	.name = "asha",
+	.keys = asha_keys,
 	.init = asha_init,
 	.decide = asha_decide,
 };
 
 const struct stop_ops hyperband_ops = {
 	.name = "hyperband",
+	.keys = asha_keys,
 	.init = hyperband_init,
 	.decide = asha_decide,
 };

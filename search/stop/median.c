@@ -41,7 +41,7 @@ median_running_average(const struct observation *o, double s)
 /* Compare the trial's best so far with the median of the others. */
 static enum stop_verdict
 median_decide(const struct stopper *s, const struct history *h, size_t trial,
-    double step, double value)
+    double step, double value, const char **rule)
 {
 	const struct observation *o = &h->obs[trial];
 	double best = value, *avg, med, v;
@@ -83,8 +83,12 @@ median_init(struct stopper *s, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *const median_keys[] = { "warmup_trials",
+	"warmup_steps", NULL };
+
 const struct stop_ops median_ops = {
 	.name = "median",
+	.keys = median_keys,
 	.init = median_init,
 	.decide = median_decide,
 };

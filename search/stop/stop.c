@@ -36,7 +36,7 @@ _Static_assert(sizeof(stop_names) / sizeof(stop_names[0]) ==
 /* Never stop. */
 static enum stop_verdict
 none_decide(const struct stopper *s, const struct history *h, size_t trial,
-    double step, double value)
+    double step, double value, const char **rule)
 {
 	return STOP_CONTINUE;
 }
@@ -48,8 +48,11 @@ none_init(struct stopper *s, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *const none_keys[] = { NULL };
+
 const struct stop_ops stop_none_ops = {
 	.name = "none",
+	.keys = none_keys,
 	.init = none_init,
 	.decide = none_decide,
 };
@@ -75,6 +78,18 @@ const char *const *
 stop_algorithms(void)
 {
 	return stop_names;
+}
+
+/*
+ * Return the keys of search.stopper (besides "algorithm") that the stopper
+ * called name reads, NULL-terminated, or NULL for an unknown name.
+ */
+const char *const *
+stop_keys(const char *name)
+{
+	const struct stop_ops *ops = stop_lookup(name);
+
+	return ops != NULL ? ops->keys : NULL;
 }
 
 /* Fill the default parameters. */
@@ -149,9 +164,22 @@ enum stop_verdict
 stop_decide(const struct stopper *s, const struct history *h, size_t trial,
     double step, double value)
 {
+	return stop_decide_why(s, h, trial, step, value, NULL);
+}
+
+/* As stop_decide(); *rule gets the rule that stopped the trial, or "". */
+enum stop_verdict
+stop_decide_why(const struct stopper *s, const struct history *h,
+    size_t trial, double step, double value, const char **rule)
+{
+	const char *none;
+
+	if (rule == NULL)
+		rule = &none;
+	*rule = "";
 	if (s == NULL || h == NULL || trial >= h->n || !isfinite(step))
 		return STOP_CONTINUE;
-	return s->ops->decide(s, h, trial, step, value);
+	return s->ops->decide(s, h, trial, step, value, rule);
 }
 
 /* Mark the observations of another bracket than trial's. */

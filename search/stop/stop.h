@@ -58,6 +58,12 @@ int	 stop_known(const char *name);
  * "target".
  */
 const char *const *stop_algorithms(void);
+/*
+ * The keys of search.stopper besides "algorithm" that the stopper called
+ * name reads, NULL-terminated (none for "none"); NULL for an unknown name.
+ * A key another stopper reads is refused for this one.
+ */
+const char *const *stop_keys(const char *name);
 /* Fill the default parameters. */
 void	 stop_defaults(struct stop_params *);
 
@@ -80,6 +86,14 @@ const char	*stop_name(const struct stopper *);
  */
 enum stop_verdict stop_decide(const struct stopper *, const struct history *,
 		    size_t trial, double step, double value);
+/*
+ * As stop_decide(); when it stops the trial, *rule (not NULL) names the
+ * rule that did, for a stopper of several ("extrapolation", "reference
+ * curves" or "leader" for "target"), else "".  Static.
+ */
+enum stop_verdict stop_decide_why(const struct stopper *,
+		    const struct history *, size_t trial, double step,
+		    double value, const char **rule);
 
 /*
  * Rung arithmetic, for messages and tests: the bracket of a trial (0 but

@@ -12,12 +12,17 @@
 
 struct stop_ops {
 	const char	*name;
+	/* The keys of search.stopper it reads, NULL-terminated. */
+	const char *const *keys;
 	/* Check the parameters and set up s; 0, or -1 with err set. */
 	int		(*init)(struct stopper *s, char *err, size_t errlen);
-	/* As stop_decide(). */
+	/*
+	 * As stop_decide_why(); *rule, set before, is changed only by a
+	 * stopper of several rules when one stops the trial.
+	 */
 	enum stop_verdict (*decide)(const struct stopper *s,
 			    const struct history *h, size_t trial, double step,
-			    double value);
+			    double value, const char **rule);
 };
 
 struct stopper {

@@ -177,7 +177,7 @@ target_leader(const struct stopper *s, const struct history *h,
 /* Stop the trial when no rule leaves it a chance. */
 static enum stop_verdict
 target_decide(const struct stopper *s, const struct history *h, size_t trial,
-    double step, double value)
+    double step, double value, const char **rule)
 {
 	const struct observation *o = &h->obs[trial];
 	double best, bound, ref, margin, lead;
@@ -189,20 +189,26 @@ target_decide(const struct stopper *s, const struct history *h, size_t trial,
 		return STOP_CONTINUE;
 	if (s->p.leader > 0 && step >= s->p.leader_steps) {
 		lead = target_leader(s, h, trial, step);
-		if (!isnan(lead) && (h->maximize ? best < lead : best > lead))
+		if (!isnan(lead) && (h->maximize ? best < lead : best > lead)) {
+			*rule = "leader";
 			return STOP_PRUNE;
+		}
 	}
 	if (step < s->p.warmup_steps)
 		return STOP_CONTINUE;
 	bound = target_extrapolate(s, o, h->maximize, step);
-	if (!isnan(bound) && !target_met(s, h->maximize, bound))
+	if (!isnan(bound) && !target_met(s, h->maximize, bound)) {
+		*rule = "extrapolation";
 		return STOP_PRUNE;
+	}
 	ref = target_reference(s, h, trial, step);
 	if (isnan(ref))
 		return STOP_CONTINUE;
 	margin = s->p.slack * fabs(ref - s->p.target);
-	if (h->maximize ? best < ref - margin : best > ref + margin)
+	if (h->maximize ? best < ref - margin : best > ref + margin) {
+		*rule = "reference curves";
 		return STOP_PRUNE;
+	}
 	return STOP_CONTINUE;
 }
 
@@ -232,8 +238,13 @@ target_init(struct stopper *s, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *const target_keys[] = { "max_resource",
+	"warmup_trials", "warmup_steps", "slack", "leader", "leader_running",
+	NULL };
+
 const struct stop_ops target_ops = {
 	.name = "target",
+	.keys = target_keys,
 	.init = target_init,
 	.decide = target_decide,
 };

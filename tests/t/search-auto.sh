@@ -28,6 +28,13 @@ check "an auto campaign is accepted" "$HPOCTL" -f "$CONF" check "$T/auto.json"
 "$HPOCTL" -f "$CONF" run "$T/auto.json" >"$T/auto.out" 2>&1
 check "auto says what it chose and why" \
     grep -q "search: auto chose cmtpe: the budget and 2 parameters" "$T/auto.out"
+# hpoctl check says it before anything runs, in the run's words.
+"$HPOCTL" -f "$CONF" check "$T/auto.json" >"$T/auto.check"
+check "hpoctl check says what auto will choose" \
+    grep -q "auto.json: search: auto chose cmtpe: the budget and 2 parameters" "$T/auto.check"
+is "hpoctl check says what auto will choose, as the run did" \
+    "$(sed -n 's/^.*auto.json: \(search: auto chose .*\)$/\1/p' "$T/auto.check")" \
+    "$(sed -n 's/^.*: auto: \(search: auto chose .*\)$/\1/p' "$T/auto.out")"
 is "40 trials" "$(sql "select count(*) from trials where campaign_id = $(cid auto)")" 40
 
 campaign par mtpe 4

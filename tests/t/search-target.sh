@@ -52,8 +52,26 @@ is "none stopped before the epoch after the warm-up (2)" \
 np=$(pruned_before tgt 4)
 check "the leader rule stops some before the grace period ($np)" \
     test "$np" -ge 1
+# A pruned attempt's reason is the stopper's: which rule, at which epoch
+# (its last point), not the backend's "cancelled"; hpoctl trials shows it.
+reasons() {
+	sql "select count(*) from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $(cid "$1") and a.state = 'pruned' and $2"
+}
+is "every pruned attempt's reason names the epoch of its last point" \
+    "$(reasons tgt "a.reason = 'pruned by target at epoch ' || (select cast(max(step) as int) from metrics m where m.attempt_id = a.id and m.key = 'eval_error') || ' (eval_error ' || substr(a.reason, instr(a.reason, '(eval_error ') + 12)")" \
+    "$(count tgt "state = 'pruned'")"
+is "those stopped before the grace period by the leader rule" \
+    "$(reasons tgt "a.reason like '%; rule: leader)' and (select max(step) from metrics m where m.attempt_id = a.id) < 4")" \
+    "$(pruned_before tgt 4)"
+"$HPOCTL" -f "$CONF" trials --ledger "$LEDGER" -t pruned -O trial,reason tgt >"$T/trials.txt"
+check "hpoctl trials -O reason shows the rule" \
+    grep -Eq '^[0-9]+ +pruned by target at epoch [0-9]+ \(eval_error [0-9.]+; rule: (leader|extrapolation)\)$' "$T/trials.txt"
 campaign tgt0 random '{"algorithm": "target", "leader": 0}'
 "$HPOCTL" -f "$CONF" run -q "$T/tgt0.json" >/dev/null 2>&1
+np=$(count tgt0 "state = 'pruned'")
+check "leader 0: some trials are stopped ($np)" test "$np" -ge 1
+is "leader 0: each by extrapolation or the reference curves" \
+    "$(reasons tgt0 "(a.reason like '%; rule: extrapolation)' or a.reason like '%; rule: reference curves)')")" "$np"
 is "leader 0: none stopped before the grace period (warm-up 1 + 3 epochs)" \
     "$(pruned_before tgt0 4)" 0
 is "leader 0: none that would reach the target is stopped" \
@@ -66,6 +84,20 @@ campaign auto auto ''
 check "auto says it chose the target stopper and why" \
     grep -q "stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12, so a trial stops when its curve cannot reach the target by then or it is twice as slow as the campaign's leader" "$T/auto.out"
 check "auto's trials are pruned by target" grep -q "pruned by target" "$T/auto.out"
+# The report says what searched and stopped, and for auto what it chose
+# and why, as the run did (it said neither before).
+"$HPOCTL" -f "$CONF" report --ledger "$LEDGER" auto >"$T/auto.rep"
+check "the report says what auto chose to search with and why" \
+    grep -q "^search: auto chose cmtpe: the budget and 2 parameters leave a joint model room to act" "$T/auto.rep"
+check "... and to stop with" \
+    grep -q "^stopper: auto chose target: the campaign has a target (eval_error <= 0.2) and trials end at epoch 12" "$T/auto.rep"
+"$HPOCTL" -f "$CONF" report --ledger "$LEDGER" --format json auto >"$T/auto.json.rep"
+is "the JSON report has the search and the stopper auto chose" \
+    "$(jq -r '.search | "\(.algorithm) \(.stopper) \(.auto | .[0:16])"' "$T/auto.json.rep")" \
+    "auto target auto chose cmtpe"
+"$HPOCTL" -f "$CONF" report --ledger "$LEDGER" tgt >"$T/tgt.rep"
+is "a named search and stopper are in the report" \
+    "$(grep -E '^(search|stopper):' "$T/tgt.rep" | tr '\n' ' ')" "search: random stopper: target "
 
 campaign ttt mtpe '{"algorithm": "target", "slack": 0.5}' time_to_target
 "$HPOCTL" -f "$CONF" run -q "$T/ttt.json" >/dev/null 2>&1

@@ -349,7 +349,33 @@ test_auto(void)
 	search_suggest(s, NULL, x);
 	is_str(search_chosen(s, &why), "sobol", "budget 5: sobol");
 	like(why, "start-up", "the reason names the start-up");
+	is_str(why, "sobol: a budget of 5 trials leaves a model of 2 "
+	    "parameters 2 suggestions of its own after its 3 start-up trials, "
+	    "fewer than those", "... and what it leaves the model");
 	search_free(s);
+
+	space_free(sp);
+	sp = space_new();
+	space_add_float(sp, "lr", 1e-4, 1, SCALE_LOG, 0);
+	s = search_new("auto", sp, 1, NULL, 0);
+	search_set_budget(s, 4);
+	search_suggest(s, NULL, x);
+	search_chosen(s, &why);
+	is_str(why, "sobol: a budget of 4 trials leaves a model of 1 "
+	    "parameter 1 suggestion of its own after its 3 start-up trials, "
+	    "fewer than those", "one parameter, one suggestion: no plural");
+	search_free(s);
+	s = search_new("auto", sp, 1, NULL, 0);
+	search_set_budget(s, 100);
+	search_suggest(s, NULL, x);
+	search_chosen(s, &why);
+	like(why, "the budget and 1 parameter leave a joint", "... nor for "
+	    "cmtpe's");
+	search_free(s);
+	space_free(sp);
+	sp = space_new();
+	space_add_choice(sp, "bs", v, 3);
+	space_add_int(sp, "k", 1, 4, SCALE_LINEAR, 0);
 
 	space_add_float(sp, "lr", 1e-4, 1, SCALE_LOG, 0);
 	s = search_new("auto", sp, 1, NULL, 0);
