@@ -61,6 +61,14 @@ is "leader 0: none that would reach the target is stopped" \
 is "every trial that ran to the end of a fast lr reached the target" \
     "$(count tgt "state = 'completed' and json_extract(params_json, '\$.lr') >= 0.024 and reached = 0")" 0
 
+campaign tgtp random '{"algorithm": "target", "leader": 0, "power_law": true}'
+"$HPOCTL" -f "$CONF" run -q "$T/tgtp.json" >/dev/null 2>&1
+is "power_law: 30 trials" "$(count tgtp 1)" 30
+check "power_law: the stuck and slow trials are stopped" \
+    test "$(count tgtp "state = 'pruned'")" -ge 5
+is "power_law: none that would reach the target is stopped" \
+    "$(count tgtp "state = 'pruned' and json_extract(params_json, '\$.lr') >= 0.024")" 0
+
 campaign auto auto ''
 "$HPOCTL" -f "$CONF" run "$T/auto.json" >"$T/auto.out" 2>&1
 check "auto says it chose the target stopper and why" \
@@ -91,6 +99,9 @@ refused "a leader between 0 and 1" \
 campaign bad random '{"algorithm": "target", "leader_running": 0.5}'
 refused "a leader_running between 0 and 1" \
     'search.stopper.leader_running: must be 0 (as leader) or >= 1, got 0.5'
+campaign bad random '{"algorithm": "target", "power_law": "yes"}'
+refused "a power_law that is not true or false" \
+    'search.stopper.power_law: expected true or false, got a string'
 sed 's/"fixed": {"epochs": 12}/"fixed": {}/; s/"batch_size": {"type"/"epochs": {"type": "choice", "values": [6, 12]}, "batch_size": {"type"/' \
     "$T/tgt.json" >"$T/bad.json"
 refused "target with tuned epochs and no max_resource" \
