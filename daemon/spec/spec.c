@@ -266,7 +266,7 @@ static const char *const search_keys[] = { "algorithm", "seed", "stopper",
 	NULL };
 static const char *const stopper_keys[] = { "algorithm", "min_resource",
 	"max_resource", "eta", "warmup_trials", "warmup_steps", "slack",
-	"leader", "leader_running", NULL };
+	"leader", "leader_running", "power_law", NULL };
 
 /* Parse the objective object (it may be absent: the workload has one). */
 static int
@@ -375,7 +375,9 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 	    "search.stopper", 0, 1e9, 0, NULL, &s->stop.slack) == -1 ||
 	    sp_number(sp, o, "leader", "search.stopper", 0, 1e9, 2, NULL,
 	    &s->stop.leader) == -1 || sp_number(sp, o, "leader_running",
-	    "search.stopper", 0, 1e9, 3, NULL, &s->stop.leader_running) == -1)
+	    "search.stopper", 0, 1e9, 3, NULL, &s->stop.leader_running) == -1 ||
+	    sp_bool(sp, o, "power_law", "search.stopper", 0,
+	    &s->stop.power_law) == -1)
 		return -1;
 	if (s->stop.leader > 0 && s->stop.leader < 1)
 		return sp_fail(sp, "search.stopper.leader", "must be 0 (off) "

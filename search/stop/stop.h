@@ -44,6 +44,10 @@ struct stop_params {
 					   the other trials still running
 					   (leader for the ended ones);
 					   0 = leader (default), else >= 1 */
+	int		 power_law;	/* target: 1 also extrapolates by the
+					   most hopeful power law fitted to
+					   the curve (powerlaw.c), 0 (default)
+					   by the straight line alone */
 	int		 has_target;	/* target: the campaign's target */
 	double		 target;
 	uint64_t	 seed;		/* hyperband: bracket of each trial */

@@ -45,4 +45,12 @@ extern const struct stop_ops target_ops;
  */
 double	 stop_value_at(const struct observation *o, double step, size_t *at);
 
+/*
+ * The most hopeful value at step last of power laws a + b t^-c fitted to
+ * n points (t ascending, >= 1; smaller y better), NaN when n < 3 or no fit
+ * improves (powerlaw.c).
+ */
+double	 powerlaw_bound(const double *t, const double *y, size_t n,
+	    double last);
+
 #endif

@@ -14,7 +14,12 @@
  *   Learning curves flatten, so a straight line at the rate seen so far
  *   promises more than the run will deliver: the rule errs on the side of
  *   going on.  A run that has not improved at all since its first point
- *   (one stuck at chance level) stops at the end of the grace period;
+ *   (one stuck at chance level) stops at the end of the grace period.
+ *   With power_law, it also stops when the most hopeful power law fitted
+ *   to its best values so far (powerlaw.c), with twice the gain it
+ *   predicts, times (1 + slack), misses the target: it sees a curve
+ *   flattening out short of the target sooner than the line, and near
+ *   the last step the line's rate over few steps is the stricter;
  * - reference curves, once warmup_trials other trials reached the
  *   target: its best value so far is worse than every one of theirs at
  *   the same step (theirs at their last point when they ended before it),
@@ -124,6 +129,40 @@ target_extrapolate(const struct stopper *s, const struct observation *o,
 }
 
 /*
+ * Extrapolation by a power law (power_law): the most hopeful of the power
+ * laws fitted to o's best values so far up to step (powerlaw.c), at
+ * max_resource, with twice its predicted gain, times 1 + slack.  NaN
+ * when fewer than three points or out of memory.
+ */
+static double
+target_extrapolate_power(const struct stopper *s,
+    const struct observation *o, int maximize, double step)
+{
+	double *t, *y, best = NAN, sign = maximize ? -1 : 1, p, gain;
+	size_t i, n = 0;
+
+	if (o->npoints < 3 || (t = malloc(2 * o->npoints *
+	    sizeof(*t))) == NULL)
+		return NAN;
+	y = t + o->npoints;
+	for (i = 0; i < o->npoints && o->steps[i] <= step; i++) {
+		if (isnan(o->values[i]))
+			continue;
+		if (isnan(best) || sign * o->values[i] < best)
+			best = sign * o->values[i];
+		t[n] = o->steps[i] - o->steps[0] + 1;
+		y[n++] = best;
+	}
+	p = n > 0 ? powerlaw_bound(t, y, n, s->p.max_resource -
+	    o->steps[0] + 1) : NAN;
+	free(t);
+	if (isnan(p))
+		return NAN;
+	gain = best - p > 0 ? best - p : 0;
+	return sign * (best - 2 * (1 + s->p.slack) * gain);
+}
+
+/*
  * Reference curves: the worst best-so-far at step of the other trials
  * that reached the target, or NaN when fewer than warmup_trials did.
  */
@@ -201,6 +240,13 @@ target_decide(const struct stopper *s, const struct history *h, size_t trial,
 		*rule = "extrapolation";
 		return STOP_PRUNE;
 	}
+	if (s->p.power_law) {
+		bound = target_extrapolate_power(s, o, h->maximize, step);
+		if (!isnan(bound) && !target_met(s, h->maximize, bound)) {
+			*rule = "power law";
+			return STOP_PRUNE;
+		}
+	}
 	ref = target_reference(s, h, trial, step);
 	if (isnan(ref))
 		return STOP_CONTINUE;
@@ -240,7 +286,7 @@ target_init(struct stopper *s, char *err, size_t errlen)
 
 static const char *const target_keys[] = { "max_resource",
 	"warmup_trials", "warmup_steps", "slack", "leader", "leader_running",
-	NULL };
+	"power_law", NULL };
 
 const struct stop_ops target_ops = {
 	.name = "target",

@@ -79,6 +79,35 @@ is "leader 0: none that would reach the target is stopped" \
 is "every trial that ran to the end of a fast lr reached the target" \
     "$(count tgt "state = 'completed' and json_extract(params_json, '\$.lr') >= 0.024 and reached = 0")" 0
 
+# power_law: a table whose slow runs flatten out at 0.3 as a power law
+# (0.3 + 0.5 / sqrt(epoch)): the straight line at their fastest rate keeps
+# hoping until epoch 7, the most hopeful power law stops them at 5 (the
+# unit test test_search_target.c works the same curve out).
+replay_table "$T/flat.json" "$(log_lrs 12 2)" "32 64" 12 10 '
+	if (lr < 0.003) v = 0.9
+	else if (lr < 0.02) v = 0.3 + 0.5 / sqrt(e)
+	else v = 0.1 + 0.8 / (e * (b == 64 ? 0.7 : 1))'
+# pruned_at NAME RULE: the epochs at which campaign NAME's trials of a
+# slow lr were pruned by RULE, distinct, ascending.
+pruned_at() {
+	sql "select group_concat(s) from (select distinct (select cast(max(step) as int) from metrics m where m.attempt_id = a.id and m.key = 'eval_error') s from attempts a join trials t on t.id = a.trial_id where t.campaign_id = $(cid "$1") and t.state = 'pruned' and a.reason like '%rule: $2)%' and json_extract(t.params_json, '\$.lr') between 0.003 and 0.02 order by s)"
+}
+for pl in true false; do
+	campaign "flat$pl" random "{\"algorithm\": \"target\", \"leader\": 0, \"power_law\": $pl}"
+	"$HPOCTL" -f "$CONF" run -q "$T/flat$pl.json" >/dev/null 2>&1
+	is "power_law $pl: none that would reach the target is stopped" \
+	    "$(count "flat$pl" "state = 'pruned' and json_extract(params_json, '\$.lr') >= 0.024")" 0
+done
+is "power_law: the flattening runs stopped at epoch 5 by the power law" \
+    "$(pruned_at flattrue 'power law')" 5
+is "the line alone: stopped at epoch 7 by the extrapolation" \
+    "$(pruned_at flatfalse extrapolation)" 7
+is "the line alone never says power law" "$(pruned_at flatfalse 'power law')" ""
+replay_table "$T/table.json" "$(log_lrs 12 2)" "32 64" 12 10 '
+	if (lr < 0.003) v = 0.9
+	else if (lr < 0.02) v = 0.9 - 0.03 * e
+	else v = 0.1 + 0.8 / (e * (b == 64 ? 0.7 : 1))'
+
 campaign auto auto ''
 "$HPOCTL" -f "$CONF" run "$T/auto.json" >"$T/auto.out" 2>&1
 check "auto says it chose the target stopper and why" \
@@ -123,6 +152,9 @@ refused "a leader between 0 and 1" \
 campaign bad random '{"algorithm": "target", "leader_running": 0.5}'
 refused "a leader_running between 0 and 1" \
     'search.stopper.leader_running: must be 0 (as leader) or >= 1, got 0.5'
+campaign bad random '{"algorithm": "target", "power_law": "yes"}'
+refused "a power_law that is not true or false" \
+    'search.stopper.power_law: expected true or false, got a string'
 sed 's/"fixed": {"epochs": 12}/"fixed": {}/; s/"batch_size": {"type"/"epochs": {"type": "choice", "values": [6, 12]}, "batch_size": {"type"/' \
     "$T/tgt.json" >"$T/bad.json"
 refused "target with tuned epochs and no max_resource" \

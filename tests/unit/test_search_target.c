@@ -3,7 +3,7 @@
  * rule on hand-made learning curves: its refusals, the grace period, the
  * extrapolation (rate since the first point and over the recent window,
  * slack), the reference curves of trials that reached the target, the
- * leader rule, and both goals.
+ * leader rule, the power-law extrapolation (power_law) and both goals.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +13,7 @@
 #include "hand_curves.h"
 #include "search.h"
 #include "stop.h"
+#include "stop_impl.h"
 #include "tap.h"
 
 /*
@@ -353,6 +354,91 @@ test_leader_running(void)
 	stop_free(run3);
 }
 
+/*
+ * The power-law fit: the most hopeful of its fits, never less hopeful
+ * than the true law of an exact power-law curve; a flat curve promises
+ * nothing more; too few points or a curve that only worsens give NaN.
+ */
+static void
+test_power_bound(void)
+{
+	double t[10], y[10];
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		t[i] = (double)i + 1;
+		y[i] = 0.1 + 0.5 / t[i];
+	}
+	/* The law itself ends at 0.1 + 0.5 / 40 = 0.1125 at step 40. */
+	ok(powerlaw_bound(t, y, 10, 40) <= 0.1125 + 1e-12,
+	    "an exact power law: the bound is at least as hopeful as the law "
+	    "(%g)", powerlaw_bound(t, y, 10, 40));
+	ok(isnan(powerlaw_bound(t, y, 2, 40)), "two points: no fit");
+	ok(isnan(powerlaw_bound(t, y, 10, 5)), "a last step before the "
+	    "points: no fit");
+	for (i = 0; i < 10; i++)
+		y[i] = 0.4;
+	ok(fabs(powerlaw_bound(t, y, 10, 40) - 0.4) < 1e-12,
+	    "a flat curve: the bound is its value");
+	for (i = 0; i < 10; i++)
+		y[i] = 0.4 + 0.01 * (double)i;
+	ok(isnan(powerlaw_bound(t, y, 10, 40)), "a curve that only worsens: "
+	    "no fit improves");
+}
+
+/*
+ * Feed the curve a + 0.5 / sqrt(step) (1 - that to maximize) to a target
+ * stopper (target 0.2, or 0.8; last step 40, grace 3) with power_law
+ * set to power; the step it first stopped it at, 0 for never.
+ */
+static int
+power_stops(double a, int power, int maximize)
+{
+	struct stop_params p;
+	struct stopper *s;
+	struct hand_curves c;
+	size_t t;
+	int i, stopped = 0;
+	double v;
+
+	target_params(&p, maximize ? 0.8 : 0.2);
+	p.power_law = power;
+	s = stop_new("target", &p, NULL, 0);
+	hand_curves_init(&c, maximize);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	for (i = 1; i < 40 && stopped == 0; i++) {
+		v = a + 0.5 / sqrt(i);
+		if (hand_curves_next(s, &c, t, maximize ? 1 - v : v) ==
+		    STOP_PRUNE)
+			stopped = i;
+	}
+	stop_free(s);
+	return stopped;
+}
+
+/*
+ * A curve flattening towards 0.3 as a power law: the straight line at its
+ * fastest rate keeps hoping until step 28, the power law sees it
+ * flattening at step 17 (twice its predicted gain from 0.4213 still ends
+ * above 0.2; at 16, 0.194).  A curve that reaches the target at step 25
+ * is never stopped by either.  Either goal.
+ */
+static void
+test_power(void)
+{
+	ok(power_stops(0.3, 0, 0) == 28 && power_stops(0.3, 0, 1) == 28,
+	    "a curve flattening at 0.3, the line alone: stopped at 28 (%d), "
+	    "either goal", power_stops(0.3, 0, 0));
+	ok(power_stops(0.3, 1, 0) == 17 && power_stops(0.3, 1, 1) == 17,
+	    "the same with power_law: stopped at 17 (%d), either goal",
+	    power_stops(0.3, 1, 0));
+	ok(power_stops(0.1, 1, 0) == 0 && power_stops(0.1, 1, 1) == 0,
+	    "a curve reaching the target at step 25, power_law: never "
+	    "stopped");
+	ok(power_stops(0.1, 0, 0) == 0 && power_stops(0.1, 0, 1) == 0,
+	    "the same, the line alone: never stopped");
+}
+
 /* Run every group of checks and report the TAP plan. */
 int
 main(void)
@@ -365,5 +451,7 @@ main(void)
 	test_reference();
 	test_leader();
 	test_leader_running();
+	test_power_bound();
+	test_power();
 	return tap_done();
 }
