@@ -18,9 +18,16 @@ stopper sees its reports:
   mean rate since its first point and its mean rate over the last 10
   epochs (target.c, slack 0);
 - "recent": the rate over the last 10 epochs only (the flattening of
-  the first epochs left out; a candidate, not in the code).
+  the first epochs left out; a candidate, not in the code);
+- "power": the most hopeful of the power laws a + b t^-c (c in 0.1,
+  0.25, 0.5, 1, 2) fitted by least squares to the run's best values so
+  far, at LAST, with twice the gain it predicts (search/stop/powerlaw.c
+  and target.c's power_law, alone);
+- "both": "target" or "power", whichever stops first (the stopper with
+  "power_law": true).
 
-Either rate is multiplied by 1 + SLACK (target.c's slack; default 0).
+Either rate, and the power law's doubled gain, is multiplied by 1 +
+SLACK (target.c's slack; default 0).
 
 A run is stopped at the first epoch >= GRACE and < LAST at which its
 best so far misses the target and the extrapolation misses it too.
@@ -70,6 +77,53 @@ def extrapolate(values, k, last, rule, slack):
     return now - max(rate, 0.0) * (1 + slack) * (last - step)
 
 
+POWERS = (0.1, 0.25, 0.5, 1.0, 2.0)
+
+
+def power_bound(values, k, last, slack):
+    """Best value at epoch last of the run cut after index k by the most
+    hopeful power law fitted to its best values so far, with twice its
+    predicted gain times 1 + slack; NaN below three points."""
+    ts, ys, best = [], [], math.nan
+    for i in range(k + 1):
+        if math.isnan(values[i]):
+            continue
+        best = values[i] if math.isnan(best) else min(best, values[i])
+        ts.append(i + 1.0)
+        ys.append(best)
+    if len(ts) < 3:
+        return math.nan
+    lo = math.nan
+    for c in POWERS:
+        xs = [t ** -c for t in ts]
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        sxx = sum((x - mx) ** 2 for x in xs)
+        if not sxx > 0:
+            continue
+        b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+        if not b >= 0:
+            continue
+        p = my - b * mx + b * (last - ts[0] + 1) ** -c
+        lo = p if math.isnan(lo) else min(lo, p)
+    if math.isnan(lo):
+        return math.nan
+    return best - 2 * (1 + slack) * max(best - lo, 0.0)
+
+
+def misses(values, k, last, rule, slack, target):
+    """1 if the rule's extrapolation of the run cut after index k misses
+    the target."""
+    if rule in ("power", "both"):
+        e = power_bound(values, k, last, slack)
+        if not math.isnan(e) and e > target:
+            return 1
+        if rule == "power":
+            return 0
+    e = extrapolate(values, k, last, "target" if rule == "both" else rule,
+                    slack)
+    return 1 if not math.isnan(e) and e > target else 0
+
+
 def stop_epoch(values, target, last, grace, rule, slack):
     """Epoch the rule stops the run at, None if it never does."""
     for k in range(len(values)):
@@ -79,8 +133,7 @@ def stop_epoch(values, target, last, grace, rule, slack):
             return None
         if step < grace or step >= last or math.isnan(b):
             continue
-        e = extrapolate(values, k, last, rule, slack)
-        if not math.isnan(e) and e > target:
+        if misses(values, k, last, rule, slack, target):
             return step
     return None
 
@@ -170,9 +223,9 @@ def main(argv):
     slack = float(argv[6]) if len(argv) == 7 else 0.0
     if not slack >= 0:
         sys.exit("stop_check.py: SLACK must be >= 0, got %s" % argv[6])
-    if rule not in ("target", "recent"):
-        sys.exit("stop_check.py: RULE must be target or recent, got %s"
-                 % rule)
+    if rule not in ("target", "recent", "power", "both"):
+        sys.exit("stop_check.py: RULE must be target, recent, power or "
+                 "both, got %s" % rule)
     runs = runs_of(path)
     reach = wrong = saved = 0
     for values in runs:

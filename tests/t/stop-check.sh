@@ -80,10 +80,29 @@ else
 	is "a table to maximize is refused" "$(cat "$T/err")" \
 	    "stop_check.py: $T/max.json: goal must be min"
 fi
+# The power law (target.c's power_law): the late winner W's fall from
+# 0.9 makes every fit hopeful, so it keeps W too.  P flattens out at
+# 0.3 as 0.3 + 0.5 / sqrt(epoch), 40 epochs: the line stops it at 28 (12
+# epochs saved), the power law at 17 (23), as the stopper itself does
+# (tests/unit/test_search_target.c, the same curve).
+is "the power law keeps the late winner" \
+    "$($PY "$T/t.json" 0.2 20 3 power)" \
+    "t.json: rule power, slack 0, grace 3: 3 runs, 1 reach the target, 0 of them stopped, 17 epochs saved on the others"
+p=$(awk 'BEGIN { for (e = 1; e <= 40; e++) printf "%s%.6f", (e > 1 ? ", " : ""), 0.3 + 0.5 / sqrt(e) }')
+cat >"$T/p.json" <<JSON
+{"format": "hpod-replay-1", "workload": "w", "metric": "eval_error",
+ "goal": "min", "params": [{"name": "x"}], "fixed": {},
+ "runs": [{"x": [1], "status": 0, "start_s": 0, "values": [$p]}]}
+JSON
+for r in "target 12" "power 23" "both 23"; do
+	is "a curve flattening at 0.3: rule ${r% *} saves ${r#* }" \
+	    "$($PY "$T/p.json" 0.2 40 3 "${r% *}")" \
+	    "p.json: rule ${r% *}, slack 0, grace 3: 1 runs, 0 reach the target, 0 of them stopped, ${r#* } epochs saved on the others"
+done
 if $PY "$T/t.json" 0.2 20 3 linear 2>"$T/err"; then
 	not_ok "an unknown rule is refused"
 else
 	is "an unknown rule is refused" "$(cat "$T/err")" \
-	    "stop_check.py: RULE must be target or recent, got linear"
+	    "stop_check.py: RULE must be target, recent, power or both, got linear"
 fi
 done_testing
