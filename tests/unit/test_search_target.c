@@ -417,6 +417,36 @@ power_stops(double a, int power, int maximize)
 }
 
 /*
+ * The step at which a target stopper with power_law (target 0.2, last
+ * step 40, grace 3) stops a run falling in a straight line from 0.6 by
+ * 0.012 a step, which reaches 0.2 at step 35 (test_rate: the line alone
+ * never stops it); 0 for never.  A power law expects the fall to
+ * flatten: at step 3 its most hopeful fit, with twice its gain, ends at
+ * 0.487.
+ */
+static int
+line_power_stops(void)
+{
+	struct stop_params p;
+	struct stopper *s;
+	struct hand_curves c;
+	size_t t;
+	int i, stopped = 0;
+
+	target_params(&p, 0.2);
+	p.power_law = 1;
+	s = stop_new("target", &p, NULL, 0);
+	hand_curves_init(&c, 0);
+	t = hand_curves_add(&c, OBS_RUNNING, 0, NULL, NULL);
+	for (i = 1; i < 35 && stopped == 0; i++)
+		if (hand_curves_next(s, &c, t, 0.6 - 0.012 * (i - 1)) ==
+		    STOP_PRUNE)
+			stopped = i;
+	stop_free(s);
+	return stopped;
+}
+
+/*
  * A curve flattening towards 0.3 as a power law: the straight line at its
  * fastest rate keeps hoping until step 28, the power law sees it
  * flattening at step 17 (twice its predicted gain from 0.4213 still ends
@@ -437,6 +467,9 @@ test_power(void)
 	    "stopped");
 	ok(power_stops(0.1, 0, 0) == 0 && power_stops(0.1, 0, 1) == 0,
 	    "the same, the line alone: never stopped");
+	ok(line_power_stops() == 3, "what power_law costs: a straight line "
+	    "0.012 a step, on target at step 35, is stopped at 3 (%d)",
+	    line_power_stops());
 }
 
 /* Run every group of checks and report the TAP plan. */
