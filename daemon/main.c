@@ -688,9 +688,9 @@ hpod_resume(struct hpod *d)
 				break;
 		if (j < d->nengines)
 			continue;
-		s = spec_parse(cs[i].spec_json, strlen(cs[i].spec_json),
-		    cs[i].spec_path ? cs[i].spec_path : cs[i].name, err,
-		    sizeof(err));
+		s = spec_parse_recorded(cs[i].spec_json,
+		    strlen(cs[i].spec_json), cs[i].spec_path ?
+		    cs[i].spec_path : cs[i].name, err, sizeof(err));
 		if (s == NULL || (e = hpod_engine(d, s, err, sizeof(err))) ==
 		    NULL || engine_resume(e, cs[i].id, err, sizeof(err)) == -1) {
 			log_warnx("campaign %s (id %lld) not resumed: %s",

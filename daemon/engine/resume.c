@@ -46,7 +46,7 @@ resume_spec(struct ledger *l, const char *path, const char *name,
 	else if (c.spec_json == NULL)
 		snprintf(err, errlen, "%s: campaign '%s' (id %lld): no spec "
 		    "recorded", path, c.name, (long long)c.id);
-	else if ((s = spec_parse(c.spec_json, strlen(c.spec_json),
+	else if ((s = spec_parse_recorded(c.spec_json, strlen(c.spec_json),
 	    c.spec_path != NULL ? c.spec_path : c.name, err, errlen)) != NULL)
 		*id = c.id;
 	ledger_campaign_release(&c);

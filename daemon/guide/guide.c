@@ -70,7 +70,7 @@ guide_spec(struct guide *g)
 	size_t			 i;
 
 	err[0] = '\0';
-	if (c->spec_json != NULL && (s = spec_parse(c->spec_json,
+	if (c->spec_json != NULL && (s = spec_parse_recorded(c->spec_json,
 	    strlen(c->spec_json), c->spec_path ? c->spec_path : "spec", err,
 	    sizeof(err))) != NULL) {
 		g->spec = s;

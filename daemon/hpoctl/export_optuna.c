@@ -335,7 +335,7 @@ export_optuna(struct ledger *l, const struct ledger_campaign *c,
 	}
 	/* A spec that no longer parses: every parameter categorical. */
 	if (c->spec_json != NULL)
-		spec = spec_parse(c->spec_json, strlen(c->spec_json),
+		spec = spec_parse_recorded(c->spec_json, strlen(c->spec_json),
 		    c->spec_path ? c->spec_path : c->name, serr, sizeof(serr));
 	x.params = xcalloc(x.ntrials + 1, sizeof(*x.params));
 	x.out = xcalloc(x.ntrials + 1, sizeof(*x.out));

@@ -185,8 +185,8 @@ watch_snapshot(struct ledger *l, const char *name, char **out, char *err,
 	}
 	/* The budget is the spec's; a spec this build cannot read has none. */
 	if (c.spec_json != NULL)
-		s = spec_parse(c.spec_json, strlen(c.spec_json), c.spec_path ?
-		    c.spec_path : c.name, serr, sizeof(serr));
+		s = spec_parse_recorded(c.spec_json, strlen(c.spec_json),
+		    c.spec_path ? c.spec_path : c.name, serr, sizeof(serr));
 	root = watch_tree(&c, &a, s, now);
 	/* The running and the most recent trials, for the table. */
 	if ((rc = watch_trials_json(l, &c, now, root, err, errlen)) == 0) {

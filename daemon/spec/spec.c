@@ -360,7 +360,7 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 		return sp_fail(sp, "search.stopper.algorithm", "expected one "
 		    "of %s, got \"%s\"", err, s->stopper);
 	}
-	if (sp_stopper_keys(sp, s->stopper, o) == -1)
+	if (!s->recorded && sp_stopper_keys(sp, s->stopper, o) == -1)
 		return -1;
 	if (sp_number(sp, o, "min_resource", "search.stopper", 1e-9, 1e9, 1,
 	    NULL, &s->stop.min_resource) == -1 ||
@@ -393,7 +393,8 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 		return sp_fail(sp, "search.stopper.max_resource", "must be >= "
 		    "min_resource (%g)", s->stop.min_resource);
 	/* No rung is at or past max_resource: at min_resource, none at all. */
-	if (has_max && s->stop.max_resource == s->stop.min_resource &&
+	if (!s->recorded && has_max &&
+	    s->stop.max_resource == s->stop.min_resource &&
 	    (strcmp(s->stopper, "asha") == 0 ||
 	    strcmp(s->stopper, "hyperband") == 0))
 		return sp_fail(sp, "search.stopper.max_resource", "must be > "
@@ -552,9 +553,9 @@ sp_syntax(struct sp *sp, const char *text, size_t len)
 }
 
 /* Parse and validate a campaign spec. */
-struct campaign_spec *
-spec_parse(const char *text, size_t len, const char *path, char *err,
-    size_t errlen)
+static struct campaign_spec *
+spec_parse_as(const char *text, size_t len, const char *path, int recorded,
+    char *err, size_t errlen)
 {
 	struct sp		 sp = { path, err, errlen };
 	struct campaign_spec	*s;
@@ -573,6 +574,7 @@ spec_parse(const char *text, size_t len, const char *path, char *err,
 		cJSON_Delete(root);
 		return NULL;
 	}
+	s->recorded = recorded;
 	s->step_max = SPEC_STEP_MAX;	/* until spec_bind() knows better */
 	if ((s->path = strdup(path)) == NULL ||
 	    (s->space = space_new()) == NULL) {
@@ -627,6 +629,22 @@ out:
 		return NULL;
 	}
 	return s;
+}
+
+/* spec_parse(): see spec.h. */
+struct campaign_spec *
+spec_parse(const char *text, size_t len, const char *path, char *err,
+    size_t errlen)
+{
+	return spec_parse_as(text, len, path, 0, err, errlen);
+}
+
+/* spec_parse_recorded(): see spec.h. */
+struct campaign_spec *
+spec_parse_recorded(const char *text, size_t len, const char *path,
+    char *err, size_t errlen)
+{
+	return spec_parse_as(text, len, path, 1, err, errlen);
 }
 
 /*

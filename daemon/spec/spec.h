@@ -74,6 +74,7 @@ struct campaign_spec {
 	char		*stopper;	/* early stopping: "none", "asha", ... */
 	struct stop_params stop;	/* its parameters */
 	int		 stop_given;	/* search.stopper was in the spec */
+	int		 recorded;	/* spec_parse_recorded(): a ledger's */
 	int		 stop_has_max;	/* ... with max_resource */
 	int		 stop_has_grace; /* ... with warmup_steps */
 	char		 stop_why[256];	/* why auto picked it, or "" */
@@ -127,6 +128,15 @@ struct campaign_spec {
 
 /* Parse and validate a spec from text; path names it in errors. */
 struct campaign_spec	*spec_parse(const char *text, size_t len,
+			    const char *path, char *err, size_t errlen);
+/*
+ * The same for a spec a ledger recorded (to take a campaign back, report
+ * or export it): the checks that only refuse a setting that would do
+ * nothing (a stopper key another stopper reads, a stopper with no rung
+ * before the last epoch) are left out, so that a campaign an older hpod
+ * accepted and recorded is still taken back and billed.
+ */
+struct campaign_spec	*spec_parse_recorded(const char *text, size_t len,
 			    const char *path, char *err, size_t errlen);
 /* Read and parse a file ("-": standard input). */
 struct campaign_spec	*spec_load(const char *path, char *err, size_t errlen);

@@ -68,7 +68,7 @@ sp_stop_reach(struct sp *sp, const struct campaign_spec *s)
 	double		 first;
 	size_t		 i;
 
-	if (s->step_max >= SPEC_STEP_MAX)
+	if (s->recorded || s->step_max >= SPEC_STEP_MAX)
 		return 0;
 	if (strcmp(s->stopper, "asha") == 0 ||
 	    strcmp(s->stopper, "hyperband") == 0) {
