@@ -215,6 +215,25 @@ char	*slurm_render_jobfile(const struct sched_job *);
 char	**slurm_sbatch_argv(const struct slurm_desc *, const char *script);
 void	 slurm_sbatch_start(struct slurm *, struct slurm_work *);
 
+/* slurm_part.c: a partition's limits, against a job sbatch took. */
+struct slurm_part_limits {
+	char		 name[128];
+	uint32_t	 max_time;	/* minutes, INFINITE or NO_VAL */
+};
+/*
+ * The partition named by `sbatch --test-only`'s answer said ("... in
+ * partition NAME"): 0, or -1 if it names none.
+ */
+int	 slurm_part_named(const char *said, char *name, size_t len);
+/*
+ * Whether a job of time_limit seconds (0: none) could ever start in
+ * partition p: 0, or -1 with out saying which key is over which limit.
+ */
+int	 slurm_part_judge(const struct slurm_part_limits *p,
+	    long time_limit, char *out, size_t len);
+/* On a worker thread: load p->name's limits; 0, or -1. */
+int	 slurm_part_load(struct slurm_part_limits *p);
+
 /* slurm_util.c */
 char	*slurm_strdup(const char *);
 void	*slurm_calloc(size_t, size_t);

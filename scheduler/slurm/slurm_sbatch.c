@@ -292,12 +292,49 @@ slurm_sbatch_start(struct slurm *b, struct slurm_work *w)
 	slurm_strv_free(argv);
 }
 
-/* A question to the controller (sched_slurm_test_start). */
+/*
+ * A question to the controller (sched_slurm_test_start): sbatch's, then,
+ * if it took the job, its partition's limits (slurm_part.c).
+ */
 struct sched_slurm_test {
 	struct slurm_sbatch	 s;
 	void			(*cb)(void *, int, const char *);
 	void			*arg;
+	long			 time_limit;	/* the job's, seconds */
+	uv_work_t		 req;		/* the partition's load */
+	struct slurm_part_limits part;
+	int			 part_rc;
+	int			 loading;	/* req is queued or running */
+	int			 stopped;	/* withdrawn meanwhile */
+	char			*said;		/* sbatch's yes */
 };
+
+/* On a worker thread: the partition's limits. */
+static void
+sbatch_part_load(uv_work_t *req)
+{
+	struct sched_slurm_test	*t = req->data;
+
+	t->part_rc = slurm_part_load(&t->part);
+}
+
+/* The partition's limits are in: the answer, to the asker. */
+static void
+sbatch_part_loaded(uv_work_t *req, int status)
+{
+	struct sched_slurm_test	*t = req->data;
+	char			 why[512];
+
+	if (t->stopped || status != 0)
+		t->cb(t->arg, 1, "the question was withdrawn");
+	else if (t->part_rc == 0 && slurm_part_judge(&t->part, t->time_limit,
+	    why, sizeof(why)) == -1)
+		t->cb(t->arg, -1, why);
+	else
+		t->cb(t->arg, 0, t->said);
+	free(t->said);
+	free(t);
+}
 
 /* sbatch --test-only ended: its answer, classified, to the asker. */
 static void
@@ -318,6 +355,17 @@ sbatch_tested(struct slurm_sbatch *s)
 		rc = 1;		/* no answer: not a refusal */
 	else
 		rc = -1;
+	if (rc == 0 && slurm_part_named(said, t->part.name,
+	    sizeof(t->part.name)) == 0) {
+		slurm_rpc_init();
+		t->req.data = t;
+		t->said = said;
+		if (uv_queue_work(s->proc.loop, &t->req, sbatch_part_load,
+		    sbatch_part_loaded) == 0) {
+			t->loading = 1;
+			return;
+		}
+	}
 	t->cb(t->arg, rc, said);
 	free(said);
 	free(t);
@@ -353,6 +401,7 @@ sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
 	t = slurm_calloc(1, sizeof(*t));
 	t->cb = cb;
 	t->arg = arg;
+	t->time_limit = job->time_limit;
 	t->s.cb = sbatch_tested;
 	t->s.arg = t;
 	sbatch_spawn(loop, argv, NULL, &t->s);
@@ -364,7 +413,9 @@ sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
 void
 sched_slurm_test_stop(struct sched_slurm_test *t)
 {
-	if (!uv_is_closing((uv_handle_t *)&t->s.proc))
+	if (t->loading)
+		t->stopped = 1;
+	else if (!uv_is_closing((uv_handle_t *)&t->s.proc))
 		uv_process_kill(&t->s.proc, SIGKILL);
 }
 

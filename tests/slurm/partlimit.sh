@@ -1,0 +1,37 @@
+#!/bin/sh
+# A time limit over the partition's MaxTime: Slurm (EnforcePartLimits=NO,
+# its default) takes the job, and sbatch --test-only says it would start,
+# but it pends for ever (PartitionTimeLimit).  hpoctl check and hpod's
+# submit refuse it, naming the file, the key and the partition's limit,
+# and record and submit nothing; a limit within MaxTime is taken.
+. "$(dirname "$0")/lib.subr"
+
+scontrol create PartitionName=short Nodes=n01,n02 MaxTime=5 State=UP
+start_daemon
+sleep_campaign long 1 1 1 00:20:00
+jq '.resources.partition = "short"' "$T/long.json" >"$T/l.json"
+mv "$T/l.json" "$T/long.json"
+jq '.name = "fits" | .resources.time_limit = "5:00"' "$T/long.json" \
+    >"$T/fits.json"
+says="campaign 'long': resources: sbatch --test-only refuses the job: time_limit: 20 minutes is over the MaxTime (5 minutes) of partition 'short': Slurm would keep the job pending for ever (PartitionTimeLimit)"
+
+rc=0
+"$HPOCTL" check "$T/long.json" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+is "check: refused" "$rc" 1
+is "check: names file, key and MaxTime" "$(cat "$T/err.txt")" \
+    "hpoctl: $T/long.json: $says"
+check "check: a limit of 5:00 fits" "$HPOCTL" check "$T/fits.json"
+
+rc=0
+"$HPOCTL" submit "$T/long.json" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+is "submit: refused" "$rc" 1
+is "submit: names file, key and MaxTime" "$(cat "$T/err.txt")" \
+    "hpoctl: $(realpath "$T/long.json"): $says"
+is "submit: nothing recorded" \
+    "$(sql "select count(*) from campaigns where name = 'long'")" 0
+check "submit: a limit of 5:00 is taken" "$HPOCTL" submit "$T/fits.json"
+check "and runs to its end" wait_campaign fits 60
+is "Slurm saw only the fitting campaign's job" \
+    "$(slurm_jobs | awk '$3 ~ /^hpod-/ { n++ } END { print n + 0 }')" 1
+check "the daemon stops" stop_daemon
+done_testing
