@@ -152,6 +152,9 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
 		    a->number, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "");
+		/* Its next attempt waits in the queue: pending, as at first. */
+		ledger_trial_set_state(e->env.ledger, tid,
+		    trial_state_name(TRIAL_PENDING));
 		ledger_commit(e->env.ledger);
 		attempt_forget(e, a);
 		engine_retry(e, tid, tnum, next);
