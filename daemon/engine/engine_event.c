@@ -40,7 +40,6 @@ engine_end_state(const struct attempt *a, const struct sched_event *ev)
 	return ATTEMPT_UNKNOWN;
 }
 
-/* Should an attempt that ended in this state be tried again? */
 /*
  * The node share the ledger records for an attempt: 0 (NULL, its whole
  * nodes) unless it is charged a share of them (a pilot's slot).
@@ -51,15 +50,26 @@ engine_node_share(const struct attempt *a)
 	return a->node_share != a->nodes ? a->node_share : 0;
 }
 
+/* An end that is the infrastructure's, not the trial's. */
+static int
+engine_infra_end(const struct engine *e, enum sched_state st)
+{
+	return st == SCHED_NODE_FAIL || st == SCHED_PREEMPTED ||
+	    st == SCHED_LOST || (st == SCHED_TIMEOUT && e->spec->retry_timeout);
+}
+
+/*
+ * Whether an attempt that ended in state st may be tried again, given
+ * retry.limit: 1 yes, 0 not at all, -1 only if the limit were higher.
+ */
 static int
 engine_retryable(const struct engine *e, const struct attempt *a,
     enum sched_state st)
 {
 	if (e->cancelled || e->stop_reason != NULL ||
-	    a->cancel_as != CANCEL_NONE || a->number >= e->spec->retry_limit)
+	    a->cancel_as != CANCEL_NONE || !engine_infra_end(e, st))
 		return 0;
-	return st == SCHED_NODE_FAIL || st == SCHED_PREEMPTED ||
-	    st == SCHED_LOST || (st == SCHED_TIMEOUT && e->spec->retry_timeout);
+	return a->number < e->spec->retry_limit ? 1 : -1;
 }
 
 /* Retry a trial with a new attempt, recovering its point from the ledger. */
@@ -100,8 +110,9 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	const char		*state;
 	enum trial_state	 tstate;
 	int64_t		 tid;
-	int		 tnum, next, susp;
-	char		*path, last[160], why[180];
+	int		 tnum, next, susp, retry;
+	size_t		 len;
+	char		*path, last[160], why[240];
 
 	attempt_follow(a, 1);
 	state = attempt_state_name(engine_end_state(a, ev));
@@ -148,7 +159,7 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    ledger_error(e->env.ledger));
 	engine_spend(e, a, ev->end > 0 ? ev->end : ev->time);
 	testpause_at("after-end");
-	if (engine_retryable(e, a, ev->state)) {
+	if ((retry = engine_retryable(e, a, ev->state)) == 1) {
 		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
 		    a->number, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "");
@@ -189,6 +200,12 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		free(path);
 		if (last[0] != '\0')
 			snprintf(why, sizeof(why), "; stderr: %s", last);
+	}
+	/* An infrastructure failure not retried: say why not. */
+	if (retry == -1) {
+		len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, "; not retried: "
+		    "retry.limit %d spent", e->spec->retry_limit);
 	}
 	if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s%s", tnum, state,

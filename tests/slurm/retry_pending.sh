@@ -2,7 +2,8 @@
 # A trial retried after its node failed waits in the queue again: while
 # its new attempt pends (every other node taken), hpoctl trials and the
 # ledger say pending, not running; it then completes, both attempts
-# recorded.
+# recorded.  One whose retry.limit is spent fails, and hpod's log says
+# why it was not retried.
 . "$(dirname "$0")/lib.subr"
 
 start_daemon
@@ -37,5 +38,21 @@ is "attempts: node_fail, completed" \
     node_fail,completed
 is "the trial completed" \
     "$(sql "select t.state from trials t join campaigns c on c.id = t.campaign_id where c.name = 'crash'")" completed
+
+sleep_campaign once 60 1 1
+jq '. + {"retry": {"limit": 0}}' "$T/once.json" >"$T/o.json"
+mv "$T/o.json" "$T/once.json"
+check "submit once (retry.limit 0)" "$HPOCTL" submit "$T/once.json"
+check "once runs" wait_sql "select count(*) from $(of once) and a.started is not null" 1 30
+node=$(squeue -h -j "$(job_of once 0 0)" -o %N)
+check "set $node DOWN" scontrol update nodename="$node" state=down \
+    reason=hpod-test
+check "once ends" wait_campaign once 60
+is "once: one attempt, node_fail; the trial failed" \
+    "$(sql "select group_concat(a.state) || ' ' || t.state from $(of once)")" \
+    "node_fail failed"
+check "the log says why it was not retried" grep -q \
+    "campaign once: trial 0: node_fail: slurm NODE_FAIL, no eval_error reported; not retried: retry.limit 0 spent" \
+    "$T/hpod.log"
 check "the daemon stops" stop_daemon
 done_testing
