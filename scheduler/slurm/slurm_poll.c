@@ -232,6 +232,7 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	struct trial_result	 res;
 	char			 err[256], name[128];
 	double			 end;
+	size_t			 n;
 	int			 code, sig;
 
 	if (j->resend) {
@@ -290,8 +291,13 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 			out = SCHED_TIMEOUT;
 	}
 	slurm_state_format(r->state, name, sizeof(name));
-	snprintf(err, sizeof(err), "slurm %s%s%s", name, r->reason[0] ?
-	    ": " : "", r->reason);
+	n = (size_t)snprintf(err, sizeof(err), "slurm %s%s%s", name,
+	    r->reason[0] ? ": " : "", r->reason);
+	/* A failure is the workload's: say how it ended, as local does. */
+	if (out == SCHED_FAILED && n < sizeof(err) && sig != 0)
+		snprintf(err + n, sizeof(err) - n, ", signal %d", sig);
+	else if (out == SCHED_FAILED && n < sizeof(err) && code > 0)
+		snprintf(err + n, sizeof(err) - n, ", exit %d", code);
 	end = r->end > 0 ? (double)r->end : 0;
 	if (j->started && end < j->started_at)
 		end = j->started_at;
