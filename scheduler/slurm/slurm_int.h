@@ -231,8 +231,13 @@ int	 slurm_part_named(const char *said, char *name, size_t len);
  */
 int	 slurm_part_judge(const struct slurm_part_limits *p,
 	    long time_limit, char *out, size_t len);
-/* On a worker thread: load p->name's limits; 0, or -1. */
-int	 slurm_part_load(struct slurm_part_limits *p);
+/*
+ * On a worker thread: whether a job of time_limit seconds that names the
+ * comma-separated partitions names could ever start in one: 0 (or their
+ * limits cannot be had), or -1 with out saying why not (the first's).
+ */
+int	 slurm_part_check(const char *names, long time_limit, char *out,
+	    size_t len);
 
 /* slurm_util.c */
 char	*slurm_strdup(const char *);

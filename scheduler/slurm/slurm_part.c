@@ -4,8 +4,9 @@
  * a job over its partition's MaxTime and --test-only says it would start;
  * submitted, it pends for ever (PartitionTimeLimit).  (Node counts outside
  * MinNodes..MaxNodes --test-only refuses itself.)  So once sbatch has said
- * yes, the partition is loaded (libslurm, on a worker thread) and the
- * job's time limit measured against it.
+ * yes, the partitions are loaded (libslurm, on a worker thread) and the
+ * job's time limit measured against those it names (it runs in any of
+ * them), or the default one sbatch chose.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,27 +54,47 @@ slurm_part_judge(const struct slurm_part_limits *p, long time_limit,
 	return 0;
 }
 
-/*
- * Load partition p->name's limits (on a worker thread); 0, or -1 if it
- * cannot be had (then nothing is judged: sbatch's answer stands).
- */
-int
-slurm_part_load(struct slurm_part_limits *p)
+/* The partition named name in msg, or NULL. */
+static const partition_info_t *
+slurm_part_find(const partition_info_msg_t *msg, const char *name,
+    size_t len)
 {
-	partition_info_msg_t	*msg = NULL;
-	uint32_t		 i;
-	int			 rc = -1;
+	uint32_t	 i;
 
-	if (slurm_load_partitions(0, &msg, SHOW_ALL) != SLURM_SUCCESS)
-		return -1;
 	for (i = 0; i < msg->record_count; i++) {
 		const partition_info_t *pi = &msg->partition_array[i];
 
-		if (pi->name == NULL || strcmp(pi->name, p->name) != 0)
-			continue;
-		p->max_time = pi->max_time;
-		rc = 0;
-		break;
+		if (pi->name != NULL && strlen(pi->name) == len &&
+		    strncmp(pi->name, name, len) == 0)
+			return pi;
+	}
+	return NULL;
+}
+
+/* slurm_part_check(): see slurm_int.h. */
+int
+slurm_part_check(const char *names, long time_limit, char *out, size_t len)
+{
+	partition_info_msg_t	*msg = NULL;
+	const partition_info_t	*pi;
+	struct slurm_part_limits p;
+	const char		*n;
+	size_t			 nlen;
+	int			 rc = -1;
+
+	if (slurm_load_partitions(0, &msg, SHOW_ALL) != SLURM_SUCCESS)
+		return 0;
+	/* A job that lists several runs in any: refuse it only if none. */
+	for (n = names; rc == -1 && *n != '\0'; n += nlen + (n[nlen] == ',')) {
+		nlen = strcspn(n, ",");
+		if ((pi = slurm_part_find(msg, n, nlen)) == NULL) {
+			rc = 0;		/* not ours to judge: sbatch took it */
+			break;
+		}
+		snprintf(p.name, sizeof(p.name), "%s", pi->name);
+		p.max_time = pi->max_time;
+		if (slurm_part_judge(&p, time_limit, out, len) == 0)
+			rc = 0;
 	}
 	slurm_free_partition_info_msg(msg);
 	return rc;

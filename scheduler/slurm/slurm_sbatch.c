@@ -301,39 +301,49 @@ struct sched_slurm_test {
 	void			(*cb)(void *, int, const char *);
 	void			*arg;
 	long			 time_limit;	/* the job's, seconds */
-	uv_work_t		 req;		/* the partition's load */
-	struct slurm_part_limits part;
+	char			*parts;		/* the job's partitions, or
+						   NULL: the default */
+	uv_work_t		 req;		/* the partitions' check */
+	char			 part[128];	/* the one sbatch chose */
+	char			 why[512];	/* the check's refusal */
 	int			 part_rc;
 	int			 loading;	/* req is queued or running */
 	int			 stopped;	/* withdrawn meanwhile */
 	char			*said;		/* sbatch's yes */
 };
 
-/* On a worker thread: the partition's limits. */
+/* Free a question and what it owns. */
 static void
-sbatch_part_load(uv_work_t *req)
+sbatch_test_free(struct sched_slurm_test *t)
 {
-	struct sched_slurm_test	*t = req->data;
-
-	t->part_rc = slurm_part_load(&t->part);
+	free(t->said);
+	free(t->parts);
+	free(t);
 }
 
-/* The partition's limits are in: the answer, to the asker. */
+/* On a worker thread: the partitions' limits against the job. */
 static void
-sbatch_part_loaded(uv_work_t *req, int status)
+sbatch_part_check(uv_work_t *req)
 {
 	struct sched_slurm_test	*t = req->data;
-	char			 why[512];
+
+	t->part_rc = slurm_part_check(t->parts != NULL ? t->parts : t->part,
+	    t->time_limit, t->why, sizeof(t->why));
+}
+
+/* The partitions are checked: the answer, to the asker. */
+static void
+sbatch_part_checked(uv_work_t *req, int status)
+{
+	struct sched_slurm_test	*t = req->data;
 
 	if (t->stopped || status != 0)
 		t->cb(t->arg, 1, "the question was withdrawn");
-	else if (t->part_rc == 0 && slurm_part_judge(&t->part, t->time_limit,
-	    why, sizeof(why)) == -1)
-		t->cb(t->arg, -1, why);
+	else if (t->part_rc == -1)
+		t->cb(t->arg, -1, t->why);
 	else
 		t->cb(t->arg, 0, t->said);
-	free(t->said);
-	free(t);
+	sbatch_test_free(t);
 }
 
 /* sbatch --test-only ended: its answer, classified, to the asker. */
@@ -355,20 +365,21 @@ sbatch_tested(struct slurm_sbatch *s)
 		rc = 1;		/* no answer: not a refusal */
 	else
 		rc = -1;
-	if (rc == 0 && slurm_part_named(said, t->part.name,
-	    sizeof(t->part.name)) == 0) {
+	if (rc == 0 && slurm_part_named(said, t->part,
+	    sizeof(t->part)) == 0) {
 		slurm_rpc_init();
 		t->req.data = t;
 		t->said = said;
-		if (uv_queue_work(s->proc.loop, &t->req, sbatch_part_load,
-		    sbatch_part_loaded) == 0) {
+		if (uv_queue_work(s->proc.loop, &t->req, sbatch_part_check,
+		    sbatch_part_checked) == 0) {
 			t->loading = 1;
 			return;
 		}
+		t->said = NULL;
 	}
 	t->cb(t->arg, rc, said);
 	free(said);
-	free(t);
+	sbatch_test_free(t);
 }
 
 /* sched_slurm_test_start(): see sched.h. */
@@ -402,6 +413,8 @@ sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
 	t->cb = cb;
 	t->arg = arg;
 	t->time_limit = job->time_limit;
+	t->parts = job->partition != NULL ? slurm_strdup(job->partition) :
+	    NULL;
 	t->s.cb = sbatch_tested;
 	t->s.arg = t;
 	sbatch_spawn(loop, argv, NULL, &t->s);

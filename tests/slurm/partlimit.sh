@@ -3,7 +3,8 @@
 # its default) takes the job, and sbatch --test-only says it would start,
 # but it pends for ever (PartitionTimeLimit).  hpoctl check and hpod's
 # submit refuse it, naming the file, the key and the partition's limit,
-# and record and submit nothing; a limit within MaxTime is taken.
+# and record and submit nothing; a limit within MaxTime is taken, and so
+# is one that a second partition the job names allows.
 . "$(dirname "$0")/lib.subr"
 
 scontrol create PartitionName=short Nodes=n01,n02 MaxTime=5 State=UP
@@ -21,6 +22,10 @@ is "check: refused" "$rc" 1
 is "check: names file, key and MaxTime" "$(cat "$T/err.txt")" \
     "hpoctl: $T/long.json: $says"
 check "check: a limit of 5:00 fits" "$HPOCTL" check "$T/fits.json"
+jq '.name = "either" | .resources.partition = "short,debug"' \
+    "$T/long.json" >"$T/either.json"
+check "check: 20 minutes in short or debug (no MaxTime) is taken" \
+    "$HPOCTL" check "$T/either.json"
 
 rc=0
 "$HPOCTL" submit "$T/long.json" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
