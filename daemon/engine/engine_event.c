@@ -59,15 +59,20 @@ engine_infra_end(const struct engine *e, enum sched_state st)
 }
 
 /*
- * Whether an attempt that ended in state st may be tried again, given
- * retry.limit: 1 yes, 0 not at all, -1 only if the limit were higher.
+ * Whether an attempt that ended in state st may be tried again: 1 yes, 0
+ * not at all, -1 not for retry.limit, -2 a timeout not for
+ * retry.on_timeout.
  */
 static int
 engine_retryable(const struct engine *e, const struct attempt *a,
     enum sched_state st)
 {
 	if (e->cancelled || e->stop_reason != NULL ||
-	    a->cancel_as != CANCEL_NONE || !engine_infra_end(e, st))
+	    a->cancel_as != CANCEL_NONE)
+		return 0;
+	if (st == SCHED_TIMEOUT && !e->spec->retry_timeout)
+		return -2;
+	if (!engine_infra_end(e, st))
 		return 0;
 	return a->number < e->spec->retry_limit ? 1 : -1;
 }
@@ -201,12 +206,14 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		if (last[0] != '\0')
 			snprintf(why, sizeof(why), "; stderr: %s", last);
 	}
-	/* An infrastructure failure not retried: say why not. */
-	if (retry == -1) {
-		len = strlen(why);
+	/* An infrastructure failure or a timeout not retried: say why not. */
+	len = strlen(why);
+	if (retry == -1)
 		snprintf(why + len, sizeof(why) - len, "; not retried: "
 		    "retry.limit %d spent", e->spec->retry_limit);
-	}
+	else if (retry == -2)
+		snprintf(why + len, sizeof(why) - len, "; not retried: "
+		    "retry.on_timeout is off");
 	if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "",
