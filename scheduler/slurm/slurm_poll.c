@@ -47,6 +47,16 @@ slurm_started_from_file(struct slurm *b, struct slurm_job *j,
 	slurm_emit(b, j, &ev);
 }
 
+/* 1 if the job's wrapper has written a result.json. */
+static int
+slurm_has_result(const struct slurm_job *j)
+{
+	struct trial_result	 r;
+	char			 err[256];
+
+	return result_read(j->dir, &r, err, sizeof(err)) != 1;
+}
+
 /* Resolve a job the controller no longer knows from its result.json. */
 static void
 slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
@@ -73,20 +83,18 @@ slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
 		    reason);
 		return;
 	}
-	snprintf(reason, sizeof(reason), "%s and left no final result.json",
-	    why);
+	/*
+	 * An array task cancelled while it pended leaves no record of its
+	 * own: it never ran, and that is all there is to say.
+	 */
+	if (j->cancel && !j->started && !slurm_has_result(j))
+		snprintf(reason, sizeof(reason), "cancelled while pending, "
+		    "before it started");
+	else
+		snprintf(reason, sizeof(reason), "%s and left no final "
+		    "result.json", why);
 	slurm_end(b, j, j->cancel ? SCHED_CANCELLED : SCHED_LOST, -1, 0, 0, 0,
 	    reason);
-}
-
-/* 1 if the job's wrapper has written a result.json. */
-static int
-slurm_has_result(const struct slurm_job *j)
-{
-	struct trial_result	 r;
-	char			 err[256];
-
-	return result_read(j->dir, &r, err, sizeof(err)) != 1;
 }
 
 /*
