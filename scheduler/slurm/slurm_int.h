@@ -219,6 +219,13 @@ void	 slurm_sbatch_start(struct slurm *, struct slurm_work *);
 struct slurm_part_limits {
 	char		 name[128];
 	uint32_t	 max_time;	/* minutes, INFINITE or NO_VAL */
+	uint64_t	 max_mem;	/* MB per node (0: none), or per CPU
+					   with MEM_PER_CPU set */
+};
+/* What a job asks that a partition may never give. */
+struct slurm_part_ask {
+	long		 time_limit;	/* seconds, 0: none */
+	uint64_t	 mem_mb;	/* per node, 0: none given */
 };
 /*
  * The partition named by `sbatch --test-only`'s answer said ("... in
@@ -226,18 +233,18 @@ struct slurm_part_limits {
  */
 int	 slurm_part_named(const char *said, char *name, size_t len);
 /*
- * Whether a job of time_limit seconds (0: none) could ever start in
- * partition p: 0, or -1 with out saying which key is over which limit.
+ * Whether a job asking a could ever start in partition p: 0, or -1 with
+ * out saying which key is over which limit.
  */
 int	 slurm_part_judge(const struct slurm_part_limits *p,
-	    long time_limit, char *out, size_t len);
+	    const struct slurm_part_ask *a, char *out, size_t len);
 /*
- * On a worker thread: whether a job of time_limit seconds that names the
+ * On a worker thread: whether a job asking a that names the
  * comma-separated partitions names could ever start in one: 0 (or their
  * limits cannot be had), or -1 with out saying why not (the first's).
  */
-int	 slurm_part_check(const char *names, long time_limit, char *out,
-	    size_t len);
+int	 slurm_part_check(const char *names, const struct slurm_part_ask *a,
+	    char *out, size_t len);
 
 /* slurm_util.c */
 char	*slurm_strdup(const char *);

@@ -1,12 +1,13 @@
 /*
  * slurm_part.c: the limits of the partition `sbatch --test-only` chose for
  * a job.  With EnforcePartLimits=NO (Slurm's default) the controller takes
- * a job over its partition's MaxTime and --test-only says it would start;
- * submitted, it pends for ever (PartitionTimeLimit).  (Node counts outside
+ * a job over its partition's MaxTime or MaxMemPerNode and --test-only says
+ * it would start; submitted, it pends for ever (PartitionTimeLimit,
+ * MaxMemPerLimit).  (Node counts outside
  * MinNodes..MaxNodes --test-only refuses itself.)  So once sbatch has said
  * yes, the partitions are loaded (libslurm, on a worker thread) and the
- * job's time limit measured against those it names (it runs in any of
- * them), or the default one sbatch chose.
+ * job's time limit and memory measured against those it names (it runs
+ * in any of them), or the default one sbatch chose.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,19 +37,32 @@ slurm_part_named(const char *said, char *name, size_t len)
 
 /* slurm_part_judge(): see slurm_int.h. */
 int
-slurm_part_judge(const struct slurm_part_limits *p, long time_limit,
-    char *out, size_t len)
+slurm_part_judge(const struct slurm_part_limits *p,
+    const struct slurm_part_ask *a, char *out, size_t len)
 {
-	long	 minutes = (time_limit + 59) / 60;
+	long	 minutes = (a->time_limit + 59) / 60;
 
 	/* No time_limit: Slurm gives the partition's default, within it. */
-	if (time_limit > 0 && p->max_time != INFINITE &&
+	if (a->time_limit > 0 && p->max_time != INFINITE &&
 	    p->max_time != NO_VAL && minutes > (long)p->max_time) {
 		snprintf(out, len, "time_limit: %ld minute%s is over the "
 		    "MaxTime (%u minute%s) of partition '%s': Slurm would "
 		    "keep the job pending for ever (PartitionTimeLimit)",
 		    minutes, minutes == 1 ? "" : "s", p->max_time,
 		    p->max_time == 1 ? "" : "s", p->name);
+		return -1;
+	}
+	/*
+	 * Memory per node over MaxMemPerNode.  (Over MaxMemPerCPU, Slurm
+	 * gives the job more CPUs instead.)
+	 */
+	if (a->mem_mb > 0 && p->max_mem != 0 &&
+	    (p->max_mem & MEM_PER_CPU) == 0 && a->mem_mb > p->max_mem) {
+		snprintf(out, len, "mem: %llu MB is over the MaxMemPerNode "
+		    "(%llu MB) of partition '%s': Slurm would keep the job "
+		    "pending for ever (MaxMemPerLimit)",
+		    (unsigned long long)a->mem_mb,
+		    (unsigned long long)p->max_mem, p->name);
 		return -1;
 	}
 	return 0;
@@ -73,7 +87,8 @@ slurm_part_find(const partition_info_msg_t *msg, const char *name,
 
 /* slurm_part_check(): see slurm_int.h. */
 int
-slurm_part_check(const char *names, long time_limit, char *out, size_t len)
+slurm_part_check(const char *names, const struct slurm_part_ask *a,
+    char *out, size_t len)
 {
 	partition_info_msg_t	*msg = NULL;
 	const partition_info_t	*pi;
@@ -93,7 +108,8 @@ slurm_part_check(const char *names, long time_limit, char *out, size_t len)
 		}
 		snprintf(p.name, sizeof(p.name), "%s", pi->name);
 		p.max_time = pi->max_time;
-		if (slurm_part_judge(&p, time_limit, out, len) == 0)
+		p.max_mem = pi->max_mem_per_cpu;
+		if (slurm_part_judge(&p, a, out, len) == 0)
 			rc = 0;
 	}
 	slurm_free_partition_info_msg(msg);

@@ -300,7 +300,7 @@ struct sched_slurm_test {
 	struct slurm_sbatch	 s;
 	void			(*cb)(void *, int, const char *);
 	void			*arg;
-	long			 time_limit;	/* the job's, seconds */
+	struct slurm_part_ask	 ask;		/* what the job asks */
 	char			*parts;		/* the job's partitions, or
 						   NULL: the default */
 	uv_work_t		 req;		/* the partitions' check */
@@ -328,7 +328,7 @@ sbatch_part_check(uv_work_t *req)
 	struct sched_slurm_test	*t = req->data;
 
 	t->part_rc = slurm_part_check(t->parts != NULL ? t->parts : t->part,
-	    t->time_limit, t->why, sizeof(t->why));
+	    &t->ask, t->why, sizeof(t->why));
 }
 
 /* The partitions are checked: the answer, to the asker. */
@@ -412,7 +412,8 @@ sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
 	t = slurm_calloc(1, sizeof(*t));
 	t->cb = cb;
 	t->arg = arg;
-	t->time_limit = job->time_limit;
+	t->ask.time_limit = job->time_limit;
+	t->ask.mem_mb = job->extra.mem_mb;
 	t->parts = job->partition != NULL ? slurm_strdup(job->partition) :
 	    NULL;
 	t->s.cb = sbatch_tested;

@@ -1,13 +1,15 @@
 #!/bin/sh
-# A time limit over the partition's MaxTime: Slurm (EnforcePartLimits=NO,
-# its default) takes the job, and sbatch --test-only says it would start,
-# but it pends for ever (PartitionTimeLimit).  hpoctl check and hpod's
+# A time limit over the partition's MaxTime, or memory over its
+# MaxMemPerNode: Slurm (EnforcePartLimits=NO, its default) takes the job,
+# and sbatch --test-only says it would start, but it pends for ever
+# (PartitionTimeLimit, MaxMemPerLimit).  hpoctl check and hpod's
 # submit refuse it, naming the file, the key and the partition's limit,
 # and record and submit nothing; a limit within MaxTime is taken, and so
 # is one that a second partition the job names allows.
 . "$(dirname "$0")/lib.subr"
 
 scontrol create PartitionName=short Nodes=n01,n02 MaxTime=5 State=UP
+scontrol create PartitionName=lim Nodes=n03,n04 MaxMemPerNode=500 State=UP
 start_daemon
 sleep_campaign long 1 1 1 00:20:00
 jq '.resources.partition = "short"' "$T/long.json" >"$T/l.json"
@@ -26,6 +28,16 @@ jq '.name = "either" | .resources.partition = "short,debug"' \
     "$T/long.json" >"$T/either.json"
 check "check: 20 minutes in short or debug (no MaxTime) is taken" \
     "$HPOCTL" check "$T/either.json"
+
+jq '.name = "fat" | .resources.partition = "lim" | .resources.time_limit = "5"
+    | .resources.mem = "800M"' "$T/long.json" >"$T/fat.json"
+rc=0
+"$HPOCTL" check "$T/fat.json" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+is "check: mem over MaxMemPerNode refused" "$rc" 1
+is "check: names file, key and MaxMemPerNode" "$(cat "$T/err.txt")" \
+    "hpoctl: $T/fat.json: campaign 'fat': resources: sbatch --test-only refuses the job: mem: 800 MB is over the MaxMemPerNode (500 MB) of partition 'lim': Slurm would keep the job pending for ever (MaxMemPerLimit)"
+jq '.resources.mem = "500M"' "$T/fat.json" >"$T/slim.json"
+check "check: 500M fits" "$HPOCTL" check "$T/slim.json"
 
 rc=0
 "$HPOCTL" submit "$T/long.json" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
