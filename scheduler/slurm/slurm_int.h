@@ -226,7 +226,12 @@ struct slurm_part_limits {
 struct slurm_part_ask {
 	long		 time_limit;	/* seconds, 0: none */
 	uint64_t	 mem_mb;	/* per node, 0: none given */
+	const char	*mem_key;	/* the key that gives it: "mem",
+					   "mem_per_cpu", "mem_per_gpu" */
+	uint64_t	 mem_each;	/* per CPU or GPU, as given */
+	int		 mem_count;	/* CPUs or GPUs per node */
 };
+void	 slurm_part_ask_init(struct slurm_part_ask *, const struct sched_job *);
 /*
  * The partition named by `sbatch --test-only`'s answer said ("... in
  * partition NAME"): 0, or -1 if it names none.

@@ -35,12 +35,44 @@ slurm_part_named(const char *said, char *name, size_t len)
 	return 0;
 }
 
+/*
+ * What job j asks of its partition: its time limit, and its memory per
+ * node, from whichever of mem, mem_per_cpu and mem_per_gpu gives it.
+ */
+void
+slurm_part_ask_init(struct slurm_part_ask *a, const struct sched_job *j)
+{
+	const struct sched_slurm_extra *x = &j->extra;
+	int	 cpus;
+
+	memset(a, 0, sizeof(*a));
+	a->time_limit = j->time_limit;
+	a->mem_key = "mem";
+	if (x->mem_mb > 0)
+		a->mem_mb = x->mem_mb;
+	else if (x->mem_per_cpu_mb > 0) {
+		/* With cpus_per_gpu, the CPUs follow the GPUs. */
+		cpus = x->cpus_per_gpu > 0 ? x->cpus_per_gpu *
+		    j->gpus_per_node : j->cpus_per_task * j->tasks_per_node;
+		a->mem_key = "mem_per_cpu";
+		a->mem_each = x->mem_per_cpu_mb;
+		a->mem_count = cpus;
+		a->mem_mb = x->mem_per_cpu_mb * (uint64_t)cpus;
+	} else if (x->mem_per_gpu_mb > 0 && j->gpus_per_node > 0) {
+		a->mem_key = "mem_per_gpu";
+		a->mem_each = x->mem_per_gpu_mb;
+		a->mem_count = j->gpus_per_node;
+		a->mem_mb = x->mem_per_gpu_mb * (uint64_t)j->gpus_per_node;
+	}
+}
+
 /* slurm_part_judge(): see slurm_int.h. */
 int
 slurm_part_judge(const struct slurm_part_limits *p,
     const struct slurm_part_ask *a, char *out, size_t len)
 {
 	long	 minutes = (a->time_limit + 59) / 60;
+	char	 each[96];
 
 	/* No time_limit: Slurm gives the partition's default, within it. */
 	if (a->time_limit > 0 && p->max_time != INFINITE &&
@@ -58,11 +90,19 @@ slurm_part_judge(const struct slurm_part_limits *p,
 	 */
 	if (a->mem_mb > 0 && p->max_mem != 0 &&
 	    (p->max_mem & MEM_PER_CPU) == 0 && a->mem_mb > p->max_mem) {
-		snprintf(out, len, "mem: %llu MB is over the MaxMemPerNode "
+		if (a->mem_count > 0)
+			snprintf(each, sizeof(each), " x %d %s per node = "
+			    "%llu MB", a->mem_count, strcmp(a->mem_key,
+			    "mem_per_gpu") == 0 ? "GPUs" : "CPUs",
+			    (unsigned long long)a->mem_mb);
+		else
+			each[0] = '\0';
+		snprintf(out, len, "%s: %llu MB%s is over the MaxMemPerNode "
 		    "(%llu MB) of partition '%s': Slurm would keep the job "
-		    "pending for ever (MaxMemPerLimit)",
-		    (unsigned long long)a->mem_mb,
-		    (unsigned long long)p->max_mem, p->name);
+		    "pending for ever (MaxMemPerLimit)", a->mem_key,
+		    (unsigned long long)(a->mem_count > 0 ? a->mem_each :
+		    a->mem_mb), each, (unsigned long long)p->max_mem,
+		    p->name);
 		return -1;
 	}
 	return 0;

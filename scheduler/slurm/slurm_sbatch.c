@@ -412,8 +412,7 @@ sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
 	t = slurm_calloc(1, sizeof(*t));
 	t->cb = cb;
 	t->arg = arg;
-	t->ask.time_limit = job->time_limit;
-	t->ask.mem_mb = job->extra.mem_mb;
+	slurm_part_ask_init(&t->ask, job);
 	t->parts = job->partition != NULL ? slurm_strdup(job->partition) :
 	    NULL;
 	t->s.cb = sbatch_tested;

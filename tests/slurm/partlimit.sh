@@ -38,6 +38,20 @@ is "check: names file, key and MaxMemPerNode" "$(cat "$T/err.txt")" \
     "hpoctl: $T/fat.json: campaign 'fat': resources: sbatch --test-only refuses the job: mem: 800 MB is over the MaxMemPerNode (500 MB) of partition 'lim': Slurm would keep the job pending for ever (MaxMemPerLimit)"
 jq '.resources.mem = "500M"' "$T/fat.json" >"$T/slim.json"
 check "check: 500M fits" "$HPOCTL" check "$T/slim.json"
+jq 'del(.resources.mem) | .resources.mem_per_cpu = "300M"
+    | .resources.cpus_per_task = 2' "$T/fat.json" >"$T/percpu.json"
+rc=0
+"$HPOCTL" check "$T/percpu.json" 2>"$T/err.txt" || rc=$?
+is "check: mem_per_cpu x CPUs over MaxMemPerNode, refused, named" \
+    "$rc $(sed 's/.*refuses the job: //' "$T/err.txt")" \
+    "1 mem_per_cpu: 300 MB x 2 CPUs per node = 600 MB is over the MaxMemPerNode (500 MB) of partition 'lim': Slurm would keep the job pending for ever (MaxMemPerLimit)"
+jq 'del(.resources.mem) | .resources.mem_per_gpu = "400M"' "$T/fat.json" \
+    >"$T/pergpu.json"
+rc=0
+"$HPOCTL" check "$T/pergpu.json" 2>"$T/err.txt" || rc=$?
+is "check: mem_per_gpu x GPUs over MaxMemPerNode, refused, named" \
+    "$rc $(sed 's/.*refuses the job: //' "$T/err.txt")" \
+    "1 mem_per_gpu: 400 MB x 2 GPUs per node = 800 MB is over the MaxMemPerNode (500 MB) of partition 'lim': Slurm would keep the job pending for ever (MaxMemPerLimit)"
 
 rc=0
 "$HPOCTL" submit "$T/long.json" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
