@@ -40,7 +40,6 @@ engine_end_state(const struct attempt *a, const struct sched_event *ev)
 	return ATTEMPT_UNKNOWN;
 }
 
-/* Should an attempt that ended in this state be tried again? */
 /*
  * The node share the ledger records for an attempt: 0 (NULL, its whole
  * nodes) unless it is charged a share of them (a pilot's slot).
@@ -51,15 +50,31 @@ engine_node_share(const struct attempt *a)
 	return a->node_share != a->nodes ? a->node_share : 0;
 }
 
+/* An end that is the infrastructure's, not the trial's. */
+static int
+engine_infra_end(const struct engine *e, enum sched_state st)
+{
+	return st == SCHED_NODE_FAIL || st == SCHED_PREEMPTED ||
+	    st == SCHED_LOST || (st == SCHED_TIMEOUT && e->spec->retry_timeout);
+}
+
+/*
+ * Whether an attempt that ended in state st may be tried again: 1 yes, 0
+ * not at all, -1 not for retry.limit, -2 a timeout not for
+ * retry.on_timeout.
+ */
 static int
 engine_retryable(const struct engine *e, const struct attempt *a,
     enum sched_state st)
 {
 	if (e->cancelled || e->stop_reason != NULL ||
-	    a->cancel_as != CANCEL_NONE || a->number >= e->spec->retry_limit)
+	    a->cancel_as != CANCEL_NONE)
 		return 0;
-	return st == SCHED_NODE_FAIL || st == SCHED_PREEMPTED ||
-	    st == SCHED_LOST || (st == SCHED_TIMEOUT && e->spec->retry_timeout);
+	if (st == SCHED_TIMEOUT && !e->spec->retry_timeout)
+		return -2;
+	if (!engine_infra_end(e, st))
+		return 0;
+	return a->number < e->spec->retry_limit ? 1 : -1;
 }
 
 /* Retry a trial with a new attempt, recovering its point from the ledger. */
@@ -100,9 +115,10 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	const char		*state, *reason;
 	enum trial_state	 tstate;
 	int64_t		 tid;
-	int		 tnum, next, susp;
+	int		 tnum, next, susp, retry;
 	double		 end, seen;
-	char		*path, last[160], why[180];
+	size_t		 len;
+	char		*path, last[160], why[240];
 
 	attempt_follow(a, 1);
 	state = attempt_state_name(engine_end_state(a, ev));
@@ -157,10 +173,13 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    ledger_error(e->env.ledger));
 	engine_spend(e, a, end);
 	testpause_at("after-end");
-	if (engine_retryable(e, a, ev->state)) {
+	if ((retry = engine_retryable(e, a, ev->state)) == 1) {
 		engine_say(e, "trial %d attempt %d: %s%s%s; retrying", tnum,
 		    a->number, state, ev->reason ? ": " : "",
 		    ev->reason ? ev->reason : "");
+		/* Its next attempt waits in the queue: pending, as at first. */
+		ledger_trial_set_state(e->env.ledger, tid,
+		    trial_state_name(TRIAL_PENDING));
 		ledger_commit(e->env.ledger);
 		attempt_forget(e, a);
 		engine_retry(e, tid, tnum, next);
@@ -196,6 +215,14 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		if (last[0] != '\0')
 			snprintf(why, sizeof(why), "; stderr: %s", last);
 	}
+	/* An infrastructure failure or a timeout not retried: say why not. */
+	len = strlen(why);
+	if (retry == -1)
+		snprintf(why + len, sizeof(why) - len, "; not retried: "
+		    "retry.limit %d spent", e->spec->retry_limit);
+	else if (retry == -2)
+		snprintf(why + len, sizeof(why) - len, "; not retried: "
+		    "retry.on_timeout is off");
 	if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "",

@@ -217,6 +217,42 @@ char	*slurm_render_jobfile(const struct sched_job *);
 char	**slurm_sbatch_argv(const struct slurm_desc *, const char *script);
 void	 slurm_sbatch_start(struct slurm *, struct slurm_work *);
 
+/* slurm_part.c: a partition's limits, against a job sbatch took. */
+struct slurm_part_limits {
+	char		 name[128];
+	uint32_t	 max_time;	/* minutes, INFINITE or NO_VAL */
+	uint64_t	 max_mem;	/* MB per node (0: none), or per CPU
+					   with MEM_PER_CPU set */
+};
+/* What a job asks that a partition may never give. */
+struct slurm_part_ask {
+	long		 time_limit;	/* seconds, 0: none */
+	uint64_t	 mem_mb;	/* per node, 0: none given */
+	const char	*mem_key;	/* the key that gives it: "mem",
+					   "mem_per_cpu", "mem_per_gpu" */
+	uint64_t	 mem_each;	/* per CPU or GPU, as given */
+	int		 mem_count;	/* CPUs or GPUs per node */
+};
+void	 slurm_part_ask_init(struct slurm_part_ask *, const struct sched_job *);
+/*
+ * The partition named by `sbatch --test-only`'s answer said ("... in
+ * partition NAME"): 0, or -1 if it names none.
+ */
+int	 slurm_part_named(const char *said, char *name, size_t len);
+/*
+ * Whether a job asking a could ever start in partition p: 0, or -1 with
+ * out saying which key is over which limit.
+ */
+int	 slurm_part_judge(const struct slurm_part_limits *p,
+	    const struct slurm_part_ask *a, char *out, size_t len);
+/*
+ * On a worker thread: whether a job asking a that names the
+ * comma-separated partitions names could ever start in one: 0 (or their
+ * limits cannot be had), or -1 with out saying why not (the first's).
+ */
+int	 slurm_part_check(const char *names, const struct slurm_part_ask *a,
+	    char *out, size_t len);
+
 /* slurm_util.c */
 char	*slurm_strdup(const char *);
 void	*slurm_calloc(size_t, size_t);

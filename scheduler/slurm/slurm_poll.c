@@ -47,6 +47,16 @@ slurm_started_from_file(struct slurm *b, struct slurm_job *j,
 	slurm_emit(b, j, &ev);
 }
 
+/* 1 if the job's wrapper has written a result.json. */
+static int
+slurm_has_result(const struct slurm_job *j)
+{
+	struct trial_result	 r;
+	char			 err[256];
+
+	return result_read(j->dir, &r, err, sizeof(err)) != 1;
+}
+
 /* Resolve a job the controller no longer knows from its result.json. */
 static void
 slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
@@ -74,20 +84,18 @@ slurm_resolve(struct slurm *b, struct slurm_job *j, const char *why)
 		    reason);
 		return;
 	}
-	snprintf(reason, sizeof(reason), "%s and left no final result.json",
-	    why);
+	/*
+	 * An array task cancelled while it pended leaves no record of its
+	 * own: it never ran, and that is all there is to say.
+	 */
+	if (j->cancel && !j->started && !slurm_has_result(j))
+		snprintf(reason, sizeof(reason), "cancelled while pending, "
+		    "before it started");
+	else
+		snprintf(reason, sizeof(reason), "%s and left no final "
+		    "result.json", why);
 	slurm_end(b, j, j->cancel ? SCHED_CANCELLED : SCHED_LOST, -1, 0, 0, 0,
 	    reason);
-}
-
-/* 1 if the job's wrapper has written a result.json. */
-static int
-slurm_has_result(const struct slurm_job *j)
-{
-	struct trial_result	 r;
-	char			 err[256];
-
-	return result_read(j->dir, &r, err, sizeof(err)) != 1;
 }
 
 /*
@@ -233,6 +241,7 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	struct trial_result	 res;
 	char			 err[256], name[128];
 	double			 end;
+	size_t			 n;
 	int			 code, sig;
 
 	if (j->resend) {
@@ -291,8 +300,13 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 			out = SCHED_TIMEOUT;
 	}
 	slurm_state_format(r->state, name, sizeof(name));
-	snprintf(err, sizeof(err), "slurm %s%s%s", name, r->reason[0] ?
-	    ": " : "", r->reason);
+	n = (size_t)snprintf(err, sizeof(err), "slurm %s%s%s", name,
+	    r->reason[0] ? ": " : "", r->reason);
+	/* A failure is the workload's: say how it ended, as local does. */
+	if (out == SCHED_FAILED && n < sizeof(err) && sig != 0)
+		snprintf(err + n, sizeof(err) - n, ", signal %d", sig);
+	else if (out == SCHED_FAILED && n < sizeof(err) && code > 0)
+		snprintf(err + n, sizeof(err) - n, ", exit %d", code);
 	end = r->end > 0 ? (double)r->end : 0;
 	if (j->started && end < j->started_at)
 		end = j->started_at;

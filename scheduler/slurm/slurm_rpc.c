@@ -5,6 +5,7 @@
  * plain copies leave this file: no libslurm structure outlives its call.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +49,23 @@ slurm_rpc_check(char *err, size_t errlen)
 	return -1;
 }
 
-/* Once per process, before any other call. */
+static void
+slurm_rpc_init_once(void)
+{
+	slurm_init(NULL);
+}
+
+/*
+ * Before any other call, on the loop thread: the backend's start and a
+ * check's partition query (slurm_part.c) both ask; libslurm is set up
+ * once per process.
+ */
 void
 slurm_rpc_init(void)
 {
-	slurm_init(NULL);
+	static pthread_once_t	 once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, slurm_rpc_init_once);
 }
 
 /* Once per process, after the last call. */

@@ -292,12 +292,59 @@ slurm_sbatch_start(struct slurm *b, struct slurm_work *w)
 	slurm_strv_free(argv);
 }
 
-/* A question to the controller (sched_slurm_test_start). */
+/*
+ * A question to the controller (sched_slurm_test_start): sbatch's, then,
+ * if it took the job, its partition's limits (slurm_part.c).
+ */
 struct sched_slurm_test {
 	struct slurm_sbatch	 s;
 	void			(*cb)(void *, int, const char *);
 	void			*arg;
+	struct slurm_part_ask	 ask;		/* what the job asks */
+	char			*parts;		/* the job's partitions, or
+						   NULL: the default */
+	uv_work_t		 req;		/* the partitions' check */
+	char			 part[128];	/* the one sbatch chose */
+	char			 why[512];	/* the check's refusal */
+	int			 part_rc;
+	int			 loading;	/* req is queued or running */
+	int			 stopped;	/* withdrawn meanwhile */
+	char			*said;		/* sbatch's yes */
 };
+
+/* Free a question and what it owns. */
+static void
+sbatch_test_free(struct sched_slurm_test *t)
+{
+	free(t->said);
+	free(t->parts);
+	free(t);
+}
+
+/* On a worker thread: the partitions' limits against the job. */
+static void
+sbatch_part_check(uv_work_t *req)
+{
+	struct sched_slurm_test	*t = req->data;
+
+	t->part_rc = slurm_part_check(t->parts != NULL ? t->parts : t->part,
+	    &t->ask, t->why, sizeof(t->why));
+}
+
+/* The partitions are checked: the answer, to the asker. */
+static void
+sbatch_part_checked(uv_work_t *req, int status)
+{
+	struct sched_slurm_test	*t = req->data;
+
+	if (t->stopped || status != 0)
+		t->cb(t->arg, 1, "the question was withdrawn");
+	else if (t->part_rc == -1)
+		t->cb(t->arg, -1, t->why);
+	else
+		t->cb(t->arg, 0, t->said);
+	sbatch_test_free(t);
+}
 
 /* sbatch --test-only ended: its answer, classified, to the asker. */
 static void
@@ -318,9 +365,21 @@ sbatch_tested(struct slurm_sbatch *s)
 		rc = 1;		/* no answer: not a refusal */
 	else
 		rc = -1;
+	if (rc == 0 && slurm_part_named(said, t->part,
+	    sizeof(t->part)) == 0) {
+		slurm_rpc_init();
+		t->req.data = t;
+		t->said = said;
+		if (uv_queue_work(s->proc.loop, &t->req, sbatch_part_check,
+		    sbatch_part_checked) == 0) {
+			t->loading = 1;
+			return;
+		}
+		t->said = NULL;
+	}
 	t->cb(t->arg, rc, said);
 	free(said);
-	free(t);
+	sbatch_test_free(t);
 }
 
 /* sched_slurm_test_start(): see sched.h. */
@@ -353,6 +412,9 @@ sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
 	t = slurm_calloc(1, sizeof(*t));
 	t->cb = cb;
 	t->arg = arg;
+	slurm_part_ask_init(&t->ask, job);
+	t->parts = job->partition != NULL ? slurm_strdup(job->partition) :
+	    NULL;
 	t->s.cb = sbatch_tested;
 	t->s.arg = t;
 	sbatch_spawn(loop, argv, NULL, &t->s);
@@ -364,7 +426,9 @@ sched_slurm_test_start(struct uv_loop_s *loop, const struct sched_job *job,
 void
 sched_slurm_test_stop(struct sched_slurm_test *t)
 {
-	if (!uv_is_closing((uv_handle_t *)&t->s.proc))
+	if (t->loading)
+		t->stopped = 1;
+	else if (!uv_is_closing((uv_handle_t *)&t->s.proc))
 		uv_process_kill(&t->s.proc, SIGKILL);
 }
 

@@ -12,7 +12,9 @@
 #
 # HPOD_SLURM_MINJOBAGE and HPOD_SLURM_MAXARRAY set MinJobAge (default 300)
 # and MaxArraySize (1001) of a new cluster; HPOD_SLURM_EPILOG, an absolute
-# path, its Epilog (default none).
+# path, its Epilog (default none); HPOD_SLURM_PREEMPT=1 adds a partition
+# "high" on the same nodes whose jobs preempt those of "debug"
+# (preempt/partition_prio, PreemptMode=REQUEUE).
 #
 # Everything (ports, munge socket, spool, state, logs) is private to DIR, so
 # two clusters never collide and nothing outside DIR is touched.  Needs
@@ -104,6 +106,13 @@ SchedulerParameters=sched_min_interval=100000,bf_interval=1,defer_batch
 NodeName=n[01-04] NodeHostname=$host NodeAddr=127.0.0.1 Port=$((base + 1))-$((base + 4)) CPUs=4 RealMemory=1000 Gres=gpu:4 State=UNKNOWN
 PartitionName=debug Nodes=n[01-04] Default=YES MaxTime=INFINITE State=UP
 EOF
+	if [ -n "${HPOD_SLURM_PREEMPT:-}" ]; then
+		cat >>"$d/slurm.conf" <<EOF
+PreemptType=preempt/partition_prio
+PreemptMode=REQUEUE
+PartitionName=high Nodes=n[01-04] MaxTime=INFINITE State=UP PriorityTier=2 PreemptMode=OFF
+EOF
+	fi
 	cat >"$d/gres.conf" <<EOF
 NodeName=n[01-04] Name=gpu File=/dev/tty[0-3]
 EOF
@@ -169,7 +178,7 @@ cmd_start() {
 		    die "slurmd $n did not start (see $d/log/slurmd-$n.log)"
 	done
 	i=0
-	until [ "$(SLURM_CONF=$d/slurm.conf sinfo -h -N -o '%t' |
+	until [ "$(SLURM_CONF=$d/slurm.conf sinfo -h -N -p debug -o '%t' |
 	    grep -c '^idle$')" -eq 4 ]; do
 		i=$((i + 1))
 		[ $i -lt 150 ] || die "nodes did not come up: $(SLURM_CONF=$d/slurm.conf sinfo -h -N -o '%N %t' | tr '\n' ' ')"

@@ -58,6 +58,9 @@ check "slurm sees NODE_FAIL" sh -c "squeue -h -t all -j '$(job_of crash 0 0)' -o
 check "overtime ends" wait_campaign overtime 150
 is "overtime: attempt timeout" "$(sql "select a.state from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'overtime'")" timeout
 is "overtime: trial failed, not retried (retry.on_timeout is off)" "$(sql "select t.state || ' ' || count(a.id) from trials t join campaigns c on c.id = t.campaign_id join attempts a on a.trial_id = t.id where c.name = 'overtime'")" "failed 1"
+check "overtime: the log says why it was not retried" grep -q \
+    "campaign overtime: trial 0: timeout: slurm TIMEOUT.*; not retried: retry.on_timeout is off" \
+    "$T/hpod.log"
 check "overtime: ran about its limit" test "$(sql "select cast(a.ended - a.started as int) from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'overtime'")" -ge 60
 check "the daemon stops" stop_daemon
 done_testing
