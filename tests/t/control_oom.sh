@@ -16,6 +16,9 @@ write_campaign cs 1 1 1
 bad= n=0 errors=0 through=0 row=0
 while [ "$row" -lt 5 ] && [ "$n" -lt 1000 ]; do
 	n=$((n + 1))
+	# The last round's trial may still write into its attempt's
+	# directory (rm -rf then fails: "Directory not empty").
+	stop_trials
 	rm -rf "$T/state" "$SOCK"
 	: >"$T/hpod.log"
 	HPOD_TEST_FAIL_ALLOC=control:$n "$HPOD" -d -v -f "$CONF" \
