@@ -264,18 +264,20 @@ cmd_check(int argc, char **argv, struct config *cfg)
 			continue;
 		}
 		printf("%s: ok: campaign '%s', workload '%s' (%s), %zu "
-		    "parameters, %s search, %d trials, %s backend\n", argv[i],
-		    s->name, w->name, w->path, s->space->n, s->algorithm,
-		    s->max_trials, s->backend);
+		    "parameter%s, %s search, %d trial%s, %s backend\n",
+		    argv[i], s->name, w->name, w->path, s->space->n,
+		    s->space->n == 1 ? "" : "s", s->algorithm, s->max_trials,
+		    s->max_trials == 1 ? "" : "s", s->backend);
 		if (s->search_points > (size_t)s->max_trials)
 			printf("%s: note: %s\n", argv[i], spec_grid_cut(s,
 			    cut, sizeof(cut)));
 		check_auto(argv[i], s);
 		if (s->pilot.count > 0)
-			printf("%s: dispatch pilot: %s%d pilot%s of %d CPUs and "
-			    "%d GPUs at once\n", argv[i], s->pilot.autosize ?
+			printf("%s: dispatch pilot: %s%d pilot%s of %d CPU%s and "
+			    "%d GPU%s at once\n", argv[i], s->pilot.autosize ?
 			    "auto, " : "", s->pilot.count, s->pilot.count == 1 ?
-			    "" : "s", s->pilot.cpus, s->pilot.gpus);
+			    "" : "s", s->pilot.cpus, s->pilot.cpus == 1 ? "" : "s",
+			    s->pilot.gpus, s->pilot.gpus == 1 ? "" : "s");
 		if (s->pilot.nodes > 1)
 			printf("%s: dispatch pilot: %d nodes a pilot (its CPUs "
 			    "and GPUs are each node's)\n", argv[i],

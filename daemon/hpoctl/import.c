@@ -153,9 +153,9 @@ import_run(const char *spec, const char *from, const char *study,
 	}
 	if (import_write(output, out, err, errlen) == -1)
 		goto done;
-	fprintf(stderr, "hpoctl: import: %zu priors from %s into campaign "
+	fprintf(stderr, "hpoctl: import: %zu prior%s from %s into campaign "
 	    "'%s': prior knowledge, not its trials or cost\n", n,
-	    pr[0].source, s->name);
+	    n == 1 ? "" : "s", pr[0].source, s->name);
 	rc = 0;
 done:
 	ledger_prior_list_free(pr, n);

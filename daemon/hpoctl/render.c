@@ -70,7 +70,8 @@ render_point(const struct campaign_spec *s, int n, double *x, char *err,
 		h.n = k;
 		if (search_suggest(se, &h, xs + (size_t)k * (d + 1)) != 0) {
 			snprintf(err, errlen, "%s: trial %d: the %s search has "
-			    "only %d points", s->path, n, s->algorithm, k);
+			    "only %d point%s", s->path, n, s->algorithm, k,
+			    k == 1 ? "" : "s");
 			rc = -1;
 			break;
 		}
@@ -137,12 +138,13 @@ render_text(const struct render *r)
 	spec_slurm_sbatch(&r->res.slurm, sb, sizeof(sb));
 	if (*sb != '\0')
 		printf("\nslurm: %s", sb);
-	printf("\nranks: %d (%d nodes x %d)\n", r->inv.ranks, r->res.nodes,
-	    invoke_ranks_per_node(&r->res));
+	printf("\nranks: %d (%d node%s x %d)\n", r->inv.ranks, r->res.nodes,
+	    r->res.nodes == 1 ? "" : "s", invoke_ranks_per_node(&r->res));
 	if (w->batch_global != NULL)
-		printf("batch: global %s %ld = local %s %ld x %d ranks\n",
+		printf("batch: global %s %ld = local %s %ld x %d rank%s\n",
 		    w->batch_global, r->inv.global_batch, w->batch_local,
-		    r->inv.local_batch, r->inv.ranks);
+		    r->inv.local_batch, r->inv.ranks, r->inv.ranks == 1 ?
+		    "" : "s");
 	if (w->has_flops)
 		printf("flops per sample: %g\n", w->flops_per_sample);
 	printf("dir: %s\n", r->dir);

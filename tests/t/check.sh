@@ -97,6 +97,12 @@ rc=0
 "$HPOCTL" 2>"$T/err.txt" || rc=$?
 is "hpoctl with no command exits 64" "$rc" 64
 check "and prints the usage" grep -q "^usage: hpoctl" "$T/err.txt"
+# One of a thing is said in the singular.
+sed '/"batch_size"/d; s/"log"},/"log"}/' "$T/ok.json" >"$T/one.json"
+sed -i 's/"max_trials": 2/"max_trials": 1/' "$T/one.json"
+is "one parameter, one trial: singular" \
+    "$("$HPOCTL" check "$T/one.json" | sed 's/.*), //')" \
+    "1 parameter, random search, 1 trial, local backend"
 rc=0
 "$HPOCTL" frobnicate 2>/dev/null || rc=$?
 is "an unknown command exits 64" "$rc" 64

@@ -55,7 +55,7 @@ check "saying why" grep -q "the local backend refused a pilot of 4 CPUs" \
 write_pilot pf 6 4
 "$HPOCTL" -f "$CONF" check "$T/pf.json" >"$T/check.txt"
 check "hpoctl check says how the trials are dispatched" grep -q \
-    "pf.json: dispatch pilot: 2 pilots of 1 CPUs and 0 GPUs at once" \
+    "pf.json: dispatch pilot: 2 pilots of 1 CPU and 0 GPUs at once" \
     "$T/check.txt"
 "$HPOCTL" -f "$CONF" run --format json "$T/pf.json" >"$T/pf.out" \
     2>"$T/pf.err" &

@@ -47,6 +47,11 @@ is "json batch split" "$(jq -c .batch "$j")" '{"global":1024,"local":8}'
 is "trial 5 is the sixth grid point" "$(jq -c .params "$j")" \
     '{"batch_size":1024,"optimizer":"LAMB","start_lr":0.01,"lr_schedule":"type=cosine_annealing,t_max=9000,eta_min=0"}'
 
+# One node, one rank: said in the singular.
+write_campaign one 2 1 1
+is "one node, one rank" "$("$HPOCTL" render "$T/one.json" | grep '^ranks:')" \
+    "ranks: 1 (1 node x 1)"
+
 # Nothing is submitted and no ledger is written.
 check "no ledger was created" test ! -e "$LEDGER"
 
