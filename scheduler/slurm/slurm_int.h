@@ -263,11 +263,27 @@ void	 slurm_warn(const struct slurm *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 double	 slurm_now(void);
 
+/*
+ * Work inside libslurm on a worker thread holds libslurm open: its
+ * teardown (slurm_fini) waits for the last hold to go.  On the loop
+ * thread only.  slurm_hold_drop() and slurm_hold_fini() return 1 when
+ * the teardown is due now (once), else 0.
+ */
+struct slurm_hold {
+	unsigned	 n;		/* holds taken, not dropped */
+	int		 fini;		/* 1: asked, 2: done */
+};
+void	 slurm_hold_take(struct slurm_hold *);
+int	 slurm_hold_drop(struct slurm_hold *);
+int	 slurm_hold_fini(struct slurm_hold *);
+
 
 /* slurm_rpc.c: run on a worker thread; never touch the loop. */
 int	 slurm_rpc_check(char *err, size_t errlen);
 void	 slurm_rpc_init(void);
 void	 slurm_rpc_fini(void);
+void	 slurm_rpc_hold(void);
+void	 slurm_rpc_release(void);
 void	 slurm_rpc_run(uv_work_t *);
 void	 slurm_recs_free(struct slurm_rec *, size_t);
 void	 slurm_desc_release(struct slurm_desc *);

@@ -68,11 +68,38 @@ slurm_rpc_init(void)
 	pthread_once(&once, slurm_rpc_init_once);
 }
 
-/* Once per process, after the last call. */
+/*
+ * What is inside libslurm on a worker thread that the backend's close
+ * does not wait for (a check's partition query, slurm_sbatch.c); libslurm
+ * is process-wide state, and so is this.
+ */
+static struct slurm_hold	 slurm_holds;
+
+/* On the loop thread, before uv_queue_work of such work. */
+void
+slurm_rpc_hold(void)
+{
+	slurm_hold_take(&slurm_holds);
+}
+
+/* On the loop thread, in that work's after callback. */
+void
+slurm_rpc_release(void)
+{
+	if (slurm_hold_drop(&slurm_holds))
+		slurm_fini();
+}
+
+/*
+ * Once per process, after the last call, on the loop thread: now, or
+ * when the last hold is released, never while a worker is inside
+ * libslurm.
+ */
 void
 slurm_rpc_fini(void)
 {
-	slurm_fini();
+	if (slurm_hold_fini(&slurm_holds))
+		slurm_fini();
 }
 
 /*

@@ -337,6 +337,7 @@ sbatch_part_checked(uv_work_t *req, int status)
 {
 	struct sched_slurm_test	*t = req->data;
 
+	slurm_rpc_release();
 	if (t->stopped || status != 0)
 		t->cb(t->arg, 1, "the question was withdrawn");
 	else if (t->part_rc == -1)
@@ -370,11 +371,13 @@ sbatch_tested(struct slurm_sbatch *s)
 		slurm_rpc_init();
 		t->req.data = t;
 		t->said = said;
+		slurm_rpc_hold();
 		if (uv_queue_work(s->proc.loop, &t->req, sbatch_part_check,
 		    sbatch_part_checked) == 0) {
 			t->loading = 1;
 			return;
 		}
+		slurm_rpc_release();
 		t->said = NULL;
 	}
 	t->cb(t->arg, rc, said);

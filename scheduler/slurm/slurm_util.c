@@ -110,3 +110,34 @@ slurm_strv_dup(const char *const *v)
 		c[i] = slurm_strdup(v[i]);
 	return c;
 }
+
+/* Take a hold on libslurm: work is about to go to a worker thread. */
+void
+slurm_hold_take(struct slurm_hold *h)
+{
+	h->n++;
+}
+
+/* Drop a hold: 1 if the teardown was asked for and this was the last. */
+int
+slurm_hold_drop(struct slurm_hold *h)
+{
+	if (h->n > 0)
+		h->n--;
+	if (h->n > 0 || h->fini != 1)
+		return 0;
+	h->fini = 2;
+	return 1;
+}
+
+/* Ask for the teardown: 1 if no hold is left, else the last drop says. */
+int
+slurm_hold_fini(struct slurm_hold *h)
+{
+	if (h->fini == 0)
+		h->fini = 1;
+	if (h->n > 0 || h->fini != 1)
+		return 0;
+	h->fini = 2;
+	return 1;
+}
