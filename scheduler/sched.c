@@ -83,3 +83,11 @@ sched_state_name(enum sched_state st)
 		return "unknown";
 	return sched_state_names[st];
 }
+
+/* sched_suspended_by(): see sched.h. */
+double
+sched_suspended_by(double suspended, double suspended_at, double t)
+{
+	return suspended + (suspended_at > 0 && t > suspended_at ?
+	    t - suspended_at : 0);
+}

@@ -178,6 +178,15 @@ double	 sched_now(const struct sched *);
 
 /* Name of a final state: "completed", "failed", ... */
 const char	*sched_state_name(enum sched_state);
+/*
+ * The seconds a job was suspended by time t as its last view had it: the
+ * seconds of its suspensions before (suspended) and of the one it was in
+ * (from suspended_at, 0: none) up to t.  A job the scheduler forgot while
+ * suspended stayed so as far as anyone knows: no run time past its last
+ * view.
+ */
+double		 sched_suspended_by(double suspended, double suspended_at,
+		    double t);
 
 /*
  * The local backend: runs each job as a child process (through the trial

@@ -156,8 +156,8 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	 */
 	susp = a->suspended > 0 || a->suspended_at > 0;
 	end = ev->end > 0 ? ev->end : ev->time;
-	seen = a->suspended + (ev->forgotten && a->suspended_at > 0 ?
-	    fmax(end - a->suspended_at, 0) : 0);
+	seen = ev->forgotten ? sched_suspended_by(a->suspended,
+	    a->suspended_at, end) : a->suspended;
 	a->suspended = fmax(ev->suspended, seen);
 	a->suspended_at = 0;
 	if ((susp || a->suspended > 0) && ledger_attempt_suspended(

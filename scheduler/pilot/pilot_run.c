@@ -209,9 +209,9 @@ pilot_tell(struct psched *ps, struct pjob *p, enum sched_pilot_ev_type t,
 		 * so as far as anyone knows: no run time past then.
 		 */
 		ev.suspended = iev->suspended;
-		if (iev->forgotten && p->suspended_at > 0)
-			ev.suspended = fmax(ev.suspended, p->suspended +
-			    fmax(ev.time - p->suspended_at, 0));
+		if (iev->forgotten)
+			ev.suspended = fmax(ev.suspended, sched_suspended_by(
+			    p->suspended, p->suspended_at, ev.time));
 		if (ev.suspended > ev.elapsed)
 			ev.suspended = ev.elapsed;
 		ev.adopted = p->adopted;

@@ -19,6 +19,7 @@
 #include "account_both.h"
 #include "ledger.h"
 #include "ledger_tmp.h"
+#include "sched.h"
 #include "tap.h"
 
 /*
@@ -253,5 +254,12 @@ main(void)
 	ledger_pilot_ended(l, "pr", 0, 5000, "completed", 300);
 	is_near(idle_of(l, cq), 700, 1e-9, "ended: 5000 - 4000 - 300");
 	ledger_tmp_close(l, dir);
+	/* A forgotten job's suspended seconds, as its last view had them. */
+	is_near(sched_suspended_by(30, 0, 500), 30, 1e-9,
+	    "not in a suspension: its suspensions before");
+	is_near(sched_suspended_by(30, 400, 500), 130, 1e-9,
+	    "in one since 400: 100 s more by 500");
+	is_near(sched_suspended_by(30, 600, 500), 30, 1e-9,
+	    "a suspension after t counts nothing");
 	return tap_done();
 }
