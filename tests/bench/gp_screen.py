@@ -2,7 +2,7 @@
 """gp_screen.py: would a Gaussian-process model beat hpod's TPE family on
 the replay tables? An offline screen, not a method of hpod.
 
-    /usr/bin/python3 tests/bench/gp_screen.py TABLE [SEEDS]
+    /usr/bin/python3 tests/bench/gp_screen.py TABLE [SEEDS [oracle]]
 
 TABLE is minicosmo, cifar10-cnn, mnist-conv or mnist-cnn (target,
 epochs and budget as tests/bench/search.subr sets them).  Each campaign
@@ -21,6 +21,10 @@ untried run of highest
   gp-pi   probability of reaching the target;
   gp-pic  that probability over the predicted cost per epoch (a second
           process fitted to the log of the runs' seconds per epoch).
+With "oracle" it prints instead what a method that knows, before its
+first trial, which runs are the best half, 30% or 20% of the table by
+their best value (but not which of them reach the target) costs when it
+draws only from those, with and without the stopper.
 It prints per method the median cost in GPU-seconds over the seeds with
 a bootstrap 90% interval, its ratio to random's median, the reach, and
 the seeds cheaper / dearer than random+stop.  numpy is Debian's
@@ -117,14 +121,16 @@ def ncdf(z):
     return 0.5 * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
 
 
-def campaign(runs, x, target, budget, method, stop, n0, seed):
-    """Cost to the first run on target (inf if none within budget)."""
+def campaign(runs, x, target, budget, method, stop, n0, seed, pool=None):
+    """Cost to the first run on target (inf if none within budget);
+    random draws from pool (every run if None)."""
     rnd = random.Random(seed)
     rng = np.random.default_rng(seed)
     cost, hist, tried = 0.0, [], set()
-    while cost < budget and len(tried) < len(runs):
+    pool = range(len(runs)) if pool is None else pool
+    while cost < budget and len(tried) < len(pool):
         if method == "random" or len(hist) < n0:
-            i = rnd.choice([j for j in range(len(runs)) if j not in tried])
+            i = rnd.choice([j for j in pool if j not in tried])
         else:
             xh = x[[h[0] for h in hist]]
             ys = np.array([h[1] for h in hist])
@@ -153,13 +159,37 @@ def interval(costs, rnd):
     return meds[100], meds[1899]
 
 
+def oracle(name, runs, x, target, budget, seeds):
+    """Random over the best runs of the table, known in advance."""
+    best = [min([a for a in r["v"] if not math.isnan(a)] or [math.inf])
+            for r in runs]
+    base = statistics.median(campaign(runs, x, target, budget, "random",
+                                      False, 0, s) for s in range(seeds))
+    print("%s random %.4g GPU-s" % (name, base))
+    for q in (0.5, 0.3, 0.2):
+        cut = sorted(best)[int(q * len(best))]
+        pool = [i for i in range(len(runs)) if best[i] <= cut]
+        hit = sum(runs[i]["hit"] is not None for i in pool)
+        for stop in (False, True):
+            costs = [campaign(runs, x, target, budget, "random", stop, 0, s,
+                              pool) for s in range(seeds)]
+            med = statistics.median(costs)
+            print("%s best %d%% of the runs (%d, %d reach)%s: %.4g GPU-s, "
+                  "%.2fx random" % (name, round(q * 100), len(pool), hit,
+                                    " +stop" if stop else "", med,
+                                    med / base), flush=True)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] not in TABLES:
-        sys.exit("usage: gp_screen.py TABLE [SEEDS]; TABLE one of %s"
-                 % ", ".join(TABLES))
+        sys.exit("usage: gp_screen.py TABLE [SEEDS [oracle]]; TABLE one "
+                 "of %s" % ", ".join(TABLES))
     name, seeds = argv[1], int(argv[2]) if len(argv) > 2 else 400
     runs, x, target = load(name)
     budget = TABLES[name][3]
+    if len(argv) > 3 and argv[3] == "oracle":
+        oracle(name, runs, x, target, budget, seeds)
+        return
     base = ref = None
     for method, stop, n0 in (("random", False, 0), ("random", True, 0),
                              ("gp-pi", True, 1), ("gp-pic", True, 1),
