@@ -50,7 +50,15 @@ check "hpod was SIGKILLed at least 20 times ($KILLED)" test "$KILLED" -ge 20
 DKILLED=$KILLED
 check "hpoctl resume leaves a campaign of the daemon to the daemon" \
     sh -c "! '$HPOCTL' -f '$CONF' resume cr 2>'$T/resume.err'"
-check "and says so" grep -q "campaign 'cr'.*belongs to the daemon" "$T/resume.err"
+# At length (make soak) the kills may outlast the campaign: then it is
+# refused as finished.
+if [ "$(campaign_state cr)" = running ]; then
+	check "and says so" grep -q "campaign 'cr'.*belongs to the daemon" \
+	    "$T/resume.err"
+else
+	check "and says so (finished)" grep -q "campaign 'cr'.*is finished" \
+	    "$T/resume.err"
+fi
 check "so does hpoctl cancel --ledger" \
     sh -c "! '$HPOCTL' cancel --ledger '$LEDGER' cr 2>/dev/null"
 check "hpoctl resume of no such campaign fails" \
@@ -79,8 +87,12 @@ wait "$pid" 2>/dev/null || true
 is "a killed hpoctl run leaves its campaign running" "$(campaign_state fg)" running
 crash_loop fg "$FGKILLS" "$HPOCTL" -f "$CONF" resume -q fg
 check "hpoctl resume was SIGKILLed too ($KILLED)" test "$KILLED" -ge 3
-check "hpoctl resume finishes the campaign" \
-    "$HPOCTL" -f "$CONF" resume -q fg
+if [ "$(campaign_state fg)" = running ]; then
+	check "hpoctl resume finishes the campaign" \
+	    "$HPOCTL" -f "$CONF" resume -q fg
+else
+	ok "hpoctl resume finished the campaign between kills"
+fi
 is "the foreground campaign finished" "$(campaign_state fg)" finished
 evidence fg "$FGTRIALS"
 echo "# fg: $FGTRIALS trials, hpoctl run/resume SIGKILLed $((KILLED + 1)) times:" \
