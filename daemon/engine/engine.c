@@ -358,13 +358,15 @@ engine_cancel_all(struct engine *e, enum cancel_as why, int but_reached)
  * recorded start to the end, or to now while running, times the
  * allocation), but from what the engine recorded: the ended attempts'
  * sum and its active attempts, not a read of every attempt per tick.
+ * The idle time so far of the pilots still running is the ledger's
+ * (engine_pilot_spent_live(), account_pilots()'s definition): left out,
+ * a campaign of pilots overran its budget by it until they ended.
  */
 static void
-engine_spent(const struct engine *e, double now, double *node_s,
-    double *gpu_s)
+engine_spent(struct engine *e, double now, double *node_s, double *gpu_s)
 {
 	const struct attempt	*a;
-	double			 el;
+	double			 el, idle_n, idle_g;
 
 	*node_s = e->spent_node_s;
 	*gpu_s = e->spent_gpu_s;
@@ -373,6 +375,13 @@ engine_spent(const struct engine *e, double now, double *node_s,
 		*node_s += el * a->node_share;
 		*gpu_s += el * a->gpus;
 	}
+	if (engine_pilot_spent_live(e, now, &idle_n, &idle_g) == -1) {
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
+		return;
+	}
+	*node_s += idle_n;
+	*gpu_s += idle_g;
 }
 
 /* Check the budget caps; set stop_reason when one is spent. */

@@ -160,8 +160,8 @@ void	 attempt_free(struct attempt *);
  */
 int	 engine_pilot_start(struct engine *, char *err, size_t errlen);
 /*
- * The idle time at now of the campaign's pilots not ended in the ledger
- * (taken back after a restart): the engine adds it when they end.
+ * The idle time at now of the campaign's pilots not ended in the ledger:
+ * the live budget counts it; the engine adds it to its sum when they end.
  */
 int	 engine_pilot_spent_live(struct engine *, double now, double *node_s,
 	    double *gpu_s);

@@ -118,9 +118,10 @@ engine_pilot_adopt(struct engine *e)
 }
 
 /*
- * The idle time at now of the pilots taken back (those not ended in the
- * ledger), which the ledger's account counts: the engine adds each
- * pilot's whole idle time when it ends, as for its own pilots.
+ * The idle time at now of the campaign's pilots not ended in the ledger
+ * (its own and those taken back after a restart), as the ledger's
+ * account counts it: the live budget adds it (engine_spent()), and the
+ * engine adds each pilot's whole idle time to its sum when it ends.
  */
 int
 engine_pilot_spent_live(struct engine *e, double now, double *node_s,
