@@ -41,6 +41,11 @@ struct attempt {
 	enum cancel_as	 cancel_as;
 	char		*pruned_why;	/* CANCEL_PRUNE: the stopper's words,
 					   the attempt's reason; owned */
+	double		 pruned_step;	/* CANCEL_PRUNE: the step it was
+					   pruned at; a point past it is late */
+	long		 late;		/* objective points logged past it
+					   (recorded late, not counted) */
+	double		 late_step;	/* the last step among them */
 	int		 cancel_due;	/* cancelled on request: sent at the
 					   next tick (engine_cancel_trial) */
 	struct tail	 tail;
