@@ -229,6 +229,7 @@ struct ledger_pilot {
 							   ended were charged */
 	double		 idle_node_s, idle_gpu_s;	/* its idle time at now,
 							   as the account has it */
+	int		 nodes, gpus;	/* its allocation, 0: not started */
 	double		 suspended;	/* seconds its job was suspended
 					   before suspended_at */
 	double		 suspended_at;	/* suspended since then, 0: runs */

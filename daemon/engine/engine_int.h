@@ -93,6 +93,13 @@ struct engine {
 	struct sched		*pilot;		/* "dispatch": "pilot": env.sched,
 						   wrapped around inner */
 	struct sched		*inner;
+	/*
+	 * Its running pilots' idle time as last read from the ledger, at
+	 * idle_at (0: to be read again), and their allocation, the most
+	 * it can grow by in a second (engine_pilot_idle()).
+	 */
+	double			 idle_at, idle_node_s, idle_gpu_s;
+	int			 idle_nodes, idle_gpus;
 };
 
 /* engine.c */
@@ -166,10 +173,17 @@ void	 attempt_free(struct attempt *);
 int	 engine_pilot_start(struct engine *, char *err, size_t errlen);
 /*
  * The idle time at now of the campaign's pilots not ended in the ledger:
- * the live budget counts it; the engine adds it to its sum when they end.
+ * the engine adds it to its sum when they end.
  */
 int	 engine_pilot_spent_live(struct engine *, double now, double *node_s,
 	    double *gpu_s);
+/*
+ * The same for the live budget: read from the ledger when exact is set
+ * or a pilot event came since the last read; else the most it can be,
+ * the last read's grown since at the pilots' whole allocation.
+ */
+int	 engine_pilot_idle(struct engine *, double now, int exact,
+	    double *node_s, double *gpu_s);
 /* 1 while its pilots must end before the campaign finishes (drains them). */
 int	 engine_pilot_wait(struct engine *);
 /* Close the pilot backend (if any): the engine runs on inner again. */

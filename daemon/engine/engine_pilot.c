@@ -29,6 +29,8 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 	if (e->detached)
 		return;
 	engine_batch(e);
+	/* The live budget reads its pilots' idle time again. */
+	e->idle_at = 0;
 	switch (ev->type) {
 	case SCHED_PILOT_SUBMITTED:
 		rc = ledger_pilot_submitted(l, e->id, ev->token, ev->dir,
@@ -120,17 +122,18 @@ engine_pilot_adopt(struct engine *e)
 /*
  * The idle time at now of the campaign's pilots not ended in the ledger
  * (its own and those taken back after a restart), as the ledger's
- * account counts it: the live budget adds it (engine_spent()), and the
- * engine adds each pilot's whole idle time to its sum when it ends.
+ * account counts it, and their allocation (nodes, gpus: may be NULL).
  */
-int
-engine_pilot_spent_live(struct engine *e, double now, double *node_s,
-    double *gpu_s)
+static int
+engine_pilot_read(struct engine *e, double now, double *node_s,
+    double *gpu_s, int *nodes, int *gpus)
 {
 	struct ledger_pilot	*lp;
 	size_t			 n, i;
 
 	*node_s = *gpu_s = 0;
+	if (nodes != NULL)
+		*nodes = *gpus = 0;
 	if (e->pilot == NULL)
 		return 0;
 	if (ledger_pilot_list(e->env.ledger, e->id, now, &lp, &n) == -1)
@@ -138,8 +141,55 @@ engine_pilot_spent_live(struct engine *e, double now, double *node_s,
 	for (i = 0; i < n; i++) {
 		*node_s += lp[i].idle_node_s;
 		*gpu_s += lp[i].idle_gpu_s;
+		if (nodes != NULL && lp[i].started > 0) {
+			*nodes += lp[i].nodes;
+			*gpus += lp[i].gpus;
+		}
 	}
 	ledger_pilot_list_free(lp, n);
+	return 0;
+}
+
+/*
+ * The idle time at now of the campaign's pilots not ended: the engine
+ * adds each pilot's whole idle time to its sum when it ends.
+ */
+int
+engine_pilot_spent_live(struct engine *e, double now, double *node_s,
+    double *gpu_s)
+{
+	return engine_pilot_read(e, now, node_s, gpu_s, NULL, NULL);
+}
+
+/*
+ * The running pilots' idle time for the live budget.  The ledger's read
+ * goes over every attempt of the campaign (a pilot's are found by their
+ * job ids), too much for every tick of a large one; between two reads,
+ * with no pilot started, ended or suspended, a pilot's idle time grows
+ * by at most its allocation a second (its trials' charge only grows,
+ * but for a start found late, which lowers it), so that bound stands in
+ * until it could spend the budget.
+ */
+int
+engine_pilot_idle(struct engine *e, double now, int exact, double *node_s,
+    double *gpu_s)
+{
+	double	 dt;
+
+	if (!exact && e->idle_at > 0) {
+		dt = fmax(now - e->idle_at, 0);
+		*node_s = e->idle_node_s + dt * e->idle_nodes;
+		*gpu_s = e->idle_gpu_s + dt * e->idle_gpus;
+		return 0;
+	}
+	if (engine_pilot_read(e, now, node_s, gpu_s, &e->idle_nodes,
+	    &e->idle_gpus) == -1) {
+		e->idle_at = 0;
+		return -1;
+	}
+	e->idle_at = now;
+	e->idle_node_s = *node_s;
+	e->idle_gpu_s = *gpu_s;
 	return 0;
 }
 
