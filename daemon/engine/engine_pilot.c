@@ -122,7 +122,8 @@ engine_pilot_adopt(struct engine *e)
 /*
  * The idle time at now of the campaign's pilots not ended in the ledger
  * (its own and those taken back after a restart), as the ledger's
- * account counts it, and their allocation (nodes, gpus: may be NULL).
+ * account counts it, and the allocation of those running (nodes, gpus:
+ * may be NULL).
  */
 static int
 engine_pilot_read(struct engine *e, double now, double *node_s,
@@ -141,7 +142,9 @@ engine_pilot_read(struct engine *e, double now, double *node_s,
 	for (i = 0; i < n; i++) {
 		*node_s += lp[i].idle_node_s;
 		*gpu_s += lp[i].idle_gpu_s;
-		if (nodes != NULL && lp[i].started > 0) {
+		/* Its idle time grows while it runs, not suspended. */
+		if (nodes != NULL && lp[i].started > 0 &&
+		    lp[i].suspended_at <= 0) {
 			*nodes += lp[i].nodes;
 			*gpus += lp[i].gpus;
 		}
@@ -165,10 +168,10 @@ engine_pilot_spent_live(struct engine *e, double now, double *node_s,
  * The running pilots' idle time for the live budget.  The ledger's read
  * goes over every attempt of the campaign (a pilot's are found by their
  * job ids), too much for every tick of a large one; between two reads,
- * with no pilot started, ended or suspended, a pilot's idle time grows
- * by at most its allocation a second (its trials' charge only grows,
- * but for a start found late, which lowers it), so that bound stands in
- * until it could spend the budget.
+ * with no pilot started, ended, suspended or resumed, a running pilot's
+ * idle time (its allocation times its run time, less its trials' charge,
+ * which only grows) grows by at most its allocation a second, so that
+ * bound stands in until it could spend the budget.
  */
 int
 engine_pilot_idle(struct engine *e, double now, int exact, double *node_s,
