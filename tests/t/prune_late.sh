@@ -59,5 +59,18 @@ is "hpoctl trials: the reason says the points came late" \
 "$HPOCTL" report --table --format json pl >"$T/table.json"
 is "guideline table: no success, no epochs to the target" \
     "$(jq -c '[.rows[] | .successes, .epochs.mean]' "$T/table.json")" '[0,null]'
+"$HPOCTL" report --format html -o "$T/report.html" pl
+# The curve: its points to the prune, the cross there, then the late
+# ones dotted from it (x: 1.0 and 2.0 before 3.0 and 4.0; the cut's
+# path begins 4 px left of and above the last on-time point).
+curve=$(grep -o '<polyline class="curve" data-trial="0"[^>]*points="[^"]*"' "$T/report.html" | sed 's/.*points="//; s/"$//')
+late=$(grep -o '<polyline class="late" data-trial="0"[^>]*points="[^"]*"' "$T/report.html" | sed 's/.*points="//; s/"$//')
+cut=$(grep -o '<path class="cut"[^>]*d="M[0-9.]* [0-9.]*' "$T/report.html" | sed 's/.*d="M//')
+echo "# curve: $curve; late: $late; cut at: $cut"
+is "html: the curve has the 2 points to the prune, the late line 3 (from the prune's)" \
+    "$(echo "$curve" | wc -w) $(echo "$late" | wc -w)" "2 3"
+is "html: the cross is at the last point before the prune" \
+    "$(echo "$curve" | awk -v c="$cut" '{ split($NF, p, ","); split(c, q, " ");
+        print (p[1] - 4 - q[1])^2 + (p[2] - 4 - q[2])^2 < 0.1 ? "yes" : "no" }')" yes
 check "hpod stops cleanly" stop_daemon
 done_testing
