@@ -341,6 +341,11 @@ ledger_setup(struct ledger *l)
 		    == -1)
 			return -1;
 	}
+	/* Its metrics (12 -> 13) as none late. */
+	if ((l->flags & LEDGER_READONLY) && v < 13 && ledger_sql(l,
+	    "CREATE TEMP VIEW metrics AS SELECT *, NULL AS late"
+	    " FROM main.metrics", "read metrics of an older schema") == -1)
+		return -1;
 	if (l->flags & LEDGER_READONLY)
 		return 0;
 	/* SQLite falls back to reading a file it cannot write: refuse that. */

@@ -229,6 +229,7 @@ struct ledger_pilot {
 							   ended were charged */
 	double		 idle_node_s, idle_gpu_s;	/* its idle time at now,
 							   as the account has it */
+	int		 nodes, gpus;	/* its allocation, 0: not started */
 	double		 suspended;	/* seconds its job was suspended
 					   before suspended_at */
 	double		 suspended_at;	/* suspended since then, 0: runs */
@@ -261,11 +262,16 @@ struct ledger_metric {
 	char		*key;
 	double		 value;
 	double		 time;
+	int		 late;		/* logged past the step its attempt
+					   was pruned at: counted nowhere */
 };
 void	 ledger_metric_list_free(struct ledger_metric *, size_t n);
 
 int	 ledger_metric_insert(struct ledger *, int64_t attempt_id, double step,
 	    const char *key, double value, double time);
+/* The same, the point marked late (metrics.late) when late is set. */
+int	 ledger_metric_insert_as(struct ledger *, int64_t attempt_id,
+	    double step, const char *key, double value, double time, int late);
 /* Points of a campaign for one key (NULL: all), by trial, attempt, step. */
 int	 ledger_metric_list(struct ledger *, int64_t campaign_id,
 	    const char *key, struct ledger_metric **out, size_t *n);

@@ -24,13 +24,23 @@ int
 ledger_metric_insert(struct ledger *l, int64_t attempt_id, double step,
     const char *key, double value, double time)
 {
+	return ledger_metric_insert_as(l, attempt_id, step, key, value, time,
+	    0);
+}
+
+/* Record one metric point, late if so (metrics.late). */
+int
+ledger_metric_insert_as(struct ledger *l, int64_t attempt_id, double step,
+    const char *key, double value, double time, int late)
+{
 	sqlite3_stmt *st;
 
 	if (key == NULL)
 		return ledger_errorf(l, "insert metric of attempt id %lld:"
 		    " no key", (long long)attempt_id);
 	if ((st = ledger_stmt(l, LQ_METRIC_INSERT, "INSERT INTO metrics"
-	    " (attempt_id, step, key, value, time) VALUES (?, ?, ?, ?, ?)"
+	    " (attempt_id, step, key, value, time, late)"
+	    " VALUES (?, ?, ?, ?, ?, nullif(?, 0))"
 	    " ON CONFLICT (attempt_id, key, step) DO NOTHING")) == NULL)
 		return -1;
 	ledger_bind_int64(l, st, 1, attempt_id);
@@ -38,6 +48,7 @@ ledger_metric_insert(struct ledger *l, int64_t attempt_id, double step,
 	ledger_bind_text(l, st, 3, key);
 	ledger_bind_double(l, st, 4, value);
 	ledger_bind_time(l, st, 5, time);
+	ledger_bind_int(l, st, 6, late != 0);
 	return ledger_exec(l, st, "insert metric '%s' of attempt id %lld", key,
 	    (long long)attempt_id);
 }
@@ -57,6 +68,7 @@ metric_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	else
 		m->value = sqlite3_column_double(st, 4);
 	m->time = sqlite3_column_double(st, 5);
+	m->late = sqlite3_column_int(st, 6) != 0;
 	if (ledger_column_str(st, 3, &m->key) == -1)
 		return ledger_errorf(l, "read metric: out of memory");
 	return 0;
@@ -87,7 +99,7 @@ ledger_metric_list(struct ledger *l, int64_t campaign_id, const char *key,
 	*out = NULL;
 	*n = 0;
 	if ((st = ledger_stmt(l, LQ_METRIC_LIST, "SELECT m.attempt_id,"
-	    " t.number, m.step, m.key, m.value, m.time"
+	    " t.number, m.step, m.key, m.value, m.time, m.late"
 	    " FROM metrics m JOIN attempts a ON a.id = m.attempt_id"
 	    " JOIN trials t ON t.id = a.trial_id"
 	    " WHERE t.campaign_id = ?1 AND (?2 IS NULL OR m.key = ?2)"

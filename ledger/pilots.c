@@ -109,6 +109,8 @@ pilot_row_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	p->busy_gpu_s = sqlite3_column_double(st, 6);
 	p->suspended = sqlite3_column_double(st, 12);
 	p->suspended_at = sqlite3_column_double(st, 13);
+	p->nodes = sqlite3_column_int(st, 8);
+	p->gpus = sqlite3_column_int(st, 9);
 	p->idle_node_s = fmax(sqlite3_column_double(st, 7) *
 	    sqlite3_column_int(st, 8) - sqlite3_column_double(st, 10), 0);
 	p->idle_gpu_s = fmax(sqlite3_column_double(st, 7) *

@@ -242,6 +242,16 @@ const char *const ledger_migrations[] = {
 	 * suspended now.
 	 */
 	"ALTER TABLE pilots ADD COLUMN suspended_at REAL;",
+
+	/*
+	 * 12 -> 13: a point its trainer logged past the step its attempt
+	 * was pruned at (during the cancel's grace, before its job ended):
+	 * kept, but late: 1, counted in neither the trial's best nor its
+	 * reach of the target nor the search's history.  NULL, as every
+	 * older point reads: on time.
+	 */
+	"ALTER TABLE metrics ADD COLUMN late INTEGER"
+	"  CHECK (late IS NULL OR late = 1);",
 };
 
 /* The schema version this build creates and understands. */

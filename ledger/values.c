@@ -38,6 +38,7 @@ va_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	else
 		m->value = sqlite3_column_double(st, 3);
 	m->time = sqlite3_column_double(st, 4);
+	m->late = sqlite3_column_int(st, 5) != 0;
 	return 0;
 }
 
@@ -88,7 +89,7 @@ va_by_index(struct ledger *l, int64_t campaign_id, const char *key,
 	int rc;
 
 	if ((st = ledger_stmt(l, LQ_METRIC_VALUES, "SELECT m.attempt_id,"
-	    " t.number, m.step, m.value, m.time"
+	    " t.number, m.step, m.value, m.time, m.late"
 	    " FROM metrics m JOIN attempts a ON a.id = m.attempt_id"
 	    " JOIN trials t ON t.id = a.trial_id"
 	    " WHERE t.campaign_id = ?1 AND m.key = ?2"
@@ -121,7 +122,7 @@ va_by_scan(struct ledger *l, const char *key, const struct va_attempt *att,
 	int rc;
 
 	if ((st = ledger_stmt(l, LQ_METRIC_SCAN, "SELECT attempt_id, step,"
-	    " value, time FROM metrics WHERE key = ?1")) == NULL)
+	    " value, time, late FROM metrics WHERE key = ?1")) == NULL)
 		return -1;
 	ledger_bind_text(l, st, 1, key);
 	/* Ids are mostly dense: a table by id unless they spread too far. */
@@ -149,6 +150,7 @@ va_by_scan(struct ledger *l, const char *key, const struct va_attempt *att,
 		m->value = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN :
 		    sqlite3_column_double(st, 2);
 		m->time = sqlite3_column_double(st, 3);
+		m->late = sqlite3_column_int(st, 4) != 0;
 		rank[np++] = hit->rank;
 	}
 	ledger_stmt_done(st);

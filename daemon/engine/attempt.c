@@ -359,6 +359,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	struct mllog_event	 ev;
 	char			 err[256];
 	double			 when, step, now;
+	int			 late;
 
 	a->lines++;
 	switch (workload_read_line(e->w, line, len, &ev, err, sizeof(err))) {
@@ -417,8 +418,22 @@ attempt_line(void *arg, const char *line, size_t len)
 	}
 	step = ev.has_epoch ? ev.epoch : a->npoints;
 	a->npoints++;
-	ledger_metric_insert(e->env.ledger, a->attempt_id, step, ev.key, ev.num,
-	    when);
+	/*
+	 * Past the step it was pruned at (its trainer logs on through the
+	 * cancel's grace): recorded, marked late, and counted nowhere: the
+	 * trial's best, its reach of the target and the search's history
+	 * are those the stopper acted on.
+	 */
+	late = a->cancel_as == CANCEL_PRUNE && step > a->pruned_step;
+	ledger_metric_insert_as(e->env.ledger, a->attempt_id, step, ev.key,
+	    ev.num, when, late);
+	if (late) {
+		if (strcmp(ev.key, e->spec->metric) == 0) {
+			a->late++;
+			a->late_step = fmax(a->late_step, step);
+		}
+		return;
+	}
 	engine_point(a, ev.key, step, ev.num, when);
 	if (strcmp(ev.key, e->spec->metric) != 0 ||
 	    !attempt_better(e, a->has_best, a->best, ev.num))

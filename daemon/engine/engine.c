@@ -353,11 +353,12 @@ engine_cancel_all(struct engine *e, enum cancel_as why, int but_reached)
 }
 
 /*
- * The node- and GPU-seconds of the campaign at time now, as
+ * The node- and GPU-seconds of the campaign's attempts at time now, as
  * account_campaign() counts them from the ledger (elapsed time from a
  * recorded start to the end, or to now while running, times the
  * allocation), but from what the engine recorded: the ended attempts'
  * sum and its active attempts, not a read of every attempt per tick.
+ * The idle time of the pilots that ended is in the sum.
  */
 static void
 engine_spent(const struct engine *e, double now, double *node_s,
@@ -375,12 +376,30 @@ engine_spent(const struct engine *e, double now, double *node_s,
 	}
 }
 
-/* Check the budget caps; set stop_reason when one is spent. */
+/* The budget cap that node_s and gpu_s spend, or NULL. */
+static const char *
+engine_over(const struct campaign_spec *s, double node_s, double gpu_s)
+{
+	if (s->max_node_hours > 0 && node_s / 3600 >= s->max_node_hours)
+		return "node-hour budget spent";
+	if (s->max_gpu_hours > 0 && gpu_s / 3600 >= s->max_gpu_hours)
+		return "GPU-hour budget spent";
+	return NULL;
+}
+
+/*
+ * Check the budget caps; set stop_reason when one is spent.  The running
+ * pilots' idle time so far counts, as the ledger's account has it
+ * (account_pilots()): left out, a campaign of pilots ran past its budget
+ * by it until they ended.  Its bound, which reads nothing, is enough
+ * while it leaves the budget unspent; else the ledger's figure decides.
+ */
 static void
 engine_check_budget(struct engine *e, double now)
 {
 	const struct campaign_spec	*s = e->spec;
-	double				 node_s, gpu_s;
+	double				 node_s, gpu_s, idle_n, idle_g;
+	int				 rc;
 
 	if (e->stop_reason != NULL)
 		return;
@@ -392,10 +411,15 @@ engine_check_budget(struct engine *e, double now)
 	if (s->max_node_hours <= 0 && s->max_gpu_hours <= 0)
 		return;
 	engine_spent(e, now, &node_s, &gpu_s);
-	if (s->max_node_hours > 0 && node_s / 3600 >= s->max_node_hours)
-		e->stop_reason = "node-hour budget spent";
-	else if (s->max_gpu_hours > 0 && gpu_s / 3600 >= s->max_gpu_hours)
-		e->stop_reason = "GPU-hour budget spent";
+	rc = engine_pilot_idle(e, now, 0, &idle_n, &idle_g);
+	if (rc == 0 && engine_over(s, node_s + idle_n, gpu_s + idle_g) != NULL)
+		rc = engine_pilot_idle(e, now, 1, &idle_n, &idle_g);
+	if (rc == -1) {
+		log_warnx("campaign '%s': %s", e->spec->name,
+		    ledger_error(e->env.ledger));
+		idle_n = idle_g = 0;
+	}
+	e->stop_reason = engine_over(s, node_s + idle_n, gpu_s + idle_g);
 }
 
 /* Record the end of the campaign and tell the owner. */

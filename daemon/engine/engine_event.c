@@ -104,6 +104,13 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 	free(x);
 }
 
+/* The fidelity's unit in the singular, for messages. */
+static const char *
+engine_unit(const struct engine *e)
+{
+	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
+}
+
 /*
  * An attempt ended: record its end (and its start, if it was never
  * recorded) with its trial's state, then retry it or end the trial.
@@ -118,7 +125,7 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	int		 tnum, next, susp, retry;
 	double		 end, seen;
 	size_t		 len;
-	char		*path, last[160], why[240];
+	char		*path, *late, last[160], why[240];
 
 	attempt_follow(a, 1);
 	state = attempt_state_name(engine_end_state(a, ev));
@@ -164,13 +171,23 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	    e->env.ledger, a->attempt_id, a->suspended, 0) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
-	/* Pruned: the stopper's words, not the backend's "cancelled". */
+	/*
+	 * Pruned: the stopper's words, not the backend's "cancelled", and
+	 * the points its trainer logged past them before its job ended.
+	 */
 	reason = ev->state == SCHED_CANCELLED && a->cancel_as == CANCEL_PRUNE &&
 	    a->pruned_why != NULL ? a->pruned_why : ev->reason;
+	late = NULL;
+	if (reason == a->pruned_why && a->late > 0)
+		reason = late = xasprintf("%s; %ld %s point%s after it, to "
+		    "%s %g, late: not counted", a->pruned_why, a->late,
+		    e->spec->metric, a->late == 1 ? "" : "s", engine_unit(e),
+		    a->late_step);
 	if (ledger_attempt_finished(e->env.ledger, a->attempt_id, state,
 	    end, ev->exit_code, ev->signal, reason) == -1)
 		log_warnx("campaign '%s': %s", e->spec->name,
 		    ledger_error(e->env.ledger));
+	free(late);
 	engine_spend(e, a, end);
 	testpause_at("after-end");
 	if ((retry = engine_retryable(e, a, ev->state)) == 1) {
@@ -320,13 +337,6 @@ engine_event(void *arg, const struct sched_event *ev)
 	}
 }
 
-/* The fidelity's unit in the singular, for messages. */
-static const char *
-engine_unit(const struct engine *e)
-{
-	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
-}
-
 /*
  * Record a point of the objective for the search, then ask the stopper
  * about the trial, over a history of every trial's curve and whether it
@@ -381,6 +391,7 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	if (stop_decide_why(e->stopper, &h, (size_t)me, step, value, &rule)
 	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
 		a->cancel_as = CANCEL_PRUNE;
+		a->pruned_step = step;
 		/* The attempt's reason in the ledger, for hpoctl trials. */
 		free(a->pruned_why);
 		a->pruned_why = xasprintf("pruned by %s at %s %g (%s %g%s%s)",

@@ -41,6 +41,11 @@ struct attempt {
 	enum cancel_as	 cancel_as;
 	char		*pruned_why;	/* CANCEL_PRUNE: the stopper's words,
 					   the attempt's reason; owned */
+	double		 pruned_step;	/* CANCEL_PRUNE: the step it was
+					   pruned at; a point past it is late */
+	long		 late;		/* objective points logged past it
+					   (recorded late, not counted) */
+	double		 late_step;	/* the last step among them */
 	int		 cancel_due;	/* cancelled on request: sent at the
 					   next tick (engine_cancel_trial) */
 	struct tail	 tail;
@@ -88,6 +93,13 @@ struct engine {
 	struct sched		*pilot;		/* "dispatch": "pilot": env.sched,
 						   wrapped around inner */
 	struct sched		*inner;
+	/*
+	 * Its running pilots' idle time as last read from the ledger, at
+	 * idle_at (0: to be read again), and their allocation, the most
+	 * it can grow by in a second (engine_pilot_idle()).
+	 */
+	double			 idle_at, idle_node_s, idle_gpu_s;
+	int			 idle_nodes, idle_gpus;
 };
 
 /* engine.c */
@@ -160,11 +172,18 @@ void	 attempt_free(struct attempt *);
  */
 int	 engine_pilot_start(struct engine *, char *err, size_t errlen);
 /*
- * The idle time at now of the campaign's pilots not ended in the ledger
- * (taken back after a restart): the engine adds it when they end.
+ * The idle time at now of the campaign's pilots not ended in the ledger:
+ * the engine adds it to its sum when they end.
  */
 int	 engine_pilot_spent_live(struct engine *, double now, double *node_s,
 	    double *gpu_s);
+/*
+ * The same for the live budget: read from the ledger when exact is set
+ * or a pilot event came since the last read; else the most it can be,
+ * the last read's grown since at the pilots' whole allocation.
+ */
+int	 engine_pilot_idle(struct engine *, double now, int exact,
+	    double *node_s, double *gpu_s);
 /* 1 while its pilots must end before the campaign finishes (drains them). */
 int	 engine_pilot_wait(struct engine *);
 /* Close the pilot backend (if any): the engine runs on inner again. */

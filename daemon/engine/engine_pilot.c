@@ -29,6 +29,8 @@ engine_pilot_event(void *arg, const struct sched_pilot_event *ev)
 	if (e->detached)
 		return;
 	engine_batch(e);
+	/* The live budget reads its pilots' idle time again. */
+	e->idle_at = 0;
 	switch (ev->type) {
 	case SCHED_PILOT_SUBMITTED:
 		rc = ledger_pilot_submitted(l, e->id, ev->token, ev->dir,
@@ -118,18 +120,21 @@ engine_pilot_adopt(struct engine *e)
 }
 
 /*
- * The idle time at now of the pilots taken back (those not ended in the
- * ledger), which the ledger's account counts: the engine adds each
- * pilot's whole idle time when it ends, as for its own pilots.
+ * The idle time at now of the campaign's pilots not ended in the ledger
+ * (its own and those taken back after a restart), as the ledger's
+ * account counts it, and the allocation of those running (nodes, gpus:
+ * may be NULL).
  */
-int
-engine_pilot_spent_live(struct engine *e, double now, double *node_s,
-    double *gpu_s)
+static int
+engine_pilot_read(struct engine *e, double now, double *node_s,
+    double *gpu_s, int *nodes, int *gpus)
 {
 	struct ledger_pilot	*lp;
 	size_t			 n, i;
 
 	*node_s = *gpu_s = 0;
+	if (nodes != NULL)
+		*nodes = *gpus = 0;
 	if (e->pilot == NULL)
 		return 0;
 	if (ledger_pilot_list(e->env.ledger, e->id, now, &lp, &n) == -1)
@@ -137,8 +142,57 @@ engine_pilot_spent_live(struct engine *e, double now, double *node_s,
 	for (i = 0; i < n; i++) {
 		*node_s += lp[i].idle_node_s;
 		*gpu_s += lp[i].idle_gpu_s;
+		/* Its idle time grows while it runs, not suspended. */
+		if (nodes != NULL && lp[i].started > 0 &&
+		    lp[i].suspended_at <= 0) {
+			*nodes += lp[i].nodes;
+			*gpus += lp[i].gpus;
+		}
 	}
 	ledger_pilot_list_free(lp, n);
+	return 0;
+}
+
+/*
+ * The idle time at now of the campaign's pilots not ended: the engine
+ * adds each pilot's whole idle time to its sum when it ends.
+ */
+int
+engine_pilot_spent_live(struct engine *e, double now, double *node_s,
+    double *gpu_s)
+{
+	return engine_pilot_read(e, now, node_s, gpu_s, NULL, NULL);
+}
+
+/*
+ * The running pilots' idle time for the live budget.  The ledger's read
+ * goes over every attempt of the campaign (a pilot's are found by their
+ * job ids), too much for every tick of a large one; between two reads,
+ * with no pilot started, ended, suspended or resumed, a running pilot's
+ * idle time (its allocation times its run time, less its trials' charge,
+ * which only grows) grows by at most its allocation a second, so that
+ * bound stands in until it could spend the budget.
+ */
+int
+engine_pilot_idle(struct engine *e, double now, int exact, double *node_s,
+    double *gpu_s)
+{
+	double	 dt;
+
+	if (!exact && e->idle_at > 0) {
+		dt = fmax(now - e->idle_at, 0);
+		*node_s = e->idle_node_s + dt * e->idle_nodes;
+		*gpu_s = e->idle_gpu_s + dt * e->idle_gpus;
+		return 0;
+	}
+	if (engine_pilot_read(e, now, node_s, gpu_s, &e->idle_nodes,
+	    &e->idle_gpus) == -1) {
+		e->idle_at = 0;
+		return -1;
+	}
+	e->idle_at = now;
+	e->idle_node_s = *node_s;
+	e->idle_gpu_s = *gpu_s;
 	return 0;
 }
 

@@ -216,8 +216,9 @@ xo_attempts(struct xo *x, size_t i, struct optuna_trial *t)
 	pt = xcalloc(x->npoints + 1, sizeof(*pt));
 	xo_keep(x, (char *)pt);
 	t->points = pt;
+	/* Those the search acted on: none logged past a prune. */
 	for (k = 0; k < x->npoints; k++) {
-		if (x->points[k].attempt_id != from)
+		if (x->points[k].attempt_id != from || x->points[k].late)
 			continue;
 		if (t->npoints > 0 &&
 		    pt[t->npoints - 1].step == lround(x->points[k].step))

@@ -249,7 +249,23 @@ ht_attempt_of(const struct guide *g, int trial, int64_t id)
 	return NULL;
 }
 
-/* One attempt's curve: points [p0, p1) of g->points. */
+/* The points [p0, p1) of g->points that are numbers, as a polyline's. */
+static void
+ht_points(struct svg_plot *pl, const struct guide *g, size_t p0, size_t p1)
+{
+	size_t	 i;
+
+	for (i = p0; i < p1; i++)
+		if (isfinite(g->points[i].value))
+			fprintf(pl->f, "%s%.1f,%.1f", i > p0 ? " " : "",
+			    svg_x(pl, g->points[i].step),
+			    svg_y(pl, g->points[i].value));
+}
+
+/*
+ * One attempt's curve: points [p0, p1) of g->points; those logged late,
+ * past its prune (after the cross), dotted.
+ */
 static void
 ht_curve(struct svg_plot *pl, const struct guide *g, size_t p0, size_t p1)
 {
@@ -257,7 +273,7 @@ ht_curve(struct svg_plot *pl, const struct guide *g, size_t p0, size_t p1)
 	const struct ledger_attempt	*a;
 	const char			*color;
 	double				 x, y;
-	size_t				 i;
+	size_t				 on;
 	int				 confirm;
 
 	t = ht_trial_of(g, g->points[p0].trial_number);
@@ -266,21 +282,27 @@ ht_curve(struct svg_plot *pl, const struct guide *g, size_t p0, size_t p1)
 	confirm = t != NULL && t->role != NULL &&
 	    strcmp(t->role, "confirm") == 0;
 	color = html_state_color(a != NULL ? a->state : NULL);
+	for (on = p0; on < p1 && !g->points[on].late; on++)
+		;
 	fprintf(pl->f, "<polyline class=\"curve\" data-trial=\"%d\" "
 	    "fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
 	    g->points[p0].trial_number, color, confirm ?
 	    " stroke-dasharray=\"5 3\"" : "");
-	for (i = p0; i < p1; i++)
-		if (isfinite(g->points[i].value))
-			fprintf(pl->f, "%s%.1f,%.1f", i > p0 ? " " : "",
-			    svg_x(pl, g->points[i].step),
-			    svg_y(pl, g->points[i].value));
+	ht_points(pl, g, p0, on);
 	fprintf(pl->f, "\"/>\n");
-	if (a == NULL || strcmp(a->state, "pruned") != 0 ||
-	    !isfinite(g->points[p1 - 1].value))
+	if (on < p1 && on > p0) {
+		fprintf(pl->f, "<polyline class=\"late\" data-trial=\"%d\" "
+		    "fill=\"none\" stroke=\"%s\" stroke-width=\"1\" "
+		    "stroke-dasharray=\"1 3\" points=\"",
+		    g->points[p0].trial_number, color);
+		ht_points(pl, g, on - 1, p1);
+		fprintf(pl->f, "\"/>\n");
+	}
+	if (a == NULL || strcmp(a->state, "pruned") != 0 || on == p0 ||
+	    !isfinite(g->points[on - 1].value))
 		return;
-	x = svg_x(pl, g->points[p1 - 1].step);
-	y = svg_y(pl, g->points[p1 - 1].value);
+	x = svg_x(pl, g->points[on - 1].step);
+	y = svg_y(pl, g->points[on - 1].value);
 	fprintf(pl->f, "<path class=\"cut\" stroke=\"%s\" stroke-width=\"2\" "
 	    "d=\"M%.1f %.1f l8 8 m0 -8 l-8 8\"/>\n", color, x - 4, y - 4);
 }
@@ -387,8 +409,8 @@ ht_bands(struct svg_plot *pl, const struct guide *g, long batch)
 		goto out;
 	for (i = 0; i < g->npoints; i++) {
 		col[i] = -1;
-		if (isfinite(g->points[i].value) && (batch < 0 ||
-		    ht_batch(g, i) == batch))
+		if (isfinite(g->points[i].value) && !g->points[i].late &&
+		    (batch < 0 || ht_batch(g, i) == batch))
 			col[i] = (int)floor(svg_x(pl, g->points[i].step) / 2);
 		if (col[i] >= 0 && (size_t)col[i] < ncol)
 			first[col[i] + 1]++;
@@ -492,15 +514,17 @@ ht_curves(FILE *f, const struct guide *g, const struct html_shown *sh,
 	if (sh->limited)
 		fprintf(f, ": the attempts of the %zu best trials, coloured "
 		    "by how they ended (a cross marks where early stopping cut "
-		    "a pruned one, confirmation runs are dashed), over bands "
+		    "a pruned one, the points it logged after are dotted, "
+		    "confirmation runs are dashed), over bands "
 		    "that hold every attempt of all %zu trials: at each epoch "
 		    "the lowest to the highest value (pale), the 10th to the "
 		    "90th percentile (darker) and the median (line)."
 		    "</figcaption>\n</figure>\n", sh->n, sh->total);
 	else
 		fprintf(f, ": every attempt, coloured by how it ended; a cross "
-		    "marks where early stopping cut a pruned one, confirmation "
-		    "runs are dashed.</figcaption>\n</figure>\n");
+		    "marks where early stopping cut a pruned one, the points "
+		    "it logged after are dotted, confirmation runs are "
+		    "dashed.</figcaption>\n</figure>\n");
 	return 0;
 }
 

@@ -145,7 +145,10 @@ curves_fill(const struct curves *cs, int trial, struct observation *o)
 		    (c->steps[c->n - 1] - c->steps[0]);
 }
 
-/* Rebuild the curves of a campaign from the ledger. */
+/*
+ * Rebuild the curves of a campaign from the ledger: its points but the
+ * late ones (logged past a prune), which the search never acted on.
+ */
 int
 curves_load(struct curves *cs, struct ledger *l, int64_t campaign_id,
     const char *metric)
@@ -165,8 +168,9 @@ curves_load(struct curves *cs, struct ledger *l, int64_t campaign_id,
 		if (trial_state_parse(t[i].state) == TRIAL_COMPLETED)
 			curves_complete(cs, t[i].number);
 	for (i = 0; i < nm; i++)
-		curves_add(cs, m[i].trial_number, m[i].attempt_id, m[i].step,
-		    m[i].value, m[i].time);
+		if (!m[i].late)
+			curves_add(cs, m[i].trial_number, m[i].attempt_id,
+			    m[i].step, m[i].value, m[i].time);
 	ledger_trial_list_free(t, nt);
 	ledger_metric_list_free(m, nm);
 	return 0;

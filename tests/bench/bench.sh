@@ -12,7 +12,10 @@
 #     one file_save() after another against one file_save_all();
 #  7. report, trials, --table and --format html on a ledger of 10^5
 #     trials and 10^6 metric points, and hpod idle with it open
-#     (tests/bench/report-scale.sh).
+#     (tests/bench/report-scale.sh);
+#  8. one read of a pilot campaign's running pilots' idle time (the live
+#     budget's, after a pilot event and near its cap) at 10^3, 10^4 and
+#     10^5 attempts (tests/bench/pilot-list.c).
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -63,3 +66,4 @@ mkdir "$T/files"
     printf "file_save: %d job.json files, one by one: %.2f s; " \
         "file_save_all: %.2f s\n", $1, $2, $3 }'
 "$TOP/tests/bench/report-scale.sh" "$BUILD"
+"$B/bench/pilot-list" 1000 10000 100000

@@ -67,8 +67,9 @@ for tid, num, state, has_best, best, pj in trials:
     att = db.execute("select max(m.attempt_id) from metrics m join attempts a "
                      "on a.id = m.attempt_id where a.trial_id = ? and m.key = ?",
                      (tid, metric)).fetchone()[0]
+    # The points the search acted on: none logged late, past a prune.
     pts = dict(db.execute("select cast(round(step) as integer), value from metrics "
-                          "where attempt_id = ? and key = ? order by step",
+                          "where attempt_id = ? and key = ? and late is null order by step",
                           (att, metric)).fetchall())
     if pts != t.intermediate_values:
         bad.append("trial %d intermediate %r vs %r" % (num, t.intermediate_values, pts))

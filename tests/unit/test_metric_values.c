@@ -4,7 +4,7 @@
  * one pass over the metrics table (the campaign holds a quarter of the
  * ledger's attempts or more) or by the index (it holds fewer).  Points
  * are written out of order, interleaved between attempts and campaigns,
- * with other keys and a NaN among them.
+ * with other keys, a NaN and a late point among them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -54,7 +54,10 @@ campaign(struct ledger *l, const char *name, int ntrials, int64_t *att,
 	return cid;
 }
 
-/* Points of every attempt: steps 3, 1, 2 in turns across attempts. */
+/*
+ * Points of every attempt: steps 3, 1, 2 in turns across attempts; the
+ * third attempt's step 3 late (logged past a prune).
+ */
 static void
 points(struct ledger *l, const int64_t *att, size_t natt)
 {
@@ -63,9 +66,10 @@ points(struct ledger *l, const int64_t *att, size_t natt)
 
 	for (s = 0; s < 3; s++)
 		for (i = 0; i < natt; i++) {
-			ledger_metric_insert(l, att[i], steps[s], "eval_error",
-			    i == 4 && s == 1 ? NAN : (double)att[i] + steps[s] /
-			    10, 2000 + s);
+			ledger_metric_insert_as(l, att[i], steps[s],
+			    "eval_error", i == 4 && s == 1 ? NAN :
+			    (double)att[i] + steps[s] / 10, 2000 + s,
+			    i == 2 && steps[s] == 3);
 			ledger_metric_insert(l, att[i], steps[s], "train_loss",
 			    1, 2000 + s);
 		}
@@ -103,6 +107,7 @@ same(const struct ledger_metric *a, size_t na, const struct ledger_metric *b,
 		if (a[i].attempt_id != b[i].attempt_id ||
 		    a[i].trial_number != b[i].trial_number ||
 		    a[i].step != b[i].step || a[i].time != b[i].time ||
+		    a[i].late != b[i].late ||
 		    (a[i].value != b[i].value && !(isnan(a[i].value) &&
 		    isnan(b[i].value))))
 			return 0;
@@ -132,6 +137,10 @@ main(void)
 	for (i = n = 0; i < nscan; i++)
 		n += isnan(scan[i].value);
 	is_int(n, 1, "a NaN point is kept");
+	for (i = n = 0; i < nscan; i++)
+		n += !scan[i].late ? 0 : scan[i].attempt_id == att[2] &&
+		    scan[i].step == 3 ? 1 : 2;
+	is_int(n, 1, "a late point is read late, it alone");
 	ok(ledger_metric_values(l, b, "eval_error", &idx, &nidx) == 0 &&
 	    nidx == 3 * (natt - nb) && ordered(l, idx, nidx),
 	    "campaign b, a few attempts: by the index, the same order");

@@ -108,6 +108,7 @@ main(void)
 	    "ALTER TABLE attempts DROP COLUMN suspended_at;"
 	    "ALTER TABLE pilots DROP COLUMN suspended;"
 	    "ALTER TABLE pilots DROP COLUMN suspended_at;"
+	    "ALTER TABLE metrics DROP COLUMN late;"
 	    "PRAGMA user_version = 6", NULL, NULL, NULL) != SQLITE_OK)
 		printf("# %s\n", sqlite3_errmsg(db));
 	sqlite3_close(db);

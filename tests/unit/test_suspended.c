@@ -197,10 +197,19 @@ main(void)
 	snprintf(path, sizeof(path), "%s/l.db", dir);
 	ledger_close(l);
 	ledger_tmp_sql(path, "ALTER TABLE pilots DROP COLUMN suspended_at;"
+	    "ALTER TABLE metrics DROP COLUMN late;"
 	    "PRAGMA user_version = 11");
 	l = ledger_tmp_open_file(path, LEDGER_READONLY);
 	is_near(idle_of(l, cq), 900, 1e-9, "schema 11 read as it is: a "
 	    "running pilot to now");
+	{
+		struct ledger_metric	*m;
+		size_t			 nm;
+
+		ok(ledger_metric_list(l, cid, NULL, &m, &nm) == 0,
+		    "its metrics read, none late (%s)", ledger_error(l));
+		ledger_metric_list_free(m, nm);
+	}
 	is_near(idle_of(l, cp), 50, 1e-9, "and an ended one its run time");
 	ledger_close(l);
 
