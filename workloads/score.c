@@ -13,8 +13,10 @@
  *   skips anything before the tag;
  * - OpenFold's epoch_num counts training samples, not epochs: it is
  *   reported as logged, with the unit "samples";
- * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded):
- *   an evaluation that never meets the target and is never the best;
+ * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded),
+ *   Infinity or -Infinity: an evaluation that never meets the target and
+ *   is never the best (an infinite accuracy or a -Infinity error would
+ *   otherwise meet any target at its epoch);
  * - a run_start or run_stop without a numeric time_ms, or a run_stop
  *   timed before its run_start or more than a year after it (a time_ms
  *   of 1e308): refused, as the time to train would be the epoch's age,
@@ -343,8 +345,8 @@ score_evals(const struct score_scan *s, struct score_run *r)
 			last_line = p->line;
 		}
 		r->evals++;
-		/* NaN: evaluated, but neither the best nor on target. */
-		if (isnan(p->value))
+		/* NaN or infinite: evaluated, neither the best nor on target. */
+		if (!isfinite(p->value))
 			continue;
 		if (!r->has_best || (r->goal == SCORE_MAX ?
 		    p->value > r->best : p->value < r->best)) {

@@ -144,6 +144,26 @@ is "  scored as the log without it (the NaN is not the best, never on target)" \
     "$(jqrun "$T/nan.json")" "$(jqrun "$T/dc.json")"
 is "  no warning" "$(cat "$T/err.txt")" ""
 
+# The same evaluation written Infinity (DeepCAM maximises its accuracy) and
+# the first evaluation of a CosmoFlow log written -Infinity (it minimises
+# its error): neither is the best nor meets the target at its epoch.
+sed '62s/"value": [0-9.]*,/"value": Infinity,/' \
+    deepcam-clemson-18x2a100/result_0.txt >"$T/dc-inf.txt"
+line=$(grep -n '"key": "eval_error"' cosmoflow-nvidia-eos-n64/result_0.txt |
+    head -n 1 | cut -d: -f1)
+sed "${line}s/\"value\": [0-9.]*,/\"value\": -Infinity,/" \
+    cosmoflow-nvidia-eos-n64/result_0.txt >"$T/cf-inf.txt"
+for f in dc cf; do
+	check "$f-inf: the fault is there" grep -q '"value": -*Infinity,' \
+	    "$T/$f-inf.txt"
+	rc=0
+	"$HPOCTL" mllog --json "$T/$f-inf.txt" >"$T/$f-inf.json" \
+	    2>"$T/err.txt" || rc=$?
+	is "  exit 0" "$rc" 0
+	is "  scored as the log without it (not the best, never on target)" \
+	    "$(jqrun "$T/$f-inf.json")" "$(jqrun "$T/$f.json")"
+done
+
 rc=0
 "$HPOCTL" mllog --json ../mllog-faults/deepcam-truncated.txt >"$T/cut.json" \
     2>"$T/err.txt" || rc=$?
