@@ -117,7 +117,7 @@ rc=0
 "$HPOCTL" mllog "$T/unknown.txt" 2>"$T/err.txt" >/dev/null || rc=$?
 is "an unknown benchmark: exit 1" "$rc" 1
 check "  named, with what to give" grep -q \
-    "$T/unknown.txt: unknown benchmark 'climate': give --metric, --target and --maximize or --minimize" \
+    "$T/unknown.txt:[0-9]*: unknown benchmark 'climate' (submission_benchmark; known: cosmoflow, deepcam, oc20, openfold, minicosmo, minicam): give --metric, --target and --maximize or --minimize" \
     "$T/err.txt"
 "$HPOCTL" mllog --json --metric eval_accuracy --target 0.82 --maximize \
     "$T/unknown.txt" >"$T/unknown.json"
