@@ -511,6 +511,23 @@ score_file(const char *path, const struct score_rule *rule,
 	return rc;
 }
 
+/* Warn about a run's skipped lines and a log cut short (see score.h). */
+void
+score_warn(FILE *f, const char *prog, const struct score_run *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->skipped && i < SCORE_SKIPS_KEPT; i++)
+		fprintf(f, "%s: warning: %s:%lu: %s; line skipped\n", prog,
+		    r->file, r->skips[i].line, r->skips[i].why);
+	if (r->skipped > SCORE_SKIPS_KEPT)
+		fprintf(f, "%s: warning: %s: %zu malformed lines skipped in "
+		    "all\n", prog, r->file, r->skipped);
+	if (!r->stopped)
+		fprintf(f, "%s: warning: %s: no run_stop (the log is cut "
+		    "short): scored as aborted\n", prog, r->file);
+}
+
 /* Free what a run holds. */
 void
 score_run_release(struct score_run *r)

@@ -109,8 +109,9 @@ gm_add(struct guide *g, struct gm_ttt **ttt, const struct score_run *r)
 
 /* Score one folder into the tables; -1 with err. */
 static int
-gm_dir(const char *dir, const struct score_rule *rule, struct guide **t,
-    size_t *n, struct gm_ttt ***ttt, char *err, size_t errlen)
+gm_dir(const char *dir, const struct score_rule *rule, FILE *warn,
+    struct guide **t, size_t *n, struct gm_ttt ***ttt, char *err,
+    size_t errlen)
 {
 	struct score_run *runs;
 	struct guide	 *g;
@@ -120,6 +121,8 @@ gm_dir(const char *dir, const struct score_rule *rule, struct guide **t,
 	if (score_dir(dir, rule, &runs, &nruns, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < nruns && rc == 0; i++) {
+		if (warn != NULL)
+			score_warn(warn, "hpoctl", &runs[i]);
 		if (runs[i].benchmark[0] == '\0' || !runs[i].has_gbs ||
 		    !(runs[i].gbs >= 1)) {
 			snprintf(err, errlen, "%s: no %s", runs[i].file,
@@ -152,7 +155,7 @@ gm_dir(const char *dir, const struct score_rule *rule, struct guide **t,
 /* The tables of published results. */
 int
 guide_mllog(char **dirs, int ndirs, const struct score_rule *rule,
-    struct guide **out, size_t *nout, char *err, size_t errlen)
+    FILE *warn, struct guide **out, size_t *nout, char *err, size_t errlen)
 {
 	struct gm_ttt	**ttt = NULL;
 	struct guide_row *row;
@@ -162,7 +165,8 @@ guide_mllog(char **dirs, int ndirs, const struct score_rule *rule,
 
 	*out = NULL;
 	for (k = 0; k < ndirs && rc == 0; k++)
-		rc = gm_dir(dirs[k], rule, out, &n, &ttt, err, errlen);
+		rc = gm_dir(dirs[k], rule, warn, out, &n, &ttt, err,
+		    errlen);
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < (*out)[i].nrows; j++) {
 			row = &(*out)[i].rows[j];

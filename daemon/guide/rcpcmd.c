@@ -114,6 +114,7 @@ rcpc_read_dir(const char *dir, const struct rcpc_opts *o, struct rcpc_set *s,
 		return -1;
 	snprintf(s->name, sizeof(s->name), "%s", dir);
 	for (i = 0; i < n && rc == 0; i++) {
+		score_warn(stderr, "hpoctl", &runs[i]);
 		if (!runs[i].has_gbs) {
 			snprintf(err, errlen, "%s: no global_batch_size",
 			    runs[i].file);

@@ -110,6 +110,28 @@ is "rcp-check: a bad RCP file fails" "$rc" 1
 check "rcp-check: the error names the file and key" \
     grep -q "bad.json: x.BS: expected a positive number" "$T/err.txt"
 
+# A set with the garbage fixture and a log cut short: --table, rcp-check
+# and --summary warn about the same lines, FILE:LINE, as mllog does.
+mkdir "$T/faulty"
+cp cosmoflow-nvidia-eos-n64/result_*.txt "$T/faulty/"
+cp ../mllog-faults/cosmoflow-garbage.txt "$T/faulty/result_0.txt"
+head -n 100 cosmoflow-nvidia-eos-n64/result_1.txt >"$T/faulty/result_1.txt"
+"$HPOCTL" mllog --summary "$T/faulty" 2>"$T/want.txt" >/dev/null || :
+check "  --summary warns (the lines to expect)" grep -q \
+    "^hpoctl: warning: $T/faulty/result_0.txt:202: bad JSON after ':::MLLOG'; line skipped$" \
+    "$T/want.txt"
+check "  and about the log cut short" grep -q \
+    "^hpoctl: warning: $T/faulty/result_1.txt: no run_stop (the log is cut short): scored as aborted$" \
+    "$T/want.txt"
+for cmd in "mllog --table" "rcp-check $RCP"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$HPOCTL" $cmd "$T/faulty" 2>"$T/err.txt" >/dev/null || rc=$?
+	is "$cmd on a set with skipped lines: exit 0" "$rc" 0
+	is "  the same warnings as --summary" "$(cat "$T/err.txt")" \
+	    "$(cat "$T/want.txt")"
+done
+
 rc=0
 "$HPOCTL" mllog --table --format html $SETS 2>"$T/err.txt" || rc=$?
 is "--format html is refused" "$rc" 64
