@@ -13,10 +13,14 @@
 #include "score.h"
 #include "xmalloc.h"
 
-/* The time-to-train values of a row, gathered before the statistics. */
+/*
+ * The time-to-train values of a row, gathered before the statistics, and
+ * whether a run reached the target at an evaluation with no epoch_num.
+ */
 struct gm_ttt {
 	double		*v;
 	size_t		 n;
+	int		 epochs_unknown;
 };
 
 /* Append v to a list of n doubles. */
@@ -104,6 +108,8 @@ gm_add(struct guide *g, struct gm_ttt **ttt, const struct score_run *r)
 	if (r->has_epochs)
 		row->epochs_list = gm_push(row->epochs_list, &row->nepochs,
 		    r->epochs);
+	else
+		t->epochs_unknown = 1;
 	t->v = gm_push(t->v, &t->n, r->ttt_ms / 1000.0);
 }
 
@@ -123,6 +129,10 @@ gm_dir(const char *dir, const struct score_rule *rule, FILE *warn,
 	for (i = 0; i < nruns && rc == 0; i++) {
 		if (warn != NULL)
 			score_warn(warn, "hpoctl", &runs[i]);
+		if (warn != NULL && runs[i].reached && !runs[i].has_epochs)
+			fprintf(warn, "hpoctl: warning: %s: the evaluation that "
+			    "met the target has no epoch_num: its row has no "
+			    "epochs to target\n", runs[i].file);
 		if (runs[i].benchmark[0] == '\0' || !runs[i].has_gbs ||
 		    !(runs[i].gbs >= 1)) {
 			snprintf(err, errlen, "%s: no %s", runs[i].file,
@@ -171,6 +181,15 @@ guide_mllog(char **dirs, int ndirs, const struct score_rule *rule,
 		for (j = 0; j < (*out)[i].nrows; j++) {
 			row = &(*out)[i].rows[j];
 			t = &ttt[i][j];
+			/*
+			 * The epochs of some runs on target only: none, as
+			 * mllog --summary says, not those of the others.
+			 */
+			if (t->epochs_unknown) {
+				free(row->epochs_list);
+				row->epochs_list = NULL;
+				row->nepochs = 0;
+			}
 			row->success_rate = guide_rate(row->successes,
 			    row->runs);
 			guide_ci_wilson(row->successes, row->runs, GUIDE_Z,

@@ -119,6 +119,11 @@ rcpc_read_dir(const char *dir, const struct rcpc_opts *o, struct rcpc_set *s,
 			snprintf(err, errlen, "%s: no global_batch_size",
 			    runs[i].file);
 			rc = -1;
+		} else if (runs[i].reached && !runs[i].has_epochs) {
+			snprintf(err, errlen, "%s: the evaluation that met the "
+			    "target has no epoch_num: no epochs to converge",
+			    runs[i].file);
+			rc = -1;
 		} else if (i > 0 && (runs[i].gbs != s->bs ||
 		    strcmp(runs[i].benchmark, s->benchmark) != 0)) {
 			snprintf(err, errlen, "%s: benchmark %s batch size %g, "

@@ -132,6 +132,34 @@ for cmd in "mllog --table" "rcp-check $RCP"; do
 	    "$(cat "$T/want.txt")"
 done
 
+# A run on target at an evaluation without epoch_num: the row has no
+# epochs (as --summary says), not the olympic mean of the other runs', and
+# rcp-check refuses the set rather than count the run as not converged.
+mkdir "$T/noepoch"
+cp cosmoflow-nvidia-eos-n64/result_*.txt "$T/noepoch/"
+sed -i 's/, "epoch_num": [0-9]*//' "$T/noepoch/result_3.txt"
+check "  the fault is there" sh -c \
+    "! grep -q epoch_num '$T/noepoch/result_3.txt'"
+"$HPOCTL" mllog --summary --json "$T/noepoch" >"$T/ne-sum.json"
+is "  --summary: no mean epochs" "$(jq .mean_epochs_to_target \
+    "$T/ne-sum.json")" null
+rc=0
+"$HPOCTL" mllog --table --format json "$T/noepoch" >"$T/ne.json" \
+    2>"$T/err.txt" || rc=$?
+is "--table, a run on target without epoch_num: exit 0" "$rc" 0
+is "  its row has 10/10 runs on target and no epochs" \
+    "$(jq -c '.[0].rows[0] | [.successes, .runs, .epochs.olympic_mean, .epochs.min]' "$T/ne.json")" \
+    '[10,10,null,null]'
+check "  and says why" grep -q \
+    "^hpoctl: warning: $T/noepoch/result_3.txt: the evaluation that met the target has no epoch_num" \
+    "$T/err.txt"
+rc=0
+"$HPOCTL" rcp-check "$RCP" "$T/noepoch" 2>"$T/err.txt" >/dev/null || rc=$?
+is "rcp-check on it: exit 1" "$rc" 1
+check "  naming the file" grep -q \
+    "^hpoctl: $T/noepoch/result_3.txt: the evaluation that met the target has no epoch_num: no epochs to converge$" \
+    "$T/err.txt"
+
 rc=0
 "$HPOCTL" mllog --table --format html $SETS 2>"$T/err.txt" || rc=$?
 is "--format html is refused" "$rc" 64
