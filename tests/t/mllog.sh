@@ -164,6 +164,21 @@ for f in dc cf; do
 	    "$(jqrun "$T/$f-inf.json")" "$(jqrun "$T/$f.json")"
 done
 
+# The same evaluation written true: no number (it was 1.0, on target at
+# epoch 2), skipped with a warning as a string is.
+sed '62s/"value": [0-9.]*,/"value": true,/' \
+    deepcam-clemson-18x2a100/result_0.txt >"$T/dc-bool.txt"
+rc=0
+"$HPOCTL" mllog --json "$T/dc-bool.txt" >"$T/dc-bool.json" 2>"$T/err.txt" ||
+    rc=$?
+is "\"value\": true: exit 0" "$rc" 0
+is "  scored as the log without the line" \
+    "$(jq -c 'del(.file, .evaluations, .skipped_lines)' "$T/dc-bool.json")" \
+    "$(jq -c 'del(.file, .evaluations, .skipped_lines)' "$T/dc.json")"
+check "  warned with FILE:LINE" grep -q \
+    "^hpoctl: warning: $T/dc-bool.txt:62: eval_accuracy: value is not a number; line skipped$" \
+    "$T/err.txt"
+
 rc=0
 "$HPOCTL" mllog --json ../mllog-faults/deepcam-truncated.txt >"$T/cut.json" \
     2>"$T/err.txt" || rc=$?
