@@ -605,8 +605,11 @@ guide_csv(const struct guide *g)
 			fprintf(f, "%ld", r->batch_size);
 		guide_csv_num(f, r->ranks > 0, r->ranks);
 		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
-		fprintf(f, ",%d,%d", r->confirmed, r->candidates);
-		guide_csv_num(f, r->params_trial >= 0, r->params_trial);
+		fprintf(f, ",%d", r->confirmed);
+		/* Scaling campaigns only, as in JSON: empty for the others. */
+		guide_csv_num(f, g->scaling, r->candidates);
+		guide_csv_num(f, g->scaling && r->params_trial >= 0,
+		    r->params_trial);
 		fprintf(f, ",%d,%d", r->runs, r->successes);
 		guide_csv_num(f, r->runs > 0, r->success_rate);
 		guide_csv_num(f, r->runs > 0, r->rate_low);

@@ -144,6 +144,14 @@ check "ordinary: some trial reached the target" \
 is "ordinary: successes are the trials on target" \
     "$(jq '[.rows[].successes] | add' "$T/plain.json.out")" \
     "$(sql "select count(*) from trials where reached = 1 and campaign_id = (select id from campaigns where name = 'plain')")"
+# candidates and candidate_trial are a scaling campaign's (JSON has them
+# for it only): empty in the ordinary one's CSV, the JSON's in the other.
+rd report --ledger "$LEDGER" --table --format csv plain >"$T/plain.csv"
+is "ordinary csv: no candidates nor candidate trial" \
+    "$(awk -F, 'NR > 1 { print $5 "|" $6 }' "$T/plain.csv" | sort -u)" "|"
+is "scaling csv: candidates and candidate trial as in JSON" \
+    "$(awk -F, 'NR > 1 { print $5 "," $6 }' "$T/table.csv")" \
+    "$(jq -r '.rows[] | "\(.candidates),\(.candidate_trial // "")"' "$T/table.json")"
 
 # Through the daemon: the same table as from the ledger file.
 start_daemon
