@@ -146,6 +146,12 @@ rcpc_read_dir(const char *dir, const struct rcpc_opts *o, struct rcpc_set *s,
 		snprintf(err, errlen, "%s: no submission_benchmark", dir);
 		rc = -1;
 	}
+	/* A set that fails holds nothing: its caller frees no epochs. */
+	if (rc == -1) {
+		free(s->epochs);
+		s->epochs = NULL;
+		s->n = 0;
+	}
 	return rc;
 }
 
