@@ -151,7 +151,9 @@ struct guide {
 
 	/* A table of published results (guide_mllog()): no ledger, no cost. */
 	int		 published;
-	const char	*epoch_unit;	/* "epochs", or "samples" (openfold) */
+	const char	*epoch_unit;	/* "epochs", "samples" (openfold's
+					   logs) or "steps" (a campaign's
+					   workload of fidelity steps) */
 	int		 nsets;		/* result folders read */
 };
 

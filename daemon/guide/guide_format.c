@@ -129,6 +129,9 @@ guide_table_json(const struct guide *g)
 	cJSON_AddStringToObject(o, "metric", g->c.metric);
 	cJSON_AddStringToObject(o, "goal", g->c.maximize ? "max" : "min");
 	report_json_number(o, "target", g->c.has_target, g->c.target);
+	if (!g->published)
+		cJSON_AddStringToObject(o, "epoch_unit", g->epoch_unit ?
+		    g->epoch_unit : "epochs");
 	if (g->scaling) {
 		cJSON_AddStringToObject(root, "lr_rule", g->lr_rule);
 		cJSON_AddStringToObject(root, "lr_param", g->lr_param);
@@ -453,6 +456,9 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 		    "its trials; hyperparameters of its trial that reached "
 		    "the target in the fewest epochs, else of its best\n",
 		    pre);
+	if (g->epoch_unit != NULL && strcmp(g->epoch_unit, "epochs") != 0)
+		fprintf(f, "%sepochs to target in %s: the workload's fidelity "
+		    "is %s\n", pre, g->epoch_unit, g->epoch_unit);
 	guide_intervals(f, pre);
 }
 
