@@ -571,6 +571,23 @@ guide_csv_num(FILE *f, int has, double v)
 		fprintf(f, "%.17g", v);
 }
 
+/* Text for CSV, quoted when it holds a comma, a quote or a line end. */
+static void
+guide_csv_text(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 /* A cost's three figures for CSV. */
 static void
 guide_csv_cost(FILE *f, const struct account_cost *c)
@@ -605,8 +622,11 @@ guide_csv(const struct guide *g)
 	    "total_gpu_hours,total_cpu_hours,params\n");
 	for (i = 0; i < g->nrows; i++) {
 		r = &g->rows[i];
-		if (g->published)
-			fprintf(f, "%s,", g->c.workload);
+		/* A log's own name for its benchmark: any text. */
+		if (g->published) {
+			guide_csv_text(f, g->c.workload);
+			fputc(',', f);
+		}
 		if (r->batch_size > 0)
 			fprintf(f, "%ld", r->batch_size);
 		guide_csv_num(f, r->ranks > 0, r->ranks);

@@ -160,6 +160,25 @@ check "  naming the file" grep -q \
     "^hpoctl: $T/noepoch/result_3.txt: the evaluation that met the target has no epoch_num: no epochs to converge$" \
     "$T/err.txt"
 
+# A benchmark the rules do not know, named with a comma and quotes in its
+# logs: CSV quotes it, so every line has the header's fields.
+mkdir "$T/named"
+for i in 1 2 3; do
+	sed 's/"value": "cosmoflow"/"value": "cosmo, \\"v2\\""/' \
+	    cosmoflow-nvidia-eos-n64/result_$i.txt >"$T/named/result_$i.txt"
+done
+"$HPOCTL" mllog --table --format csv --metric eval_error --target 0.124 \
+    --minimize "$T/named" >"$T/named.csv"
+mkdir "$T/plain"
+cp cosmoflow-nvidia-eos-n64/result_[123].txt "$T/plain/"
+"$HPOCTL" mllog --table --format csv --metric eval_error --target 0.124 \
+    --minimize "$T/plain" >"$T/plain.csv"
+is "csv: a benchmark name with a comma and quotes is quoted" \
+    "$(sed -n 2p "$T/named.csv" | cut -c1-19)" '"cosmo, ""v2""",512'
+is "  and the rest of its row is that of the same logs named cosmoflow" \
+    "$(sed -n 2p "$T/named.csv" | sed 's/^"cosmo, ""v2""",//')" \
+    "$(sed -n 2p "$T/plain.csv" | sed 's/^cosmoflow,//')"
+
 rc=0
 "$HPOCTL" mllog --table --format html $SETS 2>"$T/err.txt" || rc=$?
 is "--format html is refused" "$rc" 64
