@@ -149,12 +149,10 @@ mllog_decode(const cJSON *o, int quoted, struct mllog_event *ev, char *err,
 	}
 
 	j = cJSON_GetObjectItemCaseSensitive(o, "value");
+	/* A bool is no number: an eval_accuracy of true would be 1.0. */
 	if (cJSON_IsNumber(j)) {
 		ev->has_num = 1;
 		ev->num = j->valuedouble;
-	} else if (cJSON_IsBool(j)) {
-		ev->has_num = 1;
-		ev->num = cJSON_IsTrue(j) ? 1 : 0;
 	} else if (quoted && cJSON_IsString(j) &&
 	    mllog_nonfinite_value(j->valuestring, &ev->num))
 		ev->has_num = 1;

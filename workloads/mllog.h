@@ -17,7 +17,7 @@ struct mllog_event {
 	char		 event_type[32];
 	int		 has_time;	/* time_ms is a number */
 	double		 time_ms;
-	int		 has_num;	/* value is a number (or a bool) */
+	int		 has_num;	/* value is a number (a bool is not) */
 	double		 num;
 	char		 str[128];	/* value when it is a string */
 	char		 value_json[160];	/* value when it is a bool, an

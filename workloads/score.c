@@ -13,8 +13,10 @@
  *   skips anything before the tag;
  * - OpenFold's epoch_num counts training samples, not epochs: it is
  *   reported as logged, with the unit "samples";
- * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded):
- *   an evaluation that never meets the target and is never the best;
+ * - "value": NaN (a diverged evaluation, in a DeepCAM run that succeeded),
+ *   Infinity or -Infinity: an evaluation that never meets the target and
+ *   is never the best (an infinite accuracy or a -Infinity error would
+ *   otherwise meet any target at its epoch);
  * - a run_start or run_stop without a numeric time_ms, or a run_stop
  *   timed before its run_start or more than a year after it (a time_ms
  *   of 1e308): refused, as the time to train would be the epoch's age,
@@ -92,6 +94,7 @@ struct score_scan {
 	size_t		 npts, cap;
 	unsigned long	 start_line, stop_line;
 	double		 start_ms, stop_ms;
+	unsigned long	 bench_line;	/* submission_benchmark's, 0: none */
 };
 
 /* The benchmark called name, or NULL. */
@@ -203,6 +206,52 @@ score_time(const struct mllog_event *ev, const char *name,
 	return -1;
 }
 
+/*
+ * Take the benchmark's name; a second that names another benchmark is
+ * refused: the log is two runs' (merged), and either target would be wrong.
+ */
+static int
+score_benchmark(struct score_scan *s, struct score_run *r,
+    const struct mllog_event *ev, const char *name, unsigned long line,
+    char *err, size_t errlen)
+{
+	if (s->bench_line != 0 && strcmp(r->benchmark, ev->str) != 0) {
+		snprintf(err, errlen, "%s:%lu: submission_benchmark '%s', but "
+		    "line %lu says '%s'", name, line, ev->str, s->bench_line,
+		    r->benchmark);
+		return -1;
+	}
+	if (s->bench_line == 0) {
+		snprintf(r->benchmark, sizeof(r->benchmark), "%s", ev->str);
+		s->bench_line = line;
+	}
+	return 0;
+}
+
+/* The largest global batch size believed (2^53: exact as a double). */
+#define SCORE_MAX_GBS	9007199254740992.0
+
+/*
+ * Take the global batch size: a whole number from 1 up, else the line is
+ * skipped (a batch size of -5.5 or 1e300 is no row of a table).
+ */
+static void
+score_gbs(struct score_run *r, const struct mllog_event *ev,
+    unsigned long line)
+{
+	char	 why[128];
+
+	if (!(ev->num >= 1 && ev->num <= SCORE_MAX_GBS) ||
+	    ev->num != floor(ev->num)) {
+		snprintf(why, sizeof(why), "global_batch_size %g is not a "
+		    "whole number from 1 to 2^53", ev->num);
+		score_skip(r, line, why);
+		return;
+	}
+	r->has_gbs = 1;
+	r->gbs = ev->num;
+}
+
 /* Take one event into the scan and the run; -1 with err if it is wrong. */
 static int
 score_event(struct score_scan *s, struct score_run *r,
@@ -255,11 +304,10 @@ score_event(struct score_scan *s, struct score_run *r,
 		return -1;
 	}
 	if (strcmp(ev->key, "submission_benchmark") == 0)
-		snprintf(r->benchmark, sizeof(r->benchmark), "%s", ev->str);
-	else if (strcmp(ev->key, "global_batch_size") == 0 && ev->has_num) {
-		r->has_gbs = 1;
-		r->gbs = ev->num;
-	} else if (s->start_line != 0 &&
+		return score_benchmark(s, r, ev, name, line, err, errlen);
+	else if (strcmp(ev->key, "global_batch_size") == 0 && ev->has_num)
+		score_gbs(r, ev, line);
+	else if (s->start_line != 0 &&
 	    strcmp(ev->event_type, "POINT_IN_TIME") == 0 &&
 	    score_keep(s, ev, line) == -1) {
 		snprintf(err, errlen, "%s: out of memory", name);
@@ -271,20 +319,26 @@ score_event(struct score_scan *s, struct score_run *r,
 /* Settle metric, goal and target from the benchmark and the rule. */
 static int
 score_resolve(struct score_run *r, const struct score_rule *rule,
-    const char *name, char *err, size_t errlen)
+    const char *name, unsigned long bench_line, char *err, size_t errlen)
 {
 	const struct score_bench *b = score_bench_find(r->benchmark);
-	char			  what[160];
+	char			  what[512], known[128] = "";
+	size_t			  i, k = 0;
 
+	for (i = 0; i < sizeof(score_benches) / sizeof(score_benches[0]); i++)
+		k += (size_t)snprintf(known + k, sizeof(known) - k, "%s%s",
+		    i > 0 ? ", " : "", score_benches[i].name);
 	if (r->benchmark[0] == '\0')
-		snprintf(what, sizeof(what), "no submission_benchmark");
+		snprintf(what, sizeof(what), "%s: no submission_benchmark",
+		    name);
 	else
-		snprintf(what, sizeof(what), "unknown benchmark '%s'",
-		    r->benchmark);
+		snprintf(what, sizeof(what), "%s:%lu: unknown benchmark '%s' "
+		    "(submission_benchmark; known: %s)", name, bench_line,
+		    r->benchmark, known);
 	if (b == NULL && (rule->metric == NULL || !rule->has_goal ||
 	    !rule->has_target)) {
-		snprintf(err, errlen, "%s: %s: give --metric, --target and "
-		    "--maximize or --minimize", name, what);
+		snprintf(err, errlen, "%s: give --metric, --target and "
+		    "--maximize or --minimize", what);
 		return -1;
 	}
 	if (b != NULL && !b->has_target && !rule->has_target) {
@@ -343,8 +397,8 @@ score_evals(const struct score_scan *s, struct score_run *r)
 			last_line = p->line;
 		}
 		r->evals++;
-		/* NaN: evaluated, but neither the best nor on target. */
-		if (isnan(p->value))
+		/* NaN or infinite: evaluated, neither the best nor on target. */
+		if (!isfinite(p->value))
 			continue;
 		if (!r->has_best || (r->goal == SCORE_MAX ?
 		    p->value > r->best : p->value < r->best)) {
@@ -409,7 +463,7 @@ score_stream(FILE *f, const char *name, const struct score_rule *rule,
 		snprintf(err, errlen, "%s: no run_start event", name);
 		goto out;
 	}
-	if (score_resolve(r, rule, name, err, errlen) == -1)
+	if (score_resolve(r, rule, name, s.bench_line, err, errlen) == -1)
 		goto out;
 	score_evals(&s, r);
 	if (s.stop_line != 0) {
@@ -455,6 +509,23 @@ score_file(const char *path, const struct score_rule *rule,
 	rc = score_stream(f, path, rule, r, err, errlen);
 	fclose(f);
 	return rc;
+}
+
+/* Warn about a run's skipped lines and a log cut short (see score.h). */
+void
+score_warn(FILE *f, const char *prog, const struct score_run *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->skipped && i < SCORE_SKIPS_KEPT; i++)
+		fprintf(f, "%s: warning: %s:%lu: %s; line skipped\n", prog,
+		    r->file, r->skips[i].line, r->skips[i].why);
+	if (r->skipped > SCORE_SKIPS_KEPT)
+		fprintf(f, "%s: warning: %s: %zu malformed lines skipped in "
+		    "all\n", prog, r->file, r->skipped);
+	if (!r->stopped)
+		fprintf(f, "%s: warning: %s: no run_stop (the log is cut "
+		    "short): scored as aborted\n", prog, r->file);
 }
 
 /* Free what a run holds. */

@@ -105,6 +105,13 @@ int	 score_dir(const char *dir, const struct score_rule *,
 	    struct score_run **runs, size_t *n, char *err, size_t errlen);
 
 /*
+ * Warn on f, as "PROG: warning: FILE:LINE: why; line skipped", about the
+ * lines of run r that were skipped (the first SCORE_SKIPS_KEPT, then a
+ * count) and about a log cut short; the run is scored all the same.
+ */
+void	 score_warn(FILE *f, const char *prog, const struct score_run *r);
+
+/*
  * Score a set of n runs the MLPerf way: drop the fastest and the slowest,
  * average the rest; one run that missed the target may be the one dropped
  * as slowest, more make the set invalid.  Return 0, or -1 with err when the

@@ -94,6 +94,10 @@ guide_spec(struct guide *g)
 	j = cJSON_GetObjectItemCaseSensitive(w, "flops_per_sample");
 	if (cJSON_IsNumber(j) && j->valuedouble > 0)
 		g->flops_per_sample = j->valuedouble;
+	/* A trial's step is an epoch, or a step for a fidelity of steps. */
+	j = cJSON_GetObjectItemCaseSensitive(w, "fidelity");
+	g->epoch_unit = cJSON_IsString(j) && strcmp(j->valuestring,
+	    "steps") == 0 ? "steps" : "epochs";
 	j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    w, "batch"), "global");
 	if (guide_strdup(&g->batch_param, cJSON_IsString(j) ?

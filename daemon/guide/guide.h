@@ -151,7 +151,9 @@ struct guide {
 
 	/* A table of published results (guide_mllog()): no ledger, no cost. */
 	int		 published;
-	const char	*epoch_unit;	/* "epochs", or "samples" (openfold) */
+	const char	*epoch_unit;	/* "epochs", "samples" (openfold's
+					   logs) or "steps" (a campaign's
+					   workload of fidelity steps) */
 	int		 nsets;		/* result folders read */
 };
 
@@ -211,12 +213,15 @@ double	 guide_valid_flops(double flops, double q);
  * by benchmark, one table each in *out (*n of them, by name), and by
  * global batch size, one row each: runs, successes, epochs to target and
  * time to train of the runs that reached it, and the hyperparameters the
- * logs declare (their opt_* keys).  Return 0, or -1 with err naming the
- * folder or file at fault.  guide_release() each, then free(*out).
+ * logs declare (their opt_* keys).  The lines each log skipped and a log
+ * cut short are warned on warn (score_warn(); NULL: not).  Return 0, or -1
+ * with err naming the folder or file at fault.  guide_release() each, then
+ * free(*out).
  */
 struct score_rule;
 int	 guide_mllog(char **dirs, int n, const struct score_rule *,
-	    struct guide **out, size_t *nout, char *err, size_t errlen);
+	    FILE *warn, struct guide **out, size_t *nout, char *err,
+	    size_t errlen);
 
 /* The report's parts that come from the guide (guide_report.c). */
 struct cJSON;

@@ -129,6 +129,9 @@ guide_table_json(const struct guide *g)
 	cJSON_AddStringToObject(o, "metric", g->c.metric);
 	cJSON_AddStringToObject(o, "goal", g->c.maximize ? "max" : "min");
 	report_json_number(o, "target", g->c.has_target, g->c.target);
+	if (!g->published)
+		cJSON_AddStringToObject(o, "epoch_unit", g->epoch_unit ?
+		    g->epoch_unit : "epochs");
 	if (g->scaling) {
 		cJSON_AddStringToObject(root, "lr_rule", g->lr_rule);
 		cJSON_AddStringToObject(root, "lr_param", g->lr_param);
@@ -453,6 +456,9 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 		    "its trials; hyperparameters of its trial that reached "
 		    "the target in the fewest epochs, else of its best\n",
 		    pre);
+	if (g->epoch_unit != NULL && strcmp(g->epoch_unit, "epochs") != 0)
+		fprintf(f, "%sepochs to target in %s: the workload's fidelity "
+		    "is %s\n", pre, g->epoch_unit, g->epoch_unit);
 	guide_intervals(f, pre);
 }
 
@@ -565,6 +571,23 @@ guide_csv_num(FILE *f, int has, double v)
 		fprintf(f, "%.17g", v);
 }
 
+/* Text for CSV, quoted when it holds a comma, a quote or a line end. */
+static void
+guide_csv_text(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 /* A cost's three figures for CSV. */
 static void
 guide_csv_cost(FILE *f, const struct account_cost *c)
@@ -599,14 +622,20 @@ guide_csv(const struct guide *g)
 	    "total_gpu_hours,total_cpu_hours,params\n");
 	for (i = 0; i < g->nrows; i++) {
 		r = &g->rows[i];
-		if (g->published)
-			fprintf(f, "%s,", g->c.workload);
+		/* A log's own name for its benchmark: any text. */
+		if (g->published) {
+			guide_csv_text(f, g->c.workload);
+			fputc(',', f);
+		}
 		if (r->batch_size > 0)
 			fprintf(f, "%ld", r->batch_size);
 		guide_csv_num(f, r->ranks > 0, r->ranks);
 		guide_csv_num(f, r->ranks > 0, (double)r->local_batch);
-		fprintf(f, ",%d,%d", r->confirmed, r->candidates);
-		guide_csv_num(f, r->params_trial >= 0, r->params_trial);
+		fprintf(f, ",%d", r->confirmed);
+		/* Scaling campaigns only, as in JSON: empty for the others. */
+		guide_csv_num(f, g->scaling, r->candidates);
+		guide_csv_num(f, g->scaling && r->params_trial >= 0,
+		    r->params_trial);
 		fprintf(f, ",%d,%d", r->runs, r->successes);
 		guide_csv_num(f, r->runs > 0, r->success_rate);
 		guide_csv_num(f, r->runs > 0, r->rate_low);

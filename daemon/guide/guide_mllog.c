@@ -13,10 +13,14 @@
 #include "score.h"
 #include "xmalloc.h"
 
-/* The time-to-train values of a row, gathered before the statistics. */
+/*
+ * The time-to-train values of a row, gathered before the statistics, and
+ * whether a run reached the target at an evaluation with no epoch_num.
+ */
 struct gm_ttt {
 	double		*v;
 	size_t		 n;
+	int		 epochs_unknown;
 };
 
 /* Append v to a list of n doubles. */
@@ -104,13 +108,16 @@ gm_add(struct guide *g, struct gm_ttt **ttt, const struct score_run *r)
 	if (r->has_epochs)
 		row->epochs_list = gm_push(row->epochs_list, &row->nepochs,
 		    r->epochs);
+	else
+		t->epochs_unknown = 1;
 	t->v = gm_push(t->v, &t->n, r->ttt_ms / 1000.0);
 }
 
 /* Score one folder into the tables; -1 with err. */
 static int
-gm_dir(const char *dir, const struct score_rule *rule, struct guide **t,
-    size_t *n, struct gm_ttt ***ttt, char *err, size_t errlen)
+gm_dir(const char *dir, const struct score_rule *rule, FILE *warn,
+    struct guide **t, size_t *n, struct gm_ttt ***ttt, char *err,
+    size_t errlen)
 {
 	struct score_run *runs;
 	struct guide	 *g;
@@ -120,6 +127,12 @@ gm_dir(const char *dir, const struct score_rule *rule, struct guide **t,
 	if (score_dir(dir, rule, &runs, &nruns, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < nruns && rc == 0; i++) {
+		if (warn != NULL)
+			score_warn(warn, "hpoctl", &runs[i]);
+		if (warn != NULL && runs[i].reached && !runs[i].has_epochs)
+			fprintf(warn, "hpoctl: warning: %s: the evaluation that "
+			    "met the target has no epoch_num: its row has no "
+			    "epochs to target\n", runs[i].file);
 		if (runs[i].benchmark[0] == '\0' || !runs[i].has_gbs ||
 		    !(runs[i].gbs >= 1)) {
 			snprintf(err, errlen, "%s: no %s", runs[i].file,
@@ -152,7 +165,7 @@ gm_dir(const char *dir, const struct score_rule *rule, struct guide **t,
 /* The tables of published results. */
 int
 guide_mllog(char **dirs, int ndirs, const struct score_rule *rule,
-    struct guide **out, size_t *nout, char *err, size_t errlen)
+    FILE *warn, struct guide **out, size_t *nout, char *err, size_t errlen)
 {
 	struct gm_ttt	**ttt = NULL;
 	struct guide_row *row;
@@ -162,11 +175,21 @@ guide_mllog(char **dirs, int ndirs, const struct score_rule *rule,
 
 	*out = NULL;
 	for (k = 0; k < ndirs && rc == 0; k++)
-		rc = gm_dir(dirs[k], rule, out, &n, &ttt, err, errlen);
+		rc = gm_dir(dirs[k], rule, warn, out, &n, &ttt, err,
+		    errlen);
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < (*out)[i].nrows; j++) {
 			row = &(*out)[i].rows[j];
 			t = &ttt[i][j];
+			/*
+			 * The epochs of some runs on target only: none, as
+			 * mllog --summary says, not those of the others.
+			 */
+			if (t->epochs_unknown) {
+				free(row->epochs_list);
+				row->epochs_list = NULL;
+				row->nepochs = 0;
+			}
 			row->success_rate = guide_rate(row->successes,
 			    row->runs);
 			guide_ci_wilson(row->successes, row->runs, GUIDE_Z,

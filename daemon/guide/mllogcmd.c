@@ -273,26 +273,6 @@ mllog_run_text(const struct score_run *r)
 	    best, r->reached ? "yes" : "no", epochs, ttt, status, r->file);
 }
 
-/*
- * Warn about the lines of a run that were skipped (FILE:LINE: why) and
- * about the log cut short; the run is scored all the same.
- */
-static void
-mllog_warn(const struct score_run *r)
-{
-	size_t	 i;
-
-	for (i = 0; i < r->skipped && i < SCORE_SKIPS_KEPT; i++)
-		fprintf(stderr, "hpoctl: warning: %s:%lu: %s; line skipped\n",
-		    r->file, r->skips[i].line, r->skips[i].why);
-	if (r->skipped > SCORE_SKIPS_KEPT)
-		fprintf(stderr, "hpoctl: warning: %s: %zu malformed lines "
-		    "skipped in all\n", r->file, r->skipped);
-	if (!r->stopped)
-		fprintf(stderr, "hpoctl: warning: %s: no run_stop (the log is "
-		    "cut short): scored as aborted\n", r->file);
-}
-
 /* `hpoctl mllog FILE...`. */
 static int
 mllog_files(char **files, int n, const struct mllog_opts *o)
@@ -312,7 +292,7 @@ mllog_files(char **files, int n, const struct mllog_opts *o)
 			continue;
 		}
 		fflush(stdout);
-		mllog_warn(&r);
+		score_warn(stderr, "hpoctl", &r);
 		if (o->json)
 			mllog_run_json(&r);
 		else {
@@ -406,7 +386,7 @@ mllog_sets(char **dirs, int n, const struct mllog_opts *o)
 			continue;
 		}
 		for (j = 0; j < nruns[i]; j++)
-			mllog_warn(&runs[j]);
+			score_warn(stderr, "hpoctl", &runs[j]);
 		if (score_summary(runs, nruns[i], &sets[i], err,
 		    sizeof(err)) == -1) {
 			fprintf(stderr, "hpoctl: %s: %s\n", dirs[i], err);
@@ -452,7 +432,8 @@ mllog_table(char **dirs, int n, const struct mllog_opts *o)
 	char		 err[1024], *text, *body;
 	size_t		 ng, i;
 
-	if (guide_mllog(dirs, n, &o->rule, &g, &ng, err, sizeof(err)) == -1) {
+	if (guide_mllog(dirs, n, &o->rule, stderr, &g, &ng, err,
+	    sizeof(err)) == -1) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
 	}

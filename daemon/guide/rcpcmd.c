@@ -114,8 +114,14 @@ rcpc_read_dir(const char *dir, const struct rcpc_opts *o, struct rcpc_set *s,
 		return -1;
 	snprintf(s->name, sizeof(s->name), "%s", dir);
 	for (i = 0; i < n && rc == 0; i++) {
+		score_warn(stderr, "hpoctl", &runs[i]);
 		if (!runs[i].has_gbs) {
 			snprintf(err, errlen, "%s: no global_batch_size",
+			    runs[i].file);
+			rc = -1;
+		} else if (runs[i].reached && !runs[i].has_epochs) {
+			snprintf(err, errlen, "%s: the evaluation that met the "
+			    "target has no epoch_num: no epochs to converge",
 			    runs[i].file);
 			rc = -1;
 		} else if (i > 0 && (runs[i].gbs != s->bs ||
@@ -139,6 +145,12 @@ rcpc_read_dir(const char *dir, const struct rcpc_opts *o, struct rcpc_set *s,
 	if (rc == 0 && s->benchmark[0] == '\0') {
 		snprintf(err, errlen, "%s: no submission_benchmark", dir);
 		rc = -1;
+	}
+	/* A set that fails holds nothing: its caller frees no epochs. */
+	if (rc == -1) {
+		free(s->epochs);
+		s->epochs = NULL;
+		s->n = 0;
 	}
 	return rc;
 }

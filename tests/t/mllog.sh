@@ -117,7 +117,7 @@ rc=0
 "$HPOCTL" mllog "$T/unknown.txt" 2>"$T/err.txt" >/dev/null || rc=$?
 is "an unknown benchmark: exit 1" "$rc" 1
 check "  named, with what to give" grep -q \
-    "$T/unknown.txt: unknown benchmark 'climate': give --metric, --target and --maximize or --minimize" \
+    "$T/unknown.txt:[0-9]*: unknown benchmark 'climate' (submission_benchmark; known: cosmoflow, deepcam, oc20, openfold, minicosmo, minicam): give --metric, --target and --maximize or --minimize" \
     "$T/err.txt"
 "$HPOCTL" mllog --json --metric eval_accuracy --target 0.82 --maximize \
     "$T/unknown.txt" >"$T/unknown.json"
@@ -143,6 +143,41 @@ is "\"value\": NaN: exit 0" "$rc" 0
 is "  scored as the log without it (the NaN is not the best, never on target)" \
     "$(jqrun "$T/nan.json")" "$(jqrun "$T/dc.json")"
 is "  no warning" "$(cat "$T/err.txt")" ""
+
+# The same evaluation written Infinity (DeepCAM maximises its accuracy) and
+# the first evaluation of a CosmoFlow log written -Infinity (it minimises
+# its error): neither is the best nor meets the target at its epoch.
+sed '62s/"value": [0-9.]*,/"value": Infinity,/' \
+    deepcam-clemson-18x2a100/result_0.txt >"$T/dc-inf.txt"
+line=$(grep -n '"key": "eval_error"' cosmoflow-nvidia-eos-n64/result_0.txt |
+    head -n 1 | cut -d: -f1)
+sed "${line}s/\"value\": [0-9.]*,/\"value\": -Infinity,/" \
+    cosmoflow-nvidia-eos-n64/result_0.txt >"$T/cf-inf.txt"
+for f in dc cf; do
+	check "$f-inf: the fault is there" grep -q '"value": -*Infinity,' \
+	    "$T/$f-inf.txt"
+	rc=0
+	"$HPOCTL" mllog --json "$T/$f-inf.txt" >"$T/$f-inf.json" \
+	    2>"$T/err.txt" || rc=$?
+	is "  exit 0" "$rc" 0
+	is "  scored as the log without it (not the best, never on target)" \
+	    "$(jqrun "$T/$f-inf.json")" "$(jqrun "$T/$f.json")"
+done
+
+# The same evaluation written true: no number (it was 1.0, on target at
+# epoch 2), skipped with a warning as a string is.
+sed '62s/"value": [0-9.]*,/"value": true,/' \
+    deepcam-clemson-18x2a100/result_0.txt >"$T/dc-bool.txt"
+rc=0
+"$HPOCTL" mllog --json "$T/dc-bool.txt" >"$T/dc-bool.json" 2>"$T/err.txt" ||
+    rc=$?
+is "\"value\": true: exit 0" "$rc" 0
+is "  scored as the log without the line" \
+    "$(jq -c 'del(.file, .evaluations, .skipped_lines)' "$T/dc-bool.json")" \
+    "$(jq -c 'del(.file, .evaluations, .skipped_lines)' "$T/dc.json")"
+check "  warned with FILE:LINE" grep -q \
+    "^hpoctl: warning: $T/dc-bool.txt:62: eval_accuracy: value is not a number; line skipped$" \
+    "$T/err.txt"
 
 rc=0
 "$HPOCTL" mllog --json ../mllog-faults/deepcam-truncated.txt >"$T/cut.json" \

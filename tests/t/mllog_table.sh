@@ -110,6 +110,75 @@ is "rcp-check: a bad RCP file fails" "$rc" 1
 check "rcp-check: the error names the file and key" \
     grep -q "bad.json: x.BS: expected a positive number" "$T/err.txt"
 
+# A set with the garbage fixture and a log cut short: --table, rcp-check
+# and --summary warn about the same lines, FILE:LINE, as mllog does.
+mkdir "$T/faulty"
+cp cosmoflow-nvidia-eos-n64/result_*.txt "$T/faulty/"
+cp ../mllog-faults/cosmoflow-garbage.txt "$T/faulty/result_0.txt"
+head -n 100 cosmoflow-nvidia-eos-n64/result_1.txt >"$T/faulty/result_1.txt"
+"$HPOCTL" mllog --summary "$T/faulty" 2>"$T/want.txt" >/dev/null || :
+check "  --summary warns (the lines to expect)" grep -q \
+    "^hpoctl: warning: $T/faulty/result_0.txt:202: bad JSON after ':::MLLOG'; line skipped$" \
+    "$T/want.txt"
+check "  and about the log cut short" grep -q \
+    "^hpoctl: warning: $T/faulty/result_1.txt: no run_stop (the log is cut short): scored as aborted$" \
+    "$T/want.txt"
+for cmd in "mllog --table" "rcp-check $RCP"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$HPOCTL" $cmd "$T/faulty" 2>"$T/err.txt" >/dev/null || rc=$?
+	is "$cmd on a set with skipped lines: exit 0" "$rc" 0
+	is "  the same warnings as --summary" "$(cat "$T/err.txt")" \
+	    "$(cat "$T/want.txt")"
+done
+
+# A run on target at an evaluation without epoch_num: the row has no
+# epochs (as --summary says), not the olympic mean of the other runs', and
+# rcp-check refuses the set rather than count the run as not converged.
+mkdir "$T/noepoch"
+cp cosmoflow-nvidia-eos-n64/result_*.txt "$T/noepoch/"
+sed -i 's/, "epoch_num": [0-9]*//' "$T/noepoch/result_3.txt"
+check "  the fault is there" sh -c \
+    "! grep -q epoch_num '$T/noepoch/result_3.txt'"
+"$HPOCTL" mllog --summary --json "$T/noepoch" >"$T/ne-sum.json"
+is "  --summary: no mean epochs" "$(jq .mean_epochs_to_target \
+    "$T/ne-sum.json")" null
+rc=0
+"$HPOCTL" mllog --table --format json "$T/noepoch" >"$T/ne.json" \
+    2>"$T/err.txt" || rc=$?
+is "--table, a run on target without epoch_num: exit 0" "$rc" 0
+is "  its row has 10/10 runs on target and no epochs" \
+    "$(jq -c '.[0].rows[0] | [.successes, .runs, .epochs.olympic_mean, .epochs.min]' "$T/ne.json")" \
+    '[10,10,null,null]'
+check "  and says why" grep -q \
+    "^hpoctl: warning: $T/noepoch/result_3.txt: the evaluation that met the target has no epoch_num" \
+    "$T/err.txt"
+rc=0
+"$HPOCTL" rcp-check "$RCP" "$T/noepoch" 2>"$T/err.txt" >/dev/null || rc=$?
+is "rcp-check on it: exit 1" "$rc" 1
+check "  naming the file" grep -q \
+    "^hpoctl: $T/noepoch/result_3.txt: the evaluation that met the target has no epoch_num: no epochs to converge$" \
+    "$T/err.txt"
+
+# A benchmark the rules do not know, named with a comma and quotes in its
+# logs: CSV quotes it, so every line has the header's fields.
+mkdir "$T/named"
+for i in 1 2 3; do
+	sed 's/"value": "cosmoflow"/"value": "cosmo, \\"v2\\""/' \
+	    cosmoflow-nvidia-eos-n64/result_$i.txt >"$T/named/result_$i.txt"
+done
+"$HPOCTL" mllog --table --format csv --metric eval_error --target 0.124 \
+    --minimize "$T/named" >"$T/named.csv"
+mkdir "$T/plain"
+cp cosmoflow-nvidia-eos-n64/result_[123].txt "$T/plain/"
+"$HPOCTL" mllog --table --format csv --metric eval_error --target 0.124 \
+    --minimize "$T/plain" >"$T/plain.csv"
+is "csv: a benchmark name with a comma and quotes is quoted" \
+    "$(sed -n 2p "$T/named.csv" | cut -c1-19)" '"cosmo, ""v2""",512'
+is "  and the rest of its row is that of the same logs named cosmoflow" \
+    "$(sed -n 2p "$T/named.csv" | sed 's/^"cosmo, ""v2""",//')" \
+    "$(sed -n 2p "$T/plain.csv" | sed 's/^cosmoflow,//')"
+
 rc=0
 "$HPOCTL" mllog --table --format html $SETS 2>"$T/err.txt" || rc=$?
 is "--format html is refused" "$rc" 64

@@ -47,6 +47,18 @@ is "json batch split" "$(jq -c .batch "$j")" '{"global":1024,"local":8}'
 is "trial 5 is the sixth grid point" "$(jq -c .params "$j")" \
     '{"batch_size":1024,"optimizer":"LAMB","start_lr":0.01,"lr_schedule":"type=cosine_annealing,t_max=9000,eta_min=0"}'
 
+# The OC20 example's schedule is in steps: at every trial's global batch
+# size its last decay falls within the epochs it trains (2M samples an
+# epoch), as the reference's 125008 steps at 256 fall at epoch 16 of 30.
+for n in 0 1 2 3 4 5 6 7; do
+	"$HPOCTL" render --trial $n --format json etc/campaigns/oc20-tune.json
+done >"$T/oc20.json"
+is "oc20-tune: every trial's lr decays before its last epoch" \
+    "$(jq -s -c 'map(.batch.global as $b | .argv |
+	(map(select(startswith("--optim.lr_milestones=")))[0] | ltrimstr("--optim.lr_milestones=") | fromjson | max) as $m |
+	(map(select(startswith("--optim.max_epochs=")))[0] | ltrimstr("--optim.max_epochs=") | tonumber) as $e |
+	($m * $b / 2000000 < $e)) | unique' "$T/oc20.json")" '[true]'
+
 # One node, one rank: said in the singular.
 write_campaign one 2 1 1
 is "one node, one rank" "$("$HPOCTL" render "$T/one.json" | grep '^ranks:')" \

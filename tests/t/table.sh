@@ -115,6 +115,17 @@ rd report --ledger "$LEDGER" scale >"$T/report.txt"
 check "text report: checklist" grep -q '^checklist:' "$T/report.txt"
 is "csv report: header and row have as many fields" \
     "$(rd report --ledger "$LEDGER" --format csv scale | awk -F, '{print NF}' | sort -u | wc -l | tr -d ' ')" 1
+rd report --ledger "$LEDGER" --format csv scale >"$T/report.csv"
+is "csv report: no column named twice (retried_attempts was)" \
+    "$(head -n 1 "$T/report.csv" | tr ',' '\n' | sort | uniq -d)" ""
+# csvcol NAME: the row's field under the header NAME.
+csvcol() {
+	awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	    NR == 2 { print $c[k] }' "$T/report.csv"
+}
+is "csv report: attempts and retried attempts as in JSON" \
+    "$(csvcol attempts) $(csvcol retried_attempts)" \
+    "$(jq -r '"\(.cost.attempts) \(.cost.retried_attempts)"' "$T/report.json")"
 
 # An ordinary campaign with the batch size in its space.
 cat >"$T/plain.json" <<JSON
@@ -144,6 +155,14 @@ check "ordinary: some trial reached the target" \
 is "ordinary: successes are the trials on target" \
     "$(jq '[.rows[].successes] | add' "$T/plain.json.out")" \
     "$(sql "select count(*) from trials where reached = 1 and campaign_id = (select id from campaigns where name = 'plain')")"
+# candidates and candidate_trial are a scaling campaign's (JSON has them
+# for it only): empty in the ordinary one's CSV, the JSON's in the other.
+rd report --ledger "$LEDGER" --table --format csv plain >"$T/plain.csv"
+is "ordinary csv: no candidates nor candidate trial" \
+    "$(awk -F, 'NR > 1 { print $5 "|" $6 }' "$T/plain.csv" | sort -u)" "|"
+is "scaling csv: candidates and candidate trial as in JSON" \
+    "$(awk -F, 'NR > 1 { print $5 "," $6 }' "$T/table.csv")" \
+    "$(jq -r '.rows[] | "\(.candidates),\(.candidate_trial // "")"' "$T/table.json")"
 
 # Through the daemon: the same table as from the ledger file.
 start_daemon

@@ -98,8 +98,9 @@ main(void)
 	is_int(ev.has_epoch, 0, "  no epoch");
 
 	is_int(parse(oc20_bool, &ev, err, sizeof(err)), 0, "bool value");
-	is_int(ev.has_num, 1, "  bool counts as a number");
-	is_near(ev.num, 1, 0, "  true is 1");
+	/* An eval_accuracy of true is no 1.0 that meets every target. */
+	is_int(ev.has_num, 0, "  a bool is not a number");
+	is_str(ev.value_json, "true", "  but kept as JSON");
 
 	/* A step before 0 or past every number is no epoch to count. */
 	is_int(parse(":::MLLOG {\"key\": \"eval_error\", \"value\": 0.05, "

@@ -194,6 +194,18 @@ test_faults(void)
 	is_int((int)r.skipped, 0, "  no line skipped");
 	score_run_release(&r);
 
+	/* A batch size that is no table row: skipped, named, not truncated. */
+	is_int(score_text(BENCH("deepcam") P("global_batch_size", 1, "512.5",
+	    "") P("global_batch_size", 2, "1e300", "") START(0)
+	    EVAL("eval_accuracy", 5, 0.9, 1) STOP(10, ""), "gbs.log", &rule,
+	    &r, err, sizeof(err)), 0, "global_batch_size 512.5, then 1e300");
+	ok(!r.has_gbs, "  neither is the batch size");
+	is_int((int)r.skipped, 2, "  both lines skipped");
+	is_int((int)r.skips[0].line, 2, "  the first on its line");
+	like(r.skips[0].why, "global_batch_size 512.5 is not a whole number",
+	    "  saying why");
+	score_run_release(&r);
+
 	is_int(score_text(allnan, "n.log", &rule, &r, err, sizeof(err)), 0,
 	    "only NaN: scored");
 	ok(!r.reached && !r.has_best && r.evals == 1,
@@ -297,9 +309,18 @@ test_errors(void)
 	    "two run_start");
 	refused(BENCH("deepcam") START(0) STOP(5, "") STOP(10, ""), &rule,
 	    "x.log:4: second run_stop", "two run_stop");
-	refused(unknown, &rule, "x.log: unknown benchmark 'resnet': give "
-	    "--metric, --target and --maximize or --minimize",
-	    "an unknown benchmark");
+	refused(unknown, &rule, "x.log:1: unknown benchmark 'resnet' "
+	    "(submission_benchmark; known: cosmoflow, deepcam, oc20, "
+	    "openfold, minicosmo, minicam): give --metric, --target and "
+	    "--maximize or --minimize", "an unknown benchmark, by its line");
+	refused(BENCH("cosmoflow") BENCH("deepcam") START(0)
+	    EVAL("eval_accuracy", 5, 0.9, 1) STOP(10, ""), &rule,
+	    "x.log:2: submission_benchmark 'deepcam', but line 1 says "
+	    "'cosmoflow'", "two benchmarks in one log (merged logs)");
+	is_int(score_text(BENCH("deepcam") BENCH("deepcam") START(0)
+	    EVAL("eval_accuracy", 5, 0.9, 1) STOP(10, ""), "x.log", &rule,
+	    &r, err, sizeof(err)), 0, "the same benchmark twice: scored");
+	score_run_release(&r);
 	refused(nobench, &rule, "x.log: no submission_benchmark: give",
 	    "no benchmark");
 	refused(proxy, &rule, "x.log: benchmark 'minicosmo' has no fixed "
