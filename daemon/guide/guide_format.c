@@ -571,23 +571,6 @@ guide_csv_num(FILE *f, int has, double v)
 		fprintf(f, "%.17g", v);
 }
 
-/* Text for CSV, quoted when it holds a comma, a quote or a line end. */
-static void
-guide_csv_text(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* A cost's three figures for CSV. */
 static void
 guide_csv_cost(FILE *f, const struct account_cost *c)
@@ -624,7 +607,7 @@ guide_csv(const struct guide *g)
 		r = &g->rows[i];
 		/* A log's own name for its benchmark: any text. */
 		if (g->published) {
-			guide_csv_text(f, g->c.workload);
+			report_csv_text(f, g->c.workload);
 			fputc(',', f);
 		}
 		if (r->batch_size > 0)

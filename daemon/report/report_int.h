@@ -6,6 +6,7 @@
 #define HPOD_REPORT_INT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -23,6 +24,11 @@ int	 report_json_number(cJSON *o, const char *k, int has, double v);
  * NULL if root is NULL or memory ran out (report_alloc.h).
  */
 char	*report_json_text(cJSON *root);
+/*
+ * Write s as one CSV field (RFC 4180): as it is, or in double quotes,
+ * each quote doubled, when it holds a comma, a quote or a line end.
+ */
+void	 report_csv_text(FILE *f, const char *s);
 /* Render seconds as "4.2 s", "2m 05s" or "1h 02m 03s" ("-" if unknown). */
 void	 report_duration(char *buf, size_t len, double s);
 /* Look a campaign up by name or id; 1 with err if there is none. */

@@ -18,23 +18,6 @@
 #include "state.h"
 #include "trials_opts.h"
 
-/* Write a CSV field, quoted when it needs to be. */
-static void
-report_csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* A CSV field, or as it is for --parsable (its fields hold no '|'). */
 static void
 report_field(FILE *f, const char *s, int raw)
@@ -42,7 +25,7 @@ report_field(FILE *f, const char *s, int raw)
 	if (raw)
 		fputs(s, f);
 	else
-		report_csv_field(f, s);
+		report_csv_text(f, s);
 }
 
 /* The text form of a parameter value: short, or exact (precise). */

@@ -11,6 +11,23 @@
 #include "report_int.h"
 #include "space.h"
 
+/* report_csv_text(): see report_int.h. */
+void
+report_csv_text(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 /* Set a number member, or null; -1 if memory ran out. */
 int
 report_json_number(cJSON *o, const char *k, int has, double v)

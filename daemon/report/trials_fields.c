@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report_alloc.h"
+#include "report_int.h"
 #include "trials_opts.h"
 
 /*
@@ -162,17 +163,10 @@ fields_cell(const cJSON *row, const char *name, int text, char *buf,
 static void
 fields_csv(FILE *f, const char *s, int raw)
 {
-	if (raw || strpbrk(s, ",\"\n") == NULL) {
+	if (raw)
 		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	else
+		report_csv_text(f, s);
 }
 
 /* The header of a text column: an own column in capitals, as squeue. */
