@@ -97,6 +97,8 @@ fg_signal(uv_signal_t *h, int sig)
  * What a foreground run needs before its engine: the spec (of the file
  * operand, or recorded for the campaign to take back, *cid), its workload,
  * the ledger and, when taking back, the campaign's lock.  -1 with err.
+ * A refusal from here on closes the ledger with ledger_discard(): one it
+ * created and left empty goes.
  */
 static int
 fg_open(struct config *cfg, const char *operand, int back,
@@ -119,8 +121,7 @@ fg_open(struct config *cfg, const char *operand, int back,
 	    s->name, err, errlen)) == -1)) {
 		workload_free(w);
 		spec_free(s);
-		if (l != NULL)
-			ledger_close(l);
+		ledger_discard(l);
 		return -1;
 	}
 	*sp = s;
@@ -198,7 +199,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 	if (!back && check_sbatch(s, operand, note, sizeof(note)) == -1) {
 		workload_free(w);
 		spec_free(s);
-		ledger_close(l);
+		ledger_discard(l);
 		return 1;
 	}
 	if (!back && *note != '\0' && !quiet)
@@ -211,7 +212,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		workload_free(w);
 		spec_free(s);
-		ledger_close(l);
+		ledger_discard(l);
 		return 1;
 	}
 	drv.loop = fg.loop;
@@ -232,7 +233,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 		engine_free(fg.engine);
 		sched_close(fg.sched, fg_sched_closed, &fg);
 		uv_run(fg.loop, UV_RUN_DEFAULT);
-		ledger_close(l);
+		ledger_discard(l);
 		if (lockfd != -1)
 			close(lockfd);
 		return 1;
