@@ -101,7 +101,7 @@ fg_signal(uv_signal_t *h, int sig)
  * created and left empty goes.
  */
 static int
-fg_open(struct config *cfg, const char *operand, int back,
+fg_open(struct config *cfg, const char *operand, int back, int cancel,
     struct campaign_spec **sp, struct workload **wp, struct ledger **lp,
     int64_t *cid, int *lockfd, char *err, size_t errlen)
 {
@@ -115,6 +115,14 @@ fg_open(struct config *cfg, const char *operand, int back,
 		    errlen);
 	else
 		s = spec_load(operand, err, errlen);
+	/* A held campaign is not taken back to go on: it could not. */
+	if (s != NULL && back && !cancel && s->hold[0] != '\0') {
+		snprintf(err, errlen, "campaign '%s' is held: %s; this hpoctl "
+		    "refuses its recorded spec and does not resume it "
+		    "(hpoctl cancel --ledger ends it)", s->name, s->hold);
+		spec_free(s);
+		s = NULL;
+	}
 	if (s == NULL || (w = run_bind(s, cfg, err, errlen)) == NULL ||
 	    (l == NULL && (l = run_ledger(cfg->ledger, 0, err, errlen)) ==
 	    NULL) || (back && (*lockfd = resume_lock(cfg->ledger, *cid,
@@ -190,7 +198,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 	int			 back = cancel || strcmp(cmd, "resume") == 0;
 	int64_t			 cid = 0;
 
-	if (fg_open(cfg, operand, back, &s, &w, &l, &cid, &lockfd, err,
+	if (fg_open(cfg, operand, back, cancel, &s, &w, &l, &cid, &lockfd, err,
 	    sizeof(err)) == -1) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
