@@ -473,7 +473,13 @@ engine_tick(uv_timer_t *t)
 		    "running; ending", e->spec->name);
 		e->exhausted = 1;
 	}
-	/* A held campaign waits, its attempts ended, until it is cancelled. */
+	/*
+	 * A held campaign waits, its attempts ended, until it is cancelled;
+	 * its pilots, with nothing more to run, are let go (drained) rather
+	 * than billed idle to their time limit.
+	 */
+	if (e->nactive == 0 && engine_held(e) != NULL && !e->cancelled)
+		(void)engine_pilot_wait(e);
 	if (e->nactive == 0 && (e->cancelled || (engine_held(e) == NULL &&
 	    (e->stop_reason != NULL || e->exhausted || e->ntrials >=
 	    e->spec->max_trials))) && !engine_pilot_wait(e))

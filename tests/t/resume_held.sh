@@ -77,6 +77,37 @@ is "the log says it once" "$(grep -c 'resumed held' "$T/hpod.log")" 1
 check "a held campaign can be cancelled" wait_campaign held 30
 check "the daemon stops" stop_daemon
 
+# A held pilot campaign: its trials in their pilots are followed to their
+# end, and then its pilots are let go, not billed idle to their limit.
+write_campaign hp 4 2 200 0.0001
+jq '. + {"dispatch": "pilot", "pilot": {"count": 2, "cpus": 1}}' \
+    "$T/hp.json" >"$T/hp.tmp" && mv "$T/hp.tmp" "$T/hp.json"
+HP="select a.id from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'hp'"
+HPP="select p.id from pilots p join campaigns c on c.id = p.campaign_id where c.name = 'hp'"
+start_daemon
+"$HPOCTL" submit "$T/hp.json" >/dev/null
+wait_count 2 20 "select count(*) from attempts where started > 0 and job_id like '%.p%' and id in ($HP)"
+kill_daemon
+older hp
+start_daemon
+check "a pilot campaign is taken back held" \
+    wait_for_log "campaign hp (id [0-9]*) resumed held"
+NA=$(sql "select count(*) from attempts where id in ($HP)")
+wait_count "$NA" 120 \
+    "select count(*) from attempts where ended is not null and id in ($HP)"
+is "its attempts are followed to their end" \
+    "$(sql "select count(*) from attempts where ended is null and id in ($HP)")" 0
+NP=$(sql "select count(*) from pilots where id in ($HPP)")
+wait_count "$NP" 60 "select count(*) from pilots where ended > 0 and id in ($HPP)"
+is "then its pilots end, with their time" \
+    "$(sql "select count(*) from pilots where ended > 0 and started > 0 and ended >= started and id in ($HPP)")" \
+    "$NP"
+is "no new attempt is started" \
+    "$(sql "select count(*) from attempts where id in ($HP)")" "$NA"
+"$HPOCTL" cancel hp >/dev/null
+check "and it can be cancelled" wait_campaign hp 30
+check "the daemon stops" stop_daemon
+
 # A foreground run killed, its spec made older: hpoctl resume refuses it.
 write_campaign fg 2 1 200 0.0001
 "$HPOCTL" -f "$CONF" run "$T/fg.json" >/dev/null 2>"$T/fg.err" &
