@@ -663,6 +663,30 @@ hpod_request(void *arg, const cJSON *req, cJSON *reply)
 	hpod_commit(d, reply, r->writes);
 }
 
+/*
+ * A running campaign that cannot be taken back (its recorded spec does
+ * not parse, its workload or backend is gone): say so, with what is left
+ * to nobody.
+ */
+static void
+hpod_unfollowed(struct hpod *d, const struct ledger_campaign *c,
+    const char *why)
+{
+	struct ledger_attempt	*at = NULL;
+	size_t			 na = 0;
+
+	if (ledger_attempt_list(d->ledger, c->id, 1, &at, &na) == -1) {
+		log_warnx("campaign %s (id %lld) not resumed: %s; its "
+		    "unfinished attempts are not followed", c->name,
+		    (long long)c->id, why);
+		return;
+	}
+	ledger_attempt_list_free(at, na);
+	log_warnx("campaign %s (id %lld) not resumed: %s; its %zu unfinished "
+	    "attempt%s not followed (their ends are not recorded)",
+	    c->name, (long long)c->id, why, na, na == 1 ? " is" : "s are");
+}
+
 /* Resume every campaign the ledger says is running. */
 static void
 hpod_resume(struct hpod *d)
@@ -693,12 +717,18 @@ hpod_resume(struct hpod *d)
 		    cs[i].spec_path : cs[i].name, err, sizeof(err));
 		if (s == NULL || (e = hpod_engine(d, s, err, sizeof(err))) ==
 		    NULL || engine_resume(e, cs[i].id, err, sizeof(err)) == -1) {
-			log_warnx("campaign %s (id %lld) not resumed: %s",
-			    cs[i].name, (long long)cs[i].id, err);
+			hpod_unfollowed(d, &cs[i], err);
 			continue;
 		}
-		log_info("campaign %s (id %lld) resumed", cs[i].name,
-		    (long long)cs[i].id);
+		if (engine_held(e) != NULL)
+			log_warnx("campaign %s (id %lld) resumed held: %s; "
+			    "its running attempts are followed to their end "
+			    "and billed, no trial is started (hpoctl cancel "
+			    "ends it)", cs[i].name, (long long)cs[i].id,
+			    engine_held(e));
+		else
+			log_info("campaign %s (id %lld) resumed", cs[i].name,
+			    (long long)cs[i].id);
 	}
 	ledger_campaign_list_free(cs, n);
 }

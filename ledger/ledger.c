@@ -288,6 +288,25 @@ ledger_wal(struct ledger *l)
 	return ok ? 0 : -1;
 }
 
+/*
+ * A writer's file is still the one its path names: a refused run may have
+ * removed the empty ledger it created (ledger_discard()) after this handle
+ * opened it but before its first read, which waited for the discard's
+ * lock.  Checked before WAL mode makes the handle use files beside the
+ * path; -1 with moved set, and ledger_open() opens the path again.
+ */
+static int
+ledger_unmoved(struct ledger *l)
+{
+	int moved = 0;
+
+	if (sqlite3_file_control(l->db, "main", SQLITE_FCNTL_HAS_MOVED,
+	    &moved) != SQLITE_OK || !moved)
+		return 0;
+	l->moved = 1;
+	return ledger_errorf(l, "removed while it was opened");
+}
+
 /* Set up an opened handle: pragmas, version checks, migrations. */
 static int
 ledger_setup(struct ledger *l)
@@ -351,6 +370,8 @@ ledger_setup(struct ledger *l)
 	/* SQLite falls back to reading a file it cannot write: refuse that. */
 	if (sqlite3_db_readonly(l->db, "main") == 1)
 		return ledger_errorf(l, "cannot be written (a read-only file)");
+	if (ledger_unmoved(l) == -1)
+		return -1;
 	if (ledger_wal(l) == -1 ||
 	    ledger_sql(l, "PRAGMA synchronous = NORMAL", "set synchronous")
 	    == -1)
@@ -445,7 +466,7 @@ struct ledger *
 ledger_open(const char *path, int flags, char *err, size_t errlen)
 {
 	struct ledger *l;
-	int oflags;
+	int oflags, tries = 0, i;
 
 	if ((l = calloc(1, sizeof(*l))) == NULL) {
 		snprintf(err, errlen, "ledger '%s': out of memory", path);
@@ -456,13 +477,29 @@ ledger_open(const char *path, int flags, char *err, size_t errlen)
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (!(flags & LEDGER_READONLY) && ledger_writable(l, path) == -1)
 		goto fail;
-	if (sqlite3_open_v2(path, &l->db, oflags, NULL) != SQLITE_OK)
-		ledger_fail(l, "open");
-	else if (ledger_setup(l) == 0)
+	/* A file removed under the open (ledger_unmoved()): open it again. */
+	do {
+		if (l->moved) {
+			for (i = 0; i < LQ_COUNT; i++) {
+				(void)sqlite3_finalize(l->stmt[i]);
+				l->stmt[i] = NULL;
+			}
+			(void)sqlite3_close(l->db);
+			l->db = NULL;
+			l->moved = 0;
+		}
+		l->created = access(path, F_OK) == -1 && errno == ENOENT;
+		if (sqlite3_open_v2(path, &l->db, oflags, NULL) != SQLITE_OK) {
+			ledger_fail(l, "open");
+			goto why;
+		}
+		if (ledger_setup(l) == 0)
+			return l;
+	} while (l->moved && ++tries < 8);
+	if ((flags & LEDGER_READONLY) && strlen(path) <
+	    4096 && ledger_open_immutable(l, path) == 1)
 		return l;
-	else if ((flags & LEDGER_READONLY) && strlen(path) < 4096 &&
-	    ledger_open_immutable(l, path) == 1)
-		return l;
+why:
 	ledger_why(l, path);
 fail:
 	snprintf(err, errlen, "ledger '%s': %s", path, l->err);

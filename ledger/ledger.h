@@ -29,6 +29,13 @@ struct ledger;
 struct ledger	*ledger_open(const char *path, int flags, char *err,
 		    size_t errlen);
 void		 ledger_close(struct ledger *);
+/*
+ * Close the ledger, and remove it (with its -wal and -shm) if this handle
+ * created it, it holds no campaign and no other connection has it open
+ * (discard.c says why that is safe): what a refused run leaves.  1 if it
+ * was removed, else 0.
+ */
+int		 ledger_discard(struct ledger *);
 /* The last error message of this handle. */
 const char	*ledger_error(const struct ledger *);
 /* The path of the ledger's file (owned by the ledger). */

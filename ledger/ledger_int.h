@@ -70,6 +70,8 @@ enum ledger_sql {
 struct ledger {
 	sqlite3		*db;
 	int		 flags;
+	int		 created;	/* no file was there at the open */
+	int		 moved;		/* ledger_unmoved() found it removed */
 	sqlite3_stmt	*stmt[LQ_COUNT];
 	int		 batch;		/* a batch's transaction is open */
 	int		 nest;		/* savepoints open inside it */

@@ -118,6 +118,9 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	e->env = *env;
 	e->spec = spec;
 	e->w = w;
+	/* A campaign taken back held starts nothing: no search to set up. */
+	if (engine_held(e) != NULL)
+		goto held;
 	e->search = search_new(spec->algorithm, spec->space, spec->seed, err,
 	    errlen);
 	if (e->search != NULL) {
@@ -142,6 +145,7 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 		free(e);
 		return NULL;
 	}
+held:
 	e->curves = curves_new();
 	e->book = obsbook_new(spec->space);
 	uv_timer_init(env->loop, &e->timer);
@@ -479,7 +483,7 @@ engine_tick(uv_timer_t *t)
 	if (e->spec->chain && (e->stop_reason != NULL || e->cancelled))
 		engine_chain_cancel(e);
 	while (!e->detached && !e->cancelled && e->stop_reason == NULL &&
-	    !e->exhausted &&
+	    !e->exhausted && engine_held(e) == NULL &&
 	    e->ntrials < e->spec->max_trials &&
 	    engine_chain_room(e) && !diskfull_wait(e))
 		if ((rc = engine_new_trial(e)) == -1 || rc == 2)
@@ -493,10 +497,24 @@ engine_tick(uv_timer_t *t)
 		    "running; ending", e->spec->name);
 		e->exhausted = 1;
 	}
-	if (e->nactive == 0 && (e->cancelled || e->stop_reason != NULL ||
-	    e->exhausted || e->ntrials >= e->spec->max_trials) &&
-	    !engine_pilot_wait(e))
+	/*
+	 * A held campaign waits, its attempts ended, until it is cancelled;
+	 * its pilots, with nothing more to run, are let go (drained) rather
+	 * than billed idle to their time limit.
+	 */
+	if (e->nactive == 0 && engine_held(e) != NULL && !e->cancelled)
+		(void)engine_pilot_wait(e);
+	if (e->nactive == 0 && (e->cancelled || (engine_held(e) == NULL &&
+	    (e->stop_reason != NULL || e->exhausted || e->ntrials >=
+	    e->spec->max_trials))) && !engine_pilot_wait(e))
 		engine_finish(e);
+}
+
+/* engine_held(): see engine.h. */
+const char *
+engine_held(const struct engine *e)
+{
+	return e->spec->hold[0] != '\0' ? e->spec->hold : NULL;
 }
 
 /* Record a new campaign and start it. */

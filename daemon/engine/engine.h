@@ -118,6 +118,15 @@ void		 engine_drop(struct engine *);
 /* Release the engine (asynchronously: closes its timer). */
 void		 engine_free(struct engine *);
 
+/*
+ * Why the campaign is held (its recorded spec's hold: "PATH: KEY: why"),
+ * or NULL.  A held engine, taken back with engine_resume(), follows its
+ * attempts to their end and bills them as any other, starts no trial and
+ * no attempt (no retry either), and does not finish once they ended: it
+ * stays running until it is cancelled or taken back by an hpod that
+ * accepts its spec.
+ */
+const char	*engine_held(const struct engine *);
 int64_t		 engine_id(const struct engine *);
 const char	*engine_name(const struct engine *);
 /* "finished" or "cancelled" once done, else "running". */

@@ -68,7 +68,7 @@ engine_retryable(const struct engine *e, const struct attempt *a,
     enum sched_state st)
 {
 	if (e->cancelled || e->stop_reason != NULL ||
-	    a->cancel_as != CANCEL_NONE)
+	    engine_held(e) != NULL || a->cancel_as != CANCEL_NONE)
 		return 0;
 	if (st == SCHED_TIMEOUT && !e->spec->retry_timeout)
 		return -2;

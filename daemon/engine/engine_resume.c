@@ -165,6 +165,36 @@ engine_resume_cancelled(const struct resume_cancels *rc, int number)
 	return 0;
 }
 
+/* Keep the message of a 'held' event: the last one read stays. */
+static void
+engine_resume_last(void *arg, int number, const char *message)
+{
+	char	*last = arg;
+
+	(void)number;
+	snprintf(last, 8, "%s", message != NULL ? message : "");
+}
+
+/*
+ * Record whether the campaign is taken back held, as a 'held' event that
+ * the report and status read (report_held()): its reason, or "" when one
+ * held before is taken back by an hpod that accepts its spec.
+ */
+static int
+engine_resume_hold(struct engine *e, int64_t id)
+{
+	char	 last[8] = "";
+
+	/* Its owner logs it (hpod: "resumed held"), once. */
+	if (engine_held(e) != NULL)
+		return ledger_event(e->env.ledger, id, "held", engine_held(e));
+	if (ledger_event_each(e->env.ledger, id, "held", engine_resume_last,
+	    last) == -1)
+		return -1;
+	return last[0] == '\0' ? 0 : ledger_event(e->env.ledger, id, "held",
+	    "");
+}
+
 /* Take over a campaign left running by an earlier process. */
 int
 engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
@@ -246,6 +276,11 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 	}
 	engine_say(e, "campaign '%s' (id %lld): resumed with %zu trials, %zu "
 	    "attempts unfinished", e->spec->name, (long long)id, nt, na);
+	if (engine_resume_hold(e, id) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
 	/*
 	 * Every attempt first, then their lanes as the ledger recorded
 	 * them, then each is followed (an end that it brings may launch a
@@ -297,7 +332,7 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 		    t[j].number))
 			engine_trial_state(e, t[j].id, t[j].number,
 			    TRIAL_CANCELLED);
-		else if (a == NULL)
+		else if (a == NULL && engine_held(e) == NULL)
 			engine_retry(e, t[j].id, t[j].number, t[j].attempts);
 	}
 	if (e->cancelled)

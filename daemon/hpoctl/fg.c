@@ -97,9 +97,11 @@ fg_signal(uv_signal_t *h, int sig)
  * What a foreground run needs before its engine: the spec (of the file
  * operand, or recorded for the campaign to take back, *cid), its workload,
  * the ledger and, when taking back, the campaign's lock.  -1 with err.
+ * A refusal from here on closes the ledger with ledger_discard(): one it
+ * created and left empty goes.
  */
 static int
-fg_open(struct config *cfg, const char *operand, int back,
+fg_open(struct config *cfg, const char *operand, int back, int cancel,
     struct campaign_spec **sp, struct workload **wp, struct ledger **lp,
     int64_t *cid, int *lockfd, char *err, size_t errlen)
 {
@@ -113,14 +115,21 @@ fg_open(struct config *cfg, const char *operand, int back,
 		    errlen);
 	else
 		s = spec_load(operand, err, errlen);
+	/* A held campaign is not taken back to go on: it could not. */
+	if (s != NULL && back && !cancel && s->hold[0] != '\0') {
+		snprintf(err, errlen, "campaign '%s' is held: %s; this hpoctl "
+		    "refuses its recorded spec and does not resume it "
+		    "(hpoctl cancel --ledger ends it)", s->name, s->hold);
+		spec_free(s);
+		s = NULL;
+	}
 	if (s == NULL || (w = run_bind(s, cfg, err, errlen)) == NULL ||
 	    (l == NULL && (l = run_ledger(cfg->ledger, 0, err, errlen)) ==
 	    NULL) || (back && (*lockfd = resume_lock(cfg->ledger, *cid,
 	    s->name, err, errlen)) == -1)) {
 		workload_free(w);
 		spec_free(s);
-		if (l != NULL)
-			ledger_close(l);
+		ledger_discard(l);
 		return -1;
 	}
 	*sp = s;
@@ -189,7 +198,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 	int			 back = cancel || strcmp(cmd, "resume") == 0;
 	int64_t			 cid = 0;
 
-	if (fg_open(cfg, operand, back, &s, &w, &l, &cid, &lockfd, err,
+	if (fg_open(cfg, operand, back, cancel, &s, &w, &l, &cid, &lockfd, err,
 	    sizeof(err)) == -1) {
 		fprintf(stderr, "hpoctl: %s\n", err);
 		return 1;
@@ -198,7 +207,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 	if (!back && check_sbatch(s, operand, note, sizeof(note)) == -1) {
 		workload_free(w);
 		spec_free(s);
-		ledger_close(l);
+		ledger_discard(l);
 		return 1;
 	}
 	if (!back && *note != '\0' && !quiet)
@@ -211,7 +220,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 		fprintf(stderr, "hpoctl: %s\n", err);
 		workload_free(w);
 		spec_free(s);
-		ledger_close(l);
+		ledger_discard(l);
 		return 1;
 	}
 	drv.loop = fg.loop;
@@ -232,7 +241,7 @@ fg_run(struct config *cfg, const char *cmd, const char *operand, int quiet,
 		engine_free(fg.engine);
 		sched_close(fg.sched, fg_sched_closed, &fg);
 		uv_run(fg.loop, UV_RUN_DEFAULT);
-		ledger_close(l);
+		ledger_discard(l);
 		if (lockfd != -1)
 			close(lockfd);
 		return 1;

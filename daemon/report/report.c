@@ -139,6 +139,10 @@ report_text(const struct ledger_campaign *c, const struct account *a,
 		return NULL;
 	fprintf(f, "campaign %s (id %lld): workload %s, %s backend, %s\n",
 	    c->name, (long long)c->id, c->workload, c->backend, c->state);
+	if (rs->held[0] != '\0')
+		fprintf(f, "held: %s: this hpod refuses the recorded spec; "
+		    "its attempts are followed to their end and billed, no "
+		    "trial is started (hpoctl cancel ends it)\n", rs->held);
 	fprintf(f, "objective: %s, goal %s", c->metric, c->maximize ? "max" :
 	    "min");
 	if (c->has_target)
@@ -350,6 +354,7 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 {
 	struct account	 a;
 	cJSON		*o = cJSON_CreateObject();
+	char		 held[600];
 	int		 bad;
 
 	if (cJSON_AddNumberToObject(o, "id", (double)c->id) == NULL ||
@@ -357,6 +362,11 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 	    cJSON_AddStringToObject(o, "workload", c->workload) == NULL ||
 	    cJSON_AddStringToObject(o, "state", c->state) == NULL ||
 	    cJSON_AddNumberToObject(o, "max_trials", c->max_trials) == NULL) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	if (report_held(l, c, held, sizeof(held)) &&
+	    cJSON_AddStringToObject(o, "held", held) == NULL) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -387,6 +397,7 @@ static void
 report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
 {
 	const cJSON	*best;
+	const char	*held;
 	char		 b[32], w[32], tr[32];
 
 	/* report_json_number() sets best as raw JSON text. */
@@ -426,14 +437,19 @@ report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
 	snprintf(tr, sizeof(tr), "%.0f/%.0f",
 	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "trials")),
 	    cJSON_GetObjectItem(o, "max_trials")->valuedouble);
+	held = cJSON_GetStringValue(cJSON_GetObjectItem(o, "held"));
 	fprintf(f, "%4.0f  %-20s  %-12s  %-9s  %9s  %4.0f  %10s  "
 	    "%10.4f  %s\n", cJSON_GetObjectItem(o, "id")->valuedouble,
 	    cJSON_GetObjectItem(o, "name")->valuestring,
 	    cJSON_GetObjectItem(o, "workload")->valuestring,
+	    held != NULL ? "held" :
 	    cJSON_GetObjectItem(o, "state")->valuestring, tr,
 	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "running")), b,
 	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "node_hours")),
 	    w);
+	/* A held campaign's line is followed by why. */
+	if (held != NULL)
+		fprintf(f, "      held: %s\n", held);
 }
 
 /* The status of campaigns arr as CSV or a text table. */

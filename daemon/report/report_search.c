@@ -48,14 +48,45 @@ report_search_load(struct ledger *l, const struct ledger_campaign *c,
 	cJSON_Delete(spec);
 	/* An error leaves what was read: the report goes on without it. */
 	(void)ledger_event_each(l, c->id, "progress", report_search_event, rs);
+	(void)report_held(l, c, rs->held, sizeof(rs->held));
+}
+
+/* Keep the message of a 'held' event: the last one read stays. */
+static void
+report_held_event(void *arg, int number, const char *message)
+{
+	struct report_search	*rs = arg;
+
+	(void)number;
+	snprintf(rs->held, sizeof(rs->held), "%s", message != NULL ? message :
+	    "");
+}
+
+/* report_held(): see report_search.h. */
+int
+report_held(struct ledger *l, const struct ledger_campaign *c, char *buf,
+    size_t len)
+{
+	struct report_search	 rs;
+
+	rs.held[0] = '\0';
+	if (c->state == NULL || strcmp(c->state, "running") != 0 ||
+	    ledger_event_each(l, c->id, "held", report_held_event, &rs) == -1)
+		rs.held[0] = '\0';
+	snprintf(buf, len, "%s", rs.held);
+	return rs.held[0] != '\0';
 }
 
 /* The search object of the JSON report. */
 int
 report_search_json(cJSON *root, const struct report_search *rs)
 {
-	cJSON	*o = cJSON_AddObjectToObject(root, "search");
+	cJSON	*o = cJSON_GetObjectItem(root, "campaign");
 
+	if (o == NULL || (rs->held[0] != '\0' ? cJSON_AddStringToObject(o,
+	    "held", rs->held) : cJSON_AddNullToObject(o, "held")) == NULL)
+		return -1;
+	o = cJSON_AddObjectToObject(root, "search");
 	if (o == NULL ||
 	    cJSON_AddStringToObject(o, "algorithm", rs->algorithm) == NULL ||
 	    cJSON_AddStringToObject(o, "auto", rs->why) == NULL ||

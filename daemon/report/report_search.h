@@ -16,6 +16,7 @@ struct report_search {
 				   what auto chose */
 	char	why[512];	/* "auto chose cmtpe: ...", or "" */
 	char	stop_why[512];	/* "auto chose target: ...", or "" */
+	char	held[600];	/* why it is held (report_held()), or "" */
 };
 
 /*
@@ -24,7 +25,17 @@ struct report_search {
  */
 void	 report_search_load(struct ledger *, const struct ledger_campaign *c,
 	    struct report_search *rs);
-/* Add rs to the report's JSON root as "search"; -1 if memory ran out. */
+/*
+ * Why running campaign c is held, in buf: the reason its last take-back
+ * recorded (a 'held' event, engine_resume()), "" if it is not held.
+ * 1 if held, else 0.
+ */
+int	 report_held(struct ledger *, const struct ledger_campaign *c,
+	    char *buf, size_t len);
+/*
+ * Add rs to the report's JSON root as "search", and its held reason as
+ * the campaign's "held" (a string, or null); -1 if memory ran out.
+ */
 int	 report_search_json(cJSON *root, const struct report_search *rs);
 
 #endif

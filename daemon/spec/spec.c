@@ -84,8 +84,10 @@ sp_choice(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 
 /* Parse one parameter of the space. */
 static int
-sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
+sp_param(struct sp *sp, struct campaign_spec *s, const cJSON *p,
+    const char *k)
 {
+	struct space	*space = s->space;
 	char		*type = NULL, *scale = NULL, kk[320];
 	double		 min, max;
 	long		 steps;
@@ -139,13 +141,16 @@ sp_param(struct sp *sp, struct space *space, const cJSON *p, const char *k)
 		goto out;
 	}
 	/* The searches map [min, max] through its width: it must exist. */
-	if (!isfinite(min) || !isfinite(max) || (!log && !isfinite(max -
-	    min))) {
+	if (!isfinite(min) || !isfinite(max)) {
 		sp_fail(sp, k, "the range [%g, %g] is wider than the largest "
 		    "number (its width max - min overflows); narrow it or use "
 		    "scale \"log\"", min, max);
 		goto out;
 	}
+	if (!log && !isfinite(max - min) && sp_hold(sp, s, k, "the range "
+	    "[%g, %g] is wider than the largest number (its width max - min "
+	    "overflows); narrow it or use scale \"log\"", min, max) == -1)
+		goto out;
 	if (log && min <= 0) {
 		sp_fail(sp, sp_key(kk, sizeof(kk), k, "min"),
 		    "must be > 0 for scale \"log\" (got %g)", min);
@@ -209,7 +214,7 @@ sp_space(struct sp *sp, struct campaign_spec *s, const cJSON *obj)
 		if (!sp_name_ok(p->string, 63) || strchr(p->string, '.'))
 			return sp_fail(sp, k, "a parameter name is a letter "
 			    "followed by letters, digits, '_' or '-'");
-		if (sp_param(sp, s->space, p, k) == -1)
+		if (sp_param(sp, s, p, k) == -1)
 			return -1;
 	}
 	return 0;
@@ -523,9 +528,11 @@ sp_search(struct sp *sp, struct campaign_spec *s)
 
 	if (s->scaling.nbatch > 0)
 		return 0;
+	if (s->hold[0] != '\0')
+		return 0;	/* held: no search is set up */
 	if ((se = search_new(s->algorithm, s->space, s->seed, err,
 	    sizeof(err))) == NULL)
-		return sp_fail(sp, "search.algorithm", "%s", err);
+		return sp_hold(sp, s, "search.algorithm", "%s", err);
 	if (strcmp(s->algorithm, "grid") == 0)
 		s->search_points = search_size(se);
 	search_free(se);
@@ -766,9 +773,15 @@ spec_bind(struct campaign_spec *s, const struct workload *w, char *err,
 		    "single-node trials (got %d)", s->res.nodes);
 	s->step_max = sp_step_max(s, w);
 	if (sp_scaling_bind(&sp, s, w) == -1 ||
-	    sp_target_bind(&sp, s, w) == -1 ||
-	    legal_check(s, w, err, errlen) == -1)
+	    sp_target_bind(&sp, s, w) == -1)
 		return -1;
+	/* A value the workload declares illegal: a recorded spec is held. */
+	if (legal_check(s, w, err, errlen) == -1) {
+		if (!s->recorded)
+			return -1;
+		if (s->hold[0] == '\0')
+			snprintf(s->hold, sizeof(s->hold), "%s", err);
+	}
 	/* A parameter no template uses would silently change nothing. */
 	for (i = 0; i < s->space->n + s->nfixed; i++) {
 		const char *pn = i < s->space->n ? s->space->params[i].name :

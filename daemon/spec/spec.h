@@ -75,6 +75,13 @@ struct campaign_spec {
 	struct stop_params stop;	/* its parameters */
 	int		 stop_given;	/* search.stopper was in the spec */
 	int		 recorded;	/* spec_parse_recorded(): a ledger's */
+	/*
+	 * A recorded spec that this hpod's checks refuse for a real reason
+	 * (sp_hold()): "PATH: KEY: why", else "".  Its campaign is taken
+	 * back held: its attempts are followed to their end and billed, no
+	 * trial or attempt is started, and no search is set up.
+	 */
+	char		 hold[600];
 	int		 stop_has_max;	/* ... with max_resource */
 	int		 stop_has_grace; /* ... with warmup_steps */
 	char		 stop_why[256];	/* why auto picked it, or "" */
@@ -134,7 +141,11 @@ struct campaign_spec	*spec_parse(const char *text, size_t len,
  * or export it): the checks that only refuse a setting that would do
  * nothing (a stopper key another stopper reads, a stopper with no rung
  * before the last epoch) are left out, so that a campaign an older hpod
- * accepted and recorded is still taken back and billed.
+ * accepted and recorded is still taken back and billed.  One that a
+ * check refuses for a real reason (a range whose width overflows, a
+ * search that cannot be set up over the space, and at spec_bind() a
+ * value its workload declares illegal) is returned with hold set to why:
+ * its campaign is taken back held.
  */
 struct campaign_spec	*spec_parse_recorded(const char *text, size_t len,
 			    const char *path, char *err, size_t errlen);

@@ -24,6 +24,15 @@ struct sp {
 /* Write "PATH: KEY: message" and return -1. */
 int		 sp_fail(struct sp *, const char *key, const char *fmt, ...)
 		    __attribute__((format(printf, 3, 4)));
+/*
+ * A check that refuses a spec for a real reason, which an older hpod may
+ * have accepted and recorded: sp_fail() for a new spec; for a recorded
+ * one (spec_parse_recorded()) the first such "PATH: KEY: message" goes to
+ * s->hold and 0 is returned, the parse going on without what the check
+ * refused: the campaign is taken back held (spec.h).
+ */
+int		 sp_hold(struct sp *, struct campaign_spec *, const char *key,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Join a key path: "budget" + "max_trials" = "budget.max_trials". */
 const char	*sp_key(char *buf, size_t len, const char *parent,
 		    const char *key);

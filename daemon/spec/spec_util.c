@@ -29,6 +29,25 @@ sp_fail(struct sp *sp, const char *key, const char *fmt, ...)
 	return -1;
 }
 
+/* sp_hold(): see spec_int.h. */
+int
+sp_hold(struct sp *sp, struct campaign_spec *s, const char *key,
+    const char *fmt, ...)
+{
+	char	 msg[512];
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!s->recorded)
+		return sp_fail(sp, key, "%s", msg);
+	if (s->hold[0] == '\0')
+		snprintf(s->hold, sizeof(s->hold), "%s: %s: %s", sp->path,
+		    key, msg);
+	return 0;
+}
+
 /* Join a key path: "budget" + "max_trials" = "budget.max_trials". */
 const char *
 sp_key(char *buf, size_t len, const char *parent, const char *key)

@@ -514,6 +514,42 @@ test_config(const char *dir)
 	config_release(&cfg);
 }
 
+/*
+ * A recorded spec that a check refuses for a real reason is read held
+ * (spec_parse_recorded(): hold says why, naming the key); a new one with
+ * the same setting is refused; one that does not parse is not read.
+ */
+static void
+test_held(void)
+{
+	struct campaign_spec	*s;
+	char			 err[1024] = "", *t;
+
+	t = mk("\"lr\": {\"type\": \"float\", \"min\": -1e308, "
+	    "\"max\": 1e308}", "");
+	bad(t, "c.json: space.lr: the range [-1e+308, 1e+308] is wider",
+	    "a new spec with a range whose width overflows");
+	s = spec_parse_recorded(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s != NULL, "recorded, it is read (%s)", err);
+	if (s != NULL)
+		like(s->hold, "c.json: space.lr: the range [-1e+308, 1e+308] "
+		    "is wider", "held, naming the key and why");
+	spec_free(s);
+	free(t);
+	s = spec_parse_recorded(good, strlen(good), "c.json", err,
+	    sizeof(err));
+	ok(s != NULL && s->hold[0] == '\0', "a good recorded spec is not "
+	    "held");
+	spec_free(s);
+	t = mk("\"lr\": {\"type\": \"bogus\", \"min\": 0, \"max\": 1}",
+	    "");
+	s = spec_parse_recorded(t, strlen(t), "c.json", err, sizeof(err));
+	ok(s == NULL, "a recorded spec that does not parse is not read");
+	like(err, "c.json: space.lr.type: expected", "naming the key");
+	spec_free(s);
+	free(t);
+}
+
 int
 main(void)
 {
@@ -523,6 +559,7 @@ main(void)
 		return 1;
 	test_good();
 	test_bad();
+	test_held();
 	test_pilot();
 	test_chain();
 	test_durations();
