@@ -180,6 +180,22 @@ ledger_attempt_suspended(struct ledger *l, int64_t id, double seconds,
 	    " %lld", (long long)id);
 }
 
+/* Record the attempt's run_start; a later one (a re-read log) changes none. */
+int
+ledger_attempt_run_start(struct ledger *l, int64_t id, double when)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_RUN_START, "UPDATE attempts"
+	    " SET run_start = ?2 WHERE id = ?1 AND run_start IS NULL")) ==
+	    NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_double(l, st, 2, when);
+	return ledger_exec(l, st, "record run_start of attempt id %lld",
+	    (long long)id);
+}
+
 /* Read a row of the attempt list into row, a struct ledger_attempt. */
 static int
 attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
@@ -203,6 +219,7 @@ attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	a->after_id = sqlite3_column_int64(st, 21);
 	a->suspended = sqlite3_column_double(st, 22);
 	a->suspended_at = sqlite3_column_double(st, 23);
+	a->run_start = sqlite3_column_double(st, 24);
 	a->exit_code = sqlite3_column_int(st, 16);
 	a->signal = sqlite3_column_int(st, 17);
 	if (ledger_column_str(st, 4, &a->token) == -1 ||
@@ -244,7 +261,7 @@ ledger_attempt_list(struct ledger *l, int64_t campaign_id,
 	    " a.created, a.submitted, a.started, a.ended, a.nodes, a.gpus,"
 	    " a.cpus, a.host, COALESCE(a.exit_code, -1), a.signal, a.reason,"
 	    " " ACCT_NODES ", a.eligible, a.after_id, a.suspended,"
-	    " a.suspended_at"
+	    " a.suspended_at, a.run_start"
 	    " FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    " WHERE t.campaign_id = ?1"
 	    " AND (NOT ?2 OR COALESCE(a.ended, 0) = 0)"

@@ -332,22 +332,24 @@ ledger_setup(struct ledger *l)
 		return -1;
 	/*
 	 * A ledger read as it is, older than the attempts' node_share,
-	 * eligible, after_id, suspended or suspended_at (schema.c, 5 -> 6
-	 * -> 7 -> 8, 9 -> 10 -> 11): a view of its attempts in the
+	 * eligible, after_id, suspended, suspended_at or run_start
+	 * (schema.c, 5 -> 6 -> 7 -> 8, 9 -> 10 -> 11, 13 -> 14): a view of its attempts in the
 	 * connection's own temp schema, which names resolve first, reads
 	 * each as charged its whole nodes, its queue wait from its
 	 * submission, in a lane of its own and never suspended, as it was;
 	 * its pilots (4 -> 5) as never suspended (10 -> 11), and not
-	 * suspended now (11 -> 12).
+	 * suspended now (11 -> 12); its attempts as logging no run_start
+	 * (13 -> 14).
 	 */
-	if ((l->flags & LEDGER_READONLY) && v < 11) {
+	if ((l->flags & LEDGER_READONLY) && v < 14) {
 		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW attempts AS"
-		    " SELECT *%s%s%s%s, NULL AS suspended_at"
+		    " SELECT *%s%s%s%s%s, NULL AS run_start"
 		    " FROM main.attempts",
 		    v < 6 ? ", NULL AS node_share" : "",
 		    v < 7 ? ", NULL AS eligible" : "",
 		    v < 8 ? ", NULL AS after_id" : "",
-		    v < 10 ? ", NULL AS suspended" : "");
+		    v < 10 ? ", NULL AS suspended" : "",
+		    v < 11 ? ", NULL AS suspended_at" : "");
 		if (ledger_sql(l, sql, "read attempts of an older schema")
 		    == -1)
 			return -1;

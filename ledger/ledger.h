@@ -178,6 +178,9 @@ struct ledger_attempt {
 	int		 exit_code;	/* -1 if unknown */
 	int		 signal;	/* 0 if none */
 	char		*reason;
+	double		 run_start;	/* when its trainer logged run_start,
+					   on its points' clock, 0 = none:
+					   ledger_attempt_run_start() */
 };
 void	 ledger_attempt_release(struct ledger_attempt *);
 void	 ledger_attempt_list_free(struct ledger_attempt *, size_t n);
@@ -197,6 +200,11 @@ int	 ledger_attempt_eligible(struct ledger *, int64_t id, double when);
  * "chain"), before its job is submitted.
  */
 int	 ledger_attempt_chained(struct ledger *, int64_t id, int64_t after_id);
+/*
+ * Record when the attempt's trainer logged MLLOG run_start, on the clock
+ * its metric points are recorded on; the first one recorded is kept.
+ */
+int	 ledger_attempt_run_start(struct ledger *, int64_t id, double when);
 /*
  * job_id NULL keeps the one recorded at submission.  node_share: the
  * nodes it is charged when not its whole nodes (a trial in a pilot

@@ -252,6 +252,14 @@ const char *const ledger_migrations[] = {
 	 */
 	"ALTER TABLE metrics ADD COLUMN late INTEGER"
 	"  CHECK (late IS NULL OR late = 1);",
+
+	/*
+	 * 13 -> 14: when the attempt's trainer logged MLLOG run_start, on
+	 * the clock of its metric points (metrics.time), from which its
+	 * time to train counts.  NULL, as every older attempt reads: none
+	 * logged, its time to train counts from its start.
+	 */
+	"ALTER TABLE attempts ADD COLUMN run_start REAL;",
 };
 
 /* The schema version this build creates and understands. */

@@ -350,6 +350,23 @@ attempt_unit(const struct engine *e)
 	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
 }
 
+/*
+ * When an event happened: the job's own clock (its log's time_ms, as
+ * MLPerf scores it), unless it is clearly not comparable to ours (a node
+ * whose clock is skewed more than a minute, a line with no time), then
+ * ours as the line is read.  run_start and the points take the same
+ * rule, so a time to train is one clock's difference.
+ */
+static double
+attempt_when(const struct engine *e, const struct mllog_event *ev)
+{
+	double	 now = engine_now(e), when = ev->time_ms / 1000.0;
+
+	if (!ev->has_time || when < e->started - 60 || when > now + 60)
+		return now;
+	return when;
+}
+
 /* One line of an attempt's output: record MLLOG metric points. */
 static void
 attempt_line(void *arg, const char *line, size_t len)
@@ -358,7 +375,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	struct engine		*e = a->e;
 	struct mllog_event	 ev;
 	char			 err[256];
-	double			 when, step, now;
+	double			 when, step;
 	int			 late;
 
 	a->lines++;
@@ -373,6 +390,14 @@ attempt_line(void *arg, const char *line, size_t len)
 			    a->lines, err);
 		return;
 	default:
+		return;
+	}
+	/* Its time to train counts from its first (the guide's table). */
+	if (strcmp(ev.key, "run_start") == 0) {
+		if (!a->run_started)
+			ledger_attempt_run_start(e->env.ledger, a->attempt_id,
+			    attempt_when(e, &ev));
+		a->run_started = 1;
 		return;
 	}
 	if (strcmp(ev.key, e->spec->metric) == 0 && !ev.has_num) {
@@ -398,11 +423,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	    strncmp(ev.key, "eval_", 5) != 0 &&
 	    strncmp(ev.key, "train_", 6) != 0)
 		return;
-	/* The job's own clock, unless it is clearly not comparable to ours. */
-	now = engine_now(e);
-	when = ev.time_ms / 1000.0;
-	if (when < e->started - 60 || when > now + 60)
-		when = now;
+	when = attempt_when(e, &ev);
 	/*
 	 * An epoch past any a trial can reach would count as its epochs to
 	 * the target: a malformed line, as a negative one is (mllog.c).

@@ -53,6 +53,7 @@ struct attempt {
 	int		 has_best;	/* the trial's best so far */
 	double		 best;
 	int		 reached;
+	int		 run_started;	/* its trainer logged run_start */
 	double		 npoints;
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */

@@ -137,6 +137,35 @@ guide_attempt_by_id(struct guide *g, size_t a0, size_t a1, int64_t id)
 	return NULL;
 }
 
+/* The name of where times to train count from. */
+const char *
+guide_from_name(int from)
+{
+	if (from == GUIDE_FROM_RUN_START)
+		return "run_start";
+	if (from == GUIDE_FROM_JOB_START)
+		return "job_start";
+	return from != 0 ? "mixed" : NULL;
+}
+
+/*
+ * The time to train of run r to its point on target at time at, of
+ * attempt a: from the run_start its trainer logged, MLPerf's, else from
+ * the attempt's start.  A run_start after that point is another clock's
+ * (attempt_when()): not used.
+ */
+static void
+guide_ttt(struct guide_run *r, const struct ledger_attempt *a, double at)
+{
+	if (a->run_start > 0 && at >= a->run_start) {
+		r->ttt_s = at - a->run_start;
+		r->ttt_from = GUIDE_FROM_RUN_START;
+	} else if (a->started > 0) {
+		r->ttt_s = at - a->started;
+		r->ttt_from = GUIDE_FROM_JOB_START;
+	}
+}
+
 /*
  * Fill run r of trial t, whose attempts are [a0, a1) and summaries
  * [s0, s1) of the lists: the first point on target of its attempts in
@@ -177,15 +206,14 @@ guide_run(struct guide *g, const struct ledger_trial *t, struct guide_run *r,
 			continue;
 		r->reached = 1;
 		r->epochs = s->reached_step;
-		if (a != NULL && a->started > 0)
-			r->ttt_s = s->reached_time - a->started;
+		if (a != NULL)
+			guide_ttt(r, a, s->reached_time);
 	}
 	if (!r->reached && t->reached) {
 		/* Met the target by the ledger, its point not kept. */
 		r->reached = 1;
-		if (r->has_attempt && r->attempt->started > 0 &&
-		    t->reached_at > 0)
-			r->ttt_s = t->reached_at - r->attempt->started;
+		if (r->has_attempt && t->reached_at > 0)
+			guide_ttt(r, r->attempt, t->reached_at);
 	}
 	if (r->has_attempt && r->attempt->ended > 0 && r->run_s > 0 &&
 	    r->train_samples > 0 && r->epochs_run > 0)
@@ -446,6 +474,7 @@ guide_row_runs(const struct guide *g, struct guide_row *row)
 				goto fail;
 			ttt = grown;
 			ttt[nttt++] = r->ttt_s;
+			row->ttt_from |= r->ttt_from;
 		}
 	}
 	if (guide_row_params(g, row, cand, first_confirm != NULL ?

@@ -38,6 +38,18 @@ struct guide_stats {
 #define GUIDE_LEVEL	0.95
 #define GUIDE_Z		1.959963984540054
 
+/*
+ * Where a time to train counts from, bits or'ed over the runs of a
+ * figure: MLPerf's run_start its trainer logged, else its attempt's start
+ * (the job's launch and start-up in it: a workload that logs no
+ * run_start, a ledger older than version 14).
+ */
+#define GUIDE_FROM_RUN_START	1
+#define GUIDE_FROM_JOB_START	2
+
+/* "run_start", "job_start", "mixed" for GUIDE_FROM_ bits, NULL for 0. */
+const char	*guide_from_name(int from);
+
 /* A trial as a run: its last attempt and what its curve says. */
 struct guide_run {
 	int		 trial;		/* number */
@@ -47,7 +59,9 @@ struct guide_run {
 	int		 counts;	/* a run for the success rate */
 	int		 reached;
 	double		 epochs;	/* step of the first point on target */
-	double		 ttt_s;		/* that point's time - attempt start */
+	double		 ttt_s;		/* that point's time - its attempt's
+					   run_start, else its start */
+	int		 ttt_from;	/* GUIDE_FROM_ of ttt_s, 0: none */
 	double		 value;		/* best value, NAN if none */
 	int		 has_attempt;
 	struct ledger_attempt *attempt;	/* the last one, borrowed */
@@ -71,6 +85,7 @@ struct guide_row {
 	double		 rate_low, rate_high;	/* Wilson, when runs > 0 */
 	struct guide_stats epochs;	/* of the runs that reached */
 	struct guide_stats ttt;		/* time to target, seconds */
+	int		 ttt_from;	/* GUIDE_FROM_ bits of its runs' */
 	double		 samples_per_s;	/* mean over the runs, 0 if none */
 	int		 trials_tuning, trials_confirm;
 	struct account_cost tuning, confirm, total;
@@ -142,6 +157,7 @@ struct guide {
 	/* MLPerf-style figures. */
 	struct guide_stats ttt;		/* time to train of ttt_from runs */
 	const char	*ttt_from;	/* "confirm" or "reached" */
+	int		 ttt_clock;	/* GUIDE_FROM_ bits of their ttt_s */
 	int		 reached_runs;
 	double		 models_per_min;	/* 0 if none */
 	int		 has_flops;
@@ -236,6 +252,11 @@ void	 guide_report_csv_row(FILE *, const struct guide *);
  */
 char	*guide_table(const struct guide *, enum report_format);
 /* The table as the tree `--table --format json` prints; cJSON_Delete() it. */
+/*
+ * Where the guideline table's times to target count from, a sentence
+ * for its head (guide_format.c), or NULL when it has none.
+ */
+const char	*guide_table_from_text(const struct guide *);
 struct cJSON	*guide_table_json(const struct guide *);
 
 #endif

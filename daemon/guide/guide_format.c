@@ -16,6 +16,50 @@
 #include "space.h"
 #include "report_alloc.h"
 
+/* The GUIDE_FROM_ bits of the times to target of every row. */
+static int
+guide_table_from(const struct guide *g)
+{
+	size_t	 i;
+	int	 from = 0;
+
+	for (i = 0; i < g->nrows; i++)
+		from |= g->rows[i].ttt_from;
+	return from;
+}
+
+/* Where the table's times to target count from, a sentence; NULL: none. */
+const char *
+guide_table_from_text(const struct guide *g)
+{
+	switch (g->published ? 0 : guide_table_from(g)) {
+	case 0:
+		return NULL;
+	case GUIDE_FROM_RUN_START:
+		return "time to target from each run's MLPerf run_start to "
+		    "its first point on target";
+	case GUIDE_FROM_JOB_START:
+		return "time to target from each run's job start to its "
+		    "first point on target, its launch and start-up "
+		    "included: its trainer logged no run_start";
+	default:
+		return "time to target from each run's MLPerf run_start to "
+		    "its first point on target; rows marked * count some "
+		    "runs from their job's start, their launch and start-up "
+		    "included: their trainer logged no run_start";
+	}
+}
+
+/* A key of o: where times to target count from, or null. */
+static void
+guide_json_from(cJSON *o, const char *key, int from)
+{
+	if (from != 0)
+		cJSON_AddStringToObject(o, key, guide_from_name(from));
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 /* The cost of a set of attempts in hours (see guide_int.h). */
 cJSON *
 guide_json_cost(const struct account_cost *c, int attempts)
@@ -86,6 +130,7 @@ guide_json_row(const struct guide *g, const struct guide_row *r)
 	report_json_number(s, "max", r->ttt.n > 0, r->ttt.max);
 	report_json_number(s, "ci_low", r->ttt.has_ci, r->ttt.ci_low);
 	report_json_number(s, "ci_high", r->ttt.has_ci, r->ttt.ci_high);
+	guide_json_from(s, "from", r->ttt_from);
 	report_json_number(o, "samples_per_s", r->samples_per_s > 0,
 	    r->samples_per_s);
 	if (g->published) {
@@ -129,9 +174,12 @@ guide_table_json(const struct guide *g)
 	cJSON_AddStringToObject(o, "metric", g->c.metric);
 	cJSON_AddStringToObject(o, "goal", g->c.maximize ? "max" : "min");
 	report_json_number(o, "target", g->c.has_target, g->c.target);
-	if (!g->published)
+	if (!g->published) {
 		cJSON_AddStringToObject(o, "epoch_unit", g->epoch_unit ?
 		    g->epoch_unit : "epochs");
+		guide_json_from(o, "time_to_target_from",
+		    guide_table_from(g));
+	}
 	if (g->scaling) {
 		cJSON_AddStringToObject(root, "lr_rule", g->lr_rule);
 		cJSON_AddStringToObject(root, "lr_param", g->lr_param);
@@ -402,6 +450,11 @@ guide_cells(const struct guide *g, const struct guide_row *r, int which,
 		snprintf(c->range, sizeof(c->range), "-");
 	guide_ci_cell(c->ttt, sizeof(c->ttt), r->ttt.n > 0, 1,
 	    r->ttt.olympic_mean, r->ttt.has_ci, r->ttt.ci_low, r->ttt.ci_high);
+	/* Some runs from their job's start where others are from run_start. */
+	if (guide_table_from(g) == (GUIDE_FROM_RUN_START |
+	    GUIDE_FROM_JOB_START) && (r->ttt_from & GUIDE_FROM_JOB_START))
+		snprintf(c->ttt + strlen(c->ttt), sizeof(c->ttt) -
+		    strlen(c->ttt), " *");
 	guide_num(c->sps, sizeof(c->sps), r->samples_per_s > 0, 0,
 	    r->samples_per_s);
 	if (g->published) {
@@ -459,6 +512,8 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 	if (g->epoch_unit != NULL && strcmp(g->epoch_unit, "epochs") != 0)
 		fprintf(f, "%sepochs to target in %s: the workload's fidelity "
 		    "is %s\n", pre, g->epoch_unit, g->epoch_unit);
+	if (guide_table_from_text(g) != NULL)
+		fprintf(f, "%s%s\n", pre, guide_table_from_text(g));
 	guide_intervals(f, pre);
 }
 
@@ -598,7 +653,7 @@ guide_csv(const struct guide *g)
 	    "success_rate,success_rate_ci_low,success_rate_ci_high,"
 	    "epochs_olympic_mean,epochs_mean,epochs_std,epochs_min,epochs_max,"
 	    "epochs_ci_low,epochs_ci_high,ttt_olympic_mean_s,ttt_mean_s,"
-	    "ttt_min_s,ttt_max_s,ttt_ci_low_s,ttt_ci_high_s,"
+	    "ttt_min_s,ttt_max_s,ttt_ci_low_s,ttt_ci_high_s,ttt_from,"
 	    "samples_per_s,trials_tuning,trials_confirm,tuning_node_hours,"
 	    "tuning_gpu_hours,tuning_cpu_hours,confirm_node_hours,"
 	    "confirm_gpu_hours,confirm_cpu_hours,total_node_hours,"
@@ -636,6 +691,8 @@ guide_csv(const struct guide *g)
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.max);
 		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_low);
 		guide_csv_num(f, r->ttt.has_ci, r->ttt.ci_high);
+		fprintf(f, ",%s", r->ttt_from != 0 ?
+		    guide_from_name(r->ttt_from) : "");
 		guide_csv_num(f, r->samples_per_s > 0, r->samples_per_s);
 		if (g->published)	/* no trials, no cost: empty */
 			fputs(",,,,,,,,,,,", f);

@@ -111,6 +111,7 @@ gm_add(struct guide *g, struct gm_ttt **ttt, const struct score_run *r)
 	else
 		t->epochs_unknown = 1;
 	t->v = gm_push(t->v, &t->n, r->ttt_ms / 1000.0);
+	row->ttt_from |= GUIDE_FROM_RUN_START;
 }
 
 /* Score one folder into the tables; -1 with err. */

@@ -17,6 +17,28 @@
 #include "report_int.h"
 #include "space.h"
 
+/* Where a time to train counts from, as key of o: its name, or null. */
+static void
+guide_report_from(cJSON *o, const char *key, int from)
+{
+	if (from != 0)
+		cJSON_AddStringToObject(o, key, guide_from_name(from));
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* Where a time to train counts from, in words. */
+static const char *
+guide_report_from_text(int from)
+{
+	if (from == GUIDE_FROM_RUN_START)
+		return "from run_start";
+	if (from == GUIDE_FROM_JOB_START)
+		return "from the job's start (no run_start logged)";
+	return "from run_start, from the job's start for runs that logged "
+	    "none";
+}
+
 /* The winning run. */
 static cJSON *
 guide_report_winner(const struct guide *g)
@@ -36,6 +58,7 @@ guide_report_winner(const struct guide *g)
 	cJSON_AddBoolToObject(o, "reached", w->reached);
 	report_json_number(o, "epochs_to_target", w->reached, w->epochs);
 	report_json_number(o, "time_to_target_s", w->reached, w->ttt_s);
+	guide_report_from(o, "time_to_target_from", w->ttt_from);
 	report_json_number(o, "run_s", w->has_attempt, w->run_s);
 	report_json_number(o, "node_hours", 1,
 	    g->winner_cost.node_seconds / 3600);
@@ -57,6 +80,7 @@ guide_report_mlperf(const struct guide *g)
 	    g->ttt.olympic_mean);
 	report_json_number(t, "min", g->ttt.n > 0, g->ttt.min);
 	report_json_number(t, "max", g->ttt.n > 0, g->ttt.max);
+	guide_report_from(t, "from", g->ttt_clock);
 	cJSON_AddNumberToObject(o, "runs", (double)g->ttt.n);
 	cJSON_AddStringToObject(o, "runs_from", g->ttt_from);
 	cJSON_AddNumberToObject(o, "reached_runs", g->reached_runs);
@@ -177,7 +201,8 @@ guide_report_text(FILE *f, const struct guide *g)
 	}
 	fprintf(f, "mlperf: time to train ");
 	if (g->ttt.n > 0)
-		fprintf(f, "%.2f s (olympic mean of %zu %s)", g->ttt.olympic_mean,
+		fprintf(f, "%.2f s %s (olympic mean of %zu %s)",
+		    g->ttt.olympic_mean, guide_report_from_text(g->ttt_clock),
 		    g->ttt.n, strcmp(g->ttt_from, "confirm") == 0 ?
 		    "confirmation runs" : "runs that reached the target");
 	else
@@ -215,7 +240,8 @@ guide_report_csv_head(FILE *f)
 		    account_outcome_names[i]);
 	fprintf(f, ",tts_batch_size,winner_trial,winner_node_hours,"
 	    "winner_gpu_hours,winner_cpu_hours,tuning_overhead,"
-	    "tuning_overhead_unit,time_to_train_s,models_per_minute,"
+	    "tuning_overhead_unit,time_to_train_s,time_to_train_from,"
+	    "models_per_minute,"
 	    "valid_flops,lr_rule,checks_ok");
 }
 
@@ -255,6 +281,8 @@ guide_report_csv_row(FILE *f, const struct guide *g)
 	guide_report_csv_num(f, g->overhead > 0, g->overhead);
 	fprintf(f, ",%s", g->overhead > 0 ? g->overhead_unit : "");
 	guide_report_csv_num(f, g->ttt.n > 0, g->ttt.olympic_mean);
+	fprintf(f, ",%s", g->ttt_clock != 0 ? guide_from_name(g->ttt_clock) :
+	    "");
 	guide_report_csv_num(f, g->models_per_min > 0, g->models_per_min);
 	guide_report_csv_num(f, g->has_flops && g->quality_ratio > 0,
 	    g->valid_flops);

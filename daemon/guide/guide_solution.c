@@ -121,8 +121,10 @@ guide_mlperf(struct guide *g)
 		if (!r->reached)
 			continue;
 		if (isfinite(r->ttt_s) && (g->tts_row == NULL ||
-		    (r->confirm && r->batch == g->tts_row->key)))
+		    (r->confirm && r->batch == g->tts_row->key))) {
 			v[n++] = r->ttt_s;
+			g->ttt_clock |= r->ttt_from;
+		}
 		if (!r->has_attempt || r->attempt->started <= 0)
 			continue;
 		end = r->attempt->ended > 0 ? r->attempt->ended : g->now;

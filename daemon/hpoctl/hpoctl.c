@@ -376,6 +376,7 @@ cmd_read(int argc, char **argv, struct config *cfg)
 	enum report_format	 fmt = REPORT_TEXT;
 	const char		*cmd = argv[0], *campaign;
 	cJSON			*req;
+	char			 why[256];
 	int			 i, rc, any = strcmp(cmd, "status") == 0;
 
 	i = opts_parse(argc, argv, &o);
@@ -396,6 +397,13 @@ cmd_read(int argc, char **argv, struct config *cfg)
 	    strcmp(cmd, "trials") != 0)
 		refuse(cmd, "--state, -h, --parsable and --fields are options "
 		    "of trials");
+	if (o.state != NULL && trials_states_check(o.state, why,
+	    sizeof(why)) == -1)
+		refuse(cmd, "%s", why);
+	if (o.fields != NULL && o.format != NULL && fmt != REPORT_TEXT &&
+	    fmt != REPORT_CSV)
+		refuse(cmd, "--fields chooses the columns of text and CSV "
+		    "(the JSON form has every key), not of %s", o.format);
 	if (o.trial != NULL && strcmp(cmd, "cancel") != 0)
 		refuse(cmd, "--trial is an option of cancel");
 	if (o.max_trials != NULL || o.node_hours != NULL ||

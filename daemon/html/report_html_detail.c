@@ -124,9 +124,13 @@ hd_mlperf(FILE *f, const struct guide *g)
 	html_num(f, "mlperf.time_to_train_s.max", g->ttt.n > 0, g->ttt.max);
 	fprintf(f, " over ");
 	html_num(f, "mlperf.runs", 1, (double)g->ttt.n);
-	fprintf(f, " runs (%s)</td></tr>\n<tr><th>Runs on target</th><td>",
+	fprintf(f, " runs (%s%s)</td></tr>\n<tr><th>Runs on target</th><td>",
 	    g->ttt_from != NULL && strcmp(g->ttt_from, "confirm") == 0 ?
-	    "the confirmation runs" : "the runs that reached the target");
+	    "the confirmation runs" : "the runs that reached the target",
+	    g->ttt_clock == GUIDE_FROM_RUN_START ? ", from run_start" :
+	    g->ttt_clock == GUIDE_FROM_JOB_START ? ", from the job's start: "
+	    "no run_start logged" : g->ttt_clock != 0 ? ", from run_start, "
+	    "from the job's start for runs that logged none" : "");
 	html_num(f, "mlperf.reached_runs", 1, g->reached_runs);
 	fprintf(f, "</td></tr>\n<tr><th>Models per minute</th><td>");
 	html_num(f, "mlperf.models_per_minute", g->models_per_min > 0,

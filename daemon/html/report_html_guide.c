@@ -170,6 +170,11 @@ hg_table(FILE *f, const struct guide *g)
 		fprintf(f, "</tr>\n");
 	}
 	fprintf(f, "</table></div>\n");
+	if (guide_table_from_text(g) != NULL) {
+		/* A constant sentence: nothing to escape. */
+		fprintf(f, "<p class=\"muted\" id=\"ttt-from\">%s.</p>\n",
+		    guide_table_from_text(g));
+	}
 }
 
 /* The scaling plots and the guideline table. */

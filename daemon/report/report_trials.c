@@ -314,7 +314,7 @@ report_trials_opts(struct ledger *l, const char *name,
 }
 
 /* 0 if every comma-separated entry of list is a trial state. */
-static int
+int
 trials_states_check(const char *list, char *err, size_t errlen)
 {
 	const char	*p, *end;

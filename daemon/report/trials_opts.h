@@ -20,6 +20,11 @@ int	 trials_request(struct ledger *, const char *campaign,
 	    enum report_format, const cJSON *req, char **out, char *err,
 	    size_t errlen);
 /*
+ * 0 if every comma-separated entry of list (--state) is a trial state,
+ * else -1 with err naming the first that is not.
+ */
+int	 trials_states_check(const char *list, char *err, size_t errlen);
+/*
  * trials_fields.c: render rows (the trial list's JSON form, whose params
  * it parses in place) as the comma-separated columns of list, in text
  * (padded, a header in capitals), CSV or parsable form; *out is the

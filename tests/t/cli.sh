@@ -177,18 +177,13 @@ rc=0
 is "trials --fields bogus: refused" "$rc" 1
 check "naming the column and the known ones" \
     grep -q "unknown column 'bogus' (expected trial, state" "$T/err.txt"
-rc=0
-"$HPOCTL" trials --ledger "$LEDGER" --format json --fields trial cli \
-    2>"$T/err.txt" || rc=$?
-is "trials --fields with JSON: refused" "$rc" 1
-check "saying JSON has every key" grep -q "JSON form has every key" "$T/err.txt"
+refused "trials --fields with JSON" "JSON form has every key" \
+    "$HPOCTL" trials --ledger "$LEDGER" --format json --fields trial cli
 refused "--state outside trials" "--state, -h, --parsable and --fields are options" \
     "$HPOCTL" status --ledger "$LEDGER" -h
-rc=0
-"$HPOCTL" trials --ledger "$LEDGER" --state bogus cli 2>"$T/err.txt" || rc=$?
-is "trials --state bogus: refused" "$rc" 1
-check "naming the state and the known ones" \
-    grep -q "unknown trial state 'bogus' (expected pending, running" "$T/err.txt"
+refused "trials --state bogus" \
+    "unknown trial state 'bogus' (expected pending, running" \
+    "$HPOCTL" trials --ledger "$LEDGER" --state bogus cli
 # Through the daemon, the same answer.
 start_daemon
 is "trials --state through the daemon" \
@@ -197,5 +192,9 @@ is "trials --state through the daemon" \
 is "trials --fields through the daemon" \
     "$("$HPOCTL" trials -O trial,lr,dir cli)" \
     "$("$HPOCTL" trials --ledger "$LEDGER" -O trial,lr,dir cli)"
+refused "trials --state bogus through the daemon" \
+    "unknown trial state 'bogus'" "$HPOCTL" trials --state bogus cli
+refused "trials -O with JSON through the daemon" "JSON form has every key" \
+    "$HPOCTL" trials --format json -O trial cli
 check "the daemon stops" stop_daemon
 done_testing

@@ -115,6 +115,10 @@ fill(struct ledger *l)
 	    "node n02 down") == 0, "attempt 1/0 failed in the queue");
 	ok(ledger_attempt_started(l, aid[2], "1236", 1050, 2, 8, 16, 0,
 	    "n03") == 0, "attempt 1/1 started");
+	/* Its log re-read after a restart: the first run_start stays. */
+	ok(ledger_attempt_run_start(l, aid[2], 1061.25) == 0 &&
+	    ledger_attempt_run_start(l, aid[2], 1099) == 0,
+	    "attempt 1/1 logged run_start");
 	ok(ledger_trial_set_state(l, tid[0], "completed") == 0 &&
 	    ledger_trial_set_state(l, tid[1], "running") == 0,
 	    "trial states");
@@ -220,6 +224,8 @@ check_contents(struct ledger *l, int64_t cid, const char *how)
 		is_str(a[2].job_id, "1236", NAME("attempt 1/1 job"));
 		ok(a[2].submitted == 0 && a[2].ended == 0 &&
 		    a[2].exit_code == -1, NAME("attempt 1/1 numbers"));
+		ok(a[2].run_start == 1061.25 && a[0].run_start == 0,
+		    NAME("attempt 1/1's first run_start, 0/0 none"));
 	}
 	ledger_attempt_list_free(a, n);
 	ok(ledger_attempt_list(l, cid, 1, &a, &n) == 0 && n == 1 &&

@@ -198,6 +198,7 @@ main(void)
 	ledger_close(l);
 	ledger_tmp_sql(path, "ALTER TABLE pilots DROP COLUMN suspended_at;"
 	    "ALTER TABLE metrics DROP COLUMN late;"
+	    "ALTER TABLE attempts DROP COLUMN run_start;"
 	    "PRAGMA user_version = 11");
 	l = ledger_tmp_open_file(path, LEDGER_READONLY);
 	is_near(idle_of(l, cq), 900, 1e-9, "schema 11 read as it is: a "
@@ -205,10 +206,16 @@ main(void)
 	{
 		struct ledger_metric	*m;
 		size_t			 nm;
+		struct ledger_attempt	*al;
+		size_t			 na;
 
 		ok(ledger_metric_list(l, cid, NULL, &m, &nm) == 0,
 		    "its metrics read, none late (%s)", ledger_error(l));
 		ledger_metric_list_free(m, nm);
+		ok(ledger_attempt_list(l, cid, 0, &al, &na) == 0 && na > 0 &&
+		    al[0].run_start == 0, "its attempts read, none with a "
+		    "run_start (%s)", ledger_error(l));
+		ledger_attempt_list_free(al, na);
 	}
 	is_near(idle_of(l, cp), 50, 1e-9, "and an ended one its run time");
 	ledger_close(l);
