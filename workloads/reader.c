@@ -62,6 +62,148 @@ reader_group(const struct workload *w, const cJSON *o, const char *key,
 	return 0;
 }
 
+/*
+ * The most nodes a pattern may compile to.  The C library expands a
+ * repetition by copying what it repeats ('+' once, "{n,m}" m times), so a
+ * repetition of a repetition ("++", "(x{99}){99}") multiplies: 44 '+' in
+ * a row asked for gigabytes (found by fuzz_workload).  A line pattern
+ * needs some tens.
+ */
+#define READER_MAX_NODES	10000
+/* POSIX's least RE_DUP_MAX: a larger count is not portable anyway. */
+#define READER_MAX_DUP		255
+
+/* Skip a bracket expression from its '['; the index past its ']'. */
+static size_t
+reader_bracket(const char *p, size_t i)
+{
+	i++;
+	if (p[i] == '^')
+		i++;
+	if (p[i] == ']')
+		i++;
+	while (p[i] != '\0' && p[i] != ']') {
+		if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '.' ||
+		    p[i + 1] == '=')) {
+			char	 end = p[i + 1];
+
+			for (i += 2; p[i] != '\0' && !(p[i] == end &&
+			    p[i + 1] == ']'); i++)
+				;
+			if (p[i] != '\0')
+				i += 2;
+			continue;
+		}
+		i++;
+	}
+	return p[i] == ']' ? i + 1 : i;
+}
+
+/*
+ * The count of an interval "{n}", "{n,}" or "{n,m}" at p[i] (its largest,
+ * n + 1 when open), with *next past it; 0 when p[i] starts none.
+ */
+static double
+reader_interval(const char *p, size_t i, size_t *next)
+{
+	char	*end;
+	double	 n, m;
+
+	if (p[i] != '{' || p[i + 1] < '0' || p[i + 1] > '9')
+		return 0;
+	n = m = strtod(p + i + 1, &end);
+	if (*end == ',') {
+		m = end[1] == '}' ? n + 1 : strtod(end + 1, &end);
+		if (end[0] == ',')
+			end++;
+	}
+	if (*end != '}')
+		return 0;
+	*next = (size_t)(end + 1 - p);
+	return fmax(n, m);
+}
+
+/*
+ * 0 if pattern compiles to at most READER_MAX_NODES nodes by the C
+ * library's expansion of repetitions, each at most READER_MAX_DUP; else
+ * -1 with err naming the key.
+ */
+static int
+reader_size(const struct workload *w, const char *p, char *err,
+    size_t errlen)
+{
+	double	 sum[32] = { 0 }, last = 0, add, k;
+	size_t	 i = 0, next, d = 0;
+
+	while (p[i] != '\0') {
+		next = i + 1;
+		switch (p[i]) {
+		case '\\':
+			if (p[i + 1] != '\0')
+				next = i + 2;
+			last = add = 1;
+			break;
+		case '[':
+			next = reader_bracket(p, i);
+			last = add = 1;
+			break;
+		case '(':
+			if (++d == sizeof(sum) / sizeof(sum[0]))
+				goto complex;
+			sum[d] = last = add = 0;
+			break;
+		case ')':
+			last = fmax(sum[d], 1);
+			if (d > 0)
+				d--;
+			add = last;
+			break;
+		case '|':
+			last = 0;
+			add = 1;
+			break;
+		case '*':
+		case '?':
+			add = 1;
+			last += 1;
+			break;
+		case '+':
+			add = last + 1;
+			last = 2 * last + 1;
+			break;
+		case '{':
+			if ((k = reader_interval(p, i, &next)) > READER_MAX_DUP) {
+				snprintf(err, errlen, "%s: metric_reader.pattern: "
+				    "a repetition of more than %d", w->path,
+				    READER_MAX_DUP);
+				return -1;
+			}
+			if (next > i + 1) {
+				k = fmax(k, 1);
+				add = last * (k - 1) + 1;
+				last = last * k + 1;
+				break;
+			}
+			last = add = 1;
+			break;
+		default:
+			last = add = 1;
+			break;
+		}
+		sum[d] += add;
+		if (sum[d] > READER_MAX_NODES || last > READER_MAX_NODES)
+			goto complex;
+		i = next;
+	}
+	return 0;
+complex:
+	snprintf(err, errlen, "%s: metric_reader.pattern: too complex: its "
+	    "repetitions expand it to more than %d nodes (a repetition of a "
+	    "repetition, as \"++\" or \"(x{99}){99}\", multiplies)", w->path,
+	    READER_MAX_NODES);
+	return -1;
+}
+
 /* Parse a metric_reader object. */
 struct workload_reader *
 workload_reader_parse(const struct workload *w, const cJSON *o, char *err,
@@ -86,6 +228,8 @@ workload_reader_parse(const struct workload *w, const cJSON *o, char *err,
 		    "regular expression", w->path);
 		return NULL;
 	}
+	if (reader_size(w, p->valuestring, err, errlen) == -1)
+		return NULL;
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
 		workload_oom(w, err, errlen);
 		return NULL;

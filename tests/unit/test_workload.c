@@ -203,6 +203,19 @@ test_bad_specs(void)
 	bad_workload("b6.json", "{\"name\": \"b\", \"program\": \"p\", "
 	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
 	    "{\"pattern\": \"acc ([0-9.]+\"}}", "b6.json: metric_reader.pattern: ");
+	/* Repetitions of repetitions, which the C library multiplies. */
+	bad_workload("b6b.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ((x{120}){120})\"}}",
+	    "b6b.json: metric_reader.pattern: too complex");
+	bad_workload("b6c.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9]{256})\"}}",
+	    "b6c.json: metric_reader.pattern: a repetition of more than 255");
+	bad_workload("b6d.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9]++++++++++++++)\"}}",
+	    "b6d.json: metric_reader.pattern: too complex");
 	bad_workload("b7.json", "{\"name\": \"b\", \"program\": \"p\", "
 	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
 	    "{\"pattern\": \"acc ([0-9.]+)\", \"value\": 2}}",
@@ -353,6 +366,21 @@ test_reader(void)
 	ok(workload_read_line(w, "epoch -5 acc=0.9", 16, &ev, err,
 	    sizeof(err)) == -1, "a negative epoch is malformed");
 	like(err, "the epoch of acc is not a number >= 0", "and says so");
+	workload_free(w);
+
+	/* Repetition characters in a bracket and an escape are no repetition. */
+	w = workload_load(put("ep3.json", "{\"name\": \"e\", \"program\": "
+	    "\"p\", \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
+	    " \"metric_reader\": {\"pattern\": "
+	    "\"^[]{}+*?]\\\\+{2,3} x{1,255} acc=([0-9.]+)$\"}}"), NULL, err,
+	    sizeof(err));
+	ok(w != NULL, "a pattern with +{}* in a bracket, \\+ and x{1,255} "
+	    "loads (%s)", err);
+	if (w != NULL && workload_read_line(w, "}++ xx acc=0.5", 14, &ev, err,
+	    sizeof(err)) == 0)
+		is_near(ev.num, 0.5, 1e-12, "and reads its lines");
+	else
+		ok(0, "and reads its lines (%s)", err);
 	workload_free(w);
 }
 
