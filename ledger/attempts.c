@@ -18,6 +18,7 @@ ledger_attempt_release(struct ledger_attempt *a)
 	free(a->state);
 	free(a->host);
 	free(a->reason);
+	free(a->pending_reason);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -124,8 +125,8 @@ ledger_attempt_started(struct ledger *l, int64_t id, const char *job_id,
 	if ((st = ledger_stmt(l, LQ_ATTEMPT_STARTED, "UPDATE attempts"
 	    " SET job_id = COALESCE(?2, job_id), started = ?3, nodes = ?4,"
 	    " gpus = ?5, cpus = ?6, host = COALESCE(?7, host), node_share = ?8,"
-	    " state = CASE WHEN ended IS NULL THEN 'running' ELSE state END"
-	    " WHERE id = ?1")) == NULL)
+	    " state = CASE WHEN ended IS NULL THEN 'running' ELSE state END,"
+	    " pending_reason = NULL WHERE id = ?1")) == NULL)
 		return -1;
 	ledger_bind_int64(l, st, 1, id);
 	ledger_bind_start(l, st, job_id, when, nodes, gpus, cpus, host);
@@ -196,6 +197,25 @@ ledger_attempt_run_start(struct ledger *l, int64_t id, double when)
 	    (long long)id);
 }
 
+/*
+ * Record why the attempt's job waits (NULL: for nothing known), unless
+ * it has started: its start cleared the reason for good.
+ */
+int
+ledger_attempt_pending(struct ledger *l, int64_t id, const char *reason)
+{
+	sqlite3_stmt *st;
+
+	if ((st = ledger_stmt(l, LQ_ATTEMPT_PENDING, "UPDATE attempts"
+	    " SET pending_reason = ?2 WHERE id = ?1 AND started IS NULL")) ==
+	    NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, id);
+	ledger_bind_text(l, st, 2, reason);
+	return ledger_exec(l, st, "record pending reason of attempt id %lld",
+	    (long long)id);
+}
+
 /* Read a row of the attempt list into row, a struct ledger_attempt. */
 static int
 attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
@@ -227,7 +247,8 @@ attempt_read(struct ledger *l, sqlite3_stmt *st, void *row)
 	    ledger_column_str(st, 6, &a->dir) == -1 ||
 	    ledger_column_str(st, 7, &a->state) == -1 ||
 	    ledger_column_str(st, 15, &a->host) == -1 ||
-	    ledger_column_str(st, 18, &a->reason) == -1) {
+	    ledger_column_str(st, 18, &a->reason) == -1 ||
+	    ledger_column_str(st, 25, &a->pending_reason) == -1) {
 		ledger_attempt_release(a);
 		return ledger_errorf(l, "read attempt: out of memory");
 	}
@@ -261,7 +282,7 @@ ledger_attempt_list(struct ledger *l, int64_t campaign_id,
 	    " a.created, a.submitted, a.started, a.ended, a.nodes, a.gpus,"
 	    " a.cpus, a.host, COALESCE(a.exit_code, -1), a.signal, a.reason,"
 	    " " ACCT_NODES ", a.eligible, a.after_id, a.suspended,"
-	    " a.suspended_at, a.run_start"
+	    " a.suspended_at, a.run_start, a.pending_reason"
 	    " FROM attempts a JOIN trials t ON t.id = a.trial_id"
 	    " WHERE t.campaign_id = ?1"
 	    " AND (NOT ?2 OR COALESCE(a.ended, 0) = 0)"

@@ -312,7 +312,7 @@ static int
 ledger_setup(struct ledger *l)
 {
 	int v, latest = ledger_schema_latest(), tables;
-	char sql[224];
+	char sql[256];
 
 	if (sqlite3_busy_timeout(l->db, LEDGER_BUSY_MS) != SQLITE_OK)
 		return ledger_fail(l, "set busy timeout");
@@ -332,24 +332,26 @@ ledger_setup(struct ledger *l)
 		return -1;
 	/*
 	 * A ledger read as it is, older than the attempts' node_share,
-	 * eligible, after_id, suspended, suspended_at or run_start
-	 * (schema.c, 5 -> 6 -> 7 -> 8, 9 -> 10 -> 11, 13 -> 14): a view of its attempts in the
-	 * connection's own temp schema, which names resolve first, reads
-	 * each as charged its whole nodes, its queue wait from its
-	 * submission, in a lane of its own and never suspended, as it was;
-	 * its pilots (4 -> 5) as never suspended (10 -> 11), and not
-	 * suspended now (11 -> 12); its attempts as logging no run_start
-	 * (13 -> 14).
+	 * eligible, after_id, suspended, suspended_at, run_start or
+	 * pending_reason (schema.c, 5 -> 6 -> 7 -> 8, 9 -> 10 -> 11,
+	 * 13 -> 14 -> 15): a view of its attempts in the connection's own
+	 * temp schema, which names resolve first, reads each as charged its
+	 * whole nodes, its queue wait from its submission, in a lane of its
+	 * own and never suspended, as it was; its pilots (4 -> 5) as never
+	 * suspended (10 -> 11), and not suspended now (11 -> 12); its
+	 * attempts as logging no run_start (13 -> 14) and pending for no
+	 * known reason (14 -> 15).
 	 */
-	if ((l->flags & LEDGER_READONLY) && v < 14) {
+	if ((l->flags & LEDGER_READONLY) && v < 15) {
 		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW attempts AS"
-		    " SELECT *%s%s%s%s%s, NULL AS run_start"
+		    " SELECT *%s%s%s%s%s%s, NULL AS pending_reason"
 		    " FROM main.attempts",
 		    v < 6 ? ", NULL AS node_share" : "",
 		    v < 7 ? ", NULL AS eligible" : "",
 		    v < 8 ? ", NULL AS after_id" : "",
 		    v < 10 ? ", NULL AS suspended" : "",
-		    v < 11 ? ", NULL AS suspended_at" : "");
+		    v < 11 ? ", NULL AS suspended_at" : "",
+		    v < 14 ? ", NULL AS run_start" : "");
 		if (ledger_sql(l, sql, "read attempts of an older schema")
 		    == -1)
 			return -1;

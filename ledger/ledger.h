@@ -181,6 +181,10 @@ struct ledger_attempt {
 	double		 run_start;	/* when its trainer logged run_start,
 					   on its points' clock, 0 = none:
 					   ledger_attempt_run_start() */
+	char		*pending_reason;	/* why its job waits, as its
+					   scheduler names it (Slurm:
+					   "Resources"), NULL: none known or
+					   it has started */
 };
 void	 ledger_attempt_release(struct ledger_attempt *);
 void	 ledger_attempt_list_free(struct ledger_attempt *, size_t n);
@@ -205,6 +209,13 @@ int	 ledger_attempt_chained(struct ledger *, int64_t id, int64_t after_id);
  * its metric points are recorded on; the first one recorded is kept.
  */
 int	 ledger_attempt_run_start(struct ledger *, int64_t id, double when);
+/*
+ * Record why the attempt's job waits, as its scheduler names it (NULL:
+ * for nothing known); an attempt that has started keeps none (its start
+ * clears it: ledger_attempt_started()).
+ */
+int	 ledger_attempt_pending(struct ledger *, int64_t id,
+	    const char *reason);
 /*
  * job_id NULL keeps the one recorded at submission.  node_share: the
  * nodes it is charged when not its whole nodes (a trial in a pilot

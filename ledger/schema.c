@@ -260,6 +260,15 @@ const char *const ledger_migrations[] = {
 	 * logged, its time to train counts from its start.
 	 */
 	"ALTER TABLE attempts ADD COLUMN run_start REAL;",
+
+	/*
+	 * 14 -> 15: why the attempt's job waits, as its scheduler names it
+	 * (Slurm's reason: Resources, Priority, JobHeldUser, ...), written
+	 * when it changes while the job pends and cleared when it starts:
+	 * the events table keeps each change ("progress").  NULL, as every
+	 * older attempt reads: none known.
+	 */
+	"ALTER TABLE attempts ADD COLUMN pending_reason TEXT;",
 };
 
 /* The schema version this build creates and understands. */

@@ -33,9 +33,12 @@ enum sched_event_type {
 	SCHED_EV_END,		/* finished; state, exit status known */
 	SCHED_EV_SUBMIT_FAILED,	/* could not be submitted; reason says why */
 	SCHED_EV_OUTPUT,	/* new output in dir/stdout: read it now */
-	SCHED_EV_SUSPENDED	/* a running job was suspended or resumed
+	SCHED_EV_SUSPENDED,	/* a running job was suspended or resumed
 				   (Slurm: scontrol suspend, resume):
 				   suspended and suspended_at say how */
+	SCHED_EV_PENDING	/* the reason a job that has not started
+				   waits changed (Slurm only): reason,
+				   stuck and fix_key say it */
 };
 
 struct sched_event {
@@ -81,7 +84,19 @@ struct sched_event {
 	 * queue wait counts from the submission).
 	 */
 	double		 eligible;
-	const char	*reason;	/* human-readable detail, may be NULL */
+	const char	*reason;	/* human-readable detail, may be NULL;
+					   SCHED_EV_PENDING: the scheduler's
+					   name for why the job waits (Slurm's
+					   job_state_reason_string(), such as
+					   "Resources"), "" for none */
+	/*
+	 * SCHED_EV_PENDING: 1 if that reason will not clear by itself (a
+	 * limit the job is over, a hold), with fix_key the campaign's spec
+	 * key whose change would lift it ("resources.time_limit"), NULL if
+	 * none would (a hold: scontrol release).
+	 */
+	int		 stuck;
+	const char	*fix_key;
 };
 
 typedef void	(*sched_event_cb)(void *arg, const struct sched_event *);

@@ -322,6 +322,9 @@ engine_event(void *arg, const struct sched_event *ev)
 	case SCHED_EV_END:
 		engine_ended(a, ev);
 		return;
+	case SCHED_EV_PENDING:
+		engine_pending(a, ev);
+		return;
 	case SCHED_EV_SUSPENDED:
 		/* Its run time, billed while it runs, stops while suspended. */
 		a->suspended = fmax(ev->suspended, a->suspended);

@@ -54,6 +54,9 @@ struct attempt {
 	double		 best;
 	int		 reached;
 	int		 run_started;	/* its trainer logged run_start */
+	char		 pending[64];	/* why its job waits, as recorded
+					   (engine_pending()), "" for none */
+	int		 said_stuck;	/* "will not clear by itself" said */
 	double		 npoints;
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */
@@ -121,6 +124,8 @@ void	 engine_cancel_all(struct engine *, enum cancel_as, int but_reached);
 
 /* engine_event.c */
 void	 engine_event(void *, const struct sched_event *);
+/* engine_pend.c: a backend's SCHED_EV_PENDING for attempt a. */
+void	 engine_pending(struct attempt *a, const struct sched_event *);
 /* Retry a trial with attempt `number`, its point read from the ledger. */
 void	 engine_retry(struct engine *, int64_t trial_id, int trial_number,
 	    int number);

@@ -346,6 +346,31 @@ report_table(struct ledger *l, const char *name, enum report_format fmt,
 }
 
 /*
+ * Add how many of campaign c's trials pend and their commonest reason
+ * (hpoctl status) to o: 0, -1 if memory ran out.  An unreadable list
+ * adds nothing.
+ */
+static int
+report_status_pending(struct ledger *l, const struct ledger_campaign *c,
+    cJSON *o)
+{
+	struct ledger_attempt	*a = NULL;
+	struct report_pending	 p;
+	size_t			 n = 0;
+	int			 bad;
+
+	if (ledger_attempt_list(l, c->id, 1, &a, &n) == -1)
+		return 0;
+	report_pending(a, n, &p);
+	bad = cJSON_AddNumberToObject(o, "pending", p.trials) == NULL ||
+	    cJSON_AddStringToObject(o, "pending_reason", p.reason) == NULL ||
+	    cJSON_AddNumberToObject(o, "pending_reason_trials", p.count) ==
+	    NULL;
+	ledger_attempt_list_free(a, n);
+	return bad ? -1 : 0;
+}
+
+/*
  * One campaign's status as a JSON object; NULL if memory ran out (the
  * rows read these members back).
  */
@@ -365,8 +390,9 @@ report_status_one(struct ledger *l, const struct ledger_campaign *c)
 		cJSON_Delete(o);
 		return NULL;
 	}
-	if (report_held(l, c, held, sizeof(held)) &&
-	    cJSON_AddStringToObject(o, "held", held) == NULL) {
+	if ((report_held(l, c, held, sizeof(held)) &&
+	    cJSON_AddStringToObject(o, "held", held) == NULL) ||
+	    report_status_pending(l, c, o) == -1) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -397,8 +423,9 @@ static void
 report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
 {
 	const cJSON	*best;
-	const char	*held;
+	const char	*held, *why;
 	char		 b[32], w[32], tr[32];
+	double		 pend;
 
 	/* report_json_number() sets best as raw JSON text. */
 	best = cJSON_GetObjectItem(o, "best");
@@ -409,9 +436,11 @@ report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
 		    strtod(best->valuestring, NULL));
 	else
 		snprintf(b, sizeof(b), "-");
+	pend = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "pending"));
+	why = cJSON_GetStringValue(cJSON_GetObjectItem(o, "pending_reason"));
 	if (fmt == REPORT_CSV) {
 		fprintf(f, "%.0f,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%.6f,"
-		    "%.6f,%.3f\n",
+		    "%.6f,%.3f,%.0f,",
 		    cJSON_GetObjectItem(o, "id")->valuedouble,
 		    cJSON_GetObjectItem(o, "name")->valuestring,
 		    cJSON_GetObjectItem(o, "workload")->valuestring,
@@ -429,7 +458,9 @@ report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
 		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
 		    "gpu_hours")),
 		    cJSON_GetNumberValue(cJSON_GetObjectItem(o,
-		    "wall_s")));
+		    "wall_s")), isnan(pend) ? 0 : pend);
+		report_csv_text(f, why != NULL ? why : "");
+		fputc('\n', f);
 		return;
 	}
 	report_duration(w, sizeof(w), cJSON_GetNumberValue(
@@ -450,6 +481,11 @@ report_status_row(FILE *f, const cJSON *o, enum report_format fmt)
 	/* A held campaign's line is followed by why. */
 	if (held != NULL)
 		fprintf(f, "      held: %s\n", held);
+	/* So is why its trials pend, when their scheduler says. */
+	if (why != NULL && *why != '\0')
+		fprintf(f, "      pending: %.0f trial%s, %.0f for %s\n", pend,
+		    pend == 1 ? "" : "s", cJSON_GetNumberValue(
+		    cJSON_GetObjectItem(o, "pending_reason_trials")), why);
 }
 
 /* The status of campaigns arr as CSV or a text table. */
@@ -460,7 +496,8 @@ report_status_table(FILE *f, const cJSON *arr, enum report_format fmt)
 
 	if (fmt == REPORT_CSV)
 		fprintf(f, "id,name,workload,state,trials,max_trials,running,"
-		    "reached_target,best,node_hours,gpu_hours,wall_s\n");
+		    "reached_target,best,node_hours,gpu_hours,wall_s,pending,"
+		    "pending_reason\n");
 	else
 		fprintf(f, "%4s  %-20s  %-12s  %-9s  %9s  %4s  %10s  %10s  "
 		    "%s\n", "ID", "NAME", "WORKLOAD", "STATE", "TRIALS", "RUN",

@@ -45,4 +45,19 @@ int	 report_alloc_check(const char *cmd, const char *campaign, int rc,
 /* Wall-clock time now, in seconds since the epoch. */
 double	 report_now(void);
 
+/* Trials waiting for their job to start, and why (pending.c). */
+struct report_pending {
+	int		 trials;	/* attempts neither started nor ended */
+	const char	*reason;	/* their commonest pending reason,
+					   borrowed from the attempts; "" if
+					   none is known (local) */
+	int		 count;		/* how many pend for it */
+};
+/*
+ * The pending trials among a campaign's attempts a[n]: a tie for the
+ * commonest reason goes to the one of the lowest trial.
+ */
+void	 report_pending(const struct ledger_attempt *a, size_t n,
+	    struct report_pending *);
+
 #endif

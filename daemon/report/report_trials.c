@@ -89,36 +89,51 @@ report_trials(struct ledger *l, const char *name, enum report_format fmt,
 	return report_trials_opts(l, name, fmt, NULL, out, err, errlen);
 }
 
+/*
+ * A trial's state as the text table shows it: a pending trial with why
+ * its job waits, as its scheduler said ("pending (Resources)").
+ */
+static void
+report_trial_state(const struct ledger_trial *t, const char *pending,
+    char *buf, size_t len)
+{
+	if (strcmp(t->state, "pending") == 0 && *pending != '\0')
+		snprintf(buf, len, "%s (%s)", t->state, pending);
+	else
+		snprintf(buf, len, "%s", t->state);
+}
+
 /* The header line of `trials` in CSV (parsable: '|') or text. */
 static void
 report_trials_header(FILE *f, enum report_format fmt, int parsable,
-    const cJSON *names, const char *metric)
+    const cJSON *names, const char *metric, int swidth)
 {
 	const cJSON	*v;
 	char		 sep = parsable ? '|' : ',';
 
 	if (fmt == REPORT_CSV) {
 		fprintf(f, "trial%cstate%crole%cattempts%cseed%cbest%cbest_step"
-		    "%creached%cjob_id%chost%cdir", sep, sep, sep, sep, sep, sep,
-		    sep, sep, sep, sep);
+		    "%creached%cjob_id%chost%cdir%cpending_reason", sep, sep, sep,
+		    sep, sep, sep, sep, sep, sep, sep, sep);
 		cJSON_ArrayForEach(v, names)
 			fprintf(f, "%c%s", sep, v->string);
 		fprintf(f, "\n");
 	} else
-		fprintf(f, "%5s  %-9s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
-		    "%s\n", "TRIAL", "STATE", "ROLE", "ATT", metric, "HIT",
-		    "JOBID", "HOST", "PARAMETERS");
+		fprintf(f, "%5s  %-*s  %-8s  %3s  %12s  %5s  %-10s  %-12s  "
+		    "%s\n", "TRIAL", swidth, "STATE", "ROLE", "ATT", metric,
+		    "HIT", "JOBID", "HOST", "PARAMETERS");
 }
 
 /*
  * One trial of `trials` as a JSON object added to root; where[] is its
- * last attempt's job id, host, directory and reason (how it ended, such
- * as the stopper's words for one pruned), p its parsed parameters.
- * -1 if memory ran out.
+ * last attempt's job id, host, directory, reason (how it ended, such as
+ * the stopper's words for one pruned) and pending reason (why its job
+ * waits, "" for none known), p its parsed parameters.  -1 if memory ran
+ * out.
  */
 static int
 report_trial_json(cJSON *root, const struct ledger_trial *t,
-    const char *const where[4], const cJSON *p)
+    const char *const where[5], const cJSON *p)
 {
 	cJSON	*o = cJSON_CreateObject();
 
@@ -134,6 +149,7 @@ report_trial_json(cJSON *root, const struct ledger_trial *t,
 	    cJSON_AddStringToObject(o, "host", where[1]) == NULL ||
 	    cJSON_AddStringToObject(o, "dir", where[2]) == NULL ||
 	    cJSON_AddStringToObject(o, "reason", where[3]) == NULL ||
+	    cJSON_AddStringToObject(o, "pending_reason", where[4]) == NULL ||
 	    cJSON_AddRawToObject(o, "params", p ? t->params_json : "{}") ==
 	    NULL || !cJSON_AddItemToArray(root, o)) {
 		cJSON_Delete(o);
@@ -145,7 +161,7 @@ report_trial_json(cJSON *root, const struct ledger_trial *t,
 /* One trial of `trials` as a CSV row (parsable: '|' and no quotes). */
 static void
 report_trial_csv(FILE *f, const struct ledger_trial *t,
-    const char *const where[4], const cJSON *p, const cJSON *names,
+    const char *const where[5], const cJSON *p, const cJSON *names,
     int parsable)
 {
 	const cJSON	*v;
@@ -163,6 +179,8 @@ report_trial_csv(FILE *f, const struct ledger_trial *t,
 	report_field(f, where[1], parsable);
 	fputc(sep, f);
 	report_field(f, where[2], parsable);
+	fputc(sep, f);
+	report_field(f, where[4], parsable);
 	cJSON_ArrayForEach(v, names) {
 		report_param_text(cJSON_GetObjectItemCaseSensitive(p,
 		    v->string), 1, val, sizeof(val));
@@ -175,17 +193,18 @@ report_trial_csv(FILE *f, const struct ledger_trial *t,
 /* One trial of `trials` as a line of the text table. */
 static void
 report_trial_text(FILE *f, const struct ledger_trial *t,
-    const char *const where[4], const cJSON *p)
+    const char *const where[5], const cJSON *p, int swidth)
 {
 	const cJSON	*v;
-	char		 val[64];
+	char		 val[64], state[96];
 
 	if (t->has_best)
 		snprintf(val, sizeof(val), "%.6g", t->best);
 	else
 		snprintf(val, sizeof(val), "-");
-	fprintf(f, "%5d  %-9s  %-8s  %3d  %12s  %5s  %-10s  %-12s ",
-	    t->number, t->state, t->role, t->attempts, val,
+	report_trial_state(t, where[4], state, sizeof(state));
+	fprintf(f, "%5d  %-*s  %-8s  %3d  %12s  %5s  %-10s  %-12s ",
+	    t->number, swidth, state, t->role, t->attempts, val,
 	    t->reached ? "yes" : "no", *where[0] ? where[0] : "-",
 	    *where[1] ? where[1] : "-");
 	cJSON_ArrayForEach(v, p) {
@@ -196,29 +215,65 @@ report_trial_text(FILE *f, const struct ledger_trial *t,
 }
 
 /*
+ * Where trial t's last attempt (of a[na]) ran, as the ledger has it:
+ * job id, host, directory, reason and pending reason ("" for none).
+ */
+static void
+report_trial_where(const struct ledger_trial *t,
+    const struct ledger_attempt *a, size_t na, const char *where[5])
+{
+	const struct ledger_attempt *la;
+
+	la = report_last_attempt(a, na, t->id, t->number);
+	where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
+	where[1] = la != NULL && la->host != NULL ? la->host : "";
+	where[2] = la != NULL && la->dir != NULL ? la->dir : "";
+	where[3] = la != NULL && la->reason != NULL ? la->reason : "";
+	where[4] = la != NULL && la->pending_reason != NULL ?
+	    la->pending_reason : "";
+}
+
+/* The width of the text table's STATE column: its longest state. */
+static int
+report_trials_swidth(const struct trials_opts *to,
+    const struct ledger_trial *t, size_t n, const struct ledger_attempt *a,
+    size_t na)
+{
+	const char	*where[5];
+	char		 state[96];
+	size_t		 i;
+	int		 w = 9;
+
+	for (i = 0; i < n; i++) {
+		if (!report_state_in(t[i].state, to->states))
+			continue;
+		report_trial_where(&t[i], a, na, where);
+		report_trial_state(&t[i], where[4], state, sizeof(state));
+		if ((int)strlen(state) > w)
+			w = (int)strlen(state);
+	}
+	return w;
+}
+
+/*
  * The trials t[n] in the states to asks for, each with its last attempt
- * (of a[na]): into JSON array root if not NULL, else onto f in fmt.  -1
- * if memory ran out.
+ * (of a[na]): into JSON array root if not NULL, else onto f in fmt (text:
+ * its STATE column swidth wide).  -1 if memory ran out.
  */
 static int
 report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
     const struct trials_opts *to, const struct ledger_trial *t, size_t n,
-    const struct ledger_attempt *a, size_t na, const cJSON *names)
+    const struct ledger_attempt *a, size_t na, const cJSON *names,
+    int swidth)
 {
-	const struct ledger_attempt *la;
-	const char	*where[4];	/* job id, host, directory, reason */
+	const char	*where[5];
 	cJSON		*p;
 	size_t		 i;
 
 	for (i = 0; i < n; i++) {
 		if (!report_state_in(t[i].state, to->states))
 			continue;
-		/* Where the trial's last attempt ran: the ledger's record. */
-		la = report_last_attempt(a, na, t[i].id, t[i].number);
-		where[0] = la != NULL && la->job_id != NULL ? la->job_id : "";
-		where[1] = la != NULL && la->host != NULL ? la->host : "";
-		where[2] = la != NULL && la->dir != NULL ? la->dir : "";
-		where[3] = la != NULL && la->reason != NULL ? la->reason : "";
+		report_trial_where(&t[i], a, na, where);
 		p = cJSON_Parse(t[i].params_json);
 		if (root != NULL) {
 			if (report_trial_json(root, &t[i], where, p) == -1) {
@@ -229,7 +284,7 @@ report_trials_rows(FILE *f, cJSON *root, enum report_format fmt,
 			report_trial_csv(f, &t[i], where, p, names,
 			    to->parsable);
 		else
-			report_trial_text(f, &t[i], where, p);
+			report_trial_text(f, &t[i], where, p, swidth);
 		cJSON_Delete(p);
 	}
 	return 0;
@@ -250,7 +305,7 @@ report_trials_opts(struct ledger *l, const char *name,
 	char			*buf = NULL;
 	size_t			 n = 0, na = 0, len;
 	FILE			*f = NULL;
-	int			 rc;
+	int			 rc, swidth;
 
 	if (to == NULL)
 		to = &defaults;
@@ -283,11 +338,13 @@ report_trials_opts(struct ledger *l, const char *name,
 	/* Column names come from the first trial's parameters. */
 	if (n > 0)
 		names = cJSON_Parse(t[0].params_json);
+	swidth = report_trials_swidth(to, t, n, a, na);
 	if (root != NULL || f != NULL) {
 		if (f != NULL && !to->noheader)
 			report_trials_header(f, fmt, to->parsable, names,
-			    c.metric);
-		rc = report_trials_rows(f, root, fmt, to, t, n, a, na, names);
+			    c.metric, swidth);
+		rc = report_trials_rows(f, root, fmt, to, t, n, a, na, names,
+		    swidth);
 	}
 	cJSON_Delete(names);
 	if (f != NULL && report_memstream_close(f, &buf) == 0 && rc == 0)

@@ -19,7 +19,7 @@
  */
 static const char *const trials_columns[] = { "trial", "state", "role",
 	"attempts", "seed", "best", "best_step", "reached", "job_id", "host",
-	"dir", "reason", NULL };
+	"dir", "pending_reason", "reason", NULL };
 
 /* 1 if name is one of the own columns. */
 static int
@@ -126,8 +126,9 @@ fields_check(char **names, size_t n, const cJSON *rows, char *err,
 		if (!found) {
 			snprintf(err, errlen, "--fields: unknown column '%s' "
 			    "(expected trial, state, role, attempts, seed, "
-			    "best, best_step, reached, job_id, host, dir, reason or a "
-			    "parameter of the campaign's trials)", names[i]);
+			    "best, best_step, reached, job_id, host, dir, "
+			    "pending_reason, reason or a parameter of the "
+			    "campaign's trials)", names[i]);
 			return -1;
 		}
 	}

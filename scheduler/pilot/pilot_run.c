@@ -474,6 +474,7 @@ pilot_inner_event(void *arg, const struct sched_event *ev)
 		pilot_suspended(ps, p, ev);
 		return;
 	case SCHED_EV_OUTPUT:
+	case SCHED_EV_PENDING:	/* the pilot's own wait, none of a trial's */
 		return;
 	}
 }

@@ -442,6 +442,7 @@ slurm_rebind(struct slurm *b, const char *token, const char *job_id,
 	j->arg = arg;
 	j->started = 0;
 	j->resend = j->state == SJ_LIVE && job_id == NULL;
+	j->pend[0] = '\0';	/* its new owner hears why it waits */
 	b->interval = b->opts.poll_min;
 	slurm_arm(b);
 	return 1;

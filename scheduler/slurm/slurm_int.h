@@ -11,9 +11,19 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <slurm/slurm.h>
 #include <uv.h>
 
 #include "sched.h"
+
+/*
+ * libslurm's job_state_reason_string(): Slurm's names of the reasons a
+ * job pends, as squeue prints them ("Resources", "JobHeldUser").  Slurm
+ * 22.05 exports it under this name (slurm_xlator.h) but declares it in no
+ * installed header.  On the loop thread only: an unknown reason is named
+ * in a static buffer.
+ */
+extern char	*slurm_job_reason_string(enum job_state_reason);
 
 #define SLURM_NO_TASK	UINT32_MAX	/* not an array task */
 #define SLURM_CONFIRM_MAX 8		/* job ids one confirming query loads */
@@ -142,7 +152,8 @@ struct slurm_job {
 					   end if it never was), 0 = ? */
 	struct slurm_watch *watch;	/* its directory's watch, or NULL */
 	int		 hinted;	/* its end marker was seen */
-	int		 said_stuck;	/* "cannot start" was logged */
+	char		 pend[64];	/* the pending reason last told
+					   (SCHED_EV_PENDING), "" for none */
 	int		 forgotten;	/* its end is read from result.json:
 					   the controller forgot it */
 	double		 absent_after;	/* SJ_UNCERTAIN: trust "no such job"
@@ -306,9 +317,12 @@ int	 slurm_tasks_contain(const char *list, uint32_t task);
 /* A human name for a state with its flags: "RUNNING+COMPLETING". */
 void	 slurm_state_format(uint32_t state, char *buf, size_t len);
 /*
- * squeue's name of a pending reason that only a change of the cluster's
- * configuration can lift (a partition's node or time limit), else NULL.
+ * 1 if a job pending for reason wait (desc: its state_desc, "" if none)
+ * waits for something that will not come by itself: a limit of its
+ * partition, QOS or association it is over (*key: the spec key to
+ * change), a constraint no node meets, a hold, required nodes down
+ * (*key NULL: no key of the campaign's lifts it); else 0.
  */
-const char *slurm_wait_stuck(uint32_t wait);
+int	 slurm_wait_stuck(uint32_t wait, const char *desc, const char **key);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * slurm_poll.c: the Slurm backend applies one poll's answer (every job
- * record of the user) to its jobs: STARTED and END events, jobs whose lost
- * submit turns up or not, jobs the controller has forgotten.
+ * record of the user) to its jobs: STARTED, PENDING and END events, jobs
+ * whose lost submit turns up or not, jobs the controller has forgotten.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -190,23 +190,31 @@ slurm_find(struct slurm_job *j, const struct slurm_rec *recs,
 }
 
 /*
- * A job that Slurm took but cannot start as the cluster is set (more
- * nodes than its partition has: EnforcePartLimits=NO takes it) waits for
- * ever, its trial pending: say so once, with Slurm's reason.
+ * A job that has not started, as its record r shows it: tell why it waits
+ * when that changed (Slurm's name of its state_reason, "" for none), and
+ * whether that will clear by itself (a job Slurm took that its partition
+ * can never start, EnforcePartLimits=NO, waits for ever; so does a held
+ * one).
  */
 static void
-slurm_say_stuck(struct slurm *b, struct slurm_job *j,
+slurm_pend_seen(struct slurm *b, struct slurm_job *j,
     const struct slurm_rec *r)
 {
-	const char	*why;
+	struct sched_event	 ev;
+	const char		*why = "";
 
-	if (j->said_stuck || (r->state & JOB_STATE_BASE) != JOB_PENDING ||
-	    (why = slurm_wait_stuck(r->wait)) == NULL)
+	if (j->started || (r->state & JOB_STATE_BASE) != JOB_PENDING)
 		return;
-	j->said_stuck = 1;
-	slurm_warn(b, "job %s (%s) cannot start as the cluster is set: "
-	    "pending (%s) until its partition is changed; hpoctl cancel "
-	    "ends it", j->job_id[0] ? j->job_id : "-", j->token, why);
+	if (r->wait != WAIT_NO_REASON)
+		why = slurm_job_reason_string(r->wait);
+	if (strcmp(why, j->pend) == 0)
+		return;
+	snprintf(j->pend, sizeof(j->pend), "%s", why);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SCHED_EV_PENDING;
+	ev.reason = j->pend;
+	ev.stuck = slurm_wait_stuck(r->wait, r->reason, &ev.fix_key);
+	slurm_emit(b, j, &ev);
 }
 
 /*
@@ -399,6 +407,7 @@ slurm_confirmed(struct slurm *b, struct slurm_work *w)
 		j->seen = r->state;
 		if (!pending && slurm_apply(b, j, r))
 			continue;
+		slurm_pend_seen(b, j, r);
 		if (j->cancel)
 			slurm_kill(b, j);
 	}
@@ -460,11 +469,11 @@ slurm_polled(struct slurm *b, struct slurm_work *w)
 		if (r->state != j->seen)
 			changed = 1;
 		j->seen = r->state;
-		slurm_say_stuck(b, j, r);
 		if (!pending && j->task != SLURM_NO_TASK)
 			j->own_id = r->job_id;
 		if (!pending && slurm_apply(b, j, r))
 			continue;
+		slurm_pend_seen(b, j, r);
 		if (j->cancel)
 			slurm_kill(b, j);
 	}

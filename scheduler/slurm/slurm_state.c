@@ -91,22 +91,54 @@ slurm_rec_outcome(const struct slurm_rec *r, int *exit_code, int *signal)
 	return slurm_state_of(r->state)->outcome;
 }
 
+/*
+ * The pending reasons that will not clear by themselves, and the spec key
+ * that lifts each.  A QOS's or an association's group limits (QOSGrp*,
+ * AssocGrp*) and its per-user job counts clear as other jobs end: not
+ * here; nor is PartitionConfig, the partition's configuration "now",
+ * which slurmctld may say first of a job it then finds over a limit of
+ * the partition (PartitionNodeLimit: tests/slurm/stuck.sh).
+ */
+static const struct {
+	uint32_t	 wait;
+	const char	*key;		/* NULL: none of the campaign's */
+} slurm_stuck[] = {
+	{ WAIT_PART_NODE_LIMIT, "resources.nodes" },
+	{ WAIT_PART_TIME_LIMIT, "resources.time_limit" },
+	{ FAIL_BAD_CONSTRAINTS, "resources.constraint" },
+	{ FAIL_ACCOUNT, "resources.account" },
+	{ FAIL_QOS, "resources.qos" },
+	{ WAIT_QOS_MAX_WALL_PER_JOB, "resources.time_limit" },
+	{ WAIT_QOS_MAX_NODE_PER_JOB, "resources.nodes" },
+	{ WAIT_QOS_MAX_CPU_PER_JOB, "resources.cpus_per_task" },
+	{ WAIT_QOS_MAX_GRES_PER_JOB, "resources.gpus_per_node" },
+	{ WAIT_ASSOC_MAX_WALL_PER_JOB, "resources.time_limit" },
+	{ WAIT_ASSOC_MAX_NODE_PER_JOB, "resources.nodes" },
+	{ WAIT_ASSOC_MAX_CPU_PER_JOB, "resources.cpus_per_task" },
+	{ WAIT_ASSOC_MAX_GRES_PER_JOB, "resources.gpus_per_node" },
+	{ WAIT_HELD, NULL },
+	{ WAIT_HELD_USER, NULL },
+};
+
 /* slurm_wait_stuck(): see slurm_int.h. */
-const char *
-slurm_wait_stuck(uint32_t wait)
+int
+slurm_wait_stuck(uint32_t wait, const char *desc, const char **key)
 {
-	switch (wait) {
-	case WAIT_PART_NODE_LIMIT:
-		return "PartitionNodeLimit";
-	case WAIT_PART_TIME_LIMIT:
-		return "PartitionTimeLimit";
-	case WAIT_PART_CONFIG:
-		return "PartitionConfig";
-	case FAIL_BAD_CONSTRAINTS:
-		return "BadConstraints";
-	default:
-		return NULL;
-	}
+	size_t	 i;
+
+	*key = NULL;
+	for (i = 0; i < sizeof(slurm_stuck) / sizeof(slurm_stuck[0]); i++)
+		if (slurm_stuck[i].wait == wait) {
+			*key = slurm_stuck[i].key;
+			return 1;
+		}
+	/*
+	 * Required nodes down or drained: Slurm names them
+	 * ("ReqNodeNotAvail, UnavailableNodes:n[01-02]"); nodes only
+	 * reserved ("May be reserved for other job") free by themselves.
+	 */
+	return wait == WAIT_NODE_NOT_AVAIL && desc != NULL &&
+	    strstr(desc, "UnavailableNodes:") != NULL;
 }
 
 /* Name a state and its flags. */

@@ -3,8 +3,9 @@
 # for 5 nodes of a 4-node partition, submitted to the daemon while the
 # controller is frozen (sbatch --test-only gets no answer, which refuses
 # nothing: tests/slurm/submit_shape.sh), pends for ever (PartitionNodeLimit).
-# hpod says so once, in its log, naming job, token and Slurm's reason;
-# hpoctl cancel ends it, at no cost.
+# hpod says so once, in its log, naming campaign, trial, job, Slurm's
+# reason and the key to change; hpoctl trials shows the reason; hpoctl
+# cancel ends it, at no cost.
 . "$(dirname "$0")/lib.subr"
 
 start_daemon
@@ -21,13 +22,17 @@ for _ in $(seq 1 100); do
 	sleep 0.2
 done
 is "Slurm says why" "$(squeue -h -j "$job" -o %r)" PartitionNodeLimit
-# The reason as the poll first saw it: slurmctld may say PartitionConfig
-# before PartitionNodeLimit.
-check "hpod says it cannot start, and why" wait_for_log \
-    "job $job (.*) cannot start as the cluster is set: pending (Partition\(NodeLimit\|Config\))" \
+# slurmctld may say PartitionConfig first, which is no warning.
+check "hpod warns it will not start, why, and the key to change" \
+    wait_for_log "campaign 'big': trial 0: job $job pending (PartitionNodeLimit) will not clear by itself: change resources\.nodes; hpoctl cancel ends it" \
     "$T/hpod.log" 60
-grep "cannot start" "$T/hpod.log" | sed 's/^/# /'
-is "said once" "$(grep -c "job $job .*cannot start" "$T/hpod.log")" 1
+grep "will not clear" "$T/hpod.log" | sed 's/^/# /'
+is "said once" "$(grep -c "job $job pending .* will not clear" "$T/hpod.log")" 1
+check "hpoctl trials shows Slurm's reason" wait_sql \
+    "select a.pending_reason from $(of big)" PartitionNodeLimit 30
+is "hpoctl trials: pending (PartitionNodeLimit)" \
+    "$("$HPOCTL" trials -h big | awk '{ print $2, $3 }')" \
+    "pending (PartitionNodeLimit)"
 check "hpoctl cancel" "$HPOCTL" cancel big
 check "the campaign ends" wait_campaign big 30
 is "its attempt cancelled, never started, no cost" \

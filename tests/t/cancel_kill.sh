@@ -171,7 +171,8 @@ sqlite3 "$LEDGER" "alter table events drop column trial;
     alter table pilots drop column suspended;
     alter table pilots drop column suspended_at;
     alter table metrics drop column late;
-    alter table attempts drop column run_start; pragma user_version = 8"
+    alter table attempts drop column run_start;
+    alter table attempts drop column pending_reason; pragma user_version = 8"
 is "cy: a schema-8 ledger, the cancel in its message" \
     "$(sql "pragma user_version") $(sql "select e.message from events e join campaigns c on c.id = e.campaign_id where c.name = 'cy' and e.kind = 'cancel_trial'")" \
     "8 trial 0 cancelled on request"

@@ -157,10 +157,10 @@ is "trials --parsable -h: the CSV rows with |" \
 # --fields/-O chooses columns by name (squeue's -O); -o stays the output file.
 is "trials --parsable --fields: the CSV's columns, in the order asked" \
     "$("$HPOCTL" trials --ledger "$LEDGER" --parsable --fields lr,trial,job_id,best cli)" \
-    "$(awk -F, '{ print $12 "|" $1 "|" $9 "|" $6 }' "$T/trials.csv")"
+    "$(awk -F, '{ print $13 "|" $1 "|" $9 "|" $6 }' "$T/trials.csv")"
 is "trials --format csv -O: the same" \
     "$("$HPOCTL" trials --ledger "$LEDGER" --format csv -O lr,trial,job_id,best cli)" \
-    "$(awk -F, '{ print $12 "," $1 "," $9 "," $6 }' "$T/trials.csv")"
+    "$(awk -F, '{ print $13 "," $1 "," $9 "," $6 }' "$T/trials.csv")"
 "$HPOCTL" trials --ledger "$LEDGER" --fields trial,state,host,batch_size cli \
     -o "$T/fields.txt"
 is "trials --fields in text: a header of the columns" \

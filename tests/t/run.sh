@@ -47,7 +47,7 @@ is "report --ledger reproduces the run's report" \
 "$HPOCTL" trials --ledger "$LEDGER" --format csv fg >"$T/trials.csv"
 is "trials --format csv: header + 4 rows" "$(wc -l <"$T/trials.csv")" 5
 check "trials csv has parameter columns" \
-    grep -q '^trial,state,role,attempts,seed,best,best_step,reached,job_id,host,dir,lr,batch_size$' "$T/trials.csv"
+    grep -q '^trial,state,role,attempts,seed,best,best_step,reached,job_id,host,dir,pending_reason,lr,batch_size$' "$T/trials.csv"
 "$HPOCTL" report --ledger "$LEDGER" --format csv fg >"$T/report.csv"
 is "report --format csv: header + 1 row" "$(wc -l <"$T/report.csv")" 2
 "$HPOCTL" status --ledger "$LEDGER" >"$T/status.txt"

@@ -107,6 +107,7 @@ on_event(void *arg, const struct sched_event *ev)
 		break;
 	case SCHED_EV_OUTPUT:	/* the local backend sends none */
 	case SCHED_EV_SUSPENDED:
+	case SCHED_EV_PENDING:
 		break;
 	}
 	if (strcmp(ev->token, t->token) != 0)

@@ -110,6 +110,7 @@ main(void)
 	    "ALTER TABLE pilots DROP COLUMN suspended_at;"
 	    "ALTER TABLE metrics DROP COLUMN late;"
 	    "ALTER TABLE attempts DROP COLUMN run_start;"
+	    "ALTER TABLE attempts DROP COLUMN pending_reason;"
 	    "PRAGMA user_version = 6", NULL, NULL, NULL) != SQLITE_OK)
 		printf("# %s\n", sqlite3_errmsg(db));
 	sqlite3_close(db);

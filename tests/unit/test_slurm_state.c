@@ -151,6 +151,60 @@ test_transient(void)
 	    "receive error: the request may have been processed");
 }
 
+/*
+ * The pending reasons that will not clear by themselves, each with the
+ * spec key that lifts it, and Slurm's own names of the reasons.
+ */
+static void
+test_wait(void)
+{
+	static const struct {
+		uint32_t	 wait;
+		const char	*desc, *name, *key;
+		int		 stuck;
+	} cases[] = {
+		{ WAIT_RESOURCES, "", "Resources", NULL, 0 },
+		{ WAIT_PRIORITY, "", "Priority", NULL, 0 },
+		{ WAIT_DEPENDENCY, "", "Dependency", NULL, 0 },
+		{ WAIT_TIME, "", "BeginTime", NULL, 0 },
+		{ WAIT_QOS_GRP_NODE, "", "QOSGrpNodeLimit", NULL, 0 },
+		{ WAIT_PART_CONFIG, "", "PartitionConfig", NULL, 0 },
+		{ WAIT_PART_TIME_LIMIT, "", "PartitionTimeLimit",
+		    "resources.time_limit", 1 },
+		{ WAIT_PART_NODE_LIMIT, "", "PartitionNodeLimit",
+		    "resources.nodes", 1 },
+		{ WAIT_QOS_MAX_WALL_PER_JOB, "", "QOSMaxWallDurationPerJobLimit",
+		    "resources.time_limit", 1 },
+		{ WAIT_QOS_MAX_NODE_PER_JOB, "", "QOSMaxNodePerJobLimit",
+		    "resources.nodes", 1 },
+		{ WAIT_HELD, "", "JobHeldAdmin", NULL, 1 },
+		{ WAIT_HELD_USER, "", "JobHeldUser", NULL, 1 },
+		{ WAIT_NODE_NOT_AVAIL, "ReqNodeNotAvail, UnavailableNodes:n01",
+		    "ReqNodeNotAvail", NULL, 1 },
+		{ WAIT_NODE_NOT_AVAIL, "ReqNodeNotAvail, May be reserved for "
+		    "other job", "ReqNodeNotAvail", NULL, 0 },
+	};
+	const char	*key;
+	size_t		 i;
+	int		 stuck;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		is_str(slurm_job_reason_string(cases[i].wait), cases[i].name,
+		    "Slurm names the reason");
+		key = "?";
+		stuck = slurm_wait_stuck(cases[i].wait, cases[i].desc, &key);
+		if (!tap_ok(stuck == cases[i].stuck && (key == NULL ?
+		    cases[i].key == NULL : cases[i].key != NULL &&
+		    strcmp(key, cases[i].key) == 0), "%s (%s): %s%s",
+		    cases[i].name, cases[i].desc, !cases[i].stuck ?
+		    "clears by itself" : "will not clear by itself, key ",
+		    !cases[i].stuck ? "" : cases[i].key ? cases[i].key :
+		    "none"))
+			printf("#   got %d, key %s\n", stuck, key ? key :
+			    "(null)");
+	}
+}
+
 int
 main(void)
 {
@@ -158,5 +212,6 @@ main(void)
 	test_gpus();
 	test_tasks();
 	test_transient();
+	test_wait();
 	return tap_done();
 }

@@ -199,6 +199,7 @@ main(void)
 	ledger_tmp_sql(path, "ALTER TABLE pilots DROP COLUMN suspended_at;"
 	    "ALTER TABLE metrics DROP COLUMN late;"
 	    "ALTER TABLE attempts DROP COLUMN run_start;"
+	    "ALTER TABLE attempts DROP COLUMN pending_reason;"
 	    "PRAGMA user_version = 11");
 	l = ledger_tmp_open_file(path, LEDGER_READONLY);
 	is_near(idle_of(l, cq), 900, 1e-9, "schema 11 read as it is: a "
