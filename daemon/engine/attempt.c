@@ -378,6 +378,12 @@ attempt_line(void *arg, const char *line, size_t len)
 	double			 when, step;
 	int			 late;
 
+	/*
+	 * A failed commit dropped the engine (env.lost, engine_prune()):
+	 * the one that takes the campaign back reads the output again.
+	 */
+	if (e->detached)
+		return;
 	a->lines++;
 	switch (workload_read_line(e->w, line, len, &ev, err, sizeof(err))) {
 	case 0:

@@ -105,7 +105,7 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 }
 
 /* The fidelity's unit in the singular, for messages. */
-static const char *
+const char *
 engine_unit(const struct engine *e)
 {
 	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
@@ -127,6 +127,7 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	size_t		 len;
 	char		*path, *late, last[160], why[240];
 
+	a->ending = 1;
 	attempt_follow(a, 1);
 	state = attempt_state_name(engine_end_state(a, ev));
 	tid = a->trial_id;
@@ -362,7 +363,8 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	curves_add(e->curves, a->trial_number, a->attempt_id, step, value,
 	    when);
 	obsbook_curve(e->book, e->curves, a->trial_number);
-	if (e->stopper == NULL || e->detached || a->cancel_as != CANCEL_NONE)
+	if (e->stopper == NULL || e->detached || a->ending ||
+	    a->cancel_as != CANCEL_NONE)
 		return;
 	/* A trial on target is a solution, whatever the others did. */
 	if (e->spec->has_target && (e->spec->maximize ?
@@ -392,21 +394,7 @@ engine_point(struct attempt *a, const char *key, double step, double value,
 	h.obs = obs;
 	h.maximize = e->spec->maximize;
 	if (stop_decide_why(e->stopper, &h, (size_t)me, step, value, &rule)
-	    == STOP_PRUNE && sched_cancel(e->env.sched, a->token) == 0) {
-		a->cancel_as = CANCEL_PRUNE;
-		a->pruned_step = step;
-		/* The attempt's reason in the ledger, for hpoctl trials. */
-		free(a->pruned_why);
-		a->pruned_why = xasprintf("pruned by %s at %s %g (%s %g%s%s)",
-		    stop_name(e->stopper), engine_unit(e), step, key, value,
-		    *rule != '\0' ? "; rule: " : "", rule);
-		/*
-		 * Ended for the stopper now, not at its job's end, a grace
-		 * period later: the others' next points judge against it
-		 * as an ended trial (the target stopper's leader rule).
-		 */
-		obsbook_state(e->book, a->trial_number, TRIAL_PRUNED);
-		engine_say(e, "trial %d: %s", a->trial_number, a->pruned_why);
-	}
+	    == STOP_PRUNE)
+		engine_prune(a, step, key, value, rule);
 	free(obs);
 }

@@ -48,6 +48,10 @@ struct attempt {
 	double		 late_step;	/* the last step among them */
 	int		 cancel_due;	/* cancelled on request: sent at the
 					   next tick (engine_cancel_trial) */
+	int		 ending;	/* its end is being recorded: what
+					   its output says last is read, the
+					   stopper is not asked (its job is
+					   gone, nothing to stop) */
 	struct tail	 tail;
 	uint64_t	 followed;	/* loop time of the last read, ms */
 	int		 has_best;	/* the trial's best so far */
@@ -135,6 +139,23 @@ void	 engine_retry(struct engine *, int64_t trial_id, int trial_number,
  */
 void	 engine_point(struct attempt *, const char *key, double step,
 	    double value, double when);
+/* The fidelity's unit in the singular ("epoch", "step"), for messages. */
+const char *engine_unit(const struct engine *);
+
+/* engine_prune.c */
+/*
+ * The stopper prunes an attempt at step (its point of key, value, by
+ * rule): marked so, recorded (a 'prune' event) and committed, then its
+ * job told to stop.
+ */
+void	 engine_prune(struct attempt *, double step, const char *key,
+	    double value, const char *rule);
+/*
+ * After a restart: the attempts taken back (made, n of them, NULL for
+ * none) whose prune was recorded are pruned again, their jobs told to
+ * stop at the next tick.  0, or -1 on a ledger error.
+ */
+int	 engine_prune_resume(struct engine *, struct attempt **made, size_t n);
 
 /* engine_flush.c */
 /*

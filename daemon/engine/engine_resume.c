@@ -311,6 +311,15 @@ engine_resume(struct engine *e, int64_t id, char *err, size_t errlen)
 			obsbook_state(e->book, made[i]->trial_number,
 			    TRIAL_CANCELLED);
 		}
+	/*
+	 * A trial pruned before is pruned still, whatever the stopper would
+	 * say now: its points past the step it was pruned at are late.
+	 */
+	if (engine_prune_resume(e, made, na) == -1) {
+		snprintf(err, errlen, "campaign %lld: %s", (long long)id,
+		    ledger_error(e->env.ledger));
+		goto out;
+	}
 	for (i = 0; i < na; i++)
 		if (made[i] != NULL)
 			engine_adopt(e, made[i], at[i].job_id);
