@@ -148,6 +148,16 @@ guide_from_name(int from)
 	return from != 0 ? "mixed" : NULL;
 }
 
+/* guide_json_from(): see guide_int.h. */
+void
+guide_json_from(cJSON *o, const char *key, int from)
+{
+	if (from != 0)
+		cJSON_AddStringToObject(o, key, guide_from_name(from));
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 /*
  * The time to train of run r to its point on target at time at, of
  * attempt a: from the run_start its trainer logged, MLPerf's, else from

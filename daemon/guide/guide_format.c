@@ -50,16 +50,6 @@ guide_table_from_text(const struct guide *g)
 	}
 }
 
-/* A key of o: where times to target count from, or null. */
-static void
-guide_json_from(cJSON *o, const char *key, int from)
-{
-	if (from != 0)
-		cJSON_AddStringToObject(o, key, guide_from_name(from));
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 /* The cost of a set of attempts in hours (see guide_int.h). */
 cJSON *
 guide_json_cost(const struct account_cost *c, int attempts)

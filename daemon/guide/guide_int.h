@@ -18,5 +18,7 @@ int	 guide_solution(struct guide *);
 /* A cost in hours as JSON, after its number of attempts if attempts. */
 struct cJSON;
 struct cJSON *guide_json_cost(const struct account_cost *, int attempts);
+/* Set key of o to guide_from_name(from), or to null for 0. */
+void	 guide_json_from(struct cJSON *o, const char *key, int from);
 
 #endif

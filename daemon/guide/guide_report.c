@@ -17,16 +17,6 @@
 #include "report_int.h"
 #include "space.h"
 
-/* Where a time to train counts from, as key of o: its name, or null. */
-static void
-guide_report_from(cJSON *o, const char *key, int from)
-{
-	if (from != 0)
-		cJSON_AddStringToObject(o, key, guide_from_name(from));
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 /* Where a time to train counts from, in words. */
 static const char *
 guide_report_from_text(int from)
@@ -58,7 +48,7 @@ guide_report_winner(const struct guide *g)
 	cJSON_AddBoolToObject(o, "reached", w->reached);
 	report_json_number(o, "epochs_to_target", w->reached, w->epochs);
 	report_json_number(o, "time_to_target_s", w->reached, w->ttt_s);
-	guide_report_from(o, "time_to_target_from", w->ttt_from);
+	guide_json_from(o, "time_to_target_from", w->ttt_from);
 	report_json_number(o, "run_s", w->has_attempt, w->run_s);
 	report_json_number(o, "node_hours", 1,
 	    g->winner_cost.node_seconds / 3600);
@@ -80,7 +70,7 @@ guide_report_mlperf(const struct guide *g)
 	    g->ttt.olympic_mean);
 	report_json_number(t, "min", g->ttt.n > 0, g->ttt.min);
 	report_json_number(t, "max", g->ttt.n > 0, g->ttt.max);
-	guide_report_from(t, "from", g->ttt_clock);
+	guide_json_from(t, "from", g->ttt_clock);
 	cJSON_AddNumberToObject(o, "runs", (double)g->ttt.n);
 	cJSON_AddStringToObject(o, "runs_from", g->ttt_from);
 	cJSON_AddNumberToObject(o, "reached_runs", g->reached_runs);
