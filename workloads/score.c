@@ -325,7 +325,9 @@ score_resolve(struct score_run *r, const struct score_rule *rule,
 	char			  what[512], known[128] = "";
 	size_t			  i, k = 0;
 
-	for (i = 0; i < sizeof(score_benches) / sizeof(score_benches[0]); i++)
+	/* The names known, as many as fit (k never passes the end). */
+	for (i = 0; i < sizeof(score_benches) / sizeof(score_benches[0]) &&
+	    k < sizeof(known); i++)
 		k += (size_t)snprintf(known + k, sizeof(known) - k, "%s%s",
 		    i > 0 ? ", " : "", score_benches[i].name);
 	if (r->benchmark[0] == '\0')
