@@ -343,13 +343,6 @@ attempt_meets(const struct engine *e, double v)
 	return e->spec->maximize ? v >= e->spec->target : v <= e->spec->target;
 }
 
-/* The fidelity's unit in the singular, for messages. */
-static const char *
-attempt_unit(const struct engine *e)
-{
-	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
-}
-
 /*
  * When an event happened: the job's own clock (its log's time_ms, as
  * MLPerf scores it), unless it is clearly not comparable to ours (a node
@@ -439,7 +432,7 @@ attempt_line(void *arg, const char *line, size_t len)
 			engine_say(e, "trial %d attempt %d: %s:%ld: %s: %s %g "
 			    "is past the last one a trial can reach (%g); line "
 			    "ignored", a->trial_number, a->number, a->out,
-			    a->lines, ev.key, attempt_unit(e), ev.epoch,
+			    a->lines, ev.key, engine_unit(e), ev.epoch,
 			    e->spec->step_max);
 		return;
 	}
@@ -471,7 +464,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	if (!a->reached && attempt_meets(e, ev.num)) {
 		a->reached = 1;
 		engine_say(e, "trial %d: %s %g at %s %g meets the target",
-		    a->trial_number, ev.key, ev.num, attempt_unit(e), step);
+		    a->trial_number, ev.key, ev.num, engine_unit(e), step);
 		ledger_trial_set_best(e->env.ledger, a->trial_id, ev.num, step,
 		    1, when);
 		if (e->spec->stop_on_target && e->stop_reason == NULL)

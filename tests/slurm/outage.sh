@@ -23,7 +23,12 @@ check "the first campaign finishes" wait_campaign before 120
 check "the second campaign finishes" wait_campaign during 60
 states=$(sql "select group_concat(state || ' ' || n, ', ') from (select state, count(*) as n from trials group by state)")
 is "all twelve trials completed" "$states" "completed 12"
-[ "$states" = "completed 12" ] || { sql "select t.id, t.state, a.id, a.state, a.job_id, a.reason from trials t left join attempts a on a.trial_id = t.id where t.state != 'completed'" >&2; tail -n 40 "$T/hpod.log" >&2; }
+[ "$states" = "completed 12" ] || { sql "select t.id, t.state, a.id, a.state, a.job_id, a.reason from trials t left join attempts a on a.trial_id = t.id where t.state != 'completed'" >&2; tail -n 40 "$T/hpod.log" >&2
+	for d in $(sql "select dir from attempts where state != 'completed'"); do
+		echo "# $d:" >&2; ls -la "$d" >&2
+		tail -n 20 "$d"/* >&2 2>/dev/null
+		scontrol -o show job "$(sql "select job_id from attempts where dir = '$d'")" >&2 2>/dev/null
+	done; }
 is "one attempt per trial: none failed, none duplicated" \
     "$(sql 'select count(*) from attempts')" 12
 is "Slurm ran one job per attempt" "$(slurm_jobs | wc -l)" 12
