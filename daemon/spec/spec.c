@@ -409,6 +409,15 @@ sp_stopper(struct sp *sp, struct campaign_spec *s, const cJSON *se)
 	if (!has_max && strcmp(s->stopper, "hyperband") == 0)
 		return sp_fail(sp, "search.stopper.max_resource", "required "
 		    "for hyperband (the epochs a full trial runs)");
+	/* Median judges a trial against warmup_trials completed others. */
+	if (!s->recorded && strcmp(s->stopper, "median") == 0 &&
+	    s->stop.warmup_trials >= s->max_trials)
+		return sp_fail(sp, "search.stopper.warmup_trials", "%d%s is not "
+		    "below budget.max_trials (%d): median judges a trial only "
+		    "once %d others have completed, so it would stop no trial",
+		    s->stop.warmup_trials, cJSON_GetObjectItemCaseSensitive(o,
+		    "warmup_trials") != NULL ? "" : " (the default)",
+		    s->max_trials, s->stop.warmup_trials);
 	if (strcmp(s->stopper, "target") == 0 && s->stop.warmup_trials < 1)
 		return sp_fail(sp, "search.stopper.warmup_trials", "must be >= "
 		    "1 for target (the trials on target before their curves "

@@ -4,7 +4,8 @@
 # stopper key that another stopper reads ("leader" given to "asha" was
 # silently ignored), a rung stopper whose max_resource leaves it no rung
 # or whose first rung is past the last epoch, a median stopper whose grace
-# period is (they stopped no trial), a grid that the engine cannot build (hpoctl check
+# period is, or whose warm-up of trials is not below max_trials (they
+# stopped no trial), a grid that the engine cannot build (hpoctl check
 # said ok, hpoctl run then failed without naming the file), and a grid
 # larger than budget.max_trials, of which only the first points run; a
 # float range too wide for a double, a number past one.
@@ -60,8 +61,16 @@ stopper past '{"algorithm": "asha", "min_resource": 4}'
 refused past 'search.stopper.min_resource: 4 is past the last epoch a trial reaches (3, fixed.epochs), so asha would stop no trial'
 stopper hbpast '{"algorithm": "hyperband", "min_resource": 5, "max_resource": 20}'
 refused hbpast 'search.stopper.min_resource: 5 is past the last epoch a trial reaches (3, fixed.epochs), so hyperband would stop no trial'
-stopper medpast '{"algorithm": "median", "warmup_steps": 4}'
+stopper medpast '{"algorithm": "median", "warmup_steps": 4, "warmup_trials": 1}'
 refused medpast 'search.stopper.warmup_steps: 4 is past the last epoch a trial reaches (3, fixed.epochs), so median would stop no trial'
+# Median judges a trial once warmup_trials others completed: with
+# max_trials 4 it needs fewer than 4 (its default is 5).
+stopper medwarm '{"algorithm": "median"}'
+refused medwarm 'search.stopper.warmup_trials: 5 (the default) is not below budget.max_trials (4): median judges a trial only once 5 others have completed, so it would stop no trial'
+stopper medwarm4 '{"algorithm": "median", "warmup_trials": 4}'
+refused medwarm4 'search.stopper.warmup_trials: 4 is not below budget.max_trials (4)'
+stopper medok '{"algorithm": "median", "warmup_trials": 3}'
+check "a median warm-up of max_trials - 1 is accepted" "$HPOCTL" -f "$CONF" check "$T/medok.json"
 stopper ashaok '{"algorithm": "asha", "min_resource": 3}'
 check "a first rung at the last epoch is accepted" "$HPOCTL" -f "$CONF" check "$T/ashaok.json"
 
