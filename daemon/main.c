@@ -479,7 +479,8 @@ hpod_cancel(struct hpod *d, const char *campaign, enum report_format fmt,
 /*
  * Reply with a read command's output, or its error (rc != 0); one of
  * hpod's side (-1: the ledger, memory run out) is logged too, as
- * slowreq.c does.
+ * slowreq.c does; one of the request's options (-2) is marked "usage",
+ * for which hpoctl exits 64.
  */
 static void
 hpod_reply(cJSON *reply, int rc, char *out, const char *err)
@@ -490,6 +491,8 @@ hpod_reply(cJSON *reply, int rc, char *out, const char *err)
 		reply_error(reply, err);
 	else
 		reply_output(reply, out);
+	if (rc == -2)	/* the request's options, not the ledger */
+		cJSON_AddTrueToObject(reply, "usage");
 	free(out);
 }
 

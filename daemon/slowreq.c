@@ -74,6 +74,8 @@ slowreq_done(uv_work_t *w, int status)
 		    "request cancelled" : r->err);
 	else
 		reply = control_reply_new(1, r->out ? r->out : "");
+	if (reply != NULL && status == 0 && r->rc == -2)
+		cJSON_AddTrueToObject(reply, "usage");
 	control_answer(r->call, reply);
 	cJSON_Delete(reply);
 	cJSON_Delete(r->req);

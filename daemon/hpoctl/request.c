@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "client.h"
 #include "request.h"
 #include "run.h"
@@ -56,7 +57,7 @@ request_ledger(const char *cmd, const char *path, const char *campaign,
 	ledger_close(l);
 	if (rc != 0) {
 		fprintf(stderr, "hpoctl: %s\n", err);
-		return 1;
+		return rc == -2 ? CLI_EX_USAGE : 1;
 	}
 	rc = request_output(output, out);
 	free(out);
@@ -81,6 +82,8 @@ request_daemon(const char *socket, cJSON *req, const char *output)
 		j = cJSON_GetObjectItem(reply, "error");
 		fprintf(stderr, "hpoctl: %s\n", cJSON_IsString(j) ?
 		    j->valuestring : "the daemon gave no reason");
+		if (cJSON_IsTrue(cJSON_GetObjectItem(reply, "usage")))
+			rc = CLI_EX_USAGE;
 	} else {
 		j = cJSON_GetObjectItem(reply, "output");
 		rc = cJSON_IsString(j) ? request_output(output,

@@ -174,7 +174,7 @@ is "trials --fields -h: rows only" \
 rc=0
 "$HPOCTL" trials --ledger "$LEDGER" --fields trial,bogus cli 2>"$T/err.txt" ||
     rc=$?
-is "trials --fields bogus: refused" "$rc" 1
+is "trials --fields bogus: refused as bad usage" "$rc" 64
 check "naming the column and the known ones" \
     grep -q "unknown column 'bogus' (expected trial, state" "$T/err.txt"
 refused "trials --fields with JSON" "JSON form has every key" \
@@ -196,5 +196,23 @@ refused "trials --state bogus through the daemon" \
     "unknown trial state 'bogus'" "$HPOCTL" trials --state bogus cli
 refused "trials -O with JSON through the daemon" "JSON form has every key" \
     "$HPOCTL" trials --format json -O trial cli
+# A column only the campaign's rows can refuse: the daemon marks the
+# reply "usage", and hpoctl exits 64 as with --ledger.
+rc=0
+"$HPOCTL" trials --fields trial,bogus cli 2>"$T/err.txt" || rc=$?
+is "trials --fields bogus through the daemon: bad usage" "$rc" 64
+check "naming the column" grep -q "unknown column 'bogus'" "$T/err.txt"
+# send LINE: one request line on the socket, print the reply line.
+send() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "$!";
+		print $s "$ARGV[1]\n"; my $r = <$s>; print $r;' "$SOCK" "$1"
+}
+is "the raw reply says usage" \
+    "$(send '{"cmd":"trials","campaign":"cli","fields":"bogus"}' |
+    jq -c '[.ok, .usage]')" '[false,true]'
+is "a campaign that does not exist is not usage" \
+    "$(send '{"cmd":"trials","campaign":"nosuch"}' | jq -c '[.ok, .usage]')" \
+    '[false,null]'
 check "the daemon stops" stop_daemon
 done_testing
