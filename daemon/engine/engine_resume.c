@@ -42,6 +42,12 @@ engine_adopt_new(struct engine *e, const struct ledger_attempt *la,
 	a->gpus = la->gpus;
 	a->cpus = la->cpus;
 	a->node_share = la->node_share;
+	/* Why its job waits, as recorded: the same seen again is not news. */
+	if (!a->started && la->pending_reason != NULL) {
+		snprintf(a->pending, sizeof(a->pending), "%s",
+		    la->pending_reason);
+		a->pend_kept = 1;
+	}
 	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
 	    sizeof(*x))) != NULL) {
 		/* A ledger older than the allocation recorded at insert. */
