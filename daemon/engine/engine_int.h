@@ -61,6 +61,10 @@ struct attempt {
 	char		 pending[64];	/* why its job waits, as recorded
 					   (engine_pending()), "" for none */
 	int		 said_stuck;	/* "will not clear by itself" said */
+	int		 pend_kept;	/* pending is the reason the ledger
+					   had when it was taken back after a
+					   restart: said then, and warned of if
+					   it will not clear */
 	double		 npoints;
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */

@@ -13,7 +13,8 @@
 /*
  * A job that has not started waits for another reason (ev->reason, ""
  * for none known): record it and say so; the backend tells only
- * changes, and one seen again (after a restart) is not written twice.
+ * changes, and one seen again after a restart (the reason recorded,
+ * engine_adopt_new()) is neither written nor warned of twice.
  */
 void
 engine_pending(struct attempt *a, const struct sched_event *ev)
@@ -26,6 +27,7 @@ engine_pending(struct attempt *a, const struct sched_event *ev)
 		return;
 	if (strcmp(why, a->pending) != 0) {
 		snprintf(a->pending, sizeof(a->pending), "%s", why);
+		a->pend_kept = 0;
 		if (ledger_attempt_pending(e->env.ledger, a->attempt_id,
 		    *why != '\0' ? why : NULL) == -1)
 			log_warnx("campaign '%s': %s", e->spec->name,
@@ -37,6 +39,9 @@ engine_pending(struct attempt *a, const struct sched_event *ev)
 	if (!ev->stuck || a->said_stuck)
 		return;
 	a->said_stuck = 1;
+	/* Warned of by the process that recorded it. */
+	if (a->pend_kept)
+		return;
 	if (ev->fix_key != NULL)
 		log_warnx("campaign '%s': trial %d: job %s pending (%s) will "
 		    "not clear by itself: change %s; hpoctl cancel ends it",

@@ -42,6 +42,12 @@ engine_adopt_new(struct engine *e, const struct ledger_attempt *la,
 	a->gpus = la->gpus;
 	a->cpus = la->cpus;
 	a->node_share = la->node_share;
+	/* Why its job waits, as recorded: the same seen again is not news. */
+	if (!a->started && la->pending_reason != NULL) {
+		snprintf(a->pending, sizeof(a->pending), "%s",
+		    la->pending_reason);
+		a->pend_kept = 1;
+	}
 	if (a->nodes == 0 && (x = calloc(e->spec->space->n + 1,
 	    sizeof(*x))) != NULL) {
 		/* A ledger older than the allocation recorded at insert. */
@@ -165,34 +171,43 @@ engine_resume_cancelled(const struct resume_cancels *rc, int number)
 	return 0;
 }
 
+/* The message of a campaign's last 'held' event. */
+struct resume_held {
+	char	 last[sizeof(((struct campaign_spec *)0)->hold)];
+};
+
 /* Keep the message of a 'held' event: the last one read stays. */
 static void
 engine_resume_last(void *arg, int number, const char *message)
 {
-	char	*last = arg;
+	struct resume_held	*rh = arg;
 
 	(void)number;
-	snprintf(last, 8, "%s", message != NULL ? message : "");
+	snprintf(rh->last, sizeof(rh->last), "%s", message != NULL ? message :
+	    "");
 }
 
 /*
  * Record whether the campaign is taken back held, as a 'held' event that
  * the report and status read (report_held()): its reason, or "" when one
- * held before is taken back by an hpod that accepts its spec.
+ * held before is taken back by an hpod that accepts its spec.  Only a
+ * change is recorded: a restart that finds it as the last one left it
+ * adds nothing.
  */
 static int
 engine_resume_hold(struct engine *e, int64_t id)
 {
-	char	 last[8] = "";
+	struct resume_held	 rh;
+	const char		*why = engine_held(e) != NULL ? engine_held(e) :
+				    "";
 
-	/* Its owner logs it (hpod: "resumed held"), once. */
-	if (engine_held(e) != NULL)
-		return ledger_event(e->env.ledger, id, "held", engine_held(e));
+	rh.last[0] = '\0';
 	if (ledger_event_each(e->env.ledger, id, "held", engine_resume_last,
-	    last) == -1)
+	    &rh) == -1)
 		return -1;
-	return last[0] == '\0' ? 0 : ledger_event(e->env.ledger, id, "held",
-	    "");
+	/* Its owner logs it (hpod: "resumed held") at each take-back. */
+	return strcmp(rh.last, why) == 0 ? 0 : ledger_event(e->env.ledger, id,
+	    "held", why);
 }
 
 /* Take over a campaign left running by an earlier process. */

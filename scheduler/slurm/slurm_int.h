@@ -17,13 +17,22 @@
 #include "sched.h"
 
 /*
- * libslurm's job_state_reason_string(): Slurm's names of the reasons a
- * job pends, as squeue prints them ("Resources", "JobHeldUser").  Slurm
- * 22.05 exports it under this name (slurm_xlator.h) but declares it in no
- * installed header.  On the loop thread only: an unknown reason is named
- * in a static buffer.
+ * libslurm's names of the reasons a job pends, as squeue prints them
+ * ("Resources", "JobHeldUser"): slurm_reason_name().  libslurm exports
+ * the function (slurm_xlator.h) but declares it in no installed header,
+ * so it is declared here, under the name of the Slurm built against:
+ * slurm_job_reason_string up to 23.11, slurm_job_state_reason_string
+ * from 24.05 on, where it also returns const char * (Slurm's commits
+ * abc63412bc and 2d4f8a981e, both first in slurm-24-05-0-0rc1).  On the
+ * loop thread only: an unknown reason is named in a static buffer.
  */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+extern const char *slurm_job_state_reason_string(enum job_state_reason);
+#define slurm_reason_name(r)	slurm_job_state_reason_string(r)
+#else
 extern char	*slurm_job_reason_string(enum job_state_reason);
+#define slurm_reason_name(r)	slurm_job_reason_string(r)
+#endif
 
 #define SLURM_NO_TASK	UINT32_MAX	/* not an array task */
 #define SLURM_CONFIRM_MAX 8		/* job ids one confirming query loads */

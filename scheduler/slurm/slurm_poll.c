@@ -206,7 +206,7 @@ slurm_pend_seen(struct slurm *b, struct slurm_job *j,
 	if (j->started || (r->state & JOB_STATE_BASE) != JOB_PENDING)
 		return;
 	if (r->wait != WAIT_NO_REASON)
-		why = slurm_job_reason_string(r->wait);
+		why = slurm_reason_name(r->wait);
 	if (strcmp(why, j->pend) == 0)
 		return;
 	snprintf(j->pend, sizeof(j->pend), "%s", why);

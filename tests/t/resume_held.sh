@@ -73,6 +73,44 @@ check "the report says it is held and why" \
 is "the report bills every attempt" \
     "$("$HPOCTL" report --format json held | jq '.cost.attempts')" "$N"
 is "the log says it once" "$(grep -c 'resumed held' "$T/hpod.log")" 1
+
+# A restart changes nothing a user sees: the hold is recorded once (a
+# 'held' event), and status and the report still say it and why.
+HELDEV="select count(*) from events where campaign_id = 1 and kind = 'held'"
+is "one 'held' event" "$(sql "$HELDEV")" 1
+# resumed N: the log has said N times that held was taken back held (30 s).
+resumed() {
+	for _ in $(seq 1 150); do
+		[ "$(grep -c 'campaign held (id 1) resumed held' \
+		    "$T/hpod.log")" -ge "$1" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+for r in 2 3; do
+	check "restart: the daemon stops" stop_daemon
+	start_daemon
+	check "restart: taken back held again ($r times)" resumed "$r"
+done
+is "still one 'held' event" "$(sql "$HELDEV")" 1
+"$HPOCTL" status >"$T/status.txt"
+check "status still says it is held" grep -q "^ *1  held  .* held " "$T/status.txt"
+check "and why" grep -q "held: .*space.lr: the range \[-1e+308, 1e+308\]" \
+    "$T/status.txt"
+"$HPOCTL" report held >"$T/report.txt"
+check "so does the report" \
+    grep -q "^held: .*space.lr: the range \[-1e+308, 1e+308\]" "$T/report.txt"
+# Held for another reason: that change is recorded, and shown.
+check "the daemon stops" stop_daemon
+sqlite3 "$LEDGER" "update campaigns set spec_json = json_set(spec_json,
+    '\$.space.lr.min', -1.5e308) where name = 'held'"
+start_daemon
+check "taken back held for the new reason" resumed 4
+check "which the log names" grep -q \
+    "campaign held (id 1) resumed held: .*\[-1.5e+308, 1e+308\]" "$T/hpod.log"
+is "a second 'held' event" "$(sql "$HELDEV")" 2
+is "status in JSON: the new reason" "$("$HPOCTL" status --format json held |
+    jq -r '.held' | grep -c 'the range \[-1.5e+308, 1e+308\]')" 1
 "$HPOCTL" cancel held >/dev/null
 check "a held campaign can be cancelled" wait_campaign held 30
 check "the daemon stops" stop_daemon

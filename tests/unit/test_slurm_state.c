@@ -189,7 +189,7 @@ test_wait(void)
 	int		 stuck;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		is_str(slurm_job_reason_string(cases[i].wait), cases[i].name,
+		is_str(slurm_reason_name(cases[i].wait), cases[i].name,
 		    "Slurm names the reason");
 		key = "?";
 		stuck = slurm_wait_stuck(cases[i].wait, cases[i].desc, &key);
