@@ -17,6 +17,9 @@ struct tap_state {
 };
 static struct tap_state tap;
 
+static int tap_ok(int, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static int
 tap_ok(int cond, const char *fmt, ...)
 {

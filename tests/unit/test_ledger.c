@@ -148,7 +148,7 @@ check_contents(struct ledger *l, int64_t cid, const char *how)
 	char name[128];
 
 #define NAME(s)	(snprintf(name, sizeof(name), "%s: %s", how, s), name)
-	ok(ledger_campaign_get(l, cid, &c) == 0, NAME("get campaign"));
+	ok(ledger_campaign_get(l, cid, &c) == 0, "%s", NAME("get campaign"));
 	is_str(c.name, "bs-sweep", NAME("campaign name"));
 	is_str(c.workload, "cosmoflow", NAME("campaign workload"));
 	is_str(c.backend, "local", NAME("campaign backend"));
@@ -158,14 +158,14 @@ check_contents(struct ledger *l, int64_t cid, const char *how)
 	is_str(c.metric, "val_loss", NAME("campaign metric"));
 	ok(c.maximize == 0 && c.has_target == 1 && c.target == 0.124 &&
 	    c.started == 1000.5 && c.ended == 0 && c.max_trials == 8,
-	    NAME("campaign numbers"));
+	    "%s", NAME("campaign numbers"));
 	ledger_campaign_release(&c);
 
-	ok(ledger_trial_list(l, cid, &t, &n) == 0, NAME("list trials"));
+	ok(ledger_trial_list(l, cid, &t, &n) == 0, "%s", NAME("list trials"));
 	is_int(n, 2, NAME("two trials"));
 	if (n == 2) {
 		ok(t[0].number == 0 && t[1].number == 1,
-		    NAME("trials by number"));
+		    "%s", NAME("trials by number"));
 		is_str(t[0].params_json, "{\"lr\":0.01}",
 		    NAME("trial 0 params"));
 		is_str(t[1].params_json, "{\"lr\":0.1}",
@@ -174,21 +174,21 @@ check_contents(struct ledger *l, int64_t cid, const char *how)
 		is_str(t[1].state, "running", NAME("trial 1 state"));
 		ok(t[0].batch_size == 256 && t[1].batch_size == 512 &&
 		    t[0].seed == 42 && t[0].created == 1001 &&
-		    t[0].campaign_id == cid, NAME("trial numbers"));
+		    t[0].campaign_id == cid, "%s", NAME("trial numbers"));
 		ok(t[0].has_best && t[0].best == 0.12 && t[0].best_step == 7 &&
 		    t[0].reached && t[0].reached_at == 1300,
-		    NAME("trial 0 best"));
+		    "%s", NAME("trial 0 best"));
 		ok(!t[1].has_best && !t[1].reached && t[1].reached_at == 0,
-		    NAME("trial 1 has no best"));
+		    "%s", NAME("trial 1 has no best"));
 		ok(t[0].attempts == 1 && t[1].attempts == 2,
-		    NAME("attempt counts"));
+		    "%s", NAME("attempt counts"));
 		{
 			struct ledger_trial one;
 
 			ok(ledger_trial_get(l, t[1].id, &one) == 0 &&
 			    one.number == 1 && one.attempts == 2 &&
 			    strcmp(one.params_json, "{\"lr\":0.1}") == 0,
-			    NAME("get one trial by id"));
+			    "%s", NAME("get one trial by id"));
 			ledger_trial_release(&one);
 			is_int(ledger_trial_get(l, 99999, &one), 1,
 			    NAME("get a missing trial"));
@@ -197,13 +197,13 @@ check_contents(struct ledger *l, int64_t cid, const char *how)
 	ledger_trial_list_free(t, n);
 
 	ok(ledger_attempt_list(l, cid, 0, &a, &n) == 0,
-	    NAME("list attempts"));
+	    "%s", NAME("list attempts"));
 	is_int(n, 3, NAME("three attempts"));
 	if (n == 3) {
 		ok(a[0].trial_number == 0 && a[0].number == 0 &&
 		    a[1].trial_number == 1 && a[1].number == 0 &&
 		    a[2].trial_number == 1 && a[2].number == 1,
-		    NAME("attempts by trial and number"));
+		    "%s", NAME("attempts by trial and number"));
 		is_str(a[0].token, "tok-0-0", NAME("attempt 0/0 token"));
 		is_str(a[0].job_id, "1234", NAME("attempt 0/0 job"));
 		is_str(a[0].dir, "/var/hpod/0/0", NAME("attempt 0/0 dir"));
@@ -213,41 +213,41 @@ check_contents(struct ledger *l, int64_t cid, const char *how)
 		    a[0].started == 1020 && a[0].ended == 1420 &&
 		    a[0].nodes == 1 && a[0].gpus == 2 && a[0].cpus == 4 &&
 		    a[0].exit_code == 0 && a[0].signal == 0 &&
-		    a[0].reason == NULL, NAME("attempt 0/0 numbers"));
+		    a[0].reason == NULL, "%s", NAME("attempt 0/0 numbers"));
 		is_str(a[1].state, "node_fail", NAME("attempt 1/0 state"));
 		is_str(a[1].reason, "node n02 down",
 		    NAME("attempt 1/0 reason"));
 		ok(a[1].exit_code == -1 && a[1].signal == 9 &&
 		    a[1].started == 0 && a[1].host == NULL,
-		    NAME("attempt 1/0 numbers"));
+		    "%s", NAME("attempt 1/0 numbers"));
 		is_str(a[2].state, "running", NAME("attempt 1/1 state"));
 		is_str(a[2].job_id, "1236", NAME("attempt 1/1 job"));
 		ok(a[2].submitted == 0 && a[2].ended == 0 &&
-		    a[2].exit_code == -1, NAME("attempt 1/1 numbers"));
+		    a[2].exit_code == -1, "%s", NAME("attempt 1/1 numbers"));
 		ok(a[2].run_start == 1061.25 && a[0].run_start == 0,
-		    NAME("attempt 1/1's first run_start, 0/0 none"));
+		    "%s", NAME("attempt 1/1's first run_start, 0/0 none"));
 	}
 	ledger_attempt_list_free(a, n);
 	ok(ledger_attempt_list(l, cid, 1, &a, &n) == 0 && n == 1 &&
 	    strcmp(a[0].token, "tok-1-1") == 0,
-	    NAME("one unfinished attempt"));
+	    "%s", NAME("one unfinished attempt"));
 	ledger_attempt_list_free(a, n);
 
 	ok(ledger_metric_list(l, cid, NULL, &m, &n) == 0,
-	    NAME("list metrics"));
+	    "%s", NAME("list metrics"));
 	is_int(n, 4, NAME("four metric points"));
 	if (n == 4) {
 		ok(strcmp(m[0].key, "epoch_time") == 0 && m[0].step == 1 &&
 		    strcmp(m[1].key, "val_loss") == 0 && m[1].step == 1 &&
 		    m[2].step == 2 && m[3].trial_number == 1,
-		    NAME("metrics by trial, attempt, step"));
+		    "%s", NAME("metrics by trial, attempt, step"));
 		ok(m[1].value == 0.5 && m[1].time == 1100,
-		    NAME("repeated point kept the first value"));
+		    "%s", NAME("repeated point kept the first value"));
 	}
 	ledger_metric_list_free(m, n);
 	ok(ledger_metric_list(l, cid, "val_loss", &m, &n) == 0 && n == 3 &&
 	    m[0].trial_number == 0 && m[2].trial_number == 1 &&
-	    m[2].value == 0.7, NAME("metrics of one key"));
+	    m[2].value == 0.7, "%s", NAME("metrics of one key"));
 	ledger_metric_list_free(m, n);
 #undef NAME
 }

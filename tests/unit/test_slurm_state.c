@@ -121,8 +121,8 @@ test_tasks(void)
 	ok(!slurm_tasks_contain("0-3,7", 4), "4 not in 0-3,7");
 	ok(slurm_tasks_contain("0-3,7", 7), "7 in 0-3,7");
 	ok(slurm_tasks_contain("5", 5), "5 in 5");
-	ok(slurm_tasks_contain("2-9%4", 9), "9 in 2-9%4 (throttled)");
-	ok(!slurm_tasks_contain("2-9%4", 4 + 6), "10 not in 2-9%4");
+	ok(slurm_tasks_contain("2-9%4", 9), "9 in 2-9%%4 (throttled)");
+	ok(!slurm_tasks_contain("2-9%4", 4 + 6), "10 not in 2-9%%4");
 	ok(slurm_tasks_contain("0-15:4", 8), "8 in 0-15:4");
 	ok(!slurm_tasks_contain("0-15:4", 9), "9 not in 0-15:4");
 	ok(!slurm_tasks_contain(NULL, 0), "none in NULL");
