@@ -250,7 +250,7 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	char			 err[256], name[128];
 	double			 end;
 	size_t			 n;
-	int			 code, sig;
+	int			 code, sig, rc;
 
 	if (j->resend) {
 		j->resend = 0;
@@ -298,7 +298,7 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	}
 	out = slurm_rec_outcome(r, &code, &sig);
 	/* The wrapper knows how the workload itself ended. */
-	if (result_read(j->dir, &res, err, sizeof(err)) == 0 &&
+	if ((rc = result_read(j->dir, &res, err, sizeof(err))) == 0 &&
 	    strcmp(res.token, j->token) == 0 && !res.running) {
 		code = res.exit_code;
 		sig = res.signal;
@@ -310,11 +310,25 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	slurm_state_format(r->state, name, sizeof(name));
 	n = (size_t)snprintf(err, sizeof(err), "slurm %s%s%s", name,
 	    r->reason[0] ? ": " : "", r->reason);
-	/* A failure is the workload's: say how it ended, as local does. */
+	/* A failure: say how the job ended, as local does. */
 	if (out == SCHED_FAILED && n < sizeof(err) && sig != 0)
 		snprintf(err + n, sizeof(err) - n, ", signal %d", sig);
 	else if (out == SCHED_FAILED && n < sizeof(err) && code > 0)
 		snprintf(err + n, sizeof(err) - n, ", exit %d", code);
+	/*
+	 * Failed with no record at all: hpo-trial writes one before it
+	 * starts the workload, so the workload never ran and the failure
+	 * is the launch's (slurmstepd exits with errno, 2, when its copy
+	 * of the batch script is gone; a TaskProlog's status).  Lost, and
+	 * so retried, as the local backend has a wrapper that left none.
+	 */
+	if (out == SCHED_FAILED && rc == 1) {
+		out = SCHED_LOST;
+		n = strlen(err);
+		snprintf(err + n, sizeof(err) - n, "; it ended before "
+		    "hpo-trial started the workload (no " RESULT_OWN "): "
+		    "a launch failure");
+	}
 	end = r->end > 0 ? (double)r->end : 0;
 	if (j->started && end < j->started_at)
 		end = j->started_at;

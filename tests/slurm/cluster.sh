@@ -12,7 +12,8 @@
 #
 # HPOD_SLURM_MINJOBAGE and HPOD_SLURM_MAXARRAY set MinJobAge (default 300)
 # and MaxArraySize (1001) of a new cluster; HPOD_SLURM_EPILOG, an absolute
-# path, its Epilog (default none); HPOD_SLURM_PREEMPT=1 adds a partition
+# path, its Epilog (default none); HPOD_SLURM_TASKPROLOG, an absolute path,
+# its TaskProlog (default none); HPOD_SLURM_PREEMPT=1 adds a partition
 # "high" on the same nodes whose jobs preempt those of "debug"
 # (preempt/partition_prio, PreemptMode=REQUEUE).
 #
@@ -99,6 +100,7 @@ OverTimeLimit=0
 MinJobAge=${HPOD_SLURM_MINJOBAGE:-300}
 MaxArraySize=${HPOD_SLURM_MAXARRAY:-1001}
 ${HPOD_SLURM_EPILOG:+Epilog=$HPOD_SLURM_EPILOG}
+${HPOD_SLURM_TASKPROLOG:+TaskProlog=$HPOD_SLURM_TASKPROLOG}
 # A cluster-wide license for tests/slurm/extra.sh (sbatch --licenses).
 Licenses=hpodlic:4
 SchedulerType=sched/backfill
