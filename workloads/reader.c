@@ -3,11 +3,13 @@
  * pattern (POSIX extended regular expression) whose groups hold the
  * metric's value and, optionally, its epoch or step.
  */
+#include <ctype.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "workload_int.h"
 
@@ -283,20 +285,89 @@ fail:
 	return NULL;
 }
 
-/* A number filling a whole capture group; -1 if there is none. */
+/*
+ * Whether s is a decimal number as trainers print one: a sign, digits
+ * with a point or not (".5" as bc(1) writes it), an exponent.  Not a
+ * hexadecimal one, which strtod() would take: "0x10" in a log is no
+ * loss of 16.
+ */
 static int
-reader_number(const char *s, const regmatch_t *m, double *v)
+reader_decimal(const char *s)
 {
-	char	 buf[64], *end;
-	size_t	 n;
+	size_t	 i = 0, digits = 0;
 
-	if (m->rm_so < 0 || (n = m->rm_eo - m->rm_so) == 0 ||
-	    n >= sizeof(buf))
+	if (s[i] == '+' || s[i] == '-')
+		i++;
+	for (; isdigit((unsigned char)s[i]); i++)
+		digits++;
+	if (s[i] == '.')
+		for (i++; isdigit((unsigned char)s[i]); i++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (s[i] == 'e' || s[i] == 'E') {
+		i++;
+		if (s[i] == '+' || s[i] == '-')
+			i++;
+		if (!isdigit((unsigned char)s[i]))
+			return 0;
+		while (isdigit((unsigned char)s[i]))
+			i++;
+	}
+	return s[i] == '\0';
+}
+
+/* Whether s is a word for a float that is not finite ("nan", "-inf"). */
+static int
+reader_nonfinite(const char *s)
+{
+	static const char *const words[] = { "nan", "inf", "infinity",
+		NULL };
+	size_t	 i;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (i = 0; words[i] != NULL; i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The number filling a whole capture group, blanks around it (a "\r" of
+ * a CRLF line) left out, into *v: 0, or -1 with text holding what the
+ * group held (cut to fit) when it is no number.  A NaN, an infinity or
+ * a number too large for a double is read as not finite: the caller
+ * decides what that is.
+ */
+static int
+reader_number(const char *s, const regmatch_t *m, double *v, char *text,
+    size_t textlen)
+{
+	char	 buf[64];
+	size_t	 a, b, i;
+
+	snprintf(text, textlen, "%s", "");
+	if (m->rm_so < 0)
 		return -1;
-	memcpy(buf, s + m->rm_so, n);
-	buf[n] = '\0';
-	*v = strtod(buf, &end);
-	return *end == '\0' && isfinite(*v) ? 0 : -1;
+	for (a = m->rm_so, b = m->rm_eo; a < b &&
+	    isspace((unsigned char)s[a]); a++)
+		;
+	while (b > a && isspace((unsigned char)s[b - 1]))
+		b--;
+	snprintf(text, textlen, "%.*s", (int)(b - a), s + a);
+	/* It is quoted in a message: no control bytes of the trainer's. */
+	for (i = 0; text[i] != '\0'; i++)
+		if (iscntrl((unsigned char)text[i]))
+			text[i] = '?';
+	if (b - a >= sizeof(buf))
+		return -1;
+	memcpy(buf, s + a, b - a);
+	buf[b - a] = '\0';
+	if (!reader_decimal(buf) && !reader_nonfinite(buf))
+		return -1;
+	*v = strtod(buf, NULL);
+	return 0;
 }
 
 /* Read one line with the spec's reader, or as MLLOG. */
@@ -306,7 +377,7 @@ workload_read_line(const struct workload *w, const char *line, size_t len,
 {
 	const struct workload_reader *r = w->reader;
 	regmatch_t	 m[10];
-	char		*s;
+	char		*s, text[40];
 	int		 rc = 1;
 
 	if (r == NULL)
@@ -326,8 +397,10 @@ workload_read_line(const struct workload *w, const char *line, size_t len,
 		snprintf(ev->key, sizeof(ev->key), "%s", r->key);
 		snprintf(ev->event_type, sizeof(ev->event_type),
 		    "POINT_IN_TIME");
-		if (reader_number(s, &m[r->value_group], &ev->num) == -1) {
-			snprintf(err, errlen, "%s is not a number", r->key);
+		if (reader_number(s, &m[r->value_group], &ev->num, text,
+		    sizeof(text)) == -1) {
+			snprintf(err, errlen, "%s: '%s' is not a number", r->key,
+			    text);
 			rc = -1;
 		} else {
 			ev->has_num = 1;
@@ -335,10 +408,11 @@ workload_read_line(const struct workload *w, const char *line, size_t len,
 		}
 		if (rc == 0 && r->epoch_group != 0 &&
 		    m[r->epoch_group].rm_so >= 0) {
-			if (reader_number(s, &m[r->epoch_group],
-			    &ev->epoch) == -1 || !mllog_step_ok(ev->epoch)) {
+			if (reader_number(s, &m[r->epoch_group], &ev->epoch,
+			    text, sizeof(text)) == -1 ||
+			    !mllog_step_ok(ev->epoch)) {
 				snprintf(err, errlen, "the epoch of %s is not a "
-				    "number >= 0", r->key);
+				    "number >= 0 ('%s')", r->key, text);
 				rc = -1;
 			} else
 				ev->has_epoch = 1;

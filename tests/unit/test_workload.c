@@ -4,6 +4,7 @@
  * a campaign against them, one rendering, and the non-MLLOG reader of
  * ResNet-50 on a hand-made log.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +298,75 @@ out:
 	workload_free(w);
 }
 
+/*
+ * How a reader's value group is read: blanks around it (a CRLF line's
+ * "\r") are no part of it, a hexadecimal or a comma decimal is no number,
+ * and a NaN, an infinity or an overflow is a value that is not finite,
+ * as in an MLLOG line (attempt.c counts it, never records it).
+ */
+static void
+test_reader_numbers(void)
+{
+	static const struct {
+		const char	*line;
+		int		 rc;
+		double		 v;	/* 99: not finite */
+	} c[] = {
+		{ "epoch 1 acc=  3.5  ", 0, 3.5 },
+		{ "epoch 1 acc=0.25\r", 0, 0.25 },
+		{ "epoch 1 acc=-0", 0, 0 },
+		{ "epoch 1 acc=.5", 0, 0.5 },
+		{ "epoch 1 acc=5.", 0, 5 },
+		{ "epoch 1 acc=+1.5E-3", 0, 1.5e-3 },
+		{ "epoch 1 acc=1e400", 0, 99 },
+		{ "epoch 1 acc=nan", 0, 99 },
+		{ "epoch 1 acc=-inf", 0, 99 },
+		{ "epoch 1 acc=Infinity", 0, 99 },
+		{ "epoch 1 acc=0x10", -1, 0 },
+		{ "epoch 1 acc=2,5", -1, 0 },
+		{ "epoch 1 acc=1e", -1, 0 },
+		{ "epoch 1 acc=.", -1, 0 },
+		{ "epoch 1 acc=", -1, 0 },
+		{ "epoch 1 acc=nano", -1, 0 },
+	};
+	static const char	*bad = "epoch 1 acc=1\x1b[0m,5";
+	struct workload		*w;
+	struct mllog_event	 ev;
+	size_t			 i;
+	int			 rc;
+
+	w = workload_load(put("num.json", "{\"name\": \"n\", \"program\": "
+	    "\"p\", \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
+	    " \"metric_reader\": {\"pattern\": \"^epoch ([^ ]+) acc=(.*)$\","
+	    " \"value\": 2, \"epoch\": 1}}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a reader whose value group takes anything (%s)", err);
+	if (w == NULL)
+		return;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		rc = workload_read_line(w, c[i].line, strlen(c[i].line), &ev,
+		    err, sizeof(err));
+		if (c[i].rc == -1)
+			ok(rc == -1 && strstr(err, "is not a number") != NULL,
+			    "'%s' is no number (%s)", c[i].line + 12, err);
+		else if (c[i].v == 99)
+			ok(rc == 0 && ev.has_num && !isfinite(ev.num),
+			    "'%s' is a value that is not finite", c[i].line + 12);
+		else
+			ok(rc == 0 && ev.has_num && ev.num == c[i].v &&
+			    ev.epoch == 1, "'%.*s' is %g",
+			    (int)strcspn(c[i].line + 12, "\r"), c[i].line + 12,
+			    c[i].v);
+	}
+	workload_read_line(w, bad, strlen(bad), &ev, err, sizeof(err));
+	like(err, "acc: '1?[0m,5' is not a number",
+	    "a control byte of what is quoted is shown as '?'");
+	ok(workload_read_line(w, "epoch nan acc=0.5", 17, &ev, err,
+	    sizeof(err)) == -1, "an epoch that is NaN is malformed");
+	like(err, "the epoch of acc is not a number >= 0 ('nan')", "and says "
+	    "so");
+	workload_free(w);
+}
+
 /* The ResNet-50 reader on a hand-made HPC AI500 log. */
 static void
 test_reader(void)
@@ -352,7 +422,7 @@ test_reader(void)
 	    "value and epoch from their groups, key from the objective");
 	ok(workload_read_line(w, "epoch 8 acc=high", 16, &ev, err,
 	    sizeof(err)) == -1, "a value that is not a number is malformed");
-	like(err, "acc is not a number", "and says so");
+	like(err, "acc: 'high' is not a number", "and says so, quoting it");
 	workload_free(w);
 
 	w = workload_load(put("ep2.json", "{\"name\": \"e\", \"program\": "
@@ -429,6 +499,7 @@ main(void)
 	test_metrics();
 	test_render();
 	test_reader();
+	test_reader_numbers();
 	test_references();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
