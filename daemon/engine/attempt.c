@@ -368,7 +368,7 @@ attempt_line(void *arg, const char *line, size_t len)
 	struct engine		*e = a->e;
 	struct mllog_event	 ev;
 	char			 err[256];
-	double			 when, step;
+	double			 when, step, prev;
 	int			 late;
 
 	/*
@@ -437,6 +437,22 @@ attempt_line(void *arg, const char *line, size_t len)
 		return;
 	}
 	step = ev.has_epoch ? ev.epoch : a->npoints;
+	/*
+	 * A step recorded already with another value (a trainer that
+	 * evaluates twice an epoch, ranks that each print theirs): the
+	 * ledger keeps the first, so the trial's best and the search take
+	 * it too, not one that no curve shows.  The same value again is
+	 * this output read anew after a restart.
+	 */
+	if (ev.has_epoch && ledger_metric_get(e->env.ledger, a->attempt_id,
+	    ev.key, step, &prev) == 1 && prev != ev.num) {
+		if (a->bad_lines++ < ATTEMPT_BAD_LINES_SHOWN)
+			engine_say(e, "trial %d attempt %d: %s:%ld: %s at %s %g: "
+			    "%g was recorded there already; line ignored",
+			    a->trial_number, a->number, a->out, a->lines,
+			    ev.key, engine_unit(e), step, prev);
+		return;
+	}
 	a->npoints++;
 	/*
 	 * Past the step it was pruned at (its trainer logs on through the
