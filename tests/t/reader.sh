@@ -1,0 +1,56 @@
+#!/bin/sh
+# A trainer of one's own whose log is not MLLOG, read with a workload's
+# metric_reader pattern (hpod-workload(5)).
+#
+# Its value group: a CRLF line's "0.25\r" was "not a number", "0x10" was
+# 16, and "nan" was "not a number" where an MLLOG NaN is a value that is
+# not finite, so a diverged trainer ended "no loss reported" as if it had
+# logged nothing.  A step logged twice with two values (a trainer that
+# evaluates twice an epoch): the ledger kept the first, the trial's best
+# and its reach of the target took the second, which no curve showed.
+. "$(dirname "$0")/lib.subr"
+
+mkdir -p "$T/wl" "$T/bin"
+export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
+cat >"$T/wl/own.json" <<JSON
+{"name": "own", "program": "sh", "args": ["$T/bin/own.sh", "{value}"],
+ "objective": {"metric": "loss", "goal": "min"},
+ "metric_reader": {"pattern": "^ep ([^ ]*) loss: (.*)$", "value": 2,
+                   "epoch": 1}}
+JSON
+cat >"$T/bin/own.sh" <<'SH'
+case $1 in
+1) printf 'ep 1 loss: 0.9\r\nep 2 loss:  0.5 \nep 3 loss: 0x10\nep 4 loss: 2,5\nep 5 loss: .25\n' ;;
+2) printf 'ep 1 loss: nan\nep 2 loss: -Infinity\nep 3 loss: 1e400\n' ;;
+3) printf 'ep 1 loss: 0.9\nep 2 loss: 0.8\nep 2 loss: 0.1\nep 3 loss: 0.7\nep 3 loss: 0.7\n' ;;
+esac
+SH
+cat >"$T/own.json" <<JSON
+{"name": "own", "workload": "own",
+ "objective": {"metric": "loss", "goal": "min", "target": 0.2},
+ "space": {"value": {"type": "choice", "values": [1, 2, 3]}},
+ "search": {"algorithm": "grid"},
+ "budget": {"max_trials": 3, "max_parallel": 1}}
+JSON
+"$HPOCTL" -f "$CONF" run "$T/own.json" >/dev/null 2>"$T/run.log" || true
+pts() {
+	sql "select group_concat(step || ':' || value, ' ') from (select m.step, m.value from metrics m join attempts a on a.id = m.attempt_id join trials t on t.id = a.trial_id where t.number = $1 order by m.step)"
+}
+is "a value with blanks or a CR around it is read, .25 too" "$(pts 0)" \
+    "1.0:0.9 2.0:0.5 5.0:0.25"
+is "a hexadecimal number is no number, and the message quotes it" \
+    "$(grep -c "stdout:3: loss: '0x10' is not a number; line ignored" "$T/run.log" || true)" 1
+is "nor is a decimal comma" \
+    "$(grep -c "stdout:4: loss: '2,5' is not a number; line ignored" "$T/run.log" || true)" 1
+is "nan, -Infinity and 1e400 are values that are not finite, not errors" \
+    "$(grep -c 'own: trial 1: completed: exit 0, no finite loss reported (3 NaN or infinite)$' "$T/run.log" || true)" 1
+is "and none is recorded" "$(pts 1)" ""
+is "a step logged again with another value is said to be ignored" \
+    "$(grep -c 'stdout:3: loss at epoch 2: 0.8 was recorded there already; line ignored' "$T/run.log" || true)" 1
+is "the same value again is not" \
+    "$(grep -c 'stdout:5: .*recorded there already' "$T/run.log" || true)" 0
+is "the curve keeps the first" "$(pts 2)" "1.0:0.9 2.0:0.8 3.0:0.7"
+is "and so does the trial: its best is in its curve, off target" \
+    "$(sql "select best, best_step, reached from trials where number = 2")" \
+    "0.7|3.0|0"
+done_testing
