@@ -360,9 +360,12 @@ attempt_when(const struct engine *e, const struct mllog_event *ev)
 	return when;
 }
 
-/* One line of an attempt's output: record MLLOG metric points. */
+/*
+ * One line of an attempt's output: record its metric points.  Of a line
+ * cut (longer than tail.c keeps), only the head is at hand: not read.
+ */
 static void
-attempt_line(void *arg, const char *line, size_t len)
+attempt_line(void *arg, const char *line, size_t len, int cut)
 {
 	struct attempt		*a = arg;
 	struct engine		*e = a->e;
@@ -378,6 +381,13 @@ attempt_line(void *arg, const char *line, size_t len)
 	if (e->detached)
 		return;
 	a->lines++;
+	if (cut) {
+		if (a->bad_lines++ < ATTEMPT_BAD_LINES_SHOWN)
+			engine_say(e, "trial %d attempt %d: %s:%ld: longer than "
+			    "%zu MiB; line ignored", a->trial_number, a->number,
+			    a->out, a->lines, len >> 20);
+		return;
+	}
 	switch (workload_read_line(e->w, line, len, &ev, err, sizeof(err))) {
 	case 0:
 		break;
