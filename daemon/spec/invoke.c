@@ -1,6 +1,7 @@
 /*
  * invoke.c: rendering what one attempt runs (see invoke.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,18 +157,32 @@ invoke_batch(const struct campaign_spec *s, const struct workload *w,
 	return 0;
 }
 
-/* Find argv[0] on this machine, as the local backend will run it. */
+/*
+ * Find argv[0] on this machine, as the local backend will run it: a path
+ * must be a file it can execute (a script not made executable would
+ * fail each trial with exit 127).
+ */
 static int
 invoke_resolve(const struct workload *w, char **argv, char *err,
     size_t errlen)
 {
-	char	*p;
+	const char	*key = w->launcher ? "launcher.program" : "program";
+	char		*p;
 
+	if (strchr(argv[0], '/') != NULL) {
+		if (access(argv[0], X_OK) == 0)
+			return 0;
+		snprintf(err, errlen, "%s: %s: '%s' cannot be run on this "
+		    "machine: %s%s; the local backend runs it here", w->path,
+		    key, argv[0], strerror(errno), argv[0][0] == '/' ? "" :
+		    " (a relative path is taken from the working directory "
+		    "of the process that read the spec)");
+		return -1;
+	}
 	if ((p = workload_which(argv[0], NULL)) == NULL) {
 		snprintf(err, errlen, "%s: %s: '%s' is not an executable on "
 		    "this machine (searched $PATH); the local backend runs it "
-		    "here", w->path, w->launcher ? "launcher.program" :
-		    "program", argv[0]);
+		    "here", w->path, key, argv[0]);
 		return -1;
 	}
 	free(argv[0]);
@@ -271,8 +286,8 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 		vars[j].value = b.local;
 	}
 	if (workload_render(w, vars, nv, &inv->argv, &wenv, err, errlen) ==
-	    -1 || (c->resolve && strchr(inv->argv[0], '/') == NULL &&
-	    invoke_resolve(w, inv->argv, err, errlen) == -1))
+	    -1 || (c->resolve && invoke_resolve(w, inv->argv, err,
+	    errlen) == -1))
 		goto out;
 	for (ne = 0; wenv[ne] != NULL; ne++)
 		;

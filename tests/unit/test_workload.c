@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "invoke.h"
 #include "spec.h"
@@ -299,6 +300,70 @@ out:
 }
 
 /*
+ * A program given by a path, for the local backend: a file it cannot
+ * execute (a script not made executable) or none at all fails the
+ * submit naming the spec and key, as a name not in $PATH does; it ran
+ * and failed each trial with exit 127.
+ */
+static void
+test_program_path(void)
+{
+	static const char *const t = "{\"name\": \"c\", \"workload\": "
+	    "\"pp\", \"objective\": {\"metric\": \"loss\", \"goal\": "
+	    "\"min\"}, \"space\": {\"lr\": {\"type\": \"float\", \"min\": "
+	    "0.01, \"max\": 1}}, \"budget\": {\"max_trials\": 1}}";
+	static const char *const progs[] = { "noexec.sh", "nosuch.sh",
+		"exec.sh" };
+	struct campaign_spec	*s = NULL;
+	struct workload		*w = NULL;
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
+	double			 x[1] = { 0.5 };
+	char			 prog[600], text[800];
+	size_t			 i;
+	int			 rc;
+
+	put("noexec.sh", "#!/bin/sh\n");
+	put("exec.sh", "#!/bin/sh\n");
+	snprintf(prog, sizeof(prog), "%s/exec.sh", dir);
+	chmod(prog, 0755);
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		snprintf(prog, sizeof(prog), "%s/%s", dir, progs[i]);
+		snprintf(text, sizeof(text), "{\"name\": \"pp\", \"program\": "
+		    "\"%s\", \"args\": [\"{lr}\"]}", prog);
+		w = workload_load(put("pp.json", text), NULL, err, sizeof(err));
+		s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+		if (w == NULL || s == NULL ||
+		    spec_bind(s, w, err, sizeof(err)) == -1) {
+			ok(0, "program path set-up: %s", err);
+			goto next;
+		}
+		memset(&ic, 0, sizeof(ic));
+		ic.dir = "/runs/1-c/trial-0000/attempt-0";
+		ic.token = "tok";
+		ic.x = x;
+		ic.resolve = 1;
+		rc = invoke_render(s, w, &ic, &inv, err, sizeof(err));
+		if (i == 2)
+			ok(rc == 0 && strcmp(inv.argv[0], prog) == 0,
+			    "an executable path is run as it is (%s)", err);
+		else {
+			ok(rc == -1, "%s fails a local submit", progs[i]);
+			like(err, "pp.json: program: '", "naming the spec and "
+			    "key");
+			like(err, i == 0 ? "noexec.sh' cannot be run on this "
+			    "machine: Permission denied" : "nosuch.sh' cannot be "
+			    "run on this machine: No such file or directory",
+			    "and why");
+		}
+		invoke_release(&inv);
+next:
+		spec_free(s);
+		workload_free(w);
+	}
+}
+
+/*
  * How a reader's value group is read: blanks around it (a CRLF line's
  * "\r") are no part of it, a hexadecimal or a comma decimal is no number,
  * and a NaN, an infinity or an overflow is a value that is not finite,
@@ -500,6 +565,7 @@ main(void)
 	test_render();
 	test_reader();
 	test_reader_numbers();
+	test_program_path();
 	test_references();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
