@@ -51,6 +51,12 @@ reader_group(const struct workload *w, const cJSON *o, const char *key,
 	const cJSON	*j = cJSON_GetObjectItemCaseSensitive(o, key);
 
 	*out = def;
+	if (j == NULL && (size_t)def > groups) {
+		snprintf(err, errlen, "%s: metric_reader.pattern: it has no "
+		    "group, (...), for the metric's value (metric_reader.%s, "
+		    "%d by default)", w->path, key, def);
+		return -1;
+	}
 	if (j == NULL)
 		return 0;
 	if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) ||

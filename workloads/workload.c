@@ -172,8 +172,12 @@ workload_templates(struct workload *w, const cJSON *root, char *err,
 		return workload_oom(w, err, errlen);
 	i = 0;
 	cJSON_ArrayForEach(c, j) {
-		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring) ||
-		    *c->string == '\0' || strchr(c->string, '=') != NULL) {
+		if (*c->string == '\0' || strchr(c->string, '=') != NULL) {
+			snprintf(err, errlen, "%s: env.%s: a variable's name may "
+			    "not be empty or contain '='", w->path, c->string);
+			return -1;
+		}
+		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
 			snprintf(err, errlen, "%s: env.%s: expected a string "
 			    "with balanced {placeholders}", w->path, c->string);
 			return -1;
@@ -220,7 +224,8 @@ workload_parse(struct workload *w, const cJSON *root,
 		snprintf(err, errlen, "%s: expected a JSON object", w->path);
 		return -1;
 	}
-	if (workload_keys_only(w, root, "", workload_keys, 0, err,
+	if (workload_keys_unique(w, root, err, errlen) == -1 ||
+	    workload_keys_only(w, root, "", workload_keys, 0, err,
 	    errlen) == -1)
 		return -1;
 	if (workload_text_read(w, root, "name", NULL, &w->name, err,

@@ -246,6 +246,32 @@ test_bad_specs(void)
 	bad_workload("b13.json", "{\"name\": \"b\",\n \"program\": "
 	    "\"p\\u0000/../x\"}",
 	    "b13.json: line 2: a NUL character is not allowed in a string");
+	/* cJSON finds the first of two: the other was ignored, unsaid. */
+	bad_workload("b15.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"args\": [\"{lr}\"], \"args\": [\"{lr}\", \"{bs}\"]}",
+	    "b15.json: args: duplicate key");
+	bad_workload("b16.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"env\": {\"A\": \"1\", \"B\": \"2\", \"A\": \"3\"}}",
+	    "b16.json: env.A: duplicate key");
+	bad_workload("b17.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"tunable\": {\"lr\": {\"min\": 0, \"max\": 1, \"min\": 1}}}",
+	    "b17.json: tunable.lr.min: duplicate key");
+	bad_workload("b18.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"x\": [[1], {\"y\": 1, \"y\": 2}]}",
+	    "b18.json: x[1].y: duplicate key");
+	bad_workload("b19.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"env\": {\"A=B\": \"1\"}}",
+	    "b19.json: env.A=B: a variable's name may not be empty or "
+	    "contain '='");
+	bad_workload("b20.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"env\": {\"\": \"1\"}}",
+	    "b20.json: env.: a variable's name may not be empty");
+	/* Its value was read from a group regexec() had not set. */
+	bad_workload("b21.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"^acc [0-9.]+$\"}}",
+	    "b21.json: metric_reader.pattern: it has no group, (...), for the "
+	    "metric's value (metric_reader.value, 1 by default)");
 }
 
 /* Render one attempt of a campaign of the tuned workload. */
