@@ -16,6 +16,8 @@
 struct workload_reader {
 	regex_t		 re;
 	int		 compiled;
+	regex_t		 start_re;	/* run_start's pattern */
+	int		 start_compiled;
 	int		 value_group;
 	int		 epoch_group;	/* 0: none */
 	double		 scale;
@@ -23,7 +25,7 @@ struct workload_reader {
 };
 
 static const char *const reader_keys[] = { "pattern", "value", "epoch",
-	"scale", "key", NULL };
+	"scale", "key", "run_start", NULL };
 
 /* Free a reader. */
 void
@@ -33,6 +35,8 @@ workload_reader_free(struct workload_reader *r)
 		return;
 	if (r->compiled)
 		regfree(&r->re);
+	if (r->start_compiled)
+		regfree(&r->start_re);
 	free(r);
 }
 
@@ -132,13 +136,13 @@ reader_interval(const char *p, size_t i, size_t *next)
 }
 
 /*
- * 0 if pattern compiles to at most READER_MAX_NODES nodes by the C
- * library's expansion of repetitions, each at most READER_MAX_DUP; else
- * -1 with err naming the key.
+ * 0 if pattern p (of metric_reader.key) compiles to at most
+ * READER_MAX_NODES nodes by the C library's expansion of repetitions,
+ * each at most READER_MAX_DUP; else -1 with err naming the key.
  */
 static int
-reader_size(const struct workload *w, const char *p, char *err,
-    size_t errlen)
+reader_size(const struct workload *w, const char *key, const char *p,
+    char *err, size_t errlen)
 {
 	double	 sum[32] = { 0 }, last = 0, add, k;
 	size_t	 i = 0, next, d = 0;
@@ -181,8 +185,8 @@ reader_size(const struct workload *w, const char *p, char *err,
 			break;
 		case '{':
 			if ((k = reader_interval(p, i, &next)) > READER_MAX_DUP) {
-				snprintf(err, errlen, "%s: metric_reader.pattern: "
-				    "a repetition of more than %d", w->path,
+				snprintf(err, errlen, "%s: metric_reader.%s: a "
+				    "repetition of more than %d", w->path, key,
 				    READER_MAX_DUP);
 				return -1;
 			}
@@ -205,11 +209,43 @@ reader_size(const struct workload *w, const char *p, char *err,
 	}
 	return 0;
 complex:
-	snprintf(err, errlen, "%s: metric_reader.pattern: too complex: its "
+	snprintf(err, errlen, "%s: metric_reader.%s: too complex: its "
 	    "repetitions expand it to more than %d nodes (a repetition of a "
 	    "repetition, as \"++\" or \"(x{99}){99}\", multiplies)", w->path,
-	    READER_MAX_NODES);
+	    key, READER_MAX_NODES);
 	return -1;
+}
+
+/*
+ * Compile the pattern of metric_reader.run_start (j, NULL for none): a
+ * line it matches is the run_start event, where a time to train counts
+ * from.
+ */
+static int
+reader_start_parse(const struct workload *w, struct workload_reader *r,
+    const cJSON *j, char *err, size_t errlen)
+{
+	char	 msg[256];
+	int	 rc;
+
+	if (j == NULL)
+		return 0;
+	if (!cJSON_IsString(j) || *j->valuestring == '\0') {
+		snprintf(err, errlen, "%s: metric_reader.run_start: expected a "
+		    "regular expression", w->path);
+		return -1;
+	}
+	if (reader_size(w, "run_start", j->valuestring, err, errlen) == -1)
+		return -1;
+	if ((rc = regcomp(&r->start_re, j->valuestring, REG_EXTENDED |
+	    REG_NOSUB)) != 0) {
+		regerror(rc, &r->start_re, msg, sizeof(msg));
+		snprintf(err, errlen, "%s: metric_reader.run_start: %s",
+		    w->path, msg);
+		return -1;
+	}
+	r->start_compiled = 1;
+	return 0;
 }
 
 /* Parse a metric_reader object. */
@@ -236,7 +272,7 @@ workload_reader_parse(const struct workload *w, const cJSON *o, char *err,
 		    "regular expression", w->path);
 		return NULL;
 	}
-	if (reader_size(w, p->valuestring, err, errlen) == -1)
+	if (reader_size(w, "pattern", p->valuestring, err, errlen) == -1)
 		return NULL;
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
 		workload_oom(w, err, errlen);
@@ -285,6 +321,9 @@ workload_reader_parse(const struct workload *w, const cJSON *o, char *err,
 		goto fail;
 	}
 	snprintf(r->key, sizeof(r->key), "%s", k ? k->valuestring : w->metric);
+	if (reader_start_parse(w, r, cJSON_GetObjectItemCaseSensitive(o,
+	    "run_start"), err, errlen) == -1)
+		goto fail;
 	return r;
 fail:
 	workload_reader_free(r);
@@ -397,7 +436,14 @@ workload_read_line(const struct workload *w, const char *line, size_t len,
 	memcpy(s, line, len);
 	s[len] = '\0';
 	memset(ev, 0, sizeof(*ev));
-	if (strlen(s) == len &&
+	if (strlen(s) == len && r->start_compiled &&
+	    regexec(&r->start_re, s, 0, NULL, 0) == 0) {
+		/* As mlperf_logging logs it: the key, no value. */
+		snprintf(ev->key, sizeof(ev->key), "run_start");
+		snprintf(ev->event_type, sizeof(ev->event_type),
+		    "INTERVAL_START");
+		rc = 0;
+	} else if (strlen(s) == len &&
 	    regexec(&r->re, s, r->re.re_nsub + 1, m, 0) == 0) {
 		rc = 0;
 		snprintf(ev->key, sizeof(ev->key), "%s", r->key);

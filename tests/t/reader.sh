@@ -8,6 +8,9 @@
 # logged nothing.  A step logged twice with two values (a trainer that
 # evaluates twice an epoch): the ledger kept the first, the trial's best
 # and its reach of the target took the second, which no curve showed.
+# A line that matches metric_reader.run_start is MLPerf's run_start, where
+# a time to train counts from: a regex reader had none, so a time to
+# train counted from the job's start.
 . "$(dirname "$0")/lib.subr"
 
 mkdir -p "$T/wl" "$T/bin"
@@ -16,13 +19,13 @@ cat >"$T/wl/own.json" <<JSON
 {"name": "own", "program": "sh", "args": ["$T/bin/own.sh", "{value}"],
  "objective": {"metric": "loss", "goal": "min"},
  "metric_reader": {"pattern": "^ep ([^ ]*) loss: (.*)$", "value": 2,
-                   "epoch": 1}}
+                   "epoch": 1, "run_start": "^=+ training starts =+$"}}
 JSON
 cat >"$T/bin/own.sh" <<'SH'
 case $1 in
 1) printf 'ep 1 loss: 0.9\r\nep 2 loss:  0.5 \nep 3 loss: 0x10\nep 4 loss: 2,5\nep 5 loss: .25\n' ;;
 2) printf 'ep 1 loss: nan\nep 2 loss: -Infinity\nep 3 loss: 1e400\n' ;;
-3) printf 'ep 1 loss: 0.9\nep 2 loss: 0.8\nep 2 loss: 0.1\nep 3 loss: 0.7\nep 3 loss: 0.7\n' ;;
+3) printf 'loading\n=== training starts ===\nep 1 loss: 0.9\nep 2 loss: 0.8\nep 2 loss: 0.1\nep 3 loss: 0.7\nep 3 loss: 0.7\nep 4 loss: 0.15\n' ;;
 esac
 SH
 cat >"$T/own.json" <<JSON
@@ -46,11 +49,17 @@ is "nan, -Infinity and 1e400 are values that are not finite, not errors" \
     "$(grep -c 'own: trial 1: completed: exit 0, no finite loss reported (3 NaN or infinite)$' "$T/run.log" || true)" 1
 is "and none is recorded" "$(pts 1)" ""
 is "a step logged again with another value is said to be ignored" \
-    "$(grep -c 'stdout:3: loss at epoch 2: 0.8 was recorded there already; line ignored' "$T/run.log" || true)" 1
+    "$(grep -c 'stdout:5: loss at epoch 2: 0.8 was recorded there already; line ignored' "$T/run.log" || true)" 1
 is "the same value again is not" \
-    "$(grep -c 'stdout:5: .*recorded there already' "$T/run.log" || true)" 0
-is "the curve keeps the first" "$(pts 2)" "1.0:0.9 2.0:0.8 3.0:0.7"
-is "and so does the trial: its best is in its curve, off target" \
+    "$(grep -c 'stdout:7: .*recorded there already' "$T/run.log" || true)" 0
+is "the curve keeps the first" "$(pts 2)" "1.0:0.9 2.0:0.8 3.0:0.7 4.0:0.15"
+is "and so does the trial: its best is in its curve, on target at epoch 4" \
     "$(sql "select best, best_step, reached from trials where number = 2")" \
-    "0.7|3.0|0"
+    "0.15|4.0|1"
+is "the run_start line is the trial's run_start; none where none matched" \
+    "$(sql "select group_concat(a.run_start is not null and a.run_start >= a.started, ' ') from (select a.* from attempts a join trials t on t.id = a.trial_id order by t.number) a")" \
+    "0 0 1"
+"$HPOCTL" report --ledger "$LEDGER" own >"$T/report" 2>&1
+is "it is said so where it counts" \
+    "$(grep -c 'time to train .* from run_start' "$T/report" || true)" 1
 done_testing

@@ -272,6 +272,18 @@ test_bad_specs(void)
 	    "{\"pattern\": \"^acc [0-9.]+$\"}}",
 	    "b21.json: metric_reader.pattern: it has no group, (...), for the "
 	    "metric's value (metric_reader.value, 1 by default)");
+	bad_workload("b22.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+)\", \"run_start\": \"start(\"}}",
+	    "b22.json: metric_reader.run_start: ");
+	bad_workload("b23.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+)\", \"run_start\": true}}",
+	    "b23.json: metric_reader.run_start: expected a regular expression");
+	bad_workload("b24.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+)\", \"run_start\": \"(x{120}){120}\"}}",
+	    "b24.json: metric_reader.run_start: too complex");
 }
 
 /* Render one attempt of a campaign of the tuned workload. */
@@ -455,6 +467,20 @@ test_reader_numbers(void)
 	    sizeof(err)) == -1, "an epoch that is NaN is malformed");
 	like(err, "the epoch of acc is not a number >= 0 ('nan')", "and says "
 	    "so");
+	workload_free(w);
+
+	w = workload_load(put("rs.json", "{\"name\": \"n\", \"program\": "
+	    "\"p\", \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
+	    " \"metric_reader\": {\"pattern\": \"acc=([0-9.]+)\","
+	    " \"run_start\": \"^== start\"}}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a reader with a run_start pattern (%s)", err);
+	if (w == NULL)
+		return;
+	ok(workload_read_line(w, "== start acc=0.5", 16, &ev, err,
+	    sizeof(err)) == 0 && strcmp(ev.key, "run_start") == 0 &&
+	    !ev.has_num, "a line it matches is run_start, before any value");
+	ok(workload_read_line(w, "x == start", 10, &ev, err, sizeof(err)) == 1,
+	    "one it does not is no event");
 	workload_free(w);
 }
 
