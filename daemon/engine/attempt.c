@@ -501,6 +501,51 @@ attempt_line(void *arg, const char *line, size_t len, int cut)
 		    a->reached, 0);
 }
 
+/* What attempt_stderr() counts: lines of the objective metric. */
+struct attempt_count {
+	const struct engine	*e;
+	long			 n;
+};
+
+/* One line of an attempt's stderr: count a point of the objective. */
+static void
+attempt_stderr_line(void *arg, const char *line, size_t len, int cut)
+{
+	struct attempt_count	*c = arg;
+	struct mllog_event	 ev;
+	char			 err[256];
+
+	if (!cut && workload_read_line(c->e->w, line, len, &ev, err,
+	    sizeof(err)) == 0 && ev.has_num &&
+	    strcmp(ev.key, c->e->spec->metric) == 0)
+		c->n++;
+}
+
+/*
+ * An attempt that ended with nothing of its metric on its stdout: when
+ * its stderr (its first 4 MiB) has lines that would be points, say so.
+ * A Python trainer that logs with the logging module writes there.
+ */
+static void
+attempt_stderr(struct attempt *a)
+{
+	struct attempt_count	 c = { a->e, 0 };
+	struct tail		 t;
+	char			*path;
+
+	memset(&t, 0, sizeof(t));
+	path = xasprintf("%s/stderr", a->dir);
+	tail_read(&t, path, 4 << 20, 1, attempt_stderr_line, &c);
+	tail_release(&t);
+	if (c.n > 0)
+		engine_say(a->e, "trial %d attempt %d: %s has %ld %s line%s, "
+		    "but only stdout is read (Python's logging module writes "
+		    "to stderr: logging.basicConfig(stream=sys.stdout) sends "
+		    "it to stdout)", a->trial_number, a->number, path, c.n,
+		    a->e->spec->metric, c.n == 1 ? "" : "s");
+	free(path);
+}
+
 /* Read what an attempt printed since the last poll. */
 void
 attempt_follow(struct attempt *a, int final)
@@ -508,4 +553,7 @@ attempt_follow(struct attempt *a, int final)
 	a->followed = uv_now(a->e->timer.loop);
 	tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
 	    attempt_line, a);
+	if (final && !a->has_best && a->nonfinite == 0 &&
+	    a->other_key[0] == '\0' && !a->e->detached && a->dir != NULL)
+		attempt_stderr(a);
 }

@@ -10,7 +10,8 @@
 # and its reach of the target took the second, which no curve showed.
 # A line that matches metric_reader.run_start is MLPerf's run_start, where
 # a time to train counts from: a regex reader had none, so a time to
-# train counted from the job's start.
+# train counted from the job's start.  A trainer that logs to stderr (as
+# Python's logging module does) ended "no loss reported", no more said.
 . "$(dirname "$0")/lib.subr"
 
 mkdir -p "$T/wl" "$T/bin"
@@ -26,14 +27,15 @@ case $1 in
 1) printf 'ep 1 loss: 0.9\r\nep 2 loss:  0.5 \nep 3 loss: 0x10\nep 4 loss: 2,5\nep 5 loss: .25\n' ;;
 2) printf 'ep 1 loss: nan\nep 2 loss: -Infinity\nep 3 loss: 1e400\n' ;;
 3) printf 'loading\n=== training starts ===\nep 1 loss: 0.9\nep 2 loss: 0.8\nep 2 loss: 0.1\nep 3 loss: 0.7\nep 3 loss: 0.7\nep 4 loss: 0.15\n' ;;
+4) printf 'ep 1 loss: 0.5\nep 2 loss: 0.4\n' >&2 ;;
 esac
 SH
 cat >"$T/own.json" <<JSON
 {"name": "own", "workload": "own",
  "objective": {"metric": "loss", "goal": "min", "target": 0.2},
- "space": {"value": {"type": "choice", "values": [1, 2, 3]}},
+ "space": {"value": {"type": "choice", "values": [1, 2, 3, 4]}},
  "search": {"algorithm": "grid"},
- "budget": {"max_trials": 3, "max_parallel": 1}}
+ "budget": {"max_trials": 4, "max_parallel": 1}}
 JSON
 "$HPOCTL" -f "$CONF" run "$T/own.json" >/dev/null 2>"$T/run.log" || true
 pts() {
@@ -58,8 +60,11 @@ is "and so does the trial: its best is in its curve, on target at epoch 4" \
     "0.15|4.0|1"
 is "the run_start line is the trial's run_start; none where none matched" \
     "$(sql "select group_concat(a.run_start is not null and a.run_start >= a.started, ' ') from (select a.* from attempts a join trials t on t.id = a.trial_id order by t.number) a")" \
-    "0 0 1"
+    "0 0 1 0"
 "$HPOCTL" report --ledger "$LEDGER" own >"$T/report" 2>&1
 is "it is said so where it counts" \
     "$(grep -c 'time to train .* from run_start' "$T/report" || true)" 1
+is "a trainer that logs to stderr is told so" \
+    "$(grep -c 'own: trial 3 attempt 0: .*/trial-0003/attempt-0/stderr has 2 loss lines, but only stdout is read' "$T/run.log" || true)" 1
+is "and nothing else is" "$(grep -c 'stderr has' "$T/run.log" || true)" 1
 done_testing
