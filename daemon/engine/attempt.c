@@ -446,7 +446,12 @@ attempt_line(void *arg, const char *line, size_t len, int cut)
 			    e->spec->step_max);
 		return;
 	}
-	step = ev.has_epoch ? ev.epoch : a->npoints;
+	/*
+	 * A point with no step is numbered from 1: the first evaluation of
+	 * a trainer that evaluates each epoch is after one, and one that
+	 * met the target there took 1 epoch to it, not 0.
+	 */
+	step = ev.has_epoch ? ev.epoch : a->npoints + 1;
 	/*
 	 * A step recorded already with another value (a trainer that
 	 * evaluates twice an epoch, ranks that each print theirs): the

@@ -12,6 +12,9 @@
 # a time to train counts from: a regex reader had none, so a time to
 # train counted from the job's start.  A trainer that logs to stderr (as
 # Python's logging module does) ended "no loss reported", no more said.
+# Points of a pattern with no epoch group are numbered from 1: the first
+# was at step 0, so a trainer on target at its first evaluation took 0
+# epochs to it in the guideline table.
 . "$(dirname "$0")/lib.subr"
 
 mkdir -p "$T/wl" "$T/bin"
@@ -67,4 +70,18 @@ is "it is said so where it counts" \
 is "a trainer that logs to stderr is told so" \
     "$(grep -c 'own: trial 3 attempt 0: .*/trial-0003/attempt-0/stderr has 2 loss lines, but only stdout is read' "$T/run.log" || true)" 1
 is "and nothing else is" "$(grep -c 'stderr has' "$T/run.log" || true)" 1
+
+cat >"$T/wl/own2.json" <<JSON
+{"name": "own2", "program": "sh", "args": ["$T/bin/own2.sh", "{value}"],
+ "objective": {"metric": "loss", "goal": "min"},
+ "metric_reader": {"pattern": "^loss: (.*)$"}}
+JSON
+printf 'printf "loss: 0.5\\nloss: 0.1\\n"\n' >"$T/bin/own2.sh"
+sed 's/"own"/"own2"/g; s/\[1, 2, 3, 4\]/[1]/' "$T/own.json" >"$T/own2.json"
+"$HPOCTL" -f "$CONF" run "$T/own2.json" >/dev/null 2>"$T/run2.log" || true
+is "points with no epoch group are numbered from 1" \
+    "$(sql "select group_concat(m.step || ':' || m.value, ' ') from metrics m join attempts a on a.id = m.attempt_id join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'own2'")" \
+    "1.0:0.5 2.0:0.1"
+is "and the second is on target at epoch 2" \
+    "$(grep -c 'own2: trial 0: loss 0.1 at epoch 2 meets the target' "$T/run2.log" || true)" 1
 done_testing
