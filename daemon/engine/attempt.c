@@ -452,22 +452,6 @@ attempt_line(void *arg, const char *line, size_t len, int cut)
 	 * met the target there took 1 epoch to it, not 0.
 	 */
 	step = ev.has_epoch ? ev.epoch : a->npoints + 1;
-	/*
-	 * A step recorded already with another value (a trainer that
-	 * evaluates twice an epoch, ranks that each print theirs): the
-	 * ledger keeps the first, so the trial's best and the search take
-	 * it too, not one that no curve shows.  The same value again is
-	 * this output read anew after a restart.
-	 */
-	if (ev.has_epoch && ledger_metric_get(e->env.ledger, a->attempt_id,
-	    ev.key, step, &prev) == 1 && prev != ev.num) {
-		if (a->bad_lines++ < ATTEMPT_BAD_LINES_SHOWN)
-			engine_say(e, "trial %d attempt %d: %s:%ld: %s at %s %g: "
-			    "%g was recorded there already; line ignored",
-			    a->trial_number, a->number, a->out, a->lines,
-			    ev.key, engine_unit(e), step, prev);
-		return;
-	}
 	a->npoints++;
 	/*
 	 * Past the step it was pruned at (its trainer logs on through the
@@ -485,6 +469,19 @@ attempt_line(void *arg, const char *line, size_t len, int cut)
 		}
 		return;
 	}
+	/*
+	 * A step logged again with another value (a trainer that evaluates
+	 * several times an epoch, as DeepCAM's reference does at small
+	 * batch sizes): every value counts for the trial's best and its
+	 * reach of the target, so the ledger keeps the best value of the
+	 * objective at each step, that its curve hold them; other metrics
+	 * keep their first.  Read anew after a restart, they change nothing.
+	 */
+	if (ev.has_epoch && strcmp(ev.key, e->spec->metric) == 0 &&
+	    ledger_metric_get(e->env.ledger, a->attempt_id, ev.key, step,
+	    &prev) == 1 && attempt_better(e, 1, prev, ev.num))
+		ledger_metric_set(e->env.ledger, a->attempt_id, ev.key, step,
+		    ev.num, when);
 	engine_point(a, ev.key, step, ev.num, when);
 	if (strcmp(ev.key, e->spec->metric) != 0 ||
 	    !attempt_better(e, a->has_best, a->best, ev.num))
