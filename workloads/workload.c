@@ -114,16 +114,21 @@ static int
 workload_objective(struct workload *w, const cJSON *o, char *err,
     size_t errlen)
 {
+	static const char *const keys[] = { "metric", "goal", "target",
+		NULL };
 	const cJSON	*m, *g, *t;
+	int		 rc;
 
-	if (o == NULL)
-		return 0;
+	if ((rc = workload_object_read(w, o, "objective", "with metric, goal "
+	    "and target", keys, err, errlen)) != 1)
+		return rc;
 	m = cJSON_GetObjectItemCaseSensitive(o, "metric");
 	g = cJSON_GetObjectItemCaseSensitive(o, "goal");
 	t = cJSON_GetObjectItemCaseSensitive(o, "target");
-	if (!cJSON_IsObject(o) || !cJSON_IsString(m)) {
-		snprintf(err, errlen, "%s: objective.metric: expected a string",
-		    w->path);
+	/* An empty one would name no line's key: no trial would report. */
+	if (!cJSON_IsString(m) || *m->valuestring == '\0') {
+		snprintf(err, errlen, "%s: objective.metric: expected a metric "
+		    "name", w->path);
 		return -1;
 	}
 	if ((w->metric = strdup(m->valuestring)) == NULL)

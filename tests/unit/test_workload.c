@@ -284,6 +284,18 @@ test_bad_specs(void)
 	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
 	    "{\"pattern\": \"acc ([0-9.]+)\", \"run_start\": \"(x{120}){120}\"}}",
 	    "b24.json: metric_reader.run_start: too complex");
+	/* Neither was refused: no trial would report, the goal was lost. */
+	bad_workload("b25.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"\", \"goal\": \"min\"}}",
+	    "b25.json: objective.metric: expected a metric name");
+	bad_workload("b26.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"loss\", \"direction\": "
+	    "\"min\"}}", "b26.json: objective.direction: unknown key "
+	    "(expected metric, goal or target)");
+	bad_workload("b27.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": \"loss\"}",
+	    "b27.json: objective: expected an object with metric, goal and "
+	    "target");
 }
 
 /* Render one attempt of a campaign of the tuned workload. */
