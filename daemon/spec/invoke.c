@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "invoke.h"
 #include "sched.h"
@@ -167,10 +168,14 @@ invoke_resolve(const struct workload *w, char **argv, char *err,
     size_t errlen)
 {
 	const char	*key = w->launcher ? "launcher.program" : "program";
+	struct stat	 sb;
 	char		*p;
 
 	if (strchr(argv[0], '/') != NULL) {
-		if (access(argv[0], X_OK) == 0)
+		/* A directory passes access(X_OK), and fails exec(). */
+		if (stat(argv[0], &sb) == 0 && S_ISDIR(sb.st_mode))
+			errno = EISDIR;
+		else if (access(argv[0], X_OK) == 0)
 			return 0;
 		snprintf(err, errlen, "%s: %s: '%s' cannot be run on this "
 		    "machine: %s%s; the local backend runs it here", w->path,

@@ -363,7 +363,7 @@ test_program_path(void)
 	    "\"min\"}, \"space\": {\"lr\": {\"type\": \"float\", \"min\": "
 	    "0.01, \"max\": 1}}, \"budget\": {\"max_trials\": 1}}";
 	static const char *const progs[] = { "noexec.sh", "nosuch.sh",
-		"exec.sh" };
+		"exec.sh", "adir" };
 	struct campaign_spec	*s = NULL;
 	struct workload		*w = NULL;
 	struct invoke_ctx	 ic;
@@ -374,6 +374,8 @@ test_program_path(void)
 	int			 rc;
 
 	put("noexec.sh", "#!/bin/sh\n");
+	snprintf(prog, sizeof(prog), "%s/adir", dir);
+	mkdir(prog, 0755);
 	put("exec.sh", "#!/bin/sh\n");
 	snprintf(prog, sizeof(prog), "%s/exec.sh", dir);
 	chmod(prog, 0755);
@@ -402,9 +404,10 @@ test_program_path(void)
 			like(err, "pp.json: program: '", "naming the spec and "
 			    "key");
 			like(err, i == 0 ? "noexec.sh' cannot be run on this "
-			    "machine: Permission denied" : "nosuch.sh' cannot be "
-			    "run on this machine: No such file or directory",
-			    "and why");
+			    "machine: Permission denied" : i == 1 ? "nosuch.sh' "
+			    "cannot be run on this machine: No such file or "
+			    "directory" : "adir' cannot be run on this machine: "
+			    "Is a directory", "and why");
 		}
 		invoke_release(&inv);
 next:
