@@ -195,6 +195,25 @@ invoke_resolve(const struct workload *w, char **argv, char *err,
 	return 0;
 }
 
+/* Whether the local backend can run w's first program here. */
+int
+invoke_runnable(const struct workload *w, char *err, size_t errlen)
+{
+	char	*argv[2];
+	int	 rc;
+
+	argv[0] = strdup(w->launcher != NULL ? w->launcher :
+	    w->program != NULL ? w->program : w->program_name);
+	argv[1] = NULL;
+	if (argv[0] == NULL) {
+		snprintf(err, errlen, "%s: out of memory", w->path);
+		return -1;
+	}
+	rc = invoke_resolve(w, argv, err, errlen);
+	free(argv[0]);
+	return rc;
+}
+
 /* The text of the built-in placeholders' values. */
 struct invoke_bufs {
 	char	 num[8][24], seed[32], target[32], local[32];
