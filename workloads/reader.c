@@ -18,6 +18,8 @@ struct workload_reader {
 	int		 compiled;
 	regex_t		 start_re;	/* run_start's pattern */
 	int		 start_compiled;
+	char		*pattern;	/* the patterns, as the spec has them */
+	char		*start_pattern;
 	int		 value_group;
 	int		 epoch_group;	/* 0: none */
 	double		 scale;
@@ -37,6 +39,8 @@ workload_reader_free(struct workload_reader *r)
 		regfree(&r->re);
 	if (r->start_compiled)
 		regfree(&r->start_re);
+	free(r->pattern);
+	free(r->start_pattern);
 	free(r);
 }
 
@@ -245,6 +249,8 @@ reader_start_parse(const struct workload *w, struct workload_reader *r,
 		return -1;
 	}
 	r->start_compiled = 1;
+	if ((r->start_pattern = strdup(j->valuestring)) == NULL)
+		return workload_oom(w, err, errlen);
 	return 0;
 }
 
@@ -286,6 +292,10 @@ workload_reader_parse(const struct workload *w, const cJSON *o, char *err,
 		return NULL;
 	}
 	r->compiled = 1;
+	if ((r->pattern = strdup(p->valuestring)) == NULL) {
+		workload_oom(w, err, errlen);
+		goto fail;
+	}
 	if (r->re.re_nsub > 9) {
 		snprintf(err, errlen, "%s: metric_reader.pattern: at most 9 "
 		    "groups", w->path);
@@ -413,6 +423,25 @@ reader_number(const char *s, const regmatch_t *m, double *v, char *text,
 		return -1;
 	*v = strtod(buf, NULL);
 	return 0;
+}
+
+/* The spec's reader, for those who show it; 0 for MLLOG. */
+int
+workload_reader_info(const struct workload *w,
+    struct workload_reader_info *info)
+{
+	const struct workload_reader *r = w->reader;
+
+	memset(info, 0, sizeof(*info));
+	if (r == NULL)
+		return 0;
+	info->pattern = r->pattern;
+	info->value = r->value_group;
+	info->epoch = r->epoch_group;
+	info->scale = r->scale;
+	info->key = r->key;
+	info->run_start = r->start_pattern;
+	return 1;
 }
 
 /* Read one line with the spec's reader, or as MLLOG. */

@@ -41,6 +41,9 @@ cat >"$T/own.json" <<JSON
  "search": {"algorithm": "grid"},
  "budget": {"max_trials": 4, "max_parallel": 1}}
 JSON
+is "render shows how the trials' output is read" \
+    "$("$HPOCTL" -f "$CONF" render "$T/own.json" | grep '^reader:')" \
+    "reader: stdout lines matching '^ep ([^ ]*) loss: (.*)\$': value group 2 as loss, epoch group 1, run_start '^=+ training starts =+\$'"
 "$HPOCTL" -f "$CONF" run "$T/own.json" >/dev/null 2>"$T/run.log" || true
 pts() {
 	sql "select group_concat(step || ':' || value, ' ') from (select m.step, m.value from metrics m join attempts a on a.id = m.attempt_id join trials t on t.id = a.trial_id where t.number = $1 order by m.step)"
