@@ -22,8 +22,8 @@ typedef void	(*tail_line_cb)(void *arg, const char *line, size_t len,
  * Read what was appended to path since the last call and pass every
  * complete line to cb, once, however long (at most max bytes per call;
  * final: also pass an unterminated last line).  Of a line longer than
- * 4 MiB, cb gets the first 4 MiB and cut set.  A missing file is not an error.  Return the
- * number of bytes read, or -1 on a read error.
+ * 4 MiB, cb gets the first 4 MiB and cut set.  A missing file is not
+ * an error.  Return the number of bytes read, or -1 on a read error.
  */
 ssize_t	 tail_read(struct tail *, const char *path, size_t max, int final,
 	    tail_line_cb, void *arg);
