@@ -298,6 +298,15 @@ int	 ledger_metric_insert(struct ledger *, int64_t attempt_id, double step,
 /* The same, the point marked late (metrics.late) when late is set. */
 int	 ledger_metric_insert_as(struct ledger *, int64_t attempt_id,
 	    double step, const char *key, double value, double time, int late);
+/*
+ * The value recorded at (attempt_id, key, step) into *value (NaN for a
+ * NULL): 1, 0 when none is, -1 on error.
+ */
+int	 ledger_metric_get(struct ledger *, int64_t attempt_id,
+	    const char *key, double step, double *value);
+/* Set the value and time of the point at (attempt_id, key, step). */
+int	 ledger_metric_set(struct ledger *, int64_t attempt_id,
+	    const char *key, double step, double value, double time);
 /* Points of a campaign for one key (NULL: all), by trial, attempt, step. */
 int	 ledger_metric_list(struct ledger *, int64_t campaign_id,
 	    const char *key, struct ledger_metric **out, size_t *n);

@@ -53,6 +53,55 @@ ledger_metric_insert_as(struct ledger *l, int64_t attempt_id, double step,
 	    (long long)attempt_id);
 }
 
+/*
+ * The value recorded at (attempt, key, step) into *value: 1, 0 when there
+ * is none, -1 on error.
+ */
+int
+ledger_metric_get(struct ledger *l, int64_t attempt_id, const char *key,
+    double step, double *value)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((st = ledger_stmt(l, LQ_METRIC_GET, "SELECT value FROM metrics"
+	    " WHERE attempt_id = ? AND key = ? AND step = ?")) == NULL)
+		return -1;
+	ledger_bind_int64(l, st, 1, attempt_id);
+	ledger_bind_text(l, st, 2, key);
+	ledger_bind_double(l, st, 3, step);
+	if ((rc = ledger_step(l, st)) == SQLITE_ROW) {
+		*value = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(st, 0);
+		rc = 1;
+	} else if (rc == SQLITE_DONE)
+		rc = 0;
+	else
+		rc = ledger_fail(l, "read metric '%s' of attempt id %lld", key,
+		    (long long)attempt_id);
+	ledger_stmt_done(st);
+	return rc;
+}
+
+/* Set the value and time of the point at (attempt, key, step). */
+int
+ledger_metric_set(struct ledger *l, int64_t attempt_id, const char *key,
+    double step, double value, double time)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = ledger_stmt(l, LQ_METRIC_SET, "UPDATE metrics SET value = ?,"
+	    " time = ? WHERE attempt_id = ? AND key = ? AND step = ?")) == NULL)
+		return -1;
+	ledger_bind_double(l, st, 1, value);
+	ledger_bind_time(l, st, 2, time);
+	ledger_bind_int64(l, st, 3, attempt_id);
+	ledger_bind_text(l, st, 4, key);
+	ledger_bind_double(l, st, 5, step);
+	return ledger_exec(l, st, "set metric '%s' of attempt id %lld", key,
+	    (long long)attempt_id);
+}
+
 /* Read a row of the metric list into row; a NULL value was a NaN. */
 static int
 metric_read(struct ledger *l, sqlite3_stmt *st, void *row)

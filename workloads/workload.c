@@ -114,16 +114,21 @@ static int
 workload_objective(struct workload *w, const cJSON *o, char *err,
     size_t errlen)
 {
+	static const char *const keys[] = { "metric", "goal", "target",
+		NULL };
 	const cJSON	*m, *g, *t;
+	int		 rc;
 
-	if (o == NULL)
-		return 0;
+	if ((rc = workload_object_read(w, o, "objective", "with metric, goal "
+	    "and target", keys, err, errlen)) != 1)
+		return rc;
 	m = cJSON_GetObjectItemCaseSensitive(o, "metric");
 	g = cJSON_GetObjectItemCaseSensitive(o, "goal");
 	t = cJSON_GetObjectItemCaseSensitive(o, "target");
-	if (!cJSON_IsObject(o) || !cJSON_IsString(m)) {
-		snprintf(err, errlen, "%s: objective.metric: expected a string",
-		    w->path);
+	/* An empty one would name no line's key: no trial would report. */
+	if (!cJSON_IsString(m) || *m->valuestring == '\0') {
+		snprintf(err, errlen, "%s: objective.metric: expected a metric "
+		    "name", w->path);
 		return -1;
 	}
 	if ((w->metric = strdup(m->valuestring)) == NULL)
@@ -172,8 +177,12 @@ workload_templates(struct workload *w, const cJSON *root, char *err,
 		return workload_oom(w, err, errlen);
 	i = 0;
 	cJSON_ArrayForEach(c, j) {
-		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring) ||
-		    *c->string == '\0' || strchr(c->string, '=') != NULL) {
+		if (*c->string == '\0' || strchr(c->string, '=') != NULL) {
+			snprintf(err, errlen, "%s: env.%s: a variable's name may "
+			    "not be empty or contain '='", w->path, c->string);
+			return -1;
+		}
+		if (!cJSON_IsString(c) || !workload_template_ok(c->valuestring)) {
 			snprintf(err, errlen, "%s: env.%s: expected a string "
 			    "with balanced {placeholders}", w->path, c->string);
 			return -1;
@@ -220,7 +229,8 @@ workload_parse(struct workload *w, const cJSON *root,
 		snprintf(err, errlen, "%s: expected a JSON object", w->path);
 		return -1;
 	}
-	if (workload_keys_only(w, root, "", workload_keys, 0, err,
+	if (workload_keys_unique(w, root, err, errlen) == -1 ||
+	    workload_keys_only(w, root, "", workload_keys, 0, err,
 	    errlen) == -1)
 		return -1;
 	if (workload_text_read(w, root, "name", NULL, &w->name, err,

@@ -167,5 +167,21 @@ int	 workload_legal(const struct workload_tunable *, int is_string,
  */
 int	 workload_read_line(const struct workload *, const char *line,
 	    size_t len, struct mllog_event *, char *err, size_t errlen);
+/* A spec's metric_reader, as workload_reader_info() gives it. */
+struct workload_reader_info {
+	const char	*pattern;
+	int		 value;		/* its groups; epoch 0 for none */
+	int		 epoch;
+	double		 scale;
+	const char	*key;
+	const char	*run_start;	/* NULL for none */
+};
+
+/*
+ * Fill info with the spec's metric_reader, its strings owned by w: 1, or
+ * 0 when it reads MLLOG lines.
+ */
+int	 workload_reader_info(const struct workload *,
+	    struct workload_reader_info *info);
 
 #endif

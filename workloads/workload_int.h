@@ -24,6 +24,12 @@ int	 workload_template_ok(const char *);
  */
 char	*workload_which_in(const char *name, const char *const *dirs);
 
+/*
+ * keys.c: refuse a key an object of root holds twice, at any depth, as
+ * "FILE: KEY.PATH: duplicate key".
+ */
+int	 workload_keys_unique(const struct workload *, const cJSON *root,
+	    char *err, size_t errlen);
 /* keys.c: "FILE: out of memory"; return -1. */
 int	 workload_oom(const struct workload *, char *err, size_t errlen);
 /*

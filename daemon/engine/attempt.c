@@ -360,15 +360,18 @@ attempt_when(const struct engine *e, const struct mllog_event *ev)
 	return when;
 }
 
-/* One line of an attempt's output: record MLLOG metric points. */
+/*
+ * One line of an attempt's output: record its metric points.  Of a line
+ * cut (longer than tail.c keeps), only the head is at hand: not read.
+ */
 static void
-attempt_line(void *arg, const char *line, size_t len)
+attempt_line(void *arg, const char *line, size_t len, int cut)
 {
 	struct attempt		*a = arg;
 	struct engine		*e = a->e;
 	struct mllog_event	 ev;
 	char			 err[256];
-	double			 when, step;
+	double			 when, step, prev;
 	int			 late;
 
 	/*
@@ -378,6 +381,13 @@ attempt_line(void *arg, const char *line, size_t len)
 	if (e->detached)
 		return;
 	a->lines++;
+	if (cut) {
+		if (a->bad_lines++ < ATTEMPT_BAD_LINES_SHOWN)
+			engine_say(e, "trial %d attempt %d: %s:%ld: longer than "
+			    "%zu MiB; line ignored", a->trial_number, a->number,
+			    a->out, a->lines, len >> 20);
+		return;
+	}
 	switch (workload_read_line(e->w, line, len, &ev, err, sizeof(err))) {
 	case 0:
 		break;
@@ -436,7 +446,12 @@ attempt_line(void *arg, const char *line, size_t len)
 			    e->spec->step_max);
 		return;
 	}
-	step = ev.has_epoch ? ev.epoch : a->npoints;
+	/*
+	 * A point with no step is numbered from 1: the first evaluation of
+	 * a trainer that evaluates each epoch is after one, and one that
+	 * met the target there took 1 epoch to it, not 0.
+	 */
+	step = ev.has_epoch ? ev.epoch : a->npoints + 1;
 	a->npoints++;
 	/*
 	 * Past the step it was pruned at (its trainer logs on through the
@@ -454,6 +469,19 @@ attempt_line(void *arg, const char *line, size_t len)
 		}
 		return;
 	}
+	/*
+	 * A step logged again with another value (a trainer that evaluates
+	 * several times an epoch, as DeepCAM's reference does at small
+	 * batch sizes): every value counts for the trial's best and its
+	 * reach of the target, so the ledger keeps the best value of the
+	 * objective at each step, that its curve hold them; other metrics
+	 * keep their first.  Read anew after a restart, they change nothing.
+	 */
+	if (ev.has_epoch && strcmp(ev.key, e->spec->metric) == 0 &&
+	    ledger_metric_get(e->env.ledger, a->attempt_id, ev.key, step,
+	    &prev) == 1 && attempt_better(e, 1, prev, ev.num))
+		ledger_metric_set(e->env.ledger, a->attempt_id, ev.key, step,
+		    ev.num, when);
 	engine_point(a, ev.key, step, ev.num, when);
 	if (strcmp(ev.key, e->spec->metric) != 0 ||
 	    !attempt_better(e, a->has_best, a->best, ev.num))
@@ -475,6 +503,51 @@ attempt_line(void *arg, const char *line, size_t len)
 		    a->reached, 0);
 }
 
+/* What attempt_stderr() counts: lines of the objective metric. */
+struct attempt_count {
+	const struct engine	*e;
+	long			 n;
+};
+
+/* One line of an attempt's stderr: count a point of the objective. */
+static void
+attempt_stderr_line(void *arg, const char *line, size_t len, int cut)
+{
+	struct attempt_count	*c = arg;
+	struct mllog_event	 ev;
+	char			 err[256];
+
+	if (!cut && workload_read_line(c->e->w, line, len, &ev, err,
+	    sizeof(err)) == 0 && ev.has_num &&
+	    strcmp(ev.key, c->e->spec->metric) == 0)
+		c->n++;
+}
+
+/*
+ * An attempt that ended with nothing of its metric on its stdout: when
+ * its stderr (its first 4 MiB) has lines that would be points, say so.
+ * A Python trainer that logs with the logging module writes there.
+ */
+static void
+attempt_stderr(struct attempt *a)
+{
+	struct attempt_count	 c = { a->e, 0 };
+	struct tail		 t;
+	char			*path;
+
+	memset(&t, 0, sizeof(t));
+	path = xasprintf("%s/stderr", a->dir);
+	tail_read(&t, path, 4 << 20, 1, attempt_stderr_line, &c);
+	tail_release(&t);
+	if (c.n > 0)
+		engine_say(a->e, "trial %d attempt %d: %s has %ld %s line%s, "
+		    "but only stdout is read (Python's logging module writes "
+		    "to stderr: logging.basicConfig(stream=sys.stdout) sends "
+		    "it to stdout)", a->trial_number, a->number, path, c.n,
+		    a->e->spec->metric, c.n == 1 ? "" : "s");
+	free(path);
+}
+
 /* Read what an attempt printed since the last poll. */
 void
 attempt_follow(struct attempt *a, int final)
@@ -482,4 +555,7 @@ attempt_follow(struct attempt *a, int final)
 	a->followed = uv_now(a->e->timer.loop);
 	tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
 	    attempt_line, a);
+	if (final && !a->has_best && a->nonfinite == 0 &&
+	    a->other_key[0] == '\0' && !a->e->detached && a->dir != NULL)
+		attempt_stderr(a);
 }

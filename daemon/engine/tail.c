@@ -10,20 +10,35 @@
 #include "tail.h"
 #include "xmalloc.h"
 
-/* Longest line kept; longer lines are passed on in pieces. */
-#define TAIL_LINE_MAX	(256 * 1024)
+/* Longest line kept; the rest of a longer one is dropped. */
+#define TAIL_LINE_MAX	(4 * 1024 * 1024)
 
-/* Append bytes to the partial line. */
+/* Append bytes to the partial line, up to TAIL_LINE_MAX. */
 static void
 tail_keep(struct tail *t, const char *p, size_t n)
 {
 	char	*np;
 
+	if (t->plen + n > TAIL_LINE_MAX) {
+		t->cut = 1;
+		n = TAIL_LINE_MAX - t->plen;
+	}
+	if (n == 0)
+		return;
 	np = xreallocarray(t->partial, t->plen + n + 1, 1);
 	t->partial = np;
 	memcpy(t->partial + t->plen, p, n);
 	t->plen += n;
 	t->partial[t->plen] = '\0';
+}
+
+/* Pass the partial line on, and start a new one. */
+static void
+tail_emit(struct tail *t, tail_line_cb cb, void *arg)
+{
+	cb(arg, t->partial != NULL ? t->partial : "", t->plen, t->cut);
+	t->plen = 0;
+	t->cut = 0;
 }
 
 /* Read new bytes and split them into lines. */
@@ -55,23 +70,16 @@ tail_read(struct tail *t, const char *path, size_t max, int final,
 				tail_keep(t, p, buf + n - p);
 				break;
 			}
-			if (t->plen > 0) {
+			if (t->plen > 0 || t->cut) {
 				tail_keep(t, p, nl - p);
-				cb(arg, t->partial, t->plen);
-				t->plen = 0;
+				tail_emit(t, cb, arg);
 			} else
-				cb(arg, p, nl - p);
-		}
-		if (t->plen > TAIL_LINE_MAX) {
-			cb(arg, t->partial, t->plen);
-			t->plen = 0;
+				cb(arg, p, nl - p, 0);
 		}
 	}
 	close(fd);
-	if (final && t->plen > 0) {
-		cb(arg, t->partial, t->plen);
-		t->plen = 0;
-	}
+	if (final && (t->plen > 0 || t->cut))
+		tail_emit(t, cb, arg);
 	return total;
 }
 
@@ -82,6 +90,7 @@ tail_release(struct tail *t)
 	free(t->partial);
 	t->partial = NULL;
 	t->plen = 0;
+	t->cut = 0;
 }
 
 /*

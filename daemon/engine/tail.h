@@ -11,15 +11,19 @@ struct tail {
 	off_t	 offset;	/* bytes consumed so far */
 	char	*partial;	/* an incomplete last line, owned */
 	size_t	 plen;
+	int	 cut;		/* the partial line is longer than kept */
 };
 
-typedef void	(*tail_line_cb)(void *arg, const char *line, size_t len);
+/* One line, without its newline; cut: only its first 4 MiB. */
+typedef void	(*tail_line_cb)(void *arg, const char *line, size_t len,
+		    int cut);
 
 /*
  * Read what was appended to path since the last call and pass every
- * complete line to cb (at most max bytes per call; final: also pass an
- * unterminated last line).  A missing file is not an error.  Return the
- * number of bytes read, or -1 on a read error.
+ * complete line to cb, once, however long (at most max bytes per call;
+ * final: also pass an unterminated last line).  Of a line longer than
+ * 4 MiB, cb gets the first 4 MiB and cut set.  A missing file is not
+ * an error.  Return the number of bytes read, or -1 on a read error.
  */
 ssize_t	 tail_read(struct tail *, const char *path, size_t max, int final,
 	    tail_line_cb, void *arg);

@@ -19,6 +19,7 @@
 #include "export.h"
 #include "fg.h"
 #include "import.h"
+#include "invoke.h"
 #include "log.h"
 #include "mllogcmd.h"
 #include "prior.h"
@@ -272,6 +273,10 @@ cmd_check(int argc, char **argv, struct config *cfg)
 			printf("%s: note: %s\n", argv[i], spec_grid_cut(s,
 			    cut, sizeof(cut)));
 		check_auto(argv[i], s);
+		/* Each trial would fail to submit (render warns the same). */
+		if (strcmp(s->backend, "local") == 0 &&
+		    invoke_runnable(w, err, sizeof(err)) == -1)
+			printf("%s: warning: %s\n", argv[i], err);
 		if (s->pilot.count > 0)
 			printf("%s: dispatch pilot: %s%d pilot%s of %d CPU%s and "
 			    "%d GPU%s at once\n", argv[i], s->pilot.autosize ?

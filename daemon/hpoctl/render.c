@@ -105,6 +105,7 @@ render_text(const struct render *r)
 	const struct campaign_spec *s = r->s;
 	const struct workload	*w = r->w;
 	char			 t[32], sb[512];
+	struct workload_reader_info ri;
 	size_t			 i;
 
 	printf("campaign: %s (%s), %s backend\n", s->name, s->path,
@@ -116,6 +117,20 @@ render_text(const struct render *r)
 	if (s->has_target)
 		printf(", target %s %s", s->maximize ? ">=" : "<=", t);
 	printf(", fidelity %s\n", w->fidelity);
+	if (workload_reader_info(w, &ri)) {
+		printf("reader: stdout lines matching '%s': value group %d",
+		    ri.pattern, ri.value);
+		if (ri.scale != 1)
+			printf(" x %g", ri.scale);
+		printf(" as %s, ", ri.key);
+		if (ri.epoch != 0)
+			printf("epoch group %d", ri.epoch);
+		else
+			printf("no epoch group (points numbered from 1)");
+		if (ri.run_start != NULL)
+			printf(", run_start '%s'", ri.run_start);
+		printf("\n");
+	}
 	printf("trial: %d, attempt 0, seed %lld\n", r->trial, r->seed);
 	printf("params: %s\n", r->params);
 	printf("resources: %d node%s, %d GPU%s per node, %d task%s per node, "
@@ -173,6 +188,7 @@ render_json(const struct render *r)
 	const struct workload	*w = r->w;
 	cJSON			*o, *j, *a;
 	char			*text, t[32], sb[512];
+	struct workload_reader_info ri;
 	size_t			 i;
 
 	o = cJSON_CreateObject();
@@ -189,6 +205,22 @@ render_json(const struct render *r)
 	else
 		cJSON_AddNullToObject(j, "target");
 	cJSON_AddStringToObject(j, "fidelity", w->fidelity);
+	if (workload_reader_info(w, &ri)) {
+		j = cJSON_AddObjectToObject(o, "metric_reader");
+		cJSON_AddStringToObject(j, "pattern", ri.pattern);
+		cJSON_AddNumberToObject(j, "value", ri.value);
+		if (ri.epoch != 0)
+			cJSON_AddNumberToObject(j, "epoch", ri.epoch);
+		else
+			cJSON_AddNullToObject(j, "epoch");
+		cJSON_AddNumberToObject(j, "scale", ri.scale);
+		cJSON_AddStringToObject(j, "key", ri.key);
+		if (ri.run_start != NULL)
+			cJSON_AddStringToObject(j, "run_start", ri.run_start);
+		else
+			cJSON_AddNullToObject(j, "run_start");
+	} else
+		cJSON_AddStringToObject(o, "metric_reader", "mllog");
 	cJSON_AddNumberToObject(o, "trial", r->trial);
 	cJSON_AddNumberToObject(o, "attempt", 0);
 	cJSON_AddNumberToObject(o, "seed", (double)r->seed);

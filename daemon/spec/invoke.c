@@ -1,10 +1,12 @@
 /*
  * invoke.c: rendering what one attempt runs (see invoke.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "invoke.h"
 #include "sched.h"
@@ -156,23 +158,60 @@ invoke_batch(const struct campaign_spec *s, const struct workload *w,
 	return 0;
 }
 
-/* Find argv[0] on this machine, as the local backend will run it. */
+/*
+ * Find argv[0] on this machine, as the local backend will run it: a path
+ * must be a file it can execute (a script not made executable would
+ * fail each trial with exit 127).
+ */
 static int
 invoke_resolve(const struct workload *w, char **argv, char *err,
     size_t errlen)
 {
-	char	*p;
+	const char	*key = w->launcher ? "launcher.program" : "program";
+	struct stat	 sb;
+	char		*p;
 
+	if (strchr(argv[0], '/') != NULL) {
+		/* A directory passes access(X_OK), and fails exec(). */
+		if (stat(argv[0], &sb) == 0 && S_ISDIR(sb.st_mode))
+			errno = EISDIR;
+		else if (access(argv[0], X_OK) == 0)
+			return 0;
+		snprintf(err, errlen, "%s: %s: '%s' cannot be run on this "
+		    "machine: %s%s; the local backend runs it here", w->path,
+		    key, argv[0], strerror(errno), argv[0][0] == '/' ? "" :
+		    " (a relative path is taken from the working directory "
+		    "of the process that read the spec)");
+		return -1;
+	}
 	if ((p = workload_which(argv[0], NULL)) == NULL) {
 		snprintf(err, errlen, "%s: %s: '%s' is not an executable on "
 		    "this machine (searched $PATH); the local backend runs it "
-		    "here", w->path, w->launcher ? "launcher.program" :
-		    "program", argv[0]);
+		    "here", w->path, key, argv[0]);
 		return -1;
 	}
 	free(argv[0]);
 	argv[0] = p;
 	return 0;
+}
+
+/* Whether the local backend can run w's first program here. */
+int
+invoke_runnable(const struct workload *w, char *err, size_t errlen)
+{
+	char	*argv[2];
+	int	 rc;
+
+	argv[0] = strdup(w->launcher != NULL ? w->launcher :
+	    w->program != NULL ? w->program : w->program_name);
+	argv[1] = NULL;
+	if (argv[0] == NULL) {
+		snprintf(err, errlen, "%s: out of memory", w->path);
+		return -1;
+	}
+	rc = invoke_resolve(w, argv, err, errlen);
+	free(argv[0]);
+	return rc;
 }
 
 /* The text of the built-in placeholders' values. */
@@ -271,8 +310,8 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 		vars[j].value = b.local;
 	}
 	if (workload_render(w, vars, nv, &inv->argv, &wenv, err, errlen) ==
-	    -1 || (c->resolve && strchr(inv->argv[0], '/') == NULL &&
-	    invoke_resolve(w, inv->argv, err, errlen) == -1))
+	    -1 || (c->resolve && invoke_resolve(w, inv->argv, err,
+	    errlen) == -1))
 		goto out;
 	for (ne = 0; wenv[ne] != NULL; ne++)
 		;

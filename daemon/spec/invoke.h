@@ -43,6 +43,11 @@ int	 invoke_render(const struct campaign_spec *, const struct workload *,
 	    const struct invoke_ctx *, struct invocation *, char *err,
 	    size_t errlen);
 void	 invoke_release(struct invocation *);
+/*
+ * Whether the local backend can run w's program (its launcher, when it
+ * has one) on this machine: 0, or -1 with err naming the file and key.
+ */
+int	 invoke_runnable(const struct workload *, char *err, size_t errlen);
 
 /*
  * The seed of trial number: the campaign's search seed and the trial

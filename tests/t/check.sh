@@ -124,4 +124,25 @@ rc=0
 "$HPOD" -n -f "$T/bad.conf" 2>"$T/err.txt" || rc=$?
 is "hpod -n rejects a bad configuration" "$rc" 1
 check "naming file, line and key" grep -q "bad.conf:1: ledger: must be an absolute path" "$T/err.txt"
+# A local campaign whose program cannot run here (a script without its
+# execute bit): check said ok and nothing else, and every trial failed.
+mkdir -p "$T/ownwl"
+printf '#!/bin/sh\n' >"$T/ownwl/train.sh"
+cat >"$T/ownwl/own.json" <<JSON
+{"name": "own", "program": "$T/ownwl/train.sh", "args": ["{lr}"],
+ "objective": {"metric": "loss", "goal": "min"}}
+JSON
+cat >"$T/own.json" <<JSON
+{"name": "own", "workload": "ownwl/own.json",
+ "space": {"lr": {"type": "float", "min": 0.1, "max": 1}},
+ "budget": {"max_trials": 1}}
+JSON
+rc=0
+"$HPOCTL" check "$T/own.json" >"$T/out.txt" 2>&1 || rc=$?
+is "a program that cannot run here is no error of the spec" "$rc" 0
+check "but a warning naming the spec, key and why" grep -q \
+    "own.json: warning: .*own.json: program: '$T/ownwl/train.sh' cannot be run on this machine: Permission denied; the local backend runs it here" \
+    "$T/out.txt"
+chmod +x "$T/ownwl/train.sh"
+is "none once it can" "$("$HPOCTL" check "$T/own.json" 2>&1 | grep -c warning || true)" 0
 done_testing

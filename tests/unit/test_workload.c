@@ -4,10 +4,12 @@
  * a campaign against them, one rendering, and the non-MLLOG reader of
  * ResNet-50 on a hand-made log.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "invoke.h"
 #include "spec.h"
@@ -244,6 +246,56 @@ test_bad_specs(void)
 	bad_workload("b13.json", "{\"name\": \"b\",\n \"program\": "
 	    "\"p\\u0000/../x\"}",
 	    "b13.json: line 2: a NUL character is not allowed in a string");
+	/* cJSON finds the first of two: the other was ignored, unsaid. */
+	bad_workload("b15.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"args\": [\"{lr}\"], \"args\": [\"{lr}\", \"{bs}\"]}",
+	    "b15.json: args: duplicate key");
+	bad_workload("b16.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"env\": {\"A\": \"1\", \"B\": \"2\", \"A\": \"3\"}}",
+	    "b16.json: env.A: duplicate key");
+	bad_workload("b17.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"tunable\": {\"lr\": {\"min\": 0, \"max\": 1, \"min\": 1}}}",
+	    "b17.json: tunable.lr.min: duplicate key");
+	bad_workload("b18.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"x\": [[1], {\"y\": 1, \"y\": 2}]}",
+	    "b18.json: x[1].y: duplicate key");
+	bad_workload("b19.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"env\": {\"A=B\": \"1\"}}",
+	    "b19.json: env.A=B: a variable's name may not be empty or "
+	    "contain '='");
+	bad_workload("b20.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"env\": {\"\": \"1\"}}",
+	    "b20.json: env.: a variable's name may not be empty");
+	/* Its value was read from a group regexec() had not set. */
+	bad_workload("b21.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"^acc [0-9.]+$\"}}",
+	    "b21.json: metric_reader.pattern: it has no group, (...), for the "
+	    "metric's value (metric_reader.value, 1 by default)");
+	bad_workload("b22.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+)\", \"run_start\": \"start(\"}}",
+	    "b22.json: metric_reader.run_start: ");
+	bad_workload("b23.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+)\", \"run_start\": true}}",
+	    "b23.json: metric_reader.run_start: expected a regular expression");
+	bad_workload("b24.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"acc\"}, \"metric_reader\": "
+	    "{\"pattern\": \"acc ([0-9.]+)\", \"run_start\": \"(x{120}){120}\"}}",
+	    "b24.json: metric_reader.run_start: too complex");
+	/* Neither was refused: no trial would report, the goal was lost. */
+	bad_workload("b25.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"\", \"goal\": \"min\"}}",
+	    "b25.json: objective.metric: expected a metric name");
+	bad_workload("b26.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": {\"metric\": \"loss\", \"direction\": "
+	    "\"min\"}}", "b26.json: objective.direction: unknown key "
+	    "(expected metric, goal or target)");
+	bad_workload("b27.json", "{\"name\": \"b\", \"program\": \"p\", "
+	    "\"objective\": \"loss\"}",
+	    "b27.json: objective: expected an object with metric, goal and "
+	    "target");
 }
 
 /* Render one attempt of a campaign of the tuned workload. */
@@ -294,6 +346,156 @@ test_render(void)
 	    "machine", "with a clear message");
 out:
 	spec_free(s);
+	workload_free(w);
+}
+
+/*
+ * A program given by a path, for the local backend: a file it cannot
+ * execute (a script not made executable) or none at all fails the
+ * submit naming the spec and key, as a name not in $PATH does; it ran
+ * and failed each trial with exit 127.
+ */
+static void
+test_program_path(void)
+{
+	static const char *const t = "{\"name\": \"c\", \"workload\": "
+	    "\"pp\", \"objective\": {\"metric\": \"loss\", \"goal\": "
+	    "\"min\"}, \"space\": {\"lr\": {\"type\": \"float\", \"min\": "
+	    "0.01, \"max\": 1}}, \"budget\": {\"max_trials\": 1}}";
+	static const char *const progs[] = { "noexec.sh", "nosuch.sh",
+		"exec.sh", "adir" };
+	struct campaign_spec	*s = NULL;
+	struct workload		*w = NULL;
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
+	double			 x[1] = { 0.5 };
+	char			 prog[600], text[800];
+	size_t			 i;
+	int			 rc;
+
+	put("noexec.sh", "#!/bin/sh\n");
+	snprintf(prog, sizeof(prog), "%s/adir", dir);
+	mkdir(prog, 0755);
+	put("exec.sh", "#!/bin/sh\n");
+	snprintf(prog, sizeof(prog), "%s/exec.sh", dir);
+	chmod(prog, 0755);
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		snprintf(prog, sizeof(prog), "%s/%s", dir, progs[i]);
+		snprintf(text, sizeof(text), "{\"name\": \"pp\", \"program\": "
+		    "\"%s\", \"args\": [\"{lr}\"]}", prog);
+		w = workload_load(put("pp.json", text), NULL, err, sizeof(err));
+		s = spec_parse(t, strlen(t), "c.json", err, sizeof(err));
+		if (w == NULL || s == NULL ||
+		    spec_bind(s, w, err, sizeof(err)) == -1) {
+			ok(0, "program path set-up: %s", err);
+			goto next;
+		}
+		memset(&ic, 0, sizeof(ic));
+		ic.dir = "/runs/1-c/trial-0000/attempt-0";
+		ic.token = "tok";
+		ic.x = x;
+		ic.resolve = 1;
+		rc = invoke_render(s, w, &ic, &inv, err, sizeof(err));
+		if (i == 2)
+			ok(rc == 0 && strcmp(inv.argv[0], prog) == 0,
+			    "an executable path is run as it is (%s)", err);
+		else {
+			ok(rc == -1, "%s fails a local submit", progs[i]);
+			like(err, "pp.json: program: '", "naming the spec and "
+			    "key");
+			like(err, i == 0 ? "noexec.sh' cannot be run on this "
+			    "machine: Permission denied" : i == 1 ? "nosuch.sh' "
+			    "cannot be run on this machine: No such file or "
+			    "directory" : "adir' cannot be run on this machine: "
+			    "Is a directory", "and why");
+		}
+		invoke_release(&inv);
+next:
+		spec_free(s);
+		workload_free(w);
+	}
+}
+
+/*
+ * How a reader's value group is read: blanks around it (a CRLF line's
+ * "\r") are no part of it, a hexadecimal or a comma decimal is no number,
+ * and a NaN, an infinity or an overflow is a value that is not finite,
+ * as in an MLLOG line (attempt.c counts it, never records it).
+ */
+static void
+test_reader_numbers(void)
+{
+	static const struct {
+		const char	*line;
+		int		 rc;
+		double		 v;	/* 99: not finite */
+	} c[] = {
+		{ "epoch 1 acc=  3.5  ", 0, 3.5 },
+		{ "epoch 1 acc=0.25\r", 0, 0.25 },
+		{ "epoch 1 acc=-0", 0, 0 },
+		{ "epoch 1 acc=.5", 0, 0.5 },
+		{ "epoch 1 acc=5.", 0, 5 },
+		{ "epoch 1 acc=+1.5E-3", 0, 1.5e-3 },
+		{ "epoch 1 acc=1e400", 0, 99 },
+		{ "epoch 1 acc=nan", 0, 99 },
+		{ "epoch 1 acc=-inf", 0, 99 },
+		{ "epoch 1 acc=Infinity", 0, 99 },
+		{ "epoch 1 acc=0x10", -1, 0 },
+		{ "epoch 1 acc=2,5", -1, 0 },
+		{ "epoch 1 acc=1e", -1, 0 },
+		{ "epoch 1 acc=.", -1, 0 },
+		{ "epoch 1 acc=", -1, 0 },
+		{ "epoch 1 acc=nano", -1, 0 },
+	};
+	static const char	*bad = "epoch 1 acc=1\x1b[0m,5";
+	struct workload		*w;
+	struct mllog_event	 ev;
+	size_t			 i;
+	int			 rc;
+
+	w = workload_load(put("num.json", "{\"name\": \"n\", \"program\": "
+	    "\"p\", \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
+	    " \"metric_reader\": {\"pattern\": \"^epoch ([^ ]+) acc=(.*)$\","
+	    " \"value\": 2, \"epoch\": 1}}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a reader whose value group takes anything (%s)", err);
+	if (w == NULL)
+		return;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		rc = workload_read_line(w, c[i].line, strlen(c[i].line), &ev,
+		    err, sizeof(err));
+		if (c[i].rc == -1)
+			ok(rc == -1 && strstr(err, "is not a number") != NULL,
+			    "'%s' is no number (%s)", c[i].line + 12, err);
+		else if (c[i].v == 99)
+			ok(rc == 0 && ev.has_num && !isfinite(ev.num),
+			    "'%s' is a value that is not finite", c[i].line + 12);
+		else
+			ok(rc == 0 && ev.has_num && ev.num == c[i].v &&
+			    ev.epoch == 1, "'%.*s' is %g",
+			    (int)strcspn(c[i].line + 12, "\r"), c[i].line + 12,
+			    c[i].v);
+	}
+	workload_read_line(w, bad, strlen(bad), &ev, err, sizeof(err));
+	like(err, "acc: '1?[0m,5' is not a number",
+	    "a control byte of what is quoted is shown as '?'");
+	ok(workload_read_line(w, "epoch nan acc=0.5", 17, &ev, err,
+	    sizeof(err)) == -1, "an epoch that is NaN is malformed");
+	like(err, "the epoch of acc is not a number >= 0 ('nan')", "and says "
+	    "so");
+	workload_free(w);
+
+	w = workload_load(put("rs.json", "{\"name\": \"n\", \"program\": "
+	    "\"p\", \"objective\": {\"metric\": \"acc\", \"goal\": \"max\"},"
+	    " \"metric_reader\": {\"pattern\": \"acc=([0-9.]+)\","
+	    " \"run_start\": \"^== start\"}}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a reader with a run_start pattern (%s)", err);
+	if (w == NULL)
+		return;
+	ok(workload_read_line(w, "== start acc=0.5", 16, &ev, err,
+	    sizeof(err)) == 0 && strcmp(ev.key, "run_start") == 0 &&
+	    !ev.has_num, "a line it matches is run_start, before any value");
+	ok(workload_read_line(w, "x == start", 10, &ev, err, sizeof(err)) == 1,
+	    "one it does not is no event");
 	workload_free(w);
 }
 
@@ -352,7 +554,7 @@ test_reader(void)
 	    "value and epoch from their groups, key from the objective");
 	ok(workload_read_line(w, "epoch 8 acc=high", 16, &ev, err,
 	    sizeof(err)) == -1, "a value that is not a number is malformed");
-	like(err, "acc is not a number", "and says so");
+	like(err, "acc: 'high' is not a number", "and says so, quoting it");
 	workload_free(w);
 
 	w = workload_load(put("ep2.json", "{\"name\": \"e\", \"program\": "
@@ -429,6 +631,8 @@ main(void)
 	test_metrics();
 	test_render();
 	test_reader();
+	test_reader_numbers();
+	test_program_path();
 	test_references();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
