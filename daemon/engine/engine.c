@@ -147,6 +147,7 @@ engine_new(const struct engine_env *env, struct campaign_spec *spec,
 	}
 held:
 	e->curves = curves_new();
+	curves_keep_best(e->curves, spec->maximize);
 	e->book = obsbook_new(spec->space);
 	uv_timer_init(env->loop, &e->timer);
 	e->timer.data = e;

@@ -18,6 +18,8 @@ struct curve {
 struct curves {
 	size_t		 n;		/* trials 0 .. n-1 */
 	struct curve	*c;
+	int		 keep_best;	/* a repeated step keeps its best */
+	int		 maximize;
 };
 
 /* Allocate an empty set of curves. */
@@ -28,6 +30,14 @@ curves_new(void)
 
 	cs = xcalloc(1, sizeof(*cs));
 	return cs;
+}
+
+/* A repeated step keeps its best value (maximize: the highest). */
+void
+curves_keep_best(struct curves *cs, int maximize)
+{
+	cs->keep_best = 1;
+	cs->maximize = maximize;
 }
 
 /* Forget every curve. */
@@ -73,7 +83,10 @@ curves_get(struct curves *cs, int trial)
 	return &cs->c[trial];
 }
 
-/* Add a point, keeping the steps sorted and the first value of a step. */
+/*
+ * Add a point, keeping the steps sorted and the first value of a step,
+ * or its best (curves_keep_best()).
+ */
 void
 curves_add(struct curves *cs, int trial, int64_t attempt_id, double step,
     double value, double time)
@@ -88,8 +101,14 @@ curves_add(struct curves *cs, int trial, int64_t attempt_id, double step,
 		c->n = 0;
 	}
 	for (i = c->n; i > 0 && c->steps[i - 1] >= step; i--)
-		if (c->steps[i - 1] == step)
+		if (c->steps[i - 1] == step) {
+			if (cs->keep_best && (cs->maximize ?
+			    value > c->values[i - 1] : value < c->values[i - 1])) {
+				c->values[i - 1] = value;
+				c->times[i - 1] = time;
+			}
 			return;
+		}
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
 		c->steps = xreallocarray(c->steps, c->cap, sizeof(double));

@@ -21,6 +21,12 @@
 struct curves;
 
 struct curves	*curves_new(void);
+/*
+ * From now on a repeated step keeps its best value (maximize: the
+ * highest) and that value's time, as the ledger keeps the objective's;
+ * by default it keeps the first.
+ */
+void		 curves_keep_best(struct curves *, int maximize);
 void		 curves_free(struct curves *);
 
 /*
@@ -32,8 +38,9 @@ int	 curves_load(struct curves *, struct ledger *, int64_t campaign_id,
 	    const char *metric);
 /*
  * Add a point of trial number `trial` from attempt attempt_id, as the
- * ledger keeps it: a repeated step of the same attempt is ignored, and a
- * later attempt's first point replaces an earlier attempt's curve.
+ * ledger keeps it: a repeated step of the same attempt is ignored (or
+ * taken if better: curves_keep_best()), and a later attempt's first
+ * point replaces an earlier attempt's curve.
  * time: when the point was recorded (seconds), as the ledger has it.
  */
 void	 curves_add(struct curves *, int trial, int64_t attempt_id,

@@ -183,6 +183,37 @@ main(void)
 
 	curves_free(live);
 	curves_free(loaded);
+
+	/*
+	 * A trainer that evaluates twice an epoch: the engine keeps the
+	 * step's best in the ledger (ledger_metric_set()) and in its live
+	 * curve (curves_keep_best()), so a rebuild after a restart gives
+	 * the search the same curve.
+	 */
+	cid = ledger_tmp_campaign(l, "twice", 1);
+	tid = ledger_tmp_trial(l, cid, 0, "{}");
+	aid = ledger_tmp_attempt(l, tid, NTRIALS, 0);	/* a token of its own */
+	live = curves_new();
+	curves_keep_best(live, 0);
+	ledger_metric_insert(l, aid, 1, "eval_error", 0.5, 100);
+	curves_add(live, 0, aid, 1, 0.5, 100);
+	ledger_metric_set(l, aid, "eval_error", 1, 0.3, 130);
+	curves_add(live, 0, aid, 1, 0.3, 130);
+	curves_add(live, 0, aid, 1, 0.4, 160);	/* worse: not taken */
+	loaded = curves_new();
+	is_int(curves_load(loaded, l, cid, "eval_error"), 0,
+	    "twice an epoch: curves loaded");
+	ok(same(live, loaded, 1), "twice an epoch: the live curve is the "
+	    "ledger's, the step's best");
+	{
+		struct observation o;
+
+		curves_fill(live, 0, &o);
+		ok(o.npoints == 1 && o.values[0] == 0.3, "... 0.3, not the "
+		    "first 0.5 nor the later, worse 0.4");
+	}
+	curves_free(live);
+	curves_free(loaded);
 	ledger_tmp_close(l, dir);
 	return tap_done();
 }
