@@ -449,9 +449,16 @@ attempt_line(void *arg, const char *line, size_t len, int cut)
 	/*
 	 * A point with no step is numbered from 1: the first evaluation of
 	 * a trainer that evaluates each epoch is after one, and one that
-	 * met the target there took 1 epoch to it, not 0.
+	 * met the target there took 1 epoch to it, not 0.  An attempt whose
+	 * first such point an older hpod recorded at 0 (its output read
+	 * anew after an upgrade) goes on from 0, so that its points keep
+	 * their steps and none is recorded twice.
 	 */
-	step = ev.has_epoch ? ev.epoch : a->npoints + 1;
+	if (!ev.has_epoch && a->npoints == 0 &&
+	    ledger_metric_get(e->env.ledger, a->attempt_id, ev.key, 0,
+	    &prev) == 1)
+		a->zero_based = 1;
+	step = ev.has_epoch ? ev.epoch : a->npoints + !a->zero_based;
 	a->npoints++;
 	/*
 	 * Past the step it was pruned at (its trainer logs on through the

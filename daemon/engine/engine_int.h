@@ -66,6 +66,8 @@ struct attempt {
 					   restart: said then, and warned of if
 					   it will not clear */
 	double		 npoints;
+	int		 zero_based;	/* points with no step are numbered
+					   from 0, as an older hpod did */
 	long		 lines;		/* output lines read */
 	long		 bad_lines;	/* malformed MLLOG lines among them */
 	long		 nonfinite;	/* objective points NaN or inf */

@@ -87,4 +87,36 @@ is "points with no epoch group are numbered from 1" \
     "1.0:0.5 2.0:0.1"
 is "and the second is on target at epoch 2" \
     "$(grep -c 'own2: trial 0: loss 0.1 at epoch 2 meets the target' "$T/run2.log" || true)" 1
+
+# An attempt running when hpod is upgraded, whose first points an older
+# hpod recorded from step 0: its output, read anew from its start, goes
+# on from 0.  Numbered from 1, its points were recorded again one step on
+# (0.4 at 1 and at 2), and a better value could replace another's.
+cat >"$T/bin/own3.sh" <<SH
+printf 'loss: 0.5\nloss: 0.4\n'
+while [ ! -e "$T/go3" ]; do sleep 0.1; done
+printf 'loss: 0.3\nloss: 0.1\n'
+SH
+sed 's/own2/own3/g' "$T/wl/own2.json" >"$T/wl/own3.json"
+sed 's/own2/own3/g' "$T/own2.json" >"$T/own3.json"
+pts3() {
+	sql "select group_concat(m.step || ':' || m.value, ' ') from (select m.* from metrics m join attempts a on a.id = m.attempt_id join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'own3' order by m.step) m"
+}
+"$HPOCTL" run -q --ledger "$LEDGER" --run-dir "$RUNS" "$T/own3.json" \
+    >/dev/null 2>"$T/run3.log" &
+pid=$!
+for _ in $(seq 1 300); do
+	[ "$(pts3)" = "1.0:0.5 2.0:0.4" ] && break
+	sleep 0.1
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+is "own3: two points before the kill" "$(pts3)" "1.0:0.5 2.0:0.4"
+# As an hpod before 1-based steps recorded them.
+sqlite3 "$LEDGER" "update metrics set step = step - 1 where attempt_id in (select a.id from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'own3')"
+touch "$T/go3"
+check "own3: hpoctl resume takes it back to its end" \
+    timeout 60 "$HPOCTL" resume -q --ledger "$LEDGER" --run-dir "$RUNS" own3
+is "own3: its points go on from the older hpod's step 0, none twice" \
+    "$(pts3)" "0.0:0.5 1.0:0.4 2.0:0.3 3.0:0.1"
 done_testing
