@@ -3,7 +3,8 @@
 # daemon and with --ledger alike: html is the report's, markdown and rcp
 # the guideline table's.  Before, `hpoctl trials --format markdown` (or
 # rcp, or html) printed the text table and exited 0, where status and
-# report refused them.
+# report refused them.  Refused, they exit 64 (bad usage), as a refused
+# command line does.
 . "$(dirname "$0")/lib.subr"
 
 write_campaign fm 1 1 1
@@ -20,7 +21,7 @@ refused() {
 	rc=0
 	"$@" >"$T/out" 2>"$T/err" || rc=$?
 	is "$cmd --format $fmt ($how) is refused" "$rc $(cat "$T/err")" \
-	    "1 hpoctl: $want"
+	    "64 hpoctl: $want"
 	is "  and prints nothing" "$(wc -c <"$T/out")" 0
 }
 start_daemon

@@ -172,5 +172,5 @@ rc=0
 is "an unknown campaign: exit 1" "$rc" 1
 rc=0
 "$HPOCTL" status --ledger "$LEDGER" --format html 2>"$T/err.txt" || rc=$?
-is "html is for the report only" "$rc" 1
+is "html is for the report only: bad usage" "$rc" 64
 done_testing
