@@ -280,12 +280,20 @@ campaign lull lull 1 1 1
 start_daemon
 check "full: submitted" "$HPOCTL" submit "$T/lull.json"
 check "full: the trial runs" wait_for 30 started lull 1
+# Its wrapper has written its first record: the disk fills while the
+# workload runs (filled before, the workload never starts: a launch
+# failure, retried, as tests/slurm/launch_fail.sh has it).
+lull_dir() {
+	sql "select dir from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'lull'"
+}
+check "full: hpo-trial wrote its record" \
+    wait_for 30 grep -q '"state":"running"' "$(lull_dir)/result.json"
 dd if=/dev/zero of="$T/full/filler" bs=1M 2>/dev/null || true
 check "full: campaign ends" wait_campaign lull 60
 is "full: one attempt, completed as the workload exited" "$(attempts_of lull)" \
     completed
 check "full: hpo-trial could not write result.json" \
-    grep -q '"state":"running"' "$(sql "select dir from attempts a join trials t on t.id = a.trial_id join campaigns c on c.id = t.campaign_id where c.name = 'lull'")/result.json"
+    grep -q '"state":"running"' "$(lull_dir)/result.json"
 rm -f "$T/full/filler"
 stop_daemon
 

@@ -173,7 +173,7 @@ is "daemon: same rcp export" "$(cmp -s "$T/daemon.rcp" "$T/rcp.json" && echo sam
 
 # Formats only the table has, and --table only for report.
 rc=0; "$HPOCTL" report --ledger "$LEDGER" --format markdown scale >/dev/null 2>"$T/err" || rc=$?
-is "report --format markdown without --table fails" "$rc" 1
+is "report --format markdown without --table fails: bad usage" "$rc" 64
 check "and says why" grep -q 'guideline table' "$T/err"
 rc=0; "$HPOCTL" trials --ledger "$LEDGER" --table scale >/dev/null 2>&1 || rc=$?
 is "--table is for report only" "$rc" 64
