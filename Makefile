@@ -107,8 +107,10 @@ room-flags:
 room-list:
 	@echo '$(ROOMS)'
 
-# Every .c file of a module is part of libhpod.a except the programs' mains.
-MAINS	:= daemon/main.c daemon/hpoctl/hpoctl.c scheduler/trial.c
+# Every .c file of a module is part of libhpod.a except the programs' mains
+# and hpod's own files around its top-level state (daemon/hpod.h).
+HPODSRC	:= daemon/main.c $(wildcard daemon/hpod_*.c)
+MAINS	:= $(HPODSRC) daemon/hpoctl/hpoctl.c scheduler/trial.c
 MODSRC	:= $(filter-out $(MAINS),$(wildcard daemon/*.c daemon/*/*.c \
 	scheduler/*.c scheduler/*/*.c search/*.c search/*/*.c workloads/*.c \
 	ledger/*.c ledger/*/*.c))
@@ -161,7 +163,7 @@ $(BUILD)/libhpod.a: $(MODOBJ)
 	@rm -f $@
 	@$(AR) rcs $@ $^
 
-$(BUILD)/hpod: $(BUILD)/daemon/main.o $(BUILD)/libhpod.a
+$(BUILD)/hpod: $(HPODSRC:%.c=$(BUILD)/%.o) $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)
 $(BUILD)/hpoctl: $(BUILD)/daemon/hpoctl/hpoctl.o $(BUILD)/libhpod.a
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(SLURM_LIBS)

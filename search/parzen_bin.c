@@ -2,7 +2,7 @@
  * parzen_bin.c: the Parzen estimator of a large group of trials, binned,
  * so that its cost per candidate does not grow with the history.
  *
- * The exact estimator (tpe.c, parzen_init()) has one truncated Gaussian
+ * The exact estimator (parzen.c, parzen_init()) has one truncated Gaussian
  * per trial, each as wide as the larger distance to its sorted
  * neighbours, clipped to [lo, range] with lo = range / 100 beyond 99
  * trials; every candidate is scored against all of them.  Above

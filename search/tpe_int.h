@@ -1,7 +1,8 @@
 /*
  * tpe_int.h: what tpe.c shares with the multivariate variant in mtpe.c:
- * the Parzen estimator of one parameter and the split of the history into
- * a good and a bad group.  Callers of search.h never include it.
+ * the Parzen estimator of one parameter (parzen.c, parzen_bin.c) and the
+ * split of the history into a good and a bad group.  Callers of search.h
+ * never include it.
  */
 #ifndef HPOD_TPE_INT_H
 #define HPOD_TPE_INT_H
@@ -154,6 +155,8 @@ double	 parzen_logpdf(struct parzen *, double y);
 size_t	 parzen_component(const struct parzen *, struct rng *);
 /* Draw one internal coordinate from component k. */
 double	 parzen_draw(const struct parzen *, size_t k, struct rng *);
+/* Draw one internal coordinate from the estimator. */
+double	 parzen_sample(const struct parzen *, struct rng *);
 /* Log density of component k at y, its weight left out. */
 double	 parzen_term(const struct parzen *, size_t k, double y);
 

@@ -1,7 +1,7 @@
 /*
  * engine_request.c: the control requests that act on one running campaign
  * (`hpoctl budget`, `hpoctl cancel --trial`), checked here so that hpod's
- * main.c only finds the campaign.
+ * hpod_request.c only finds the campaign.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
  * spec_int.h: what the parts of the campaign-spec parser share (spec.c,
- * spec_scaling.c, spec_util.c).  Private to daemon/spec/.
+ * spec_space.c, spec_search.c, spec_bind.c, spec_scaling.c, spec_util.c
+ * and the others below).  Private to daemon/spec/.
  *
  * Every sp_*() fetch returns 0, or -1 after writing "PATH: KEY: message"
  * to the context's err; a missing optional member takes its default.
@@ -38,6 +39,8 @@ const char	*sp_key(char *buf, size_t len, const char *parent,
 		    const char *key);
 /* The JSON type of an item, for messages ("a number", ...). */
 const char	*sp_type(const cJSON *);
+/* A parameter or campaign name: letters, digits, '_', '-', '.' (<= max). */
+int		 sp_name_ok(const char *, size_t max);
 /* Reject unknown (allowed != NULL) and duplicate keys of an object. */
 int	 sp_keys(struct sp *, const cJSON *obj, const char *path,
 	    const char *const *allowed);
@@ -86,6 +89,15 @@ extern const struct spec_key spec_pilot_keys[];
  */
 int	 sp_table(struct sp *, struct campaign_spec *s, const cJSON *obj,
 	    const char *path, const struct spec_key *t);
+
+/* spec_space.c: "space" and "fixed", the parameters. */
+int	 sp_space(struct sp *, struct campaign_spec *, const cJSON *space);
+int	 sp_fixed(struct sp *, struct campaign_spec *, const cJSON *fixed);
+
+/* spec_search.c: "search" and its stopper (after the budget). */
+int	 sp_search(struct sp *, struct campaign_spec *, const cJSON *root);
+/* spec_search.c: build the search once to check it (after scaling). */
+int	 sp_search_check(struct sp *, struct campaign_spec *);
 
 /* spec_pilot.c: "dispatch" and "pilot" (after resources and budget). */
 int	 sp_pilot(struct sp *, struct campaign_spec *, const cJSON *root);

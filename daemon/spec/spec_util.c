@@ -79,6 +79,22 @@ sp_type(const cJSON *j)
 	return "null";
 }
 
+/* A parameter or campaign name: letters, digits, '_', '-', '.'. */
+int
+sp_name_ok(const char *s, size_t max)
+{
+	size_t	 i;
+
+	if (*s == '\0' || strlen(s) > max || !isalpha((unsigned char)*s))
+		return 0;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!isalnum((unsigned char)s[i]) && strchr("_-.", s[i]) ==
+		    NULL)
+			return 0;
+	return 1;
+}
+
+
 /* Reject unknown and duplicate keys of an object. */
 int
 sp_keys(struct sp *sp, const cJSON *obj, const char *path,

@@ -1,7 +1,8 @@
 /*
  * pilot_int.h: the pilot backend's internals, shared by pilot.c (the
- * backend and its jobs), pilot_run.c (the pilots), pilot_net.c (the
- * agents' connections) and pilot_file.c (the pilot file and its secret).
+ * backend and its jobs), pilot_adopt.c (taking them back), pilot_run.c
+ * (the pilots), pilot_net.c (the agents' connections) and pilot_file.c
+ * (the pilot file and its secret).
  */
 #ifndef HPOD_PILOT_INT_H
 #define HPOD_PILOT_INT_H
@@ -124,6 +125,8 @@ struct psched {
 };
 
 /* pilot.c */
+/* Whether s is a pilot backend (sched_pilot_*() apply to it). */
+int	 pilot_is(const struct sched *);
 double	 pilot_now(void);
 void	 pilot_warn(const struct psched *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
@@ -162,6 +165,10 @@ struct patt *pilot_job_find(struct pjob *, const char *token);
 int	 pilot_live_count(const struct psched *);
 /* A handle of ps (its listener, timer, a connection) is closed. */
 void	 pilot_release(struct psched *);
+
+/* pilot_adopt.c: take back a job of an earlier process (sched_ops.adopt). */
+int	 pilot_adopt(struct sched *, const char *token, const char *job_id,
+	    const char *dir, sched_event_cb, void *arg);
 
 /* pilot_run.c */
 /* Submit pilots while jobs wait and fewer than count are alive. */

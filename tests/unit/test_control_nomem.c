@@ -1,7 +1,7 @@
 /*
  * test_control_nomem.c: memory running out while hpod's control socket
  * reads a request or builds its reply (control.c, and the replies its
- * handlers fill with cJSON as daemon/main.c and slowreq.c do) is that
+ * handlers fill with cJSON as hpod_request.c and slowreq.c do) is that
  * request's error, {"ok":false,"error":"out of memory"}, never an abort
  * of the daemon, nor a reply with members missing, nor a wrong error.
  *
