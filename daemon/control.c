@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "json_dup.h"
 #include "json_nul.h"
 #include "log.h"
 #include "paths.h"
@@ -264,6 +265,7 @@ conn_line(struct conn *c, const char *line, size_t len)
 {
 	unsigned long	 failed;
 	cJSON		*req, *reply;
+	char		 dup[512], msg[600];
 
 	report_alloc_arm_control();
 	/* cJSON would cut a string at \u0000: refuse it, never truncate. */
@@ -288,6 +290,11 @@ conn_line(struct conn *c, const char *line, size_t len)
 		cJSON_AddFalseToObject(reply, "ok");
 		cJSON_AddStringToObject(reply, "error",
 		    "request is not a JSON object");
+	} else if (json_dup_find(req, dup, sizeof(dup)) == 1) {
+		/* cJSON would find the first: {"cmd":"status","cmd":"cancel"} */
+		snprintf(msg, sizeof(msg), "request.%s: duplicate key", dup);
+		cJSON_AddFalseToObject(reply, "ok");
+		cJSON_AddStringToObject(reply, "error", msg);
 	} else if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(req,
 	    "cmd"))) {
 		cJSON_AddFalseToObject(reply, "ok");

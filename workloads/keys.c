@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_dup.h"
 #include "workload_int.h"
 
 /* Say that memory ran out while reading w's spec; return -1. */
@@ -60,39 +61,6 @@ workload_keys_only(const struct workload *w, const cJSON *o, const char *at,
 }
 
 /*
- * Refuse a key that an object in j, at any depth, holds twice; path
- * (size bytes) holds j's key path and is restored on return.
- */
-static int
-workload_keys_twice(const struct workload *w, const cJSON *j, char *path,
-    size_t size, char *err, size_t errlen)
-{
-	const cJSON	*c, *d;
-	size_t		 at = strlen(path);
-	int		 i = 0;
-
-	for (c = j->child; c != NULL; c = c->next, i++) {
-		if (cJSON_IsObject(j)) {
-			for (d = j->child; d != c; d = d->next)
-				if (strcmp(d->string, c->string) == 0) {
-					snprintf(err, errlen, "%s: %s%s%s: duplicate "
-					    "key", w->path, path, at > 0 ? "." : "",
-					    c->string);
-					return -1;
-				}
-			snprintf(path + at, size - at, "%s%s", at > 0 ? "." : "",
-			    c->string);
-		} else
-			snprintf(path + at, size - at, "[%d]", i);
-		if ((cJSON_IsObject(c) || cJSON_IsArray(c)) &&
-		    workload_keys_twice(w, c, path, size, err, errlen) == -1)
-			return -1;
-		path[at] = '\0';
-	}
-	return 0;
-}
-
-/*
  * Refuse a key held twice by an object of the spec: cJSON keeps both and
  * finds the first, so the other (the one edited last, perhaps) would be
  * ignored without a word.
@@ -101,9 +69,12 @@ int
 workload_keys_unique(const struct workload *w, const cJSON *root, char *err,
     size_t errlen)
 {
-	char	 path[512] = "";
+	char	 path[512];
 
-	return workload_keys_twice(w, root, path, sizeof(path), err, errlen);
+	if (json_dup_find(root, path, sizeof(path)) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: %s: duplicate key", w->path, path);
+	return -1;
 }
 
 /*

@@ -16,6 +16,13 @@ is "missing cmd" "$(send '{"campaign": "x"}' | jq -r .error)" \
     "request.cmd: expected a string"
 is "cmd is case-sensitive" "$(send '{"cmD": "ping"}' | jq -r .error)" \
     "request.cmd: expected a string"
+# A key twice: cJSON finds the first, so this was a status request.
+is "a key given twice is refused, naming it" \
+    "$(send '{"cmd": "status", "cmd": "cancel", "campaign": "x"}' | jq -r .error)" \
+    "request.cmd: duplicate key"
+is "at any depth" \
+    "$(send '{"cmd": "submit", "spec": {"name": "a", "budget": {"max_trials": 1, "max_trials": 2}}}' | jq -r .error)" \
+    "request.spec.budget.max_trials: duplicate key"
 is "unknown command" "$(send '{"cmd": "explode", "campaign": "x"}' | jq -r .error)" \
     "unknown command 'explode'"
 is "bad format" "$(send '{"cmd": "status", "format": "xml"}' | jq -r .error)" \
