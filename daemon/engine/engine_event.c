@@ -241,7 +241,12 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	else if (retry == -2)
 		snprintf(why + len, sizeof(why) - len, "; not retried: "
 		    "retry.on_timeout is off");
-	if (a->has_best)
+	/* A failure says how it ended (a signal, an exit status) here too. */
+	if (a->has_best && tstate == TRIAL_FAILED && ev->reason != NULL)
+		engine_say(e, "trial %d: %s: %s, best %s %g%s%s", tnum, state,
+		    ev->reason, e->spec->metric, a->best,
+		    a->reached ? " (target met)" : "", why);
+	else if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "",
 		    why);
