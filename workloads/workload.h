@@ -50,6 +50,9 @@ struct workload_constraint {
 
 struct workload_reader;		/* a line pattern (reader.c) */
 
+/* The longest "step_unit" a spec may declare, in bytes. */
+#define WORKLOAD_UNIT_MAX	31
+
 struct workload {
 	char		*name;
 	char		*path;		/* the spec file */
@@ -69,6 +72,10 @@ struct workload {
 	int		 has_target;
 	double		 target;
 	char		*fidelity;	/* "epochs" or "steps" */
+	char		*step_unit;	/* what its steps count, plural:
+					   "step_unit", else "epochs" or
+					   "steps" as its fidelity */
+	char		*step_unit_one;	/* the same in the singular */
 	int		 has_tunable;	/* 0: any parameter may be tuned */
 	struct workload_tunable *tunable;
 	size_t		 ntunable;

@@ -104,11 +104,11 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 	free(x);
 }
 
-/* The fidelity's unit in the singular, for messages. */
+/* What a step counts in the singular, for messages. */
 const char *
 engine_unit(const struct engine *e)
 {
-	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
+	return e->w->step_unit_one;
 }
 
 /*

@@ -145,7 +145,10 @@ void	 engine_retry(struct engine *, int64_t trial_id, int trial_number,
  */
 void	 engine_point(struct attempt *, const char *key, double step,
 	    double value, double when);
-/* The fidelity's unit in the singular ("epoch", "step"), for messages. */
+/*
+ * What a step counts in the singular ("epoch", "step", the workload's
+ * step_unit), for messages.
+ */
 const char *engine_unit(const struct engine *);
 
 /* engine_prune.c */

@@ -116,7 +116,10 @@ render_text(const struct render *r)
 	    "min");
 	if (s->has_target)
 		printf(", target %s %s", s->maximize ? ">=" : "<=", t);
-	printf(", fidelity %s\n", w->fidelity);
+	printf(", fidelity %s", w->fidelity);
+	if (strcmp(w->step_unit, w->fidelity) != 0)
+		printf(" (of %s)", w->step_unit);
+	putchar('\n');
 	if (workload_reader_info(w, &ri)) {
 		printf("reader: stdout lines matching '%s': value group %d",
 		    ri.pattern, ri.value);
@@ -205,6 +208,7 @@ render_json(const struct render *r)
 	else
 		cJSON_AddNullToObject(j, "target");
 	cJSON_AddStringToObject(j, "fidelity", w->fidelity);
+	cJSON_AddStringToObject(j, "step_unit", w->step_unit);
 	if (workload_reader_info(w, &ri)) {
 		j = cJSON_AddObjectToObject(o, "metric_reader");
 		cJSON_AddStringToObject(j, "pattern", ri.pattern);

@@ -619,6 +619,58 @@ test_references(void)
 	}
 }
 
+/*
+ * What a step counts: the fidelity's unit unless the spec says
+ * (OpenFold's epoch_num counts samples); a step_unit that is not a plural
+ * word is refused, naming the file and key.
+ */
+static void
+test_step_unit(void)
+{
+	static const struct {
+		const char	*extra, *plural, *one;
+	} ok_units[] = {
+		{ "", "epochs", "epoch" },
+		{ ", \"fidelity\": \"steps\"", "steps", "step" },
+		{ ", \"fidelity\": \"steps\", \"step_unit\": \"samples\"",
+		    "samples", "sample" },
+		{ ", \"step_unit\": \"iterations\"", "iterations",
+		    "iteration" },
+	};
+	static const char *const bad[] = { "\"sample\"", "\"s\"", "\"\"",
+		"\"Samples\"", "\"sam ples\"", "\"samples/s\"", "7",
+		"\"abcdefghijklmnopqrstuvwxyzabcdes\"" };
+	struct workload	*w;
+	char		 text[256], name[32];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(ok_units) / sizeof(ok_units[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\": \"u\", \"program\": "
+		    "\"t\", \"objective\": {\"metric\": \"m\"}%s}",
+		    ok_units[i].extra);
+		err[0] = '\0';
+		w = workload_load(put("u.json", text), NULL, err, sizeof(err));
+		ok(w != NULL && strcmp(w->step_unit, ok_units[i].plural) == 0 &&
+		    strcmp(w->step_unit_one, ok_units[i].one) == 0,
+		    "step unit %s, %s in messages (%s)", ok_units[i].plural,
+		    ok_units[i].one, err);
+		workload_free(w);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\": \"u\", \"program\": "
+		    "\"t\", \"objective\": {\"metric\": \"m\"}, "
+		    "\"step_unit\": %s}", bad[i]);
+		snprintf(name, sizeof(name), "unit%zu.json", i);
+		bad_workload(name, text, "step_unit: expected what a step "
+		    "counts, a plural of at most 31 lowercase letters");
+		like(err, name, "the file is named");
+	}
+	w = workload_load("workloads/openfold.json", NULL, err, sizeof(err));
+	ok(w != NULL && strcmp(w->step_unit, "samples") == 0,
+	    "openfold's steps are samples");
+	workload_free(w);
+}
+
 int
 main(void)
 {
@@ -634,6 +686,7 @@ main(void)
 	test_reader_numbers();
 	test_program_path();
 	test_references();
+	test_step_unit();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
