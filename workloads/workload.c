@@ -24,7 +24,7 @@ const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
 static const char *const workload_keys[] = { "name", "description",
 	"program", "args", "env", "defaults", "objective", "fidelity",
 	"launcher", "tunable", "batch", "flops_per_sample", "metric_reader",
-	"metrics", "constraints", "step_unit", NULL };
+	"metrics", "constraints", "step_unit", "metric_file", NULL };
 
 static const char *const launcher_keys[] = { "program", "args", NULL };
 
@@ -79,6 +79,7 @@ workload_free(struct workload *w)
 	free(w->batch_global);
 	free(w->batch_local);
 	workload_reader_free(w->reader);
+	free(w->metric_file);
 	workload_strv_free(w->metrics);
 	free(w);
 }
@@ -318,6 +319,17 @@ workload_parse(struct workload *w, const cJSON *root,
 	    strcmp(j->valuestring, "mllog") == 0) &&
 	    (w->reader = workload_reader_parse(w, j, err, errlen)) == NULL)
 		return -1;
+	j = cJSON_GetObjectItemCaseSensitive(root, "metric_file");
+	if (j != NULL && (!cJSON_IsString(j) ||
+	    !workload_template_ok(j->valuestring) ||
+	    !workload_path_inside(j->valuestring))) {
+		snprintf(err, errlen, "%s: metric_file: expected a path "
+		    "relative to the attempt directory, without \"..\", "
+		    "with balanced {placeholders}", w->path);
+		return -1;
+	}
+	if (j != NULL && (w->metric_file = strdup(j->valuestring)) == NULL)
+		return workload_oom(w, err, errlen);
 	return workload_metrics_parse(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "metrics"), err, errlen);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine_int.h"
 #include "log.h"
@@ -260,6 +261,10 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    "%s: is objective.metric the key it logs?)%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
 		    e->spec->metric, a->other_key, why);
+	else if (e->w->metric_file != NULL && access(a->out, F_OK) == -1)
+		engine_say(e, "trial %d: %s%s%s, no %s reported: %s was never "
+		    "written%s", tnum, state, ev->reason ? ": " : "",
+		    ev->reason ? ev->reason : "", e->spec->metric, a->out, why);
 	else
 		engine_say(e, "trial %d: %s%s%s, no %s reported%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",

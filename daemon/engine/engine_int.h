@@ -26,7 +26,8 @@ struct attempt {
 	int		 number;
 	char		*token;
 	char		*dir;
-	char		*out;		/* dir/stdout */
+	char		*out;		/* dir/stdout, or dir/ its workload's
+					   metric_file: what is read */
 	int		 started;
 	double		 t_started;	/* as the ledger has it, or 0 */
 	double		 suspended;	/* seconds its job was suspended, as

@@ -671,6 +671,58 @@ test_step_unit(void)
 	workload_free(w);
 }
 
+/*
+ * metric_file: a path in the attempt directory, its placeholders
+ * rendered; one absolute or with a ".." component refused, in the spec
+ * or once rendered, naming the file and key.
+ */
+static void
+test_metric_file(void)
+{
+	static const char *const bad[] = { "\"/abs.log\"", "\"..\"",
+		"\"a/../../b\"", "\"\"", "\"a/{x\"", "[]" };
+	struct workload_var	 v[] = { { "x", "7" } };
+	struct workload	*w;
+	char		 text[256], name[32], *out;
+	size_t		 i;
+
+	w = workload_load(put("mf.json", "{\"name\": \"mf\", \"program\": "
+	    "\"t\", \"objective\": {\"metric\": \"m\"}, \"metric_file\": "
+	    "\"out/..log_{x}\"}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a metric_file loads (%s)", err);
+	if (w == NULL)
+		return;
+	ok(workload_metric_file(w, v, 1, &out, err, sizeof(err)) == 0 &&
+	    out != NULL && strcmp(out, "out/..log_7") == 0,
+	    "its placeholders are rendered (%s)", out ? out : err);
+	free(out);
+	v[0].value = "../../etc";
+	ok(workload_metric_file(w, v, 1, &out, err, sizeof(err)) == -1 &&
+	    out == NULL, "a value that takes it outside is refused");
+	like(err, "mf.json: metric_file: 'out/..log_../../etc' is not a path "
+	    "inside the attempt directory", "naming the file and key");
+	ok(workload_metric_file(w, NULL, 0, &out, err, sizeof(err)) == -1,
+	    "a placeholder with no value is refused");
+	like(err, "placeholder 'x' has no value", "naming it");
+	workload_free(w);
+	w = workload_load(put("nomf.json", "{\"name\": \"n\", \"program\": "
+	    "\"t\", \"objective\": {\"metric\": \"m\"}}"), NULL, err,
+	    sizeof(err));
+	out = (char *)"x";
+	ok(w != NULL && workload_metric_file(w, NULL, 0, &out, err,
+	    sizeof(err)) == 0 && out == NULL, "none: stdout is read");
+	workload_free(w);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\": \"u\", \"program\": "
+		    "\"t\", \"objective\": {\"metric\": \"m\"}, "
+		    "\"metric_file\": %s}", bad[i]);
+		snprintf(name, sizeof(name), "mf%zu.json", i);
+		bad_workload(name, text, "metric_file: expected a path "
+		    "relative to the attempt directory");
+		like(err, name, "the file is named");
+	}
+}
+
 int
 main(void)
 {
@@ -687,6 +739,7 @@ main(void)
 	test_program_path();
 	test_references();
 	test_step_unit();
+	test_metric_file();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
