@@ -28,6 +28,7 @@ struct attempt {
 	char		*dir;
 	char		*out;		/* dir/stdout, or dir/ its workload's
 					   metric_file: what is read */
+	int		 out_file;	/* out is the metric_file */
 	int		 started;
 	double		 t_started;	/* as the ledger has it, or 0 */
 	double		 suspended;	/* seconds its job was suspended, as

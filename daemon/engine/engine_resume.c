@@ -50,6 +50,7 @@ engine_adopt_out(struct engine *e, struct attempt *a,
 	else {
 		free(a->out);
 		a->out = xasprintf("%s/%s", a->dir, inv.metric_file);
+		a->out_file = 1;
 		invoke_release(&inv);
 	}
 	free(x);

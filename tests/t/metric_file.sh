@@ -85,6 +85,30 @@ check "fr: hpoctl resume takes it back to its end" \
 is "fr: the rest of the file is read after the restart, none twice" \
     "$(pts fr 0)" "1.0:0.6 2.0:0.4 3.0:0.3 4.0:0.2"
 
+# The replay backend runs no trainer: its lines are on stdout, read
+# whatever the workload's metric_file says.
+mkdir -p "$T/rp/wl"
+jq '.metric_file = "mllog.log"' "$TOP/workloads/minicosmo.json" \
+    >"$T/rp/wl/minicosmo.json"
+cat >"$T/rp/table.json" <<'JSON'
+{"format": "hpod-replay-1", "workload": "minicosmo",
+ "metric": "eval_error", "goal": "min",
+ "params": [{"name": "lr", "scale": "log"}], "fixed": {"epochs": 2},
+ "runs": [{"x": [0.01], "seed": 0, "start_s": 5, "status": 0,
+           "epoch_s": [10, 10], "values": [0.5, 0.3]}]}
+JSON
+cat >"$T/rp/rp.json" <<'JSON'
+{"name": "rp", "workload": "minicosmo",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"lr": {"type": "choice", "values": [0.01]}},
+ "fixed": {"epochs": 2}, "search": {"algorithm": "grid"},
+ "budget": {"max_trials": 1, "max_parallel": 1},
+ "backend": "replay", "replay": {"table": "table.json"}}
+JSON
+HPOD_WORKLOAD_PATH="$T/rp/wl:$HPOD_WORKLOAD_PATH" "$HPOCTL" -f "$CONF" run \
+    "$T/rp/rp.json" >/dev/null 2>"$T/rp.log" || sed 's/^/# /' "$T/rp.log"
+is "replay: its points are read from stdout" "$(pts rp 0)" "1.0:0.5 2.0:0.3"
+
 # A value that would take the file out of the attempt directory: the
 # trial is not submitted, and the message names the file and key.
 campaign fx '["x/../../../y"]'
