@@ -148,6 +148,27 @@ workload_path_inside(const char *path)
 	return 1;
 }
 
+/*
+ * Substitute the placeholders of the metric file's template; NULL with
+ * "FILE: metric_file: placeholder 'x' has no value" in err.
+ */
+static char *
+workload_metric_subst(const struct workload *w,
+    const struct workload_var *vars, size_t n, char *err, size_t errlen)
+{
+	char	*out, *why;
+	size_t	 len = strlen(w->path);
+
+	if ((out = workload_subst(w, w->metric_file, vars, n, err,
+	    errlen)) == NULL && strncmp(err, w->path, len) == 0 &&
+	    strncmp(err + len, ": ", 2) == 0 &&
+	    (why = strdup(err + len + 2)) != NULL) {
+		snprintf(err, errlen, "%s: metric_file: %s", w->path, why);
+		free(why);
+	}
+	return out;
+}
+
 /* Render the metric file's path for one attempt. */
 int
 workload_metric_file(const struct workload *w,
@@ -157,8 +178,7 @@ workload_metric_file(const struct workload *w,
 	*out = NULL;
 	if (w->metric_file == NULL)
 		return 0;
-	if ((*out = workload_subst(w, w->metric_file, vars, n, err,
-	    errlen)) == NULL)
+	if ((*out = workload_metric_subst(w, vars, n, err, errlen)) == NULL)
 		return -1;
 	if (!workload_path_inside(*out)) {
 		snprintf(err, errlen, "%s: metric_file: '%s' is not a path "
@@ -200,8 +220,7 @@ workload_check(const struct workload *w, const char *const *names, size_t n,
 	rc = workload_render(w, vars, k, &argv, &env, err, errlen);
 	/* Placeholders only: an empty value may make no path. */
 	if (rc == 0 && w->metric_file != NULL) {
-		char *f = workload_subst(w, w->metric_file, vars, k, err,
-		    errlen);
+		char *f = workload_metric_subst(w, vars, k, err, errlen);
 
 		rc = f == NULL ? -1 : 0;
 		free(f);

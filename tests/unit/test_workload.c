@@ -703,7 +703,12 @@ test_metric_file(void)
 	    "inside the attempt directory", "naming the file and key");
 	ok(workload_metric_file(w, NULL, 0, &out, err, sizeof(err)) == -1,
 	    "a placeholder with no value is refused");
-	like(err, "placeholder 'x' has no value", "naming it");
+	like(err, "mf.json: metric_file: placeholder 'x' has no value",
+	    "naming it, the file and key");
+	ok(workload_check(w, NULL, 0, err, sizeof(err)) == -1,
+	    "workload_check refuses it too");
+	like(err, "mf.json: metric_file: placeholder 'x' has no value",
+	    "naming the file and key");
 	workload_free(w);
 	w = workload_load(put("nomf.json", "{\"name\": \"n\", \"program\": "
 	    "\"t\", \"objective\": {\"metric\": \"m\"}}"), NULL, err,
