@@ -68,11 +68,11 @@ check "samples: the message says sample" grep -q \
     "csamples: trial 0: eval_error 0.05 at sample 80 meets the target" \
     "$T/samples.log"
 "$HPOCTL" report --ledger "$LEDGER" --table --format json csamples \
-    >"$T/samples.json"
+    >"$T/samples-table.json"
 is "samples: JSON says the unit" \
-    "$(jq -r .campaign.epoch_unit "$T/samples.json")" samples
+    "$(jq -r .campaign.epoch_unit "$T/samples-table.json")" samples
 is "samples: the row's epochs to target are the sample on target" \
-    "$(jq -c '.rows[0].epochs | [.min, .max]' "$T/samples.json")" "[80,80]"
+    "$(jq -c '.rows[0].epochs | [.min, .max]' "$T/samples-table.json")" "[80,80]"
 for fmt in text markdown; do
 	"$HPOCTL" report --ledger "$LEDGER" --table --format $fmt csamples \
 	    >"$T/samples.$fmt"
@@ -88,4 +88,13 @@ is "samples: CSV has the unit in its epoch_unit column" "$(awk -F, '
 "$HPOCTL" report --ledger "$LEDGER" --format html csamples >"$T/samples.html"
 check "samples: HTML plots samples to target" grep -q \
     "samples to target" "$T/samples.html"
+# auto's choice of the target stopper says where trials end in samples.
+jq '.defaults.steps = 120' "$T/wl/samples.json" >"$T/wl/s2.json"
+jq '.name = "s2"' "$T/wl/s2.json" >"$T/wl/s2.tmp" && mv "$T/wl/s2.tmp" "$T/wl/s2.json"
+jq '.workload = "s2" | .search.algorithm = "auto"' "$T/samples.json" \
+    >"$T/s2.json"
+"$HPOCTL" -f "$CONF" check "$T/s2.json" >"$T/s2.out" 2>&1 || true
+check "samples: the stopper auto chose says trials end at sample 120" \
+    grep -q "stopper: auto chose target: .* and trials end at sample 120," \
+    "$T/s2.out"
 done_testing
