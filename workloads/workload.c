@@ -24,7 +24,7 @@ const char *const workload_builtins[] = { "trial", "attempt", "seed", "dir",
 static const char *const workload_keys[] = { "name", "description",
 	"program", "args", "env", "defaults", "objective", "fidelity",
 	"launcher", "tunable", "batch", "flops_per_sample", "metric_reader",
-	"metrics", "constraints", NULL };
+	"metrics", "constraints", "step_unit", "metric_file", NULL };
 
 static const char *const launcher_keys[] = { "program", "args", NULL };
 
@@ -64,6 +64,8 @@ workload_free(struct workload *w)
 	free(w->defaults);
 	free(w->metric);
 	free(w->fidelity);
+	free(w->step_unit);
+	free(w->step_unit_one);
 	for (i = 0; i < w->ntunable; i++) {
 		free(w->tunable[i].name);
 		workload_strv_free(w->tunable[i].values);
@@ -77,6 +79,7 @@ workload_free(struct workload *w)
 	free(w->batch_global);
 	free(w->batch_local);
 	workload_reader_free(w->reader);
+	free(w->metric_file);
 	workload_strv_free(w->metrics);
 	free(w);
 }
@@ -218,6 +221,48 @@ workload_templates(struct workload *w, const cJSON *root, char *err,
 	return 0;
 }
 
+/*
+ * Parse the fidelity and what a step counts: "step_unit", a plural word
+ * of lowercase letters ending in 's' ("samples": OpenFold's epoch_num),
+ * else the fidelity's own ("epochs", "steps").  Its singular drops the
+ * 's' ("sample"), for messages.
+ */
+static int
+workload_fidelity(struct workload *w, const cJSON *root, char *err,
+    size_t errlen)
+{
+	const cJSON	*j, *u;
+	const char	*unit;
+	size_t		 n;
+
+	j = cJSON_GetObjectItemCaseSensitive(root, "fidelity");
+	if (j != NULL && (!cJSON_IsString(j) ||
+	    (strcmp(j->valuestring, "epochs") && strcmp(j->valuestring,
+	    "steps")))) {
+		snprintf(err, errlen, "%s: fidelity: expected \"epochs\" or "
+		    "\"steps\"", w->path);
+		return -1;
+	}
+	if ((w->fidelity = strdup(j ? j->valuestring : "epochs")) == NULL)
+		return workload_oom(w, err, errlen);
+	u = cJSON_GetObjectItemCaseSensitive(root, "step_unit");
+	n = cJSON_IsString(u) ? strlen(u->valuestring) : 0;
+	if (u != NULL && (n < 2 || n > WORKLOAD_UNIT_MAX ||
+	    strspn(u->valuestring, "abcdefghijklmnopqrstuvwxyz") != n ||
+	    u->valuestring[n - 1] != 's')) {
+		snprintf(err, errlen, "%s: step_unit: expected what a step "
+		    "counts, a plural of at most %d lowercase letters "
+		    "ending in 's' (\"samples\")", w->path,
+		    WORKLOAD_UNIT_MAX);
+		return -1;
+	}
+	unit = u != NULL ? u->valuestring : w->fidelity;
+	if ((w->step_unit = strdup(unit)) == NULL ||
+	    (w->step_unit_one = strndup(unit, strlen(unit) - 1)) == NULL)
+		return workload_oom(w, err, errlen);
+	return 0;
+}
+
 /* Parse a workload spec from its JSON tree. */
 static int
 workload_parse(struct workload *w, const cJSON *root,
@@ -249,16 +294,8 @@ workload_parse(struct workload *w, const cJSON *root,
 	if (workload_objective(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "objective"), err, errlen) == -1)
 		return -1;
-	j = cJSON_GetObjectItemCaseSensitive(root, "fidelity");
-	if (j != NULL && (!cJSON_IsString(j) ||
-	    (strcmp(j->valuestring, "epochs") && strcmp(j->valuestring,
-	    "steps")))) {
-		snprintf(err, errlen, "%s: fidelity: expected \"epochs\" or "
-		    "\"steps\"", w->path);
+	if (workload_fidelity(w, root, err, errlen) == -1)
 		return -1;
-	}
-	if ((w->fidelity = strdup(j ? j->valuestring : "epochs")) == NULL)
-		return workload_oom(w, err, errlen);
 	j = cJSON_GetObjectItemCaseSensitive(root, "flops_per_sample");
 	if (j != NULL && (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) ||
 	    j->valuedouble <= 0)) {
@@ -282,6 +319,17 @@ workload_parse(struct workload *w, const cJSON *root,
 	    strcmp(j->valuestring, "mllog") == 0) &&
 	    (w->reader = workload_reader_parse(w, j, err, errlen)) == NULL)
 		return -1;
+	j = cJSON_GetObjectItemCaseSensitive(root, "metric_file");
+	if (j != NULL && (!cJSON_IsString(j) ||
+	    !workload_template_ok(j->valuestring) ||
+	    !workload_path_inside(j->valuestring))) {
+		snprintf(err, errlen, "%s: metric_file: expected a path "
+		    "relative to the attempt directory, without \"..\", "
+		    "with balanced {placeholders}", w->path);
+		return -1;
+	}
+	if (j != NULL && (w->metric_file = strdup(j->valuestring)) == NULL)
+		return workload_oom(w, err, errlen);
 	return workload_metrics_parse(w, cJSON_GetObjectItemCaseSensitive(root,
 	    "metrics"), err, errlen);
 }

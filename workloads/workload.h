@@ -50,6 +50,9 @@ struct workload_constraint {
 
 struct workload_reader;		/* a line pattern (reader.c) */
 
+/* The longest "step_unit" a spec may declare, in bytes. */
+#define WORKLOAD_UNIT_MAX	31
+
 struct workload {
 	char		*name;
 	char		*path;		/* the spec file */
@@ -69,6 +72,10 @@ struct workload {
 	int		 has_target;
 	double		 target;
 	char		*fidelity;	/* "epochs" or "steps" */
+	char		*step_unit;	/* what its steps count, plural:
+					   "step_unit", else "epochs" or
+					   "steps" as its fidelity */
+	char		*step_unit_one;	/* the same in the singular */
 	int		 has_tunable;	/* 0: any parameter may be tuned */
 	struct workload_tunable *tunable;
 	size_t		 ntunable;
@@ -79,6 +86,10 @@ struct workload {
 	int		 has_flops;
 	double		 flops_per_sample;
 	struct workload_reader *reader;	/* NULL: MLLOG lines */
+	char		*metric_file;	/* the template of the file its
+					   metrics are read from, relative
+					   to the attempt directory, or
+					   NULL: its stdout */
 	char		**metrics;	/* the metrics its program logs
 					   (NULL-terminated), or NULL when
 					   the spec does not say */
@@ -134,6 +145,17 @@ int	 workload_uses(const struct workload *, const char *name);
 int	 workload_render(const struct workload *, const struct workload_var *,
 	    size_t nvars, char ***argv, char ***env, char *err, size_t errlen);
 void	 workload_strv_free(char **);
+
+/*
+ * Render the spec's metric_file with vars (as workload_render() does
+ * argv) into *out, a path relative to the attempt directory to free, or
+ * NULL when the spec has none (its stdout is read).  0, or -1 with err
+ * naming the file and key (a placeholder with no value; a value that
+ * makes the path absolute or puts a ".." in it).
+ */
+int	 workload_metric_file(const struct workload *,
+	    const struct workload_var *, size_t nvars, char **out, char *err,
+	    size_t errlen);
 
 /* 1 if the program logs metric name, or its spec does not say. */
 int	 workload_metric_known(const struct workload *, const char *name);

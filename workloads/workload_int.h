@@ -18,6 +18,8 @@
 char	*workload_scalar(const cJSON *);
 /* 1 if the braces of a template are balanced. */
 int	 workload_template_ok(const char *);
+/* 1 if path is relative, not empty, and has no ".." component. */
+int	 workload_path_inside(const char *path);
 /*
  * Resolve a program given as a path, or found in dirs; NULL otherwise
  * (none, or no memory to look).

@@ -131,6 +131,66 @@ workload_subst(const struct workload *w, const char *t,
 	return st.out;
 }
 
+/* Is path relative, not empty, with no ".." component? */
+int
+workload_path_inside(const char *path)
+{
+	const char	*p;
+	size_t		 n;
+
+	if (*path == '\0' || *path == '/')
+		return 0;
+	for (p = path; *p != '\0'; p += n + (p[n] == '/')) {
+		n = strcspn(p, "/");
+		if (n == 2 && strncmp(p, "..", 2) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Substitute the placeholders of the metric file's template; NULL with
+ * "FILE: metric_file: placeholder 'x' has no value" in err.
+ */
+static char *
+workload_metric_subst(const struct workload *w,
+    const struct workload_var *vars, size_t n, char *err, size_t errlen)
+{
+	char	*out, *why;
+	size_t	 len = strlen(w->path);
+
+	if ((out = workload_subst(w, w->metric_file, vars, n, err,
+	    errlen)) == NULL && strncmp(err, w->path, len) == 0 &&
+	    strncmp(err + len, ": ", 2) == 0 &&
+	    (why = strdup(err + len + 2)) != NULL) {
+		snprintf(err, errlen, "%s: metric_file: %s", w->path, why);
+		free(why);
+	}
+	return out;
+}
+
+/* Render the metric file's path for one attempt. */
+int
+workload_metric_file(const struct workload *w,
+    const struct workload_var *vars, size_t n, char **out, char *err,
+    size_t errlen)
+{
+	*out = NULL;
+	if (w->metric_file == NULL)
+		return 0;
+	if ((*out = workload_metric_subst(w, vars, n, err, errlen)) == NULL)
+		return -1;
+	if (!workload_path_inside(*out)) {
+		snprintf(err, errlen, "%s: metric_file: '%s' is not a path "
+		    "inside the attempt directory (it is absolute or has a "
+		    "\"..\")", w->path, *out);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* Check every placeholder against names, defaults and built-ins. */
 int
 workload_check(const struct workload *w, const char *const *names, size_t n,
@@ -158,6 +218,13 @@ workload_check(const struct workload *w, const char *const *names, size_t n,
 		vars[k++].value = "";
 	}
 	rc = workload_render(w, vars, k, &argv, &env, err, errlen);
+	/* Placeholders only: an empty value may make no path. */
+	if (rc == 0 && w->metric_file != NULL) {
+		char *f = workload_metric_subst(w, vars, k, err, errlen);
+
+		rc = f == NULL ? -1 : 0;
+		free(f);
+	}
 	workload_strv_free(argv);
 	workload_strv_free(env);
 	free(vars);

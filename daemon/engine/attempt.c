@@ -220,6 +220,16 @@ attempt_submit(struct engine *e, struct attempt *a, const double *x,
 		attempt_submit_failed(e, a, err);
 		return -1;
 	}
+	/*
+	 * Its metrics are read from the file its trainer writes them to;
+	 * the replay backend runs no trainer: its lines are on stdout.
+	 */
+	if (inv.metric_file != NULL &&
+	    strcmp(e->env.sched->ops->name, "replay") != 0) {
+		free(a->out);
+		a->out = xasprintf("%s/%s", a->dir, inv.metric_file);
+		a->out_file = 1;
+	}
 	memset(&job, 0, sizeof(job));
 	job.token = a->token;
 	job.name = a->token;
@@ -546,7 +556,12 @@ attempt_stderr(struct attempt *a)
 	path = xasprintf("%s/stderr", a->dir);
 	tail_read(&t, path, 4 << 20, 1, attempt_stderr_line, &c);
 	tail_release(&t);
-	if (c.n > 0)
+	if (c.n > 0 && a->out_file)
+		engine_say(a->e, "trial %d attempt %d: %s has %ld %s line%s, "
+		    "but only %s is read (its workload's metric_file)",
+		    a->trial_number, a->number, path, c.n, a->e->spec->metric,
+		    c.n == 1 ? "" : "s", a->out);
+	else if (c.n > 0)
 		engine_say(a->e, "trial %d attempt %d: %s has %ld %s line%s, "
 		    "but only stdout is read (Python's logging module writes "
 		    "to stderr: logging.basicConfig(stream=sys.stdout) sends "

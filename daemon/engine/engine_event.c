@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine_int.h"
 #include "log.h"
@@ -104,11 +105,11 @@ engine_retry(struct engine *e, int64_t trial_id, int trial_number,
 	free(x);
 }
 
-/* The fidelity's unit in the singular, for messages. */
+/* What a step counts in the singular, for messages. */
 const char *
 engine_unit(const struct engine *e)
 {
-	return strcmp(e->w->fidelity, "steps") == 0 ? "step" : "epoch";
+	return e->w->step_unit_one;
 }
 
 /*
@@ -241,7 +242,12 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 	else if (retry == -2)
 		snprintf(why + len, sizeof(why) - len, "; not retried: "
 		    "retry.on_timeout is off");
-	if (a->has_best)
+	/* A failure says how it ended (a signal, an exit status) here too. */
+	if (a->has_best && tstate == TRIAL_FAILED && ev->reason != NULL)
+		engine_say(e, "trial %d: %s: %s, best %s %g%s%s", tnum, state,
+		    ev->reason, e->spec->metric, a->best,
+		    a->reached ? " (target met)" : "", why);
+	else if (a->has_best)
 		engine_say(e, "trial %d: %s, best %s %g%s%s", tnum, state,
 		    e->spec->metric, a->best, a->reached ? " (target met)" : "",
 		    why);
@@ -255,6 +261,10 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    "%s: is objective.metric the key it logs?)%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
 		    e->spec->metric, a->other_key, why);
+	else if (a->out_file && access(a->out, F_OK) == -1)
+		engine_say(e, "trial %d: %s%s%s, no %s reported: %s was never "
+		    "written%s", tnum, state, ev->reason ? ": " : "",
+		    ev->reason ? ev->reason : "", e->spec->metric, a->out, why);
 	else
 		engine_say(e, "trial %d: %s%s%s, no %s reported%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",

@@ -26,7 +26,9 @@ struct attempt {
 	int		 number;
 	char		*token;
 	char		*dir;
-	char		*out;		/* dir/stdout */
+	char		*out;		/* dir/stdout, or dir/ its workload's
+					   metric_file: what is read */
+	int		 out_file;	/* out is the metric_file */
 	int		 started;
 	double		 t_started;	/* as the ledger has it, or 0 */
 	double		 suspended;	/* seconds its job was suspended, as
@@ -145,7 +147,10 @@ void	 engine_retry(struct engine *, int64_t trial_id, int trial_number,
  */
 void	 engine_point(struct attempt *, const char *key, double step,
 	    double value, double when);
-/* The fidelity's unit in the singular ("epoch", "step"), for messages. */
+/*
+ * What a step counts in the singular ("epoch", "step", the workload's
+ * step_unit), for messages.
+ */
 const char *engine_unit(const struct engine *);
 
 /* engine_prune.c */

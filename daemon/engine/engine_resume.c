@@ -11,10 +11,50 @@
 
 #include "account.h"
 #include "engine_int.h"
+#include "invoke.h"
 #include "log.h"
 #include "obsbook.h"
 #include "params.h"
 #include "xmalloc.h"
+
+/*
+ * The file a's metrics are read from: its workload's metric_file,
+ * rendered again for its trial's point as when it was submitted (read
+ * anew from its start, as stdout is), else its stdout.
+ */
+static void
+engine_adopt_out(struct engine *e, struct attempt *a,
+    const struct ledger_trial *t)
+{
+	struct invoke_ctx	 ic;
+	struct invocation	 inv;
+	double			*x;
+	char			 err[512];
+
+	a->out = xasprintf("%s/stdout", a->dir);
+	if (e->w->metric_file == NULL)
+		return;
+	x = xcalloc(e->spec->space->n + 1, sizeof(*x));
+	memset(&ic, 0, sizeof(ic));
+	ic.trial = a->trial_number;
+	ic.attempt = a->number;
+	ic.seed = t->seed;
+	ic.dir = a->dir;
+	ic.token = a->token;
+	ic.x = x;
+	if (params_from_json(e->spec->space, t->params_json, x, err,
+	    sizeof(err)) == -1 || invoke_render(e->spec, e->w, &ic, &inv, err,
+	    sizeof(err)) == -1)
+		engine_say(e, "trial %d attempt %d: its metric_file: %s; its "
+		    "stdout is read", a->trial_number, a->number, err);
+	else {
+		free(a->out);
+		a->out = xasprintf("%s/%s", a->dir, inv.metric_file);
+		a->out_file = 1;
+		invoke_release(&inv);
+	}
+	free(x);
+}
 
 /* An unfinished attempt taken back after a restart, as the ledger has it. */
 static struct attempt *
@@ -33,7 +73,7 @@ engine_adopt_new(struct engine *e, const struct ledger_attempt *la,
 	a->number = la->number;
 	a->token = xstrdup(la->token);
 	a->dir = xstrdup(la->dir);
-	a->out = xasprintf("%s/stdout", a->dir);
+	engine_adopt_out(e, a, t);
 	a->started = la->started > 0;
 	a->t_started = la->started;
 	a->suspended = la->suspended;

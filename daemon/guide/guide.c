@@ -94,10 +94,21 @@ guide_spec(struct guide *g)
 	j = cJSON_GetObjectItemCaseSensitive(w, "flops_per_sample");
 	if (cJSON_IsNumber(j) && j->valuedouble > 0)
 		g->flops_per_sample = j->valuedouble;
-	/* A trial's step is an epoch, or a step for a fidelity of steps. */
+	/*
+	 * A trial's step is an epoch, or a step for a fidelity of steps,
+	 * or what the workload's step_unit says it counts.
+	 */
 	j = cJSON_GetObjectItemCaseSensitive(w, "fidelity");
 	g->epoch_unit = cJSON_IsString(j) && strcmp(j->valuestring,
 	    "steps") == 0 ? "steps" : "epochs";
+	j = cJSON_GetObjectItemCaseSensitive(w, "step_unit");
+	if (cJSON_IsString(j)) {
+		if (guide_strdup(&g->step_unit, j->valuestring) == -1) {
+			cJSON_Delete(w);
+			return -1;
+		}
+		g->epoch_unit = g->step_unit;
+	}
 	j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    w, "batch"), "global");
 	if (guide_strdup(&g->batch_param, cJSON_IsString(j) ?
@@ -685,5 +696,6 @@ guide_release(struct guide *g)
 	free(g->lr_param);
 	free(g->hardware);
 	free(g->batch_param);
+	free(g->step_unit);
 	memset(g, 0, sizeof(*g));
 }

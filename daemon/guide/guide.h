@@ -169,7 +169,10 @@ struct guide {
 	int		 published;
 	const char	*epoch_unit;	/* "epochs", "samples" (openfold's
 					   logs) or "steps" (a campaign's
-					   workload of fidelity steps) */
+					   workload of fidelity steps), or
+					   step_unit */
+	char		*step_unit;	/* the workload's step_unit, or
+					   NULL */
 	int		 nsets;		/* result folders read */
 };
 

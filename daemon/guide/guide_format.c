@@ -232,7 +232,11 @@ guide_head(const struct guide *g, FILE *f, const char *pre)
 		    "its trials; hyperparameters of its trial that reached "
 		    "the target in the fewest epochs, else of its best\n",
 		    pre);
-	if (g->epoch_unit != NULL && strcmp(g->epoch_unit, "epochs") != 0)
+	if (g->step_unit != NULL && strcmp(g->step_unit, "epochs") != 0)
+		fprintf(f, "%sepochs to target in %s: the workload's steps "
+		    "count %s (its step_unit)\n", pre, g->step_unit,
+		    g->step_unit);
+	else if (g->epoch_unit != NULL && strcmp(g->epoch_unit, "epochs") != 0)
 		fprintf(f, "%sepochs to target in %s: the workload's fidelity "
 		    "is %s\n", pre, g->epoch_unit, g->epoch_unit);
 	if (guide_table_from_text(g) != NULL)
@@ -375,7 +379,8 @@ guide_csv(const struct guide *g)
 	    "candidate_trial,runs,successes,"
 	    "success_rate,success_rate_ci_low,success_rate_ci_high,"
 	    "epochs_olympic_mean,epochs_mean,epochs_std,epochs_min,epochs_max,"
-	    "epochs_ci_low,epochs_ci_high,ttt_olympic_mean_s,ttt_mean_s,"
+	    "epochs_ci_low,epochs_ci_high,epoch_unit,ttt_olympic_mean_s,"
+	    "ttt_mean_s,"
 	    "ttt_min_s,ttt_max_s,ttt_ci_low_s,ttt_ci_high_s,ttt_from,"
 	    "samples_per_s,trials_tuning,trials_confirm,tuning_node_hours,"
 	    "tuning_gpu_hours,tuning_cpu_hours,confirm_node_hours,"
@@ -408,6 +413,9 @@ guide_csv(const struct guide *g)
 		guide_csv_num(f, r->epochs.n > 0, r->epochs.max);
 		guide_csv_num(f, r->epochs.has_ci, r->epochs.ci_low);
 		guide_csv_num(f, r->epochs.has_ci, r->epochs.ci_high);
+		/* A word of lowercase letters: no quotes needed. */
+		fprintf(f, ",%s", g->epoch_unit != NULL ? g->epoch_unit :
+		    "epochs");
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.olympic_mean);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.mean);
 		guide_csv_num(f, r->ttt.n > 0, r->ttt.min);

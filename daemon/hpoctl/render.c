@@ -116,9 +116,13 @@ render_text(const struct render *r)
 	    "min");
 	if (s->has_target)
 		printf(", target %s %s", s->maximize ? ">=" : "<=", t);
-	printf(", fidelity %s\n", w->fidelity);
+	printf(", fidelity %s", w->fidelity);
+	if (strcmp(w->step_unit, w->fidelity) != 0)
+		printf(" (of %s)", w->step_unit);
+	putchar('\n');
 	if (workload_reader_info(w, &ri)) {
-		printf("reader: stdout lines matching '%s': value group %d",
+		printf("reader: %s lines matching '%s': value group %d",
+		    r->inv.metric_file != NULL ? r->inv.metric_file : "stdout",
 		    ri.pattern, ri.value);
 		if (ri.scale != 1)
 			printf(" x %g", ri.scale);
@@ -130,7 +134,8 @@ render_text(const struct render *r)
 		if (ri.run_start != NULL)
 			printf(", run_start '%s'", ri.run_start);
 		printf("\n");
-	}
+	} else if (r->inv.metric_file != NULL)
+		printf("reader: MLLOG lines of %s\n", r->inv.metric_file);
 	printf("trial: %d, attempt 0, seed %lld\n", r->trial, r->seed);
 	printf("params: %s\n", r->params);
 	printf("resources: %d node%s, %d GPU%s per node, %d task%s per node, "
@@ -205,6 +210,7 @@ render_json(const struct render *r)
 	else
 		cJSON_AddNullToObject(j, "target");
 	cJSON_AddStringToObject(j, "fidelity", w->fidelity);
+	cJSON_AddStringToObject(j, "step_unit", w->step_unit);
 	if (workload_reader_info(w, &ri)) {
 		j = cJSON_AddObjectToObject(o, "metric_reader");
 		cJSON_AddStringToObject(j, "pattern", ri.pattern);
@@ -221,6 +227,11 @@ render_json(const struct render *r)
 			cJSON_AddNullToObject(j, "run_start");
 	} else
 		cJSON_AddStringToObject(o, "metric_reader", "mllog");
+	/* In the attempt directory; null: its stdout. */
+	if (r->inv.metric_file != NULL)
+		cJSON_AddStringToObject(o, "metric_file", r->inv.metric_file);
+	else
+		cJSON_AddNullToObject(o, "metric_file");
 	cJSON_AddNumberToObject(o, "trial", r->trial);
 	cJSON_AddNumberToObject(o, "attempt", 0);
 	cJSON_AddNumberToObject(o, "seed", (double)r->seed);

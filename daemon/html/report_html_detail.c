@@ -89,8 +89,9 @@ hd_winner(FILE *f, const struct guide *g)
 	}
 	fprintf(f, "<table id=\"winner\"><tr><th>trial</th><th>attempt</th>"
 	    "<th>batch size</th><th>role</th><th>value</th><th>on target</th>"
-	    "<th>epochs to target</th><th>time to target, s</th>"
-	    "<th>run time, s</th></tr>\n<tr><td class=\"n\">");
+	    "<th>%s to target</th><th>time to target, s</th>"
+	    "<th>run time, s</th></tr>\n<tr><td class=\"n\">",
+	    g->epoch_unit != NULL ? g->epoch_unit : "epochs");
 	html_num(f, "winner.trial", 1, w->trial);
 	fprintf(f, "</td><td class=\"n\">");
 	html_num(f, "winner.attempt", 1, w->has_attempt ?

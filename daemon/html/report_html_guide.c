@@ -181,6 +181,8 @@ hg_table(FILE *f, const struct guide *g)
 void
 html_guideline(FILE *f, const struct guide *g)
 {
+	char	 label[64];
+
 	fprintf(f, "<h2 id=\"scaling\">Batch-size scaling</h2>\n");
 	if (g->nrows == 0) {
 		fprintf(f, "<p class=\"muted\">No guideline table: the "
@@ -189,7 +191,9 @@ html_guideline(FILE *f, const struct guide *g)
 		return;
 	}
 	fprintf(f, "<div class=\"figs\">\n");
-	hg_plot(f, g, 1, "epochs to target");
+	snprintf(label, sizeof(label), "%s to target", g->epoch_unit != NULL ?
+	    g->epoch_unit : "epochs");
+	hg_plot(f, g, 1, label);
 	hg_plot(f, g, 0, "time to target, s");
 	fprintf(f, "</div>\n<p>");
 	if (g->scaling) {

@@ -495,7 +495,9 @@ ht_curves(FILE *f, const struct guide *g, const struct html_shown *sh,
 		    "size %ld", g->c.metric, batch);
 	fprintf(f, "<figure class=\"plot-curves\">\n");
 	svg_begin(&pl, f, 640, 360, 0, x1 * 1.02, y0, y1, title);
-	svg_axes(&pl, "epoch (step)", g->c.metric, 1);
+	/* A workload whose steps count something else says what. */
+	svg_axes(&pl, g->epoch_unit == NULL || strcmp(g->epoch_unit,
+	    "epochs") == 0 ? "epoch (step)" : g->epoch_unit, g->c.metric, 1);
 	ht_target(&pl, g);
 	if (sh->limited && ht_bands(&pl, g, batch) == -1)
 		return -1;

@@ -95,6 +95,26 @@ watch_eta(const struct campaign_spec *s, int max_trials,
 	return best > 0 ? best : 0;
 }
 
+/*
+ * What a step of campaign c's workload counts, plural, into buf: its
+ * step_unit, else "steps" for a fidelity of steps, else "epochs".
+ */
+static void
+watch_unit(const struct ledger_campaign *c, char *buf, size_t len)
+{
+	cJSON		*w = NULL;
+	const cJSON	*f, *u;
+
+	if (c->workload_json != NULL)
+		w = cJSON_Parse(c->workload_json);
+	f = cJSON_GetObjectItemCaseSensitive(w, "fidelity");
+	u = cJSON_GetObjectItemCaseSensitive(w, "step_unit");
+	snprintf(buf, len, "%s", cJSON_IsString(u) ? u->valuestring :
+	    cJSON_IsString(f) && strcmp(f->valuestring, "steps") == 0 ?
+	    "steps" : "epochs");
+	cJSON_Delete(w);
+}
+
 /* The snapshot of campaign c as a JSON tree. */
 static cJSON *
 watch_tree(const struct ledger_campaign *c, const struct account *a,
@@ -104,6 +124,7 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	const char	*limit;
 	double		 eta;
 	int		 i, done, max_trials;
+	char		 unit[32];
 
 	done = a->trials_total - a->trials[TRIAL_PENDING] -
 	    a->trials[TRIAL_RUNNING];
@@ -116,6 +137,8 @@ watch_tree(const struct ledger_campaign *c, const struct account *a,
 	cJSON_AddStringToObject(o, "metric", c->metric);
 	cJSON_AddStringToObject(o, "goal", c->maximize ? "max" : "min");
 	watch_add_number(o, "target", c->has_target, c->target);
+	watch_unit(c, unit, sizeof(unit));
+	cJSON_AddStringToObject(o, "epoch_unit", unit);
 	cJSON_AddNumberToObject(root, "now", now);
 	cJSON_AddNumberToObject(root, "elapsed_s", a->wall_seconds);
 	o = cJSON_AddObjectToObject(root, "trials");

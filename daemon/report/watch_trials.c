@@ -2,6 +2,7 @@
  * watch_trials.c: the running and the most recent trials of a campaign,
  * for the snapshot of `hpoctl watch` and its table on a terminal.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,20 +136,42 @@ wt_params(FILE *f, const cJSON *p)
 	}
 }
 
+/*
+ * The header of the step column: the snapshot's epoch_unit in the
+ * singular, in capitals ("EPOCH", "SAMPLE"); "EPOCH" when it has none.
+ */
+static void
+wt_unit(const cJSON *snap, char *buf, size_t len)
+{
+	const cJSON	*u;
+	size_t		 i, n;
+
+	u = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    snap, "campaign"), "epoch_unit");
+	snprintf(buf, len, "%s", cJSON_IsString(u) && *u->valuestring !=
+	    '\0' ? u->valuestring : "epochs");
+	n = strlen(buf);
+	if (n > 1 && buf[n - 1] == 's')
+		buf[--n] = '\0';
+	for (i = 0; i < n; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+}
+
 /* Print the table of a snapshot's "recent" member. */
 void
 watch_trials_print(FILE *f, const cJSON *snap)
 {
 	const cJSON	*rows = cJSON_GetObjectItemCaseSensitive(snap, "recent");
 	const cJSON	*r, *h, *m;
-	char		 el[32], ep[32], v[32];
+	char		 el[32], ep[32], v[32], unit[32];
 
 	m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    snap, "campaign"), "metric");
 	if (cJSON_GetArraySize(rows) == 0)
 		return;
+	wt_unit(snap, unit, sizeof(unit));
 	fprintf(f, "\n%5s  %-9s  %3s  %-12s  %9s  %6s  %12s  %s\n", "TRIAL",
-	    "STATE", "ATT", "HOST", "ELAPSED-S", "EPOCH",
+	    "STATE", "ATT", "HOST", "ELAPSED-S", unit,
 	    cJSON_IsString(m) ? m->valuestring : "value", "PARAMETERS");
 	cJSON_ArrayForEach(r, rows) {
 		h = cJSON_GetObjectItemCaseSensitive(r, "host");

@@ -311,7 +311,8 @@ invoke_render(const struct campaign_spec *s, const struct workload *w,
 	}
 	if (workload_render(w, vars, nv, &inv->argv, &wenv, err, errlen) ==
 	    -1 || (c->resolve && invoke_resolve(w, inv->argv, err,
-	    errlen) == -1))
+	    errlen) == -1) || workload_metric_file(w, vars, nv,
+	    &inv->metric_file, err, errlen) == -1)
 		goto out;
 	for (ne = 0; wenv[ne] != NULL; ne++)
 		;
@@ -353,5 +354,7 @@ invoke_release(struct invocation *inv)
 {
 	workload_strv_free(inv->argv);
 	workload_strv_free(inv->env);
+	free(inv->metric_file);
 	inv->argv = inv->env = NULL;
+	inv->metric_file = NULL;
 }

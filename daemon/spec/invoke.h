@@ -31,6 +31,8 @@ struct invocation {
 	int		 ranks;
 	long		 global_batch;	/* 0 when the workload maps none */
 	long		 local_batch;
+	char		*metric_file;	/* where its metrics are read, in
+					   its directory; NULL: stdout */
 };
 
 /*

@@ -123,8 +123,8 @@ sp_target_bind(struct sp *sp, struct campaign_spec *s,
 		    "%g, so a trial stops when its curve cannot reach the "
 		    "target by then or it is twice as slow as the campaign's "
 		    "leader", s->metric, s->maximize ? ">=" : "<=",
-		    s->target, strcmp(fid, "steps") == 0 ? "step" : "epoch",
-		    last);
+		    s->target, w->step_unit_one != NULL ? w->step_unit_one :
+		    strcmp(fid, "steps") == 0 ? "step" : "epoch", last);
 	}
 	if (strcmp(s->stopper, "target") != 0)
 		return sp_stop_reach(sp, s);

@@ -1,11 +1,12 @@
 /*
  * fuzz_workload.c: libFuzzer target for the workload spec parser, and for
- * what a parsed spec then does: render an attempt's argv and environment,
- * and read output lines with its metric reader
+ * what a parsed spec then does: render an attempt's argv, environment and
+ * metric_file, and read output lines with its metric reader
  * (make fuzz; build/fuzz/fuzz_workload -max_total_time=60).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "mllog.h"
 #include "workload.h"
@@ -25,7 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	    "epoch 7";
 	struct workload		*w;
 	struct mllog_event	 ev;
-	char			 err[1024], **argv, **env;
+	char			 err[1024], **argv, **env, *file;
 
 	w = workload_parse_text((const char *)data, len, "fuzz.json",
 	    progdirs, err, sizeof(err));
@@ -36,6 +37,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		workload_strv_free(argv);
 		workload_strv_free(env);
 	}
+	if (workload_metric_file(w, vars, 3, &file, err, sizeof(err)) == 0)
+		free(file);
 	workload_read_line(w, line, sizeof(line) - 1, &ev, err, sizeof(err));
 	workload_free(w);
 	return 0;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # hpoctl watch: a live view of a real campaign, through the daemon and
 # straight from the ledger; plain lines when stdout is not a terminal, the
-# screen redrawn in place when it is; it ends with the campaign.
+# screen redrawn in place when it is; it ends with the campaign.  Its
+# table's step column is named after what the workload's steps count
+# (SAMPLE for a step_unit of samples; it said EPOCH of every workload).
 . "$(dirname "$0")/lib.subr"
 
 start_daemon
@@ -67,6 +69,29 @@ if script -qec "true" /dev/null >/dev/null 2>&1; then
 	    "$(sed -n '/^TRIAL  STATE/,$p' "$T/tty.txt" | tr -d '\r' |
 	    awk 'NR > 1 { printf "%s/%s/%s ", $1, $2, $6 }')" \
 	    "$(sql "select t.number || '/' || t.state || '/' || (select cast(max(m.step) as integer) from metrics m join attempts a on a.id = m.attempt_id where a.trial_id = t.id and m.key = 'eval_error') || ' ' from trials t order by t.number desc" | tr -d '\n')"
+	# A workload whose steps count samples says so in the step column.
+	nap_workload
+	cat >"$T/wl/nap.json" <<JSON
+{"name": "nap", "program": "sh", "args": ["$T/bin/nap.sh", "{value}"],
+ "fidelity": "steps", "step_unit": "samples"}
+JSON
+	echo 'echo ":::MLLOG {\"key\": \"eval_error\", \"value\": 0.5, \"metadata\": {\"epoch_num\": 256}}"' \
+	    >"$T/bin/nap.sh"
+	cat >"$T/ws.json" <<JSON
+{"name": "ws", "workload": "nap",
+ "objective": {"metric": "eval_error", "goal": "min"},
+ "space": {"value": {"type": "choice", "values": [1]}},
+ "search": {"algorithm": "grid"}, "budget": {"max_trials": 1}}
+JSON
+	"$HPOCTL" run -q --ledger "$LEDGER" --run-dir "$RUNS" "$T/ws.json" \
+	    >/dev/null 2>&1 || true
+	script -qec "'$HPOCTL' watch --ledger '$LEDGER' ws" /dev/null \
+	    >"$T/tty2.txt" 2>&1 || true
+	check "a workload of samples: the step column says SAMPLE" grep -q \
+	    '^TRIAL  STATE      ATT  HOST          ELAPSED-S  SAMPLE    eval_error  PARAMETERS' \
+	    "$T/tty2.txt"
+	is "and its row the sample" "$(sed -n '/^TRIAL  STATE/,$p' \
+	    "$T/tty2.txt" | tr -d '\r' | awk 'NR == 2 { print $6 }')" 256
 fi
 check "the daemon stops cleanly" stop_daemon
 done_testing

@@ -619,6 +619,115 @@ test_references(void)
 	}
 }
 
+/*
+ * What a step counts: the fidelity's unit unless the spec says
+ * (OpenFold's epoch_num counts samples); a step_unit that is not a plural
+ * word is refused, naming the file and key.
+ */
+static void
+test_step_unit(void)
+{
+	static const struct {
+		const char	*extra, *plural, *one;
+	} ok_units[] = {
+		{ "", "epochs", "epoch" },
+		{ ", \"fidelity\": \"steps\"", "steps", "step" },
+		{ ", \"fidelity\": \"steps\", \"step_unit\": \"samples\"",
+		    "samples", "sample" },
+		{ ", \"step_unit\": \"iterations\"", "iterations",
+		    "iteration" },
+	};
+	static const char *const bad[] = { "\"sample\"", "\"s\"", "\"\"",
+		"\"Samples\"", "\"sam ples\"", "\"samples/s\"", "7",
+		"\"abcdefghijklmnopqrstuvwxyzabcdes\"" };
+	struct workload	*w;
+	char		 text[256], name[32];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(ok_units) / sizeof(ok_units[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\": \"u\", \"program\": "
+		    "\"t\", \"objective\": {\"metric\": \"m\"}%s}",
+		    ok_units[i].extra);
+		err[0] = '\0';
+		w = workload_load(put("u.json", text), NULL, err, sizeof(err));
+		ok(w != NULL && strcmp(w->step_unit, ok_units[i].plural) == 0 &&
+		    strcmp(w->step_unit_one, ok_units[i].one) == 0,
+		    "step unit %s, %s in messages (%s)", ok_units[i].plural,
+		    ok_units[i].one, err);
+		workload_free(w);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\": \"u\", \"program\": "
+		    "\"t\", \"objective\": {\"metric\": \"m\"}, "
+		    "\"step_unit\": %s}", bad[i]);
+		snprintf(name, sizeof(name), "unit%zu.json", i);
+		bad_workload(name, text, "step_unit: expected what a step "
+		    "counts, a plural of at most 31 lowercase letters");
+		like(err, name, "the file is named");
+	}
+	w = workload_load("workloads/openfold.json", NULL, err, sizeof(err));
+	ok(w != NULL && strcmp(w->step_unit, "samples") == 0,
+	    "openfold's steps are samples");
+	workload_free(w);
+}
+
+/*
+ * metric_file: a path in the attempt directory, its placeholders
+ * rendered; one absolute or with a ".." component refused, in the spec
+ * or once rendered, naming the file and key.
+ */
+static void
+test_metric_file(void)
+{
+	static const char *const bad[] = { "\"/abs.log\"", "\"..\"",
+		"\"a/../../b\"", "\"\"", "\"a/{x\"", "[]" };
+	struct workload_var	 v[] = { { "x", "7" } };
+	struct workload	*w;
+	char		 text[256], name[32], *out;
+	size_t		 i;
+
+	w = workload_load(put("mf.json", "{\"name\": \"mf\", \"program\": "
+	    "\"t\", \"objective\": {\"metric\": \"m\"}, \"metric_file\": "
+	    "\"out/..log_{x}\"}"), NULL, err, sizeof(err));
+	ok(w != NULL, "a metric_file loads (%s)", err);
+	if (w == NULL)
+		return;
+	ok(workload_metric_file(w, v, 1, &out, err, sizeof(err)) == 0 &&
+	    out != NULL && strcmp(out, "out/..log_7") == 0,
+	    "its placeholders are rendered (%s)", out ? out : err);
+	free(out);
+	v[0].value = "../../etc";
+	ok(workload_metric_file(w, v, 1, &out, err, sizeof(err)) == -1 &&
+	    out == NULL, "a value that takes it outside is refused");
+	like(err, "mf.json: metric_file: 'out/..log_../../etc' is not a path "
+	    "inside the attempt directory", "naming the file and key");
+	ok(workload_metric_file(w, NULL, 0, &out, err, sizeof(err)) == -1,
+	    "a placeholder with no value is refused");
+	like(err, "mf.json: metric_file: placeholder 'x' has no value",
+	    "naming it, the file and key");
+	ok(workload_check(w, NULL, 0, err, sizeof(err)) == -1,
+	    "workload_check refuses it too");
+	like(err, "mf.json: metric_file: placeholder 'x' has no value",
+	    "naming the file and key");
+	workload_free(w);
+	w = workload_load(put("nomf.json", "{\"name\": \"n\", \"program\": "
+	    "\"t\", \"objective\": {\"metric\": \"m\"}}"), NULL, err,
+	    sizeof(err));
+	out = (char *)"x";
+	ok(w != NULL && workload_metric_file(w, NULL, 0, &out, err,
+	    sizeof(err)) == 0 && out == NULL, "none: stdout is read");
+	workload_free(w);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\": \"u\", \"program\": "
+		    "\"t\", \"objective\": {\"metric\": \"m\"}, "
+		    "\"metric_file\": %s}", bad[i]);
+		snprintf(name, sizeof(name), "mf%zu.json", i);
+		bad_workload(name, text, "metric_file: expected a path "
+		    "relative to the attempt directory");
+		like(err, name, "the file is named");
+	}
+}
+
 int
 main(void)
 {
@@ -634,6 +743,8 @@ main(void)
 	test_reader_numbers();
 	test_program_path();
 	test_references();
+	test_step_unit();
+	test_metric_file();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
