@@ -14,6 +14,13 @@
 
 #include <stddef.h>
 
+/*
+ * hpo-trial's exit status when it refuses its arguments or its job file
+ * (sysexits.h EX_USAGE), before it writes any record: what hpod gave it
+ * is wrong, and would be wrong again in a retry.
+ */
+#define JOBFILE_EX_USAGE	64
+
 struct jobfile {
 	char		*token;
 	char		*dir;

@@ -27,7 +27,7 @@
 
 #define TRIAL_GRACE	10	/* seconds from SIGTERM to SIGKILL */
 #define TRIAL_REAP_GRACE 2	/* the same for what the workload left */
-#define TRIAL_EX_USAGE	64	/* sysexits.h EX_USAGE */
+#define TRIAL_EX_USAGE	JOBFILE_EX_USAGE /* sysexits.h EX_USAGE */
 #define TRIAL_EX_IOERR	74	/* sysexits.h EX_IOERR */
 #define TRIAL_EX_NOEXEC	127	/* the shell's "command not found" */
 

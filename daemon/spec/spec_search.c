@@ -170,14 +170,33 @@ sp_search(struct sp *sp, struct campaign_spec *s, const cJSON *root)
  * search (a grid of an int range too wide for one point per integer) is
  * refused by hpoctl check and at submission, naming the file; and count
  * a grid's points (search_points).  A scaling campaign searches each
- * batch size's view of the space instead (scaling_new()).
+ * batch size's view of the space instead (scaling_new()); its median
+ * stopper is checked here, once a batch size's tuning trials are known.
  */
 int
 sp_search_check(struct sp *sp, struct campaign_spec *s)
 {
 	struct search	*se;
 	char		 err[512];
+	int		 lane;
 
+	/*
+	 * A scaling campaign's median judges a trial against the completed
+	 * tuning trials of its own batch size: at most its share of the
+	 * budget less its confirmation runs (scaling_tuned()).
+	 */
+	lane = s->scaling.nbatch > 0 ? s->max_trials /
+	    (int)s->scaling.nbatch - s->scaling.seeds : 0;
+	if (!s->recorded && s->scaling.nbatch > 0 &&
+	    strcmp(s->stopper, "median") == 0 &&
+	    s->stop.warmup_trials >= lane)
+		return sp_fail(sp, "search.stopper.warmup_trials", "%d is not "
+		    "below the tuning trials a batch size has at most (%d: "
+		    "budget.max_trials %d / %zu batch sizes - %d confirmation "
+		    "runs): median judges a trial only against the completed "
+		    "ones of its batch size, so it would stop no trial",
+		    s->stop.warmup_trials, lane, s->max_trials,
+		    s->scaling.nbatch, s->scaling.seeds);
 	if (s->scaling.nbatch > 0)
 		return 0;
 	if (s->hold[0] != '\0')

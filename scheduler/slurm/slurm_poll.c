@@ -321,8 +321,16 @@ slurm_apply(struct slurm *b, struct slurm_job *j, const struct slurm_rec *r)
 	 * is the launch's (slurmstepd exits with errno, 2, when its copy
 	 * of the batch script is gone; a TaskProlog's status).  Lost, and
 	 * so retried, as the local backend has a wrapper that left none.
+	 * Unless hpo-trial itself refused its job file (EX_USAGE): hpod
+	 * wrote that file, and a retry would be refused the same: failed.
 	 */
-	if (out == SCHED_FAILED && rc == 1) {
+	if (out == SCHED_FAILED && rc == 1 && sig == 0 &&
+	    code == JOBFILE_EX_USAGE) {
+		n = strlen(err);
+		snprintf(err + n, sizeof(err) - n, "; hpo-trial refused its "
+		    "job file before it started the workload (no " RESULT_OWN
+		    "; Slurm's output file for the job says why)");
+	} else if (out == SCHED_FAILED && rc == 1) {
 		out = SCHED_LOST;
 		n = strlen(err);
 		snprintf(err + n, sizeof(err) - n, "; it ended before "

@@ -7,7 +7,8 @@
 # outage.sh, right after slurmctld came back).  Its attempt is lost, says
 # why, is billed and retried under retry.limit; with retry.limit 0 the
 # trial fails and `hpoctl trials` says why.  A workload that exits 2
-# itself fails, and is not retried.
+# itself fails, and is not retried; so does a job whose job file
+# hpo-trial refuses (64).
 HPOD_SLURM_TASKPROLOG=$(cd "$(dirname "$0")" && pwd)/fail_launch
 export HPOD_SLURM_TASKPROLOG
 . "$(dirname "$0")/lib.subr"
@@ -77,5 +78,21 @@ check "it finishes" wait_campaign own 60
 is "its attempt failed, the workload's doing: not retried" \
     "$(sql "select t.state || ' ' || a.state || ' ' || count(*) || ' ' || a.reason from $(of own)")" \
     "failed failed 1 slurm FAILED, exit 2"
+
+# hpo-trial's own refusal of its job file (exit 64, no record) is not a
+# launch failure: hpod wrote that file, a retry is refused the same.
+rm -r "$T/launch/failed"
+touch "$T/launch/jobfile"
+sleep_campaign refused 1 1 1
+check "submit a campaign whose job file hpo-trial refuses" "$HPOCTL" \
+    submit "$T/refused.json"
+check "it finishes" wait_campaign refused 60
+check "its job.json was emptied" test -s "$T/launch/failed/job"
+refused="slurm FAILED, exit 64; hpo-trial refused its job file before it started the workload (no hpo-trial.json; Slurm's output file for the job says why)"
+is "its attempt failed, with why: not retried" \
+    "$(sql "select t.state || ' ' || a.state || ' ' || count(*) || ' ' || a.exit_code || ' ' || a.reason from $(of refused)")" \
+    "failed failed 1 64 $refused"
+check "Slurm's output file says why" grep -q "hpo-trial: .*job.json" \
+    "$(sql "select a.dir from $(of refused)")/slurm.out"
 check "the daemon stops" stop_daemon
 done_testing

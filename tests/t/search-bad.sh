@@ -4,8 +4,8 @@
 # stopper key that another stopper reads ("leader" given to "asha" was
 # silently ignored), a rung stopper whose max_resource leaves it no rung
 # or whose first rung is past the last epoch, a median stopper whose grace
-# period is, or whose warm-up of trials is not below max_trials (they
-# stopped no trial), a grid that the engine cannot build (hpoctl check
+# period is, or whose warm-up of trials is not below max_trials (or, of a
+# scaling campaign, a batch size's tuning trials: they stopped no trial), a grid that the engine cannot build (hpoctl check
 # said ok, hpoctl run then failed without naming the file), and a grid
 # larger than budget.max_trials, of which only the first points run; a
 # float range too wide for a double, a number past one.
@@ -71,6 +71,26 @@ stopper medwarm4 '{"algorithm": "median", "warmup_trials": 4}'
 refused medwarm4 'search.stopper.warmup_trials: 4 is not below budget.max_trials (4)'
 stopper medok '{"algorithm": "median", "warmup_trials": 3}'
 check "a median warm-up of max_trials - 1 is accepted" "$HPOCTL" -f "$CONF" check "$T/medok.json"
+# A scaling campaign's median judges a trial against its batch size's
+# tuning trials only: max_trials 12, 2 batch sizes less 2 confirmation
+# runs each leave a batch size 4 at most, so 4 stops none there.
+scaled() {
+	cat >"$T/$1.json" <<JSON
+{"name": "$1", "workload": "minicosmo",
+ "objective": {"metric": "eval_error", "goal": "min", "target": 0.14},
+ "space": $LR, "fixed": {"epochs": 3},
+ "batch_sizes": [16, 32],
+ "scaling": {"lr_rule": "linear", "trials_per_batch": 3, "seeds": 2,
+     "min_successes": 1},
+ "search": {"algorithm": "random", "stopper": $2},
+ "budget": {"max_trials": 12, "max_parallel": 1}}
+JSON
+}
+scaled scalewarm '{"algorithm": "median", "warmup_trials": 4}'
+refused scalewarm 'search.stopper.warmup_trials: 4 is not below the tuning trials a batch size has at most (4: budget.max_trials 12 / 2 batch sizes - 2 confirmation runs): median judges a trial only against the completed ones of its batch size, so it would stop no trial'
+scaled scaleok '{"algorithm": "median", "warmup_trials": 3}'
+check "a scaling median warm-up below a batch size's trials is accepted" \
+    "$HPOCTL" -f "$CONF" check "$T/scaleok.json"
 stopper ashaok '{"algorithm": "asha", "min_resource": 3}'
 check "a first rung at the last epoch is accepted" "$HPOCTL" -f "$CONF" check "$T/ashaok.json"
 
