@@ -477,6 +477,16 @@ attempt_line(void *arg, const char *line, size_t len, int cut)
 	 * are those the stopper acted on.
 	 */
 	late = a->cancel_as == CANCEL_PRUNE && step > a->pruned_step;
+	/*
+	 * A step up to the prune's logged again once pruned (evaluated once
+	 * more in the grace) changes nothing either: the value the stopper
+	 * acted on stays, as the best and the target's reach do.  Read anew
+	 * after a restart, such a step is already recorded: also ignored.
+	 */
+	if (a->cancel_as == CANCEL_PRUNE && !late &&
+	    ledger_metric_get(e->env.ledger, a->attempt_id, ev.key, step,
+	    &prev) == 1)
+		return;
 	ledger_metric_insert_as(e->env.ledger, a->attempt_id, step, ev.key,
 	    ev.num, when, late);
 	if (late) {
