@@ -585,8 +585,15 @@ void
 attempt_follow(struct attempt *a, int final)
 {
 	a->followed = uv_now(a->e->timer.loop);
-	tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
-	    attempt_line, a);
+	/* What its trainer made in its directory is not followed out. */
+	a->tail.trusted = a->dir != NULL ? strlen(a->dir) : 0;
+	if (tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
+	    attempt_line, a) == -2 && !a->out_refused && !a->e->detached) {
+		a->out_refused = 1;
+		engine_say(a->e, "trial %d attempt %d: %s: a symbolic link or "
+		    "not a regular file in its attempt directory; not read",
+		    a->trial_number, a->number, a->out);
+	}
 	if (final && !a->has_best && a->nonfinite == 0 &&
 	    a->other_key[0] == '\0' && !a->e->detached && a->dir != NULL)
 		attempt_stderr(a);
