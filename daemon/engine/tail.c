@@ -15,6 +15,9 @@
 /* Longest line kept; the rest of a longer one is dropped. */
 #define TAIL_LINE_MAX	(4 * 1024 * 1024)
 
+/* Largest buffer kept once its line is passed on. */
+#define TAIL_KEEP	(64 * 1024)
+
 /* Append bytes to the partial line, up to TAIL_LINE_MAX. */
 static void
 tail_keep(struct tail *t, const char *p, size_t n)
@@ -34,11 +37,19 @@ tail_keep(struct tail *t, const char *p, size_t n)
 	t->partial[t->plen] = '\0';
 }
 
-/* Pass the partial line on, and start a new one. */
+/*
+ * Pass the partial line on, and start a new one.  A long line's buffer
+ * goes with it: kept, every attempt followed could hold up to 4 MiB to
+ * its end.
+ */
 static void
 tail_emit(struct tail *t, tail_line_cb cb, void *arg)
 {
 	cb(arg, t->partial != NULL ? t->partial : "", t->plen, t->cut);
+	if (t->plen > TAIL_KEEP) {
+		free(t->partial);
+		t->partial = NULL;
+	}
 	t->plen = 0;
 	t->cut = 0;
 }
