@@ -477,6 +477,16 @@ attempt_line(void *arg, const char *line, size_t len, int cut)
 	 * are those the stopper acted on.
 	 */
 	late = a->cancel_as == CANCEL_PRUNE && step > a->pruned_step;
+	/*
+	 * A step up to the prune's logged again once pruned (evaluated once
+	 * more in the grace) changes nothing either: the value the stopper
+	 * acted on stays, as the best and the target's reach do.  Read anew
+	 * after a restart, such a step is already recorded: also ignored.
+	 */
+	if (a->cancel_as == CANCEL_PRUNE && !late &&
+	    ledger_metric_get(e->env.ledger, a->attempt_id, ev.key, step,
+	    &prev) == 1)
+		return;
 	ledger_metric_insert_as(e->env.ledger, a->attempt_id, step, ev.key,
 	    ev.num, when, late);
 	if (late) {
@@ -575,8 +585,15 @@ void
 attempt_follow(struct attempt *a, int final)
 {
 	a->followed = uv_now(a->e->timer.loop);
-	tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
-	    attempt_line, a);
+	/* What its trainer made in its directory is not followed out. */
+	a->tail.trusted = a->dir != NULL ? strlen(a->dir) : 0;
+	if (tail_read(&a->tail, a->out, final ? SIZE_MAX : 4 << 20, final,
+	    attempt_line, a) == -2 && !a->out_refused && !a->e->detached) {
+		a->out_refused = 1;
+		engine_say(a->e, "trial %d attempt %d: %s: a symbolic link or "
+		    "not a regular file in its attempt directory; not read",
+		    a->trial_number, a->number, a->out);
+	}
 	if (final && !a->has_best && a->nonfinite == 0 &&
 	    a->other_key[0] == '\0' && !a->e->detached && a->dir != NULL)
 		attempt_stderr(a);

@@ -261,6 +261,11 @@ engine_ended(struct attempt *a, const struct sched_event *ev)
 		    "%s: is objective.metric the key it logs?)%s", tnum, state,
 		    ev->reason ? ": " : "", ev->reason ? ev->reason : "",
 		    e->spec->metric, a->other_key, why);
+	else if (a->out_refused)
+		engine_say(e, "trial %d: %s%s%s, no %s reported: %s is a "
+		    "symbolic link or not a regular file: not read%s", tnum,
+		    state, ev->reason ? ": " : "", ev->reason ? ev->reason : "",
+		    e->spec->metric, a->out, why);
 	else if (a->out_file && access(a->out, F_OK) == -1)
 		engine_say(e, "trial %d: %s%s%s, no %s reported: %s was never "
 		    "written%s", tnum, state, ev->reason ? ": " : "",

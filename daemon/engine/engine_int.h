@@ -29,6 +29,8 @@ struct attempt {
 	char		*out;		/* dir/stdout, or dir/ its workload's
 					   metric_file: what is read */
 	int		 out_file;	/* out is the metric_file */
+	int		 out_refused;	/* out is a link or not a regular
+					   file: not read (tail_read()) */
 	int		 started;
 	double		 t_started;	/* as the ledger has it, or 0 */
 	double		 suspended;	/* seconds its job was suspended, as

@@ -1,6 +1,8 @@
 /*
  * tail.c: incremental line reader for attempt output files.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,6 +14,9 @@
 
 /* Longest line kept; the rest of a longer one is dropped. */
 #define TAIL_LINE_MAX	(4 * 1024 * 1024)
+
+/* Largest buffer kept once its line is passed on. */
+#define TAIL_KEEP	(64 * 1024)
 
 /* Append bytes to the partial line, up to TAIL_LINE_MAX. */
 static void
@@ -32,13 +37,80 @@ tail_keep(struct tail *t, const char *p, size_t n)
 	t->partial[t->plen] = '\0';
 }
 
-/* Pass the partial line on, and start a new one. */
+/*
+ * Pass the partial line on, and start a new one.  A long line's buffer
+ * goes with it: kept, every attempt followed could hold up to 4 MiB to
+ * its end.
+ */
 static void
 tail_emit(struct tail *t, tail_line_cb cb, void *arg)
 {
 	cb(arg, t->partial != NULL ? t->partial : "", t->plen, t->cut);
+	if (t->plen > TAIL_KEEP) {
+		free(t->partial);
+		t->partial = NULL;
+	}
 	t->plen = 0;
 	t->cut = 0;
+}
+
+/* The first n bytes of s, a string of their own. */
+static char *
+tail_name(const char *s, size_t n)
+{
+	char	*name;
+
+	name = xmalloc(n + 1);
+	memcpy(name, s, n);
+	name[n] = '\0';
+	return name;
+}
+
+/*
+ * Open path to read, following no symbolic link past its first trusted
+ * bytes (a directory: the attempt's), and only a regular file: -1 with
+ * errno, ELOOP for a link or what is not a regular file.  The trainer
+ * may make such a link, and hpod, maybe another user, would read with
+ * its own rights what it points to; a FIFO would block the loop.
+ */
+static int
+tail_open(const char *path, size_t trusted)
+{
+	struct stat	 sb;
+	const char	*p, *slash, *last;
+	char		*name;
+	int		 dfd, fd = -1, flags;
+
+	if (trusted == 0 || trusted > strlen(path))
+		trusted = (last = strrchr(path, '/')) != NULL ?
+		    (size_t)(last - path) : 0;
+	name = tail_name(path, trusted);
+	dfd = open(trusted > 0 ? name : *path == '/' ? "/" : ".",
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(name);
+	for (p = path + trusted; dfd != -1; p = slash) {
+		p += strspn(p, "/");
+		slash = p + strcspn(p, "/");
+		flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC;
+		flags |= *slash != '\0' ? O_DIRECTORY : O_NONBLOCK;
+		name = tail_name(p, slash - p);
+		fd = openat(dfd, name, flags);
+		free(name);
+		close(dfd);
+		if (fd == -1 && errno == ENOTDIR && *slash != '\0')
+			errno = ELOOP;
+		if (fd == -1 || *slash == '\0')
+			break;
+		dfd = fd;
+	}
+	if (dfd == -1 || fd == -1)
+		return -1;
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = ELOOP;
+		return -1;
+	}
+	return fd;
 }
 
 /* Read new bytes and split them into lines. */
@@ -51,8 +123,8 @@ tail_read(struct tail *t, const char *path, size_t max, int final,
 	char	*p, *nl;
 	int	 fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return errno == ENOENT ? 0 : -1;
+	if ((fd = tail_open(path, t->trusted)) == -1)
+		return errno == ENOENT ? 0 : errno == ELOOP ? -2 : -1;
 	while ((size_t)total < max) {
 		n = pread(fd, buf, sizeof(buf), t->offset);
 		if (n == -1 && errno == EINTR)
@@ -108,7 +180,7 @@ tail_last_line(const char *path, char *buf, size_t size)
 	int	 fd;
 
 	buf[0] = '\0';
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = tail_open(path, 0)) == -1)
 		return;
 	end = lseek(fd, 0, SEEK_END);
 	if (end < 0 || lseek(fd, end > (off_t)sizeof(b) ?

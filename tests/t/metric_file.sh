@@ -10,7 +10,9 @@
 mkdir -p "$T/wl" "$T/bin"
 export HPOD_WORKLOAD_PATH="$T/wl:$HPOD_WORKLOAD_PATH"
 # f.sh VALUE DIR GO: its points go to DIR/logs/mllog_VALUE.log; stdout
-# has a point of its own, which must not be read.
+# has a point of its own, which must not be read.  Values 4 to 6 make
+# the file, or its directory, a link to GO's directory's outside/, or a
+# FIFO.
 cat >"$T/bin/f.sh" <<'SH'
 ml() {
 	echo ":::MLLOG {\"key\": \"eval_error\", \"value\": $1, \"metadata\": {\"epoch_num\": $2}}"
@@ -23,8 +25,15 @@ case $1 in
 3) mkdir -p "$2/logs"; { ml 0.6 1; ml 0.4 2; } >"$log"
    while [ ! -e "$3" ]; do sleep 0.1; done
    { ml 0.3 3; ml 0.2 4; } >>"$log" ;;
+4) ln -s "${3%/go}/outside" "$2/logs" ;;
+5) mkdir -p "$2/logs"; ln -s "${3%/go}/outside/mllog_4.log" "$log" ;;
+6) mkdir -p "$2/logs"; mkfifo "$log" ;;
 esac
 SH
+# A file outside every attempt directory, which hpod must not read.
+mkdir "$T/outside"
+echo ':::MLLOG {"key": "eval_error", "value": 0.2, "metadata": {"epoch_num": 1}}' \
+    >"$T/outside/mllog_4.log"
 cat >"$T/wl/f.json" <<JSON
 {"name": "f", "program": "sh", "args": ["$T/bin/f.sh", "{value}", "{dir}", "$T/go"],
  "objective": {"metric": "eval_error", "goal": "min"},
@@ -84,6 +93,21 @@ check "fr: hpoctl resume takes it back to its end" \
     timeout 60 "$HPOCTL" resume -q --ledger "$LEDGER" --run-dir "$RUNS" fr
 is "fr: the rest of the file is read after the restart, none twice" \
     "$(pts fr 0)" "1.0:0.6 2.0:0.4 3.0:0.3 4.0:0.2"
+
+# The trainer may make its metric_file, or a directory on its path, a
+# symbolic link: hpod, maybe another user, would read with its own
+# rights what it points to, outside the attempt directory.  It follows
+# none, and reads only a regular file (a FIFO blocked its loop).
+campaign fs '[4, 5, 6]'
+timeout -k 5 30 "$HPOCTL" -f "$CONF" run "$T/fs.json" >/dev/null 2>"$T/fs.log" ||
+    sed 's/^/# /' "$T/fs.log"
+for n in 0 1 2; do
+	is "fs: trial $n: nothing is read" "$(pts fs $n)" ""
+	v=$((n + 4))
+	check "fs: trial $n: the file is named, not read" grep -q \
+	    "fs: trial $n: completed: exit 0, no eval_error reported: $RUNS/[0-9]*-fs/trial-000$n/attempt-0/logs/mllog_$v.log is a symbolic link or not a regular file: not read$" \
+	    "$T/fs.log"
+done
 
 # The replay backend runs no trainer: its lines are on stdout, read
 # whatever the workload's metric_file says.
